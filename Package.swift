@@ -1,0 +1,49 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// Settings every Logbook target shares: Swift 6 mode (strict concurrency), explicit `any`, no warnings.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "Logbook",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "LMDB", targets: ["LMDB"]),
+        .library(name: "EventLog", targets: ["EventLog"]),
+        .executable(name: "logbook", targets: ["LogbookCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // liblmdb, found with pkg-config; `tools/setup` installs it on Debian.
+        .systemLibrary(
+            name: "CLMDB",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
+        ),
+        // The one module that calls mdb_* and touches raw pointers.
+        .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: strictSettings),
+        // The append-only event log: envelope, append, reads, subscriptions, checkpoints.
+        .target(name: "EventLog", dependencies: ["LMDB"], swiftSettings: strictSettings),
+        // The `logbook` command-line tool.
+        .executableTarget(
+            name: "LogbookCLI",
+            dependencies: [
+                "EventLog", "LMDB",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "EventLogTests",
+            dependencies: ["EventLog", "LMDB", "LogbookCLI"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

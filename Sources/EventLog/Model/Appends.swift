@@ -1,0 +1,100 @@
+/// One append: events for one stream, with the version the appender expects.
+public struct AppendRequest: Sendable, Hashable {
+    public var stream: String
+    public var events: [ProposedEvent]
+    public var expectedVersion: ExpectedVersion
+
+    public init(stream: String, events: [ProposedEvent], expectedVersion: ExpectedVersion = .any) {
+        self.stream = stream
+        self.events = events
+        self.expectedVersion = expectedVersion
+    }
+}
+
+/// What an append wrote (or, for a retry, had already written).
+public struct AppendResult: Sendable, Hashable {
+    /// Position of the first event of the append.
+    public let firstPosition: Position
+    /// Position of the last event of the append (the appends' positions are consecutive).
+    public let lastPosition: Position
+    /// The stream's version after the append: the version of its last event.
+    public let streamVersion: UInt64
+    /// True when the events were already in the stream (an idempotent retry): nothing was written.
+    public let alreadyWritten: Bool
+
+    public init(firstPosition: Position, lastPosition: Position, streamVersion: UInt64, alreadyWritten: Bool) {
+        self.firstPosition = firstPosition
+        self.lastPosition = lastPosition
+        self.streamVersion = streamVersion
+        self.alreadyWritten = alreadyWritten
+    }
+}
+
+/// A projection's progress through the log: a position and a small opaque blob.
+public struct Checkpoint: Sendable, Hashable {
+    public var name: String
+    public var position: Position
+    public var data: [UInt8]
+
+    public init(name: String, position: Position, data: [UInt8] = []) {
+        self.name = name
+        self.position = position
+        self.data = data
+    }
+}
+
+/// Which events a read of the whole log or a subscription delivers.
+public struct EventFilter: Sendable, Hashable {
+    /// Only these event types (nil: every type).
+    public var eventTypes: Set<String>?
+    /// Only streams whose id starts with this prefix (nil: every stream).
+    public var streamPrefix: String?
+
+    public init(eventTypes: Set<String>? = nil, streamPrefix: String? = nil) {
+        self.eventTypes = eventTypes
+        self.streamPrefix = streamPrefix
+    }
+
+    /// Matches every event.
+    public static let all = EventFilter()
+
+    public var isEmpty: Bool { eventTypes == nil && streamPrefix == nil }
+}
+
+/// A page of the whole log, with how far the read scanned (which may be past the last match).
+public struct LogPage: Sendable, Hashable {
+    public var events: [RecordedEvent]
+    /// The last position examined: continue forward from `scannedThrough.next` (backward from
+    /// `scannedThrough - 1`), even if the filter matched nothing. `nil` if nothing was scanned.
+    public var scannedThrough: Position?
+    /// True when the read reached the end of the log in its direction.
+    public var reachedEnd: Bool
+
+    public init(events: [RecordedEvent], scannedThrough: Position?, reachedEnd: Bool) {
+        self.events = events
+        self.scannedThrough = scannedThrough
+        self.reachedEnd = reachedEnd
+    }
+}
+
+/// What a subscription delivers: events in order, and progress markers when a filter skipped
+/// events, so a checkpoint can follow the scan instead of parking behind the head.
+public enum SubscriptionElement: Sendable, Hashable {
+    case event(RecordedEvent)
+    /// Every position up to and including this one has been scanned.
+    case scanned(through: Position)
+
+    /// The event, if this element is one.
+    public var event: RecordedEvent? {
+        if case .event(let event) = self { return event }
+        return nil
+    }
+
+    /// The position this element proves scanned.
+    public var position: Position {
+        switch self {
+        case .event(let event): event.position
+        case .scanned(let position): position
+        }
+    }
+}

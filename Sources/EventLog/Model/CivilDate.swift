@@ -1,0 +1,110 @@
+/// A calendar date (proleptic Gregorian) with no time zone: what "the local day" of an event is.
+///
+/// Arithmetic is done with Howard Hinnant's days-from-civil algorithms, so it never depends on the
+/// process's time zone, calendar or locale.
+public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+
+    /// A date, if the fields name a real day between years 1 and 9999.
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...9999).contains(year), (1...12).contains(month),
+              (1...CivilDate.daysIn(month: month, year: year)).contains(day) else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// The date `days` days after 1970-01-01 (negative: before).
+    public init(daysSinceEpoch days: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        self.year = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        self.month = m
+        self.day = d
+    }
+
+    /// Parses `yyyy-mm-dd`.
+    public init?(parsing text: String) {
+        let utf8 = Array(text.utf8)
+        guard utf8.count == 10, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"),
+              let y = Digits.parse(utf8[0..<4]), let m = Digits.parse(utf8[5..<7]), let d = Digits.parse(utf8[8..<10])
+        else { return nil }
+        self.init(year: y, month: m, day: d)
+    }
+
+    /// Days since 1970-01-01.
+    public var daysSinceEpoch: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = month > 2 ? month - 3 : month + 9
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// Day of the week, 1 = Monday … 7 = Sunday (ISO 8601).
+    public var isoWeekday: Int {
+        let d = daysSinceEpoch
+        // 1970-01-01 was a Thursday (4).
+        return ((d % 7 + 7) % 7 + 3) % 7 + 1
+    }
+
+    /// The date `days` days later (negative: earlier).
+    public func adding(days: Int) -> CivilDate { CivilDate(daysSinceEpoch: daysSinceEpoch + days) }
+
+    /// `yyyy-mm-dd`.
+    public var description: String {
+        Digits.pad(year, 4) + "-" + Digits.pad(month, 2) + "-" + Digits.pad(day, 2)
+    }
+
+    public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool {
+        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    }
+
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let date = CivilDate(parsing: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a yyyy-mm-dd date: \(text)"))
+        }
+        self = date
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+/// Fixed-width decimal digits, parsed and printed without Foundation formatters.
+enum Digits {
+    static func parse(_ bytes: ArraySlice<UInt8>) -> Int? {
+        var value = 0
+        for byte in bytes {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        return bytes.isEmpty ? nil : value
+    }
+
+    static func pad(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+}

@@ -1,0 +1,151 @@
+public import Foundation
+
+/// An instant with the UTC offset it was recorded in, to the microsecond.
+///
+/// The offset is kept because the local day of an event is the calendar date in the offset it was
+/// recorded with. Two timestamps naming the same instant with different offsets are different
+/// values (`==`), but the same ``instant``. The text form is RFC 3339, canonical on output: no
+/// fraction for whole seconds, three digits for whole milliseconds, else six; `Z` for offset 0.
+public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    /// Microseconds since 1970-01-01T00:00:00Z.
+    public var microsecondsSinceEpoch: Int64
+    /// The offset from UTC the timestamp was written in, in seconds (east positive).
+    public var utcOffsetSeconds: Int32
+
+    /// The largest offset accepted, ±18 hours.
+    public static let maxOffsetSeconds: Int32 = 18 * 3600
+
+    public init(microsecondsSinceEpoch: Int64, utcOffsetSeconds: Int32 = 0) {
+        self.microsecondsSinceEpoch = microsecondsSinceEpoch
+        self.utcOffsetSeconds = utcOffsetSeconds
+    }
+
+    /// The timestamp of a `Date`, written with the given offset.
+    public init(_ date: Date, utcOffsetSeconds: Int32 = 0) {
+        let micros = (date.timeIntervalSince1970 * 1_000_000).rounded(.down)
+        self.init(microsecondsSinceEpoch: Int64(micros), utcOffsetSeconds: utcOffsetSeconds)
+    }
+
+    /// The instant as microseconds since the epoch (offset ignored): use it to compare instants.
+    public var instant: Int64 { microsecondsSinceEpoch }
+
+    /// The instant as a `Date`.
+    public var date: Date { Date(timeIntervalSince1970: Double(microsecondsSinceEpoch) / 1_000_000) }
+
+    /// Microseconds since the epoch of the wall-clock reading in the timestamp's own offset.
+    var localMicroseconds: Int64 { microsecondsSinceEpoch + Int64(utcOffsetSeconds) * 1_000_000 }
+
+    /// The calendar date in the timestamp's own offset: the event's local day.
+    public var localDate: CivilDate {
+        CivilDate(daysSinceEpoch: Int(localMicroseconds.floorDivided(by: 86_400_000_000)))
+    }
+
+    /// Seconds since local midnight, in the timestamp's own offset.
+    public var localSecondOfDay: Int {
+        Int(localMicroseconds.floorModulo(86_400_000_000) / 1_000_000)
+    }
+
+    /// Orders by instant, then by offset, so the order is total and matches `==`.
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+        (lhs.microsecondsSinceEpoch, lhs.utcOffsetSeconds) < (rhs.microsecondsSinceEpoch, rhs.utcOffsetSeconds)
+    }
+
+    /// The canonical RFC 3339 text.
+    public var description: String { rfc3339 }
+
+    /// The canonical RFC 3339 text, e.g. `2026-11-20T07:42:10+01:00` or `2026-11-20T06:42:10.513Z`.
+    public var rfc3339: String {
+        let local = localMicroseconds
+        let date = CivilDate(daysSinceEpoch: Int(local.floorDivided(by: 86_400_000_000)))
+        let micros = local.floorModulo(86_400_000_000)
+        let second = Int(micros / 1_000_000)
+        let fraction = Int(micros % 1_000_000)
+        var text = date.description + "T" + Digits.pad(second / 3600, 2) + ":" + Digits.pad(second / 60 % 60, 2)
+            + ":" + Digits.pad(second % 60, 2)
+        if fraction != 0 {
+            text += fraction % 1000 == 0 ? "." + Digits.pad(fraction / 1000, 3) : "." + Digits.pad(fraction, 6)
+        }
+        if utcOffsetSeconds == 0 { return text + "Z" }
+        let magnitude = Int(utcOffsetSeconds.magnitude)
+        return text + (utcOffsetSeconds < 0 ? "-" : "+") + Digits.pad(magnitude / 3600, 2) + ":" + Digits.pad(magnitude / 60 % 60, 2)
+    }
+
+    /// Parses RFC 3339 (`yyyy-mm-ddThh:mm:ss[.f…](Z|±hh:mm)`, up to six fraction digits).
+    public init(parsing text: String) throws(TimestampParseError) {
+        let b = Array(text.utf8)
+        func fail(_ why: String) -> TimestampParseError { TimestampParseError(text: text, reason: why) }
+        guard b.count >= 20 else { throw fail("too short for yyyy-mm-ddThh:mm:ss and an offset") }
+        guard let date = CivilDate(parsing: String(decoding: b[0..<10], as: UTF8.self)) else { throw fail("bad date") }
+        guard b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " ") else {
+            throw fail("expected T between date and time")
+        }
+        guard b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
+              let hour = Digits.parse(b[11..<13]), let minute = Digits.parse(b[14..<16]), let second = Digits.parse(b[17..<19]),
+              hour < 24, minute < 60, second < 60
+        else { throw fail("bad time of day") }
+        var index = 19
+        var fraction = 0
+        if b[index] == UInt8(ascii: ".") {
+            index += 1
+            let start = index
+            while index < b.count, b[index] >= 0x30, b[index] <= 0x39 { index += 1 }
+            let digits = index - start
+            guard digits >= 1 else { throw fail("empty fraction of a second") }
+            guard digits <= 6 else { throw fail("more than microsecond precision") }
+            fraction = Digits.parse(b[start..<index])! * [1, 100_000, 10_000, 1000, 100, 10, 1][digits]
+        }
+        guard index < b.count else { throw fail("missing UTC offset (Z or ±hh:mm)") }
+        var offset = 0
+        if b[index] == UInt8(ascii: "Z") || b[index] == UInt8(ascii: "z") {
+            index += 1
+        } else if b[index] == UInt8(ascii: "+") || b[index] == UInt8(ascii: "-") {
+            guard index + 6 == b.count, b[index + 3] == UInt8(ascii: ":"),
+                  let oh = Digits.parse(b[(index + 1)..<(index + 3)]), let om = Digits.parse(b[(index + 4)..<(index + 6)]), om < 60
+            else { throw fail("bad UTC offset") }
+            offset = (oh * 3600 + om * 60) * (b[index] == UInt8(ascii: "-") ? -1 : 1)
+            guard abs(offset) <= Int(Timestamp.maxOffsetSeconds) else { throw fail("UTC offset beyond ±18:00") }
+            index += 6
+        } else {
+            throw fail("missing UTC offset (Z or ±hh:mm)")
+        }
+        guard index == b.count else { throw fail("unexpected text after the offset") }
+        let localSeconds = Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        self.init(
+            microsecondsSinceEpoch: (localSeconds - Int64(offset)) * 1_000_000 + Int64(fraction),
+            utcOffsetSeconds: Int32(offset))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        do {
+            self = try Timestamp(parsing: text)
+        } catch {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rfc3339)
+    }
+}
+
+/// A timestamp's text could not be parsed; says which text and why.
+public struct TimestampParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let text: String
+    public let reason: String
+    public var description: String { "invalid timestamp \"\(text)\": \(reason)" }
+}
+
+extension Int64 {
+    func floorDivided(by divisor: Int64) -> Int64 {
+        let q = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? q - 1 : q
+    }
+
+    func floorModulo(_ divisor: Int64) -> Int64 {
+        let r = self % divisor
+        return r < 0 ? r + divisor : r
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// Appends little-endian integers, LEB128 varints and raw bytes to a byte buffer.
+struct ByteWriter {
+    var bytes: [UInt8]
+
+    init(capacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    @inline(__always)
+    mutating func varint(_ value: UInt64) {
+        var v = value
+        while v >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(truncatingIfNeeded: v))
+    }
+
+    @inline(__always)
+    mutating func signedVarint(_ value: Int64) {
+        varint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
+    }
+
+    @inline(__always)
+    mutating func byte(_ value: UInt8) { bytes.append(value) }
+
+    @inline(__always)
+    mutating func uint16(_ value: UInt16) {
+        bytes.append(UInt8(truncatingIfNeeded: value))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+    }
+
+    @inline(__always)
+    mutating func uint32(_ value: UInt32) {
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+    }
+
+    @inline(__always)
+    mutating func uuid(_ id: UUID) {
+        let u = id.uuid
+        bytes.append(contentsOf: [u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7, u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15])
+    }
+
+    @inline(__always)
+    mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+
+    /// Writes a length-prefixed byte string.
+    @inline(__always)
+    mutating func lengthPrefixed(_ other: [UInt8]) {
+        varint(UInt64(other.count))
+        bytes.append(contentsOf: other)
+    }
+
+    /// Overwrites four bytes at `offset` with `value`, little-endian.
+    mutating func patchUInt32(_ value: UInt32, at offset: Int) {
+        for i in 0..<4 { bytes[offset + i] = UInt8(truncatingIfNeeded: value >> UInt32(8 * i)) }
+    }
+}
+
+/// A decoding step ran past the end of a buffer or found an impossible value.
+struct DecodeFailure: Error, CustomStringConvertible {
+    let reason: String
+    var description: String { reason }
+}
+
+/// Reads what ``ByteWriter`` writes, from a borrowed span, advancing `offset`.
+enum ByteReader {
+    @inline(__always)
+    static func varint(_ span: Span<UInt8>, _ offset: inout Int) throws(DecodeFailure) -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard offset < span.count else { throw DecodeFailure(reason: "varint runs past the end") }
+            let byte = span[offset]
+            offset += 1
+            result |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return result }
+            shift += 7
+            guard shift < 64 else { throw DecodeFailure(reason: "varint longer than 64 bits") }
+        }
+    }
+
+    @inline(__always)
+    static func signedVarint(_ span: Span<UInt8>, _ offset: inout Int) throws(DecodeFailure) -> Int64 {
+        let raw = try varint(span, &offset)
+        return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
+    }
+
+    @inline(__always)
+    static func byte(_ span: Span<UInt8>, _ offset: inout Int) throws(DecodeFailure) -> UInt8 {
+        guard offset < span.count else { throw DecodeFailure(reason: "byte past the end") }
+        defer { offset += 1 }
+        return span[offset]
+    }
+
+    @inline(__always)
+    static func uint16(_ span: Span<UInt8>, _ offset: inout Int) throws(DecodeFailure) -> UInt16 {
+        guard offset + 2 <= span.count else { throw DecodeFailure(reason: "uint16 past the end") }
+        defer { offset += 2 }
+        return UInt16(span[offset]) | UInt16(span[offset + 1]) << 8
+    }
+
+    @inline(__always)
+    static func uint32(_ span: Span<UInt8>, at offset: Int) throws(DecodeFailure) -> UInt32 {
+        guard offset + 4 <= span.count else { throw DecodeFailure(reason: "uint32 past the end") }
+        return span.bytes.unsafeLoadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian
+    }
+
+    @inline(__always)
+    static func uuid(_ span: Span<UInt8>, _ offset: inout Int) throws(DecodeFailure) -> UUID {
+        guard offset + 16 <= span.count else { throw DecodeFailure(reason: "uuid past the end") }
+        let o = offset
+        offset += 16
+        return UUID(uuid: (
+            span[o], span[o + 1], span[o + 2], span[o + 3], span[o + 4], span[o + 5], span[o + 6], span[o + 7],
+            span[o + 8], span[o + 9], span[o + 10], span[o + 11], span[o + 12], span[o + 13], span[o + 14], span[o + 15]))
+    }
+
+    /// Skips a length-prefixed byte string, returning its range.
+    @inline(__always)
+    static func lengthPrefixedRange(_ span: Span<UInt8>, _ offset: inout Int) throws(DecodeFailure) -> Range<Int> {
+        let length = try varint(span, &offset)
+        guard length <= UInt64(span.count - offset) else { throw DecodeFailure(reason: "byte string runs past the end") }
+        let start = offset
+        offset += Int(length)
+        return start..<offset
+    }
+}

@@ -1,0 +1,97 @@
+import CLMDB
+
+/// A position in one database, valid only inside ``ReadTransaction/withCursor(_:_:)``'s closure.
+///
+/// Moves answer `false` at either end of the database instead of throwing. After a move, the
+/// current entry is read with ``withCurrent(_:)`` or ``currentKey``, without another LMDB call.
+public final class Cursor {
+    private let handle: OpaquePointer
+    private let database: Database
+    private unowned let transaction: ReadTransaction
+    private var key = MDB_val()
+    private var value = MDB_val()
+    private var positioned = false
+    private var isFinished = false
+
+    init(handle: OpaquePointer, database: Database, transaction: ReadTransaction) {
+        self.handle = handle
+        self.database = database
+        self.transaction = transaction
+    }
+
+    func finish() { isFinished = true }
+
+    @inline(__always)
+    private func move(_ op: MDB_cursor_op, _ name: @autoclosure () -> String) throws -> Bool {
+        if isFinished || transaction.isFinished { throw LMDBUsageError.transactionFinished }
+        let rc = mdb_cursor_get(handle, &key, &value, op)
+        if rc == MDB_NOTFOUND {
+            positioned = false
+            return false
+        }
+        try check(rc, "mdb_cursor_get(\(database.name), \(name()))")
+        positioned = true
+        return true
+    }
+
+    /// Moves to the first entry.
+    public func first() throws -> Bool { try move(MDB_FIRST, "first") }
+    /// Moves to the last entry.
+    public func last() throws -> Bool { try move(MDB_LAST, "last") }
+    /// Moves to the next entry.
+    @inline(__always)
+    public func next() throws -> Bool { try move(MDB_NEXT, "next") }
+    /// Moves to the previous entry.
+    @inline(__always)
+    public func previous() throws -> Bool { try move(MDB_PREV, "previous") }
+
+    /// Moves to the first entry whose key is ≥ `key` (a big-endian `UInt64`).
+    public func seek(atOrAfter key: UInt64) throws -> Bool {
+        try BytesBridge.withValue(key) { keyValue in
+            self.key = keyValue
+            return try move(MDB_SET_RANGE, "seek ≥ \(key)")
+        }
+    }
+
+    /// Moves to the first entry whose key is ≥ `key`.
+    public func seek(atOrAfter key: Span<UInt8>) throws -> Bool {
+        try BytesBridge.withValue(key) { keyValue in
+            self.key = keyValue
+            return try move(MDB_SET_RANGE, "seek ≥ key")
+        }
+    }
+
+    /// Moves to the last entry whose key is ≤ `key` (a big-endian `UInt64`).
+    public func seek(atOrBefore key: UInt64) throws -> Bool {
+        if try seek(atOrAfter: key) {
+            if currentKey == key { return true }
+            return try previous()
+        }
+        return try last()
+    }
+
+    /// The current key as a big-endian `UInt64`, or `nil` if the cursor is not on an entry or the
+    /// key is not 8 bytes long.
+    public var currentKey: UInt64? {
+        positioned ? BytesBridge.uint64(key) : nil
+    }
+
+    /// Calls `body` with the current key and value (borrowed; valid only inside `body`).
+    @inline(__always)
+    public func withCurrent<R>(_ body: (_ key: Span<UInt8>, _ value: Span<UInt8>) throws -> R) throws -> R {
+        guard positioned, !isFinished, !transaction.isFinished else { throw LMDBUsageError.transactionFinished }
+        return try BytesBridge.withSpan(key) { keySpan in
+            try BytesBridge.withSpan(value) { valueSpan in try body(keySpan, valueSpan) }
+        }
+    }
+
+    /// Calls `body` with the current value (borrowed; valid only inside `body`).
+    @inline(__always)
+    public func withCurrentValue<R>(_ body: (Span<UInt8>) throws -> R) throws -> R {
+        guard positioned, !isFinished, !transaction.isFinished else { throw LMDBUsageError.transactionFinished }
+        return try BytesBridge.withSpan(value, body)
+    }
+}
+
+@available(*, unavailable)
+extension Cursor: Sendable {}

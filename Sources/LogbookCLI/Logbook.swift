@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `logbook` command: Logbook's event log from the command line.
+@main
+struct LogbookCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "logbook",
+        abstract: "An event-sourced backend for fitness and places apps, on an append-only LMDB log.",
+        subcommands: [DemoCommand.self, BenchCommand.self, AppendLoopCommand.self]
+    )
+}
