@@ -30,11 +30,13 @@ let package = Package(
         .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: strictSettings),
         // The append-only event log: envelope, append, reads, subscriptions, checkpoints.
         .target(name: "EventLog", dependencies: ["LMDB"], swiftSettings: strictSettings),
+        // The benchmarks behind `logbook bench`, each with its raw baseline.
+        .target(name: "LogBenchmarks", dependencies: ["EventLog", "LMDB"], swiftSettings: strictSettings),
         // The `logbook` command-line tool.
         .executableTarget(
             name: "LogbookCLI",
             dependencies: [
-                "EventLog", "LMDB",
+                "EventLog", "LMDB", "LogBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -5,13 +5,13 @@ import CLMDB
 /// Moves answer `false` at either end of the database instead of throwing. After a move, the
 /// current entry is read with ``withCurrent(_:)`` or ``currentKey``, without another LMDB call.
 public final class Cursor {
-    private let handle: OpaquePointer
-    private let database: Database
-    private unowned let transaction: ReadTransaction
+    fileprivate let handle: OpaquePointer
+    fileprivate let database: Database
+    fileprivate unowned let transaction: ReadTransaction
     private var key = MDB_val()
     private var value = MDB_val()
-    private var positioned = false
-    private var isFinished = false
+    fileprivate var positioned = false
+    fileprivate var isFinished = false
 
     init(handle: OpaquePointer, database: Database, transaction: ReadTransaction) {
         self.handle = handle
@@ -95,3 +95,27 @@ public final class Cursor {
 
 @available(*, unavailable)
 extension Cursor: Sendable {}
+
+extension Cursor {
+    /// Stores `value` under `key` (a big-endian `UInt64`) through this cursor, which must belong
+    /// to a write transaction. Sorted keys put through one cursor skip most of the tree search.
+    public func put(key: UInt64, value: Span<UInt8>, options: PutOptions = []) throws {
+        if isFinished || transaction.isFinished { throw LMDBUsageError.transactionFinished }
+        let rc = BytesBridge.withValue(key) { keyValue in
+            BytesBridge.withValue(value) { dataValue in mdb_cursor_put(handle, &keyValue, &dataValue, options.rawValue) }
+        }
+        positioned = false
+        if rc == MDB_MAP_FULL, let writer = transaction as? WriteTransaction { writer.noteMapFull() }
+        try check(rc, "mdb_cursor_put(\(database.name), key \(key))")
+    }
+}
+
+extension Cursor {
+    /// Stores the 8 little-endian bytes of `value` under `key` (a big-endian `UInt64`).
+    public func put(key: UInt64, value: UInt64, options: PutOptions = []) throws {
+        let bytes = value.littleEndian
+        try withUnsafeBytes(of: bytes) { raw in
+            try put(key: key, value: Span(_unsafeElements: raw.assumingMemoryBound(to: UInt8.self)), options: options)
+        }
+    }
+}

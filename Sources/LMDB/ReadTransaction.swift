@@ -77,6 +77,8 @@ public final class WriteTransaction: ReadTransaction {
     /// Set when an operation ran out of map space: the environment grows the map and retries.
     private(set) var hitMapFull = false
 
+    func noteMapFull() { hitMapFull = true }
+
     @inline(__always)
     private func record(_ rc: Int32, _ operation: @autoclosure () -> String) throws {
         if rc == MDB_MAP_FULL { hitMapFull = true }

@@ -1,11 +1,54 @@
 import ArgumentParser
+import Foundation
+import LogBenchmarks
 
 /// `logbook bench log`: the event log against raw LMDB.
 struct LogBenchCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "log", abstract: "Benchmark the event log against raw LMDB.")
+    static let configuration = CommandConfiguration(
+        commandName: "log",
+        abstract: "Benchmark the event log against raw LMDB measured in the same run.")
 
-    @Flag(help: "Print one JSON object on stdout.")
+    @Flag(help: "Print one JSON object on stdout (progress goes to stderr).")
     var json = false
 
-    func run() async throws {}
+    @Option(help: "Events in the workload.")
+    var events = 1_000_000
+
+    @Option(help: "Durable single-event appends by one writer.")
+    var durableSingle = 1_000
+
+    @Option(help: "Durable single-event appends shared by the concurrent writers.")
+    var durableConcurrent = 20_000
+
+    @Option(help: "Directory for the benchmark's logs (default: a fresh temporary directory, removed after).")
+    var directory: String?
+
+    @Flag(help: .hidden)
+    var appendOnly = false
+
+    @Flag(help: .hidden)
+    var durableOnly = false
+
+    func validate() throws {
+        guard events >= 10_000 else { throw ValidationError("--events must be at least 10000 (one batch).") }
+        guard durableSingle > 0, durableConcurrent >= 64 else {
+            throw ValidationError("--durable-single must be positive and --durable-concurrent at least 64.")
+        }
+    }
+
+    func run() async throws {
+        #if DEBUG
+        FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook bench log`\n".utf8))
+        #endif
+        var benchmark = LogBenchmark()
+        benchmark.events = events
+        benchmark.durableSingleAppends = durableSingle
+        benchmark.durableConcurrentAppends = durableConcurrent
+        benchmark.directory = directory
+        benchmark.appendOnly = appendOnly
+        benchmark.durableOnly = durableOnly
+        benchmark.progress = { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) }
+        let report = try await benchmark.run()
+        print(json ? report.json : report.table)
+    }
 }

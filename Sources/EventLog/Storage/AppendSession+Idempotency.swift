@@ -1,3 +1,5 @@
+import Foundation
+
 /// Recognising a retried append: its event ids are already the stream's events at some version.
 ///
 /// With an exact expected version (or `no_stream`) the check is exact at any depth: the events
@@ -7,15 +9,21 @@
 /// not dirty pages for idempotency.
 extension AppendSession {
     func previousAppend(
-        matching request: AppendRequest, stream: UInt32, current: UInt64
+        matching append: PreparedBatch.Append, of batch: PreparedBatch, headIndex: Int, current: UInt64
     ) throws -> Result<AppendResult, EventStoreError>? {
-        let head = state.streamHeads[stream]!
-        if request.expectedVersion == .any || request.expectedVersion == .streamExists {
+        if append.expectedVersion == .any || append.expectedVersion == .streamExists {
             // The common case: no id of the append is among the stream's latest fingerprints.
-            let fingerprints = head.recentFingerprints
-            guard request.events.contains(where: { fingerprints.contains(UUIDKey($0.eventId).fingerprint) }) else { return nil }
+            var mayRepeat = false
+            for index in append.events where state.streams.mayContain(headIndex, fingerprint: batch.events[index].key.fingerprint) {
+                mayRepeat = true
+                break
+            }
+            guard mayRepeat else { return nil }
         }
-        let ids = request.events.map { UUIDKey($0.eventId) }
+        let head = state.streams.head(headIndex)
+        let ids = append.events.map { batch.events[$0].key }
+        let eventIds = append.events.map { batch.events[$0].eventId }
+        let request = (stream: append.stream, expectedVersion: append.expectedVersion, eventIds: eventIds)
         let start: UInt64
         switch request.expectedVersion {
         case .exactly(let version):
@@ -42,18 +50,18 @@ extension AppendSession {
             if case .exactly = request.expectedVersion { return nil }
             if request.expectedVersion == .noStream { return nil }
             return .failure(.idempotencyConflict(
-                stream: request.stream, eventId: request.events[0].eventId,
+                stream: request.stream, eventId: request.eventIds[0],
                 reason: "its events are in the stream, but not starting with the append's first event"))
         }
         for (index, id) in ids.enumerated() {
             guard index < stored.count else {
                 return .failure(.idempotencyConflict(
-                    stream: request.stream, eventId: request.events[0].eventId,
+                    stream: request.stream, eventId: request.eventIds[0],
                     reason: "the stream holds only the first \(stored.count) of its \(ids.count) events"))
             }
             guard stored[index].id == id else {
                 return .failure(.idempotencyConflict(
-                    stream: request.stream, eventId: request.events[0].eventId,
+                    stream: request.stream, eventId: request.eventIds[0],
                     reason: "event \(index) differs from the stream's event at version \(start + UInt64(index))"))
             }
         }
@@ -65,7 +73,8 @@ extension AppendSession {
     /// The version where the append would have started, if one of its ids is among the stream's
     /// latest events; a conflict if it matches somewhere that cannot be a repeat.
     private func windowMatch(
-        _ ids: [UUIDKey], head: ChainHead, current: UInt64, request: AppendRequest
+        _ ids: [UUIDKey], head: ChainHead, current: UInt64,
+        request: (stream: String, expectedVersion: ExpectedVersion, eventIds: [UUID])
     ) throws -> Result<UInt64, EventStoreError>? {
         let fingerprints = head.recentFingerprints
         guard !fingerprints.isEmpty else { return nil }
@@ -80,7 +89,7 @@ extension AppendSession {
                 guard storedId == id else { continue }
                 guard version >= UInt64(index) else {
                     return .failure(.idempotencyConflict(
-                        stream: request.stream, eventId: request.events[index].eventId,
+                        stream: request.stream, eventId: request.eventIds[index],
                         reason: "it is at version \(version), too early to be event \(index) of a repeated append"))
                 }
                 return .success(version - UInt64(index))

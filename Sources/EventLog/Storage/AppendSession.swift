@@ -8,70 +8,78 @@ import LMDB
 /// record per stream and subject) and of names seen for the first time.
 struct AppendSession {
     let txn: WriteTransaction
+    /// A cursor on `events`, kept for the whole transaction: appending through it skips the
+    /// setup `mdb_put` repeats for every record.
+    let events: Cursor
     let databases: LogDatabases
-    let state: WriterState
+    /// The writer's state, moved in for the transaction and handed back by ``finish()``.
+    var state: WriterState
     let recordedAt: Timestamp
-    private var touchedStreams = Set<UInt32>()
-    private var touchedSubjects = Set<UInt32>()
+    private var touchedStreams: [UInt32] = []
+    private var touchedSubjects: [UInt32] = []
     private var scratch = ByteWriter(capacity: 4096)
     private(set) var eventsWritten = 0
 
-    init(txn: WriteTransaction, databases: LogDatabases, state: WriterState, recordedAt: Timestamp) throws {
+    init(txn: WriteTransaction, events: Cursor, databases: LogDatabases, state: consuming WriterState, recordedAt: Timestamp) throws {
         self.txn = txn
+        self.events = events
         self.databases = databases
         self.state = state
         self.recordedAt = recordedAt
-        try state.begin(txn)
+        try self.state.begin(txn, databases)
     }
 
     /// Appends one request, or answers why not (a conflict leaves nothing written). Throws only
     /// for storage failures, which abort the whole transaction.
-    mutating func apply(_ request: AppendRequest) throws -> Result<AppendResult, EventStoreError> {
-        let existing = try state.existingNumber(.stream, request.stream, txn)
+    mutating func apply(_ append: PreparedBatch.Append, of batch: PreparedBatch) throws -> Result<AppendResult, EventStoreError> {
+        let existing = try state.existingNumber(.stream, append.stream, txn, databases)
         var current: UInt64?
         if let existing {
-            try state.loadHead(.stream, existing, txn)
-            let count = state.streamHeads[existing]!.count
+            let index = try state.loadHead(.stream, existing, txn, databases)
+            let count = state.streams.count(index)
             current = count == 0 ? nil : count - 1
-            if let current, let repeated = try previousAppend(matching: request, stream: existing, current: current) {
+            if let current, let repeated = try previousAppend(matching: append, of: batch, headIndex: index, current: current) {
                 return repeated
             }
         }
-        switch request.expectedVersion {
+        switch append.expectedVersion {
         case .any: break
         case .noStream where current == nil: break
         case .streamExists where current != nil: break
         case .exactly(let version) where current == version: break
         default:
-            return .failure(.wrongExpectedVersion(stream: request.stream, expected: request.expectedVersion, actual: current))
+            return .failure(.wrongExpectedVersion(stream: append.stream, expected: append.expectedVersion, actual: current))
         }
-        let stream = try existing ?? state.number(.stream, request.stream, txn)
-        try state.loadHead(.stream, stream, txn)
-        touchedStreams.insert(stream)
+        let stream = try existing ?? state.number(.stream, append.stream, txn, databases)
+        let streamIndex = try state.loadHead(.stream, stream, txn, databases)
+        if state.streams.touch(streamIndex, serial: state.serial) { touchedStreams.append(stream) }
         let first = state.headPosition + 1
         var streamVersion: UInt64 = 0
-        for event in request.events {
+        for eventIndex in append.events {
+            let event = batch.events[eventIndex]
             let position = state.nextPosition()
-            let (version, links) = state.streamHeads[stream]!.append(position: position)
-            state.streamHeads[stream]!.remember(fingerprint: UUIDKey(event.eventId).fingerprint)
+            let (version, links) = state.streams.append(streamIndex, position: position)
+            state.streams.remember(streamIndex, fingerprint: event.key.fingerprint)
             streamVersion = version
             var subject: UInt32 = 0
             var subjectSequence: UInt64 = 0
             var subjectLinks = ChainLinks.first
             if let name = event.subject {
-                subject = try state.number(.subject, name, txn)
-                try state.loadHead(.subject, subject, txn)
-                (subjectSequence, subjectLinks) = state.subjectHeads[subject]!.append(position: position)
-                touchedSubjects.insert(subject)
+                subject = try state.number(.subject, name, txn, databases)
+                let subjectIndex = try state.loadHead(.subject, subject, txn, databases)
+                (subjectSequence, subjectLinks) = state.subjects.append(subjectIndex, position: position)
+                if state.subjects.touch(subjectIndex, serial: state.serial) { touchedSubjects.append(subject) }
             }
+            let type = try state.number(.type, event.type, txn, databases)
             scratch.bytes.removeAll(keepingCapacity: true)
             RecordCodec.encode(
-                into: &scratch, position: position, event: event, recordedAt: event.recordedAt ?? recordedAt,
-                typeNumber: try state.number(.type, event.type, txn), streamNumber: stream, streamVersion: version,
-                streamLinks: links, subjectNumber: subject, subjectSequence: subjectSequence, subjectLinks: subjectLinks)
-            try txn.put(databases.events, key: position, value: scratch.bytes.span, options: .append)
+                into: &scratch, position: position, typeNumber: type, streamNumber: stream, streamVersion: version,
+                streamLinks: links, subjectNumber: subject, subjectSequence: subjectSequence, subjectLinks: subjectLinks,
+                occurredMicros: event.occurredMicros, recordedAt: event.recordedAt ?? recordedAt,
+                tail: batch.tail(eventIndex), tailHash: event.tailHash)
+            try events.put(key: position, value: scratch.bytes.span, options: .append)
         }
-        eventsWritten += request.events.count
+        eventsWritten += append.events.count
         return .success(AppendResult(
             firstPosition: Position(first), lastPosition: Position(state.headPosition),
             streamVersion: streamVersion, alreadyWritten: false))
@@ -85,15 +93,19 @@ struct AppendSession {
         try txn.put(databases.checkpoints, key: checkpoint.name.utf8.span, value: scratch.bytes.span)
     }
 
-    /// Writes every chain head the transaction advanced, in key order.
+    /// Writes every chain head the transaction advanced, in key order through one cursor (which
+    /// then mostly stays on its page), and hands the state back.
     mutating func finish() throws {
-        for (chain, touched) in [(ChainKind.stream, touchedStreams), (.subject, touchedSubjects)] {
-            let database = chain.heads(databases)
-            for number in touched.sorted() {
-                scratch.bytes.removeAll(keepingCapacity: true)
-                let head = chain == .stream ? state.streamHeads[number]! : state.subjectHeads[number]!
-                head.encode(into: &scratch)
-                try txn.put(database, key: UInt64(number), value: scratch.bytes.span)
+        touchedStreams.sort()
+        touchedSubjects.sort()
+        try txn.withCursor(databases.streamHeads) { cursor in
+            for number in touchedStreams {
+                try cursor.put(key: UInt64(number), value: state.streams.latestPosition(Int(number)))
+            }
+        }
+        try txn.withCursor(databases.subjectHeads) { cursor in
+            for number in touchedSubjects {
+                try cursor.put(key: UInt64(number), value: state.subjects.latestPosition(Int(number)))
             }
         }
     }

@@ -14,7 +14,7 @@ struct AppendLimits: Sendable {
         }
         guard !request.events.isEmpty else { return .emptyAppend(stream: request.stream) }
         var seen = Set<UUIDKey>()
-        seen.reserveCapacity(request.events.count)
+        if request.events.count > 1 { seen.reserveCapacity(request.events.count) }
         for event in request.events {
             let id = event.eventId
             if id == nilUUID { return .invalidEventID(id.uuidString.lowercased(), reason: "the nil UUID is not an event id") }
@@ -55,7 +55,8 @@ struct AppendLimits: Sendable {
         if name.isEmpty { return "must not be empty" }
         let size = name.utf8.count
         if size > limit { return "is \(size) bytes of UTF-8, over the limit of \(limit)" }
-        if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "contains a control character" }
+        // In UTF-8, bytes below 0x20 and 0x7F only ever encode the ASCII control characters.
+        if name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return "contains a control character" }
         return nil
     }
 }

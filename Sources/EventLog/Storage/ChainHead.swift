@@ -4,10 +4,11 @@
 /// Every stored event links back to the previous event of its chain and to one earlier "jump"
 /// event, chosen by Myers' skew-binary scheme (the jump of version v is either v−1 or the jump
 /// of the jump of v−1). Following jumps while they do not overshoot reaches any version in
-/// O(log n) steps. The head keeps the *spine* — the chain of jumps from the latest event down to
-/// version 0, O(log n) nodes — so appending computes the new event's links without reading any
-/// stored record.
-struct ChainHead: Sendable, Equatable {
+/// O(log n) steps. In memory the writer keeps the *spine* — the chain of jumps from the latest
+/// event down to version 0, O(log n) nodes — so appending computes the new event's links without
+/// reading any stored record. On disk a head is only the latest event's position; the spine is
+/// read back by following jumps when a head is loaded.
+struct ChainHead: Sendable {
     /// One event on the spine: its version within the chain and its log position.
     struct Node: Sendable, Equatable {
         var version: UInt64
@@ -16,10 +17,27 @@ struct ChainHead: Sendable, Equatable {
 
     /// The spine, from the oldest node (version 0) to the latest event.
     private(set) var spine: [Node] = []
-    /// 16-bit fingerprints of the latest event ids, oldest first (streams only), for idempotency.
-    private(set) var recentFingerprints: [UInt16] = []
-
+    /// 16-bit fingerprints of the latest event ids (streams only), for idempotency: the newest in
+    /// the low 16 bits, up to ``fingerprintWindow`` of them.
+    private(set) var fingerprintBits: UInt128 = 0
+    private(set) var fingerprintCount: UInt8 = 0
     static let fingerprintWindow = 8
+
+    /// The fingerprints of the latest events, oldest first.
+    var recentFingerprints: [UInt16] {
+        (0..<Int(fingerprintCount)).reversed().map { UInt16(truncatingIfNeeded: fingerprintBits >> (16 * UInt128($0))) }
+    }
+
+    /// True if `fingerprint` is among the latest events' fingerprints.
+    @inline(__always)
+    func mayContain(fingerprint: UInt16) -> Bool {
+        var bits = fingerprintBits
+        for _ in 0..<fingerprintCount {
+            if UInt16(truncatingIfNeeded: bits) == fingerprint { return true }
+            bits >>= 16
+        }
+        return false
+    }
 
     /// How many events the chain holds.
     var count: UInt64 { spine.last.map { $0.version + 1 } ?? 0 }
@@ -28,7 +46,13 @@ struct ChainHead: Sendable, Equatable {
 
     /// Adds an event at `position`, returning its version and the links to store in its record.
     mutating func append(position: UInt64) -> (version: UInt64, links: ChainLinks) {
-        let version = count
+        Self.append(position: position, to: &spine)
+    }
+
+    /// Adds an event at `position` to a spine, returning its version and links.
+    @inline(__always)
+    static func append(position: UInt64, to spine: inout [Node]) -> (version: UInt64, links: ChainLinks) {
+        let version = spine.last.map { $0.version + 1 } ?? 0
         let new = Node(version: version, position: position)
         let n = spine.count
         guard n > 0 else {
@@ -52,8 +76,8 @@ struct ChainHead: Sendable, Equatable {
 
     /// Remembers an appended event id's fingerprint, keeping the latest ``fingerprintWindow``.
     mutating func remember(fingerprint: UInt16) {
-        if recentFingerprints.count == Self.fingerprintWindow { recentFingerprints.removeFirst() }
-        recentFingerprints.append(fingerprint)
+        fingerprintBits = (fingerprintBits << 16) | UInt128(fingerprint)
+        if Int(fingerprintCount) < Self.fingerprintWindow { fingerprintCount += 1 }
     }
 
     /// The spine node with the smallest version ≥ `version`: where a search for `version` starts.
@@ -66,38 +90,29 @@ struct ChainHead: Sendable, Equatable {
         spine.first { $0.position >= position }
     }
 
-    // MARK: Storage form
-
-    func encode(into writer: inout ByteWriter) {
-        writer.varint(UInt64(spine.count))
-        var previous = Node(version: 0, position: 0)
-        for node in spine {
-            writer.varint(node.version - previous.version)
-            writer.varint(node.position - previous.position)
-            previous = node
-        }
-        writer.byte(UInt8(recentFingerprints.count))
-        for fingerprint in recentFingerprints { writer.uint16(fingerprint) }
-    }
-
     init() {}
 
-    init(decoding span: Span<UInt8>) throws(DecodeFailure) {
-        var offset = 0
-        let n = try ByteReader.varint(span, &offset)
-        guard n <= 128 else { throw DecodeFailure(reason: "chain head spine of \(n) nodes") }
-        spine.reserveCapacity(Int(n) + 2)
-        var previous = Node(version: 0, position: 0)
-        for _ in 0..<n {
-            let node = Node(
-                version: previous.version + (try ByteReader.varint(span, &offset)),
-                position: previous.position + (try ByteReader.varint(span, &offset)))
-            spine.append(node)
-            previous = node
-        }
-        let fingerprints = try ByteReader.byte(span, &offset)
-        guard Int(fingerprints) <= Self.fingerprintWindow else { throw DecodeFailure(reason: "too many fingerprints") }
-        for _ in 0..<fingerprints { recentFingerprints.append(try ByteReader.uint16(span, &offset)) }
+    /// A head that knows only its latest event: enough to start any search (readers use it).
+    init(latest: Node) {
+        spine = [latest]
+    }
+
+    init(spine: [Node], fingerprintBits: UInt128, fingerprintCount: UInt8) {
+        self.spine = spine
+        self.fingerprintBits = fingerprintBits
+        self.fingerprintCount = fingerprintCount
+    }
+
+    // MARK: Storage form
+
+    /// A head is stored as just the position of the chain's latest event (8 bytes, little-endian),
+    /// so rewriting it never resizes its B-tree node. Everything else (version, spine,
+    /// fingerprints) is read back from the records it links to.
+    static func storedValue(latestPosition: UInt64) -> UInt64 { latestPosition }
+
+    static func decodeLatestPosition(_ span: Span<UInt8>) throws(DecodeFailure) -> UInt64 {
+        guard span.count == 8 else { throw DecodeFailure(reason: "a chain head of \(span.count) bytes") }
+        return span.bytes.unsafeLoadUnaligned(fromByteOffset: 0, as: UInt64.self).littleEndian
     }
 }
 

@@ -55,8 +55,7 @@ extension LogReader {
                     throw EventStoreError.corruption(position: Position(0), reason: "an events key is not 8 bytes")
                 }
                 let keepGoing = try cursor.withCurrentValue { span in
-                    try RecordCodec.verify(span, position: position)
-                    let header = try RecordCodec.decodeHeader(span, position: position)
+                    let header = try RecordCodec.decodeVerified(span, position: position)
                     guard try matcher.matches(header, reader: self, position: position) else { return true }
                     return try body(span, header, position)
                 }

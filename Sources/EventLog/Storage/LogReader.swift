@@ -16,8 +16,7 @@ struct LogReader {
     @inline(__always)
     func withRecord<R>(at position: UInt64, _ body: (Span<UInt8>, RecordHeader) throws -> R) throws -> R? {
         try txn.get(databases.events, key: position) { span in
-            try RecordCodec.verify(span, position: position)
-            return try body(span, try RecordCodec.decodeHeader(span, position: position))
+            try body(span, try RecordCodec.decodeVerified(span, position: position))
         }
     }
 
@@ -55,21 +54,6 @@ struct LogReader {
     /// The event at `position`, or nil.
     func event(at position: UInt64) throws -> RecordedEvent? {
         try withRecord(at: position) { span, header in try recordedEvent(span, header, position: position) }
-    }
-
-    /// The head of a chain, or nil if the stream or subject has no events.
-    func head(_ chain: ChainKind, number: UInt32) throws -> ChainHead? {
-        try txn.get(chain.heads(databases), key: UInt64(number)) { span in
-            do { return try ChainHead(decoding: span) } catch {
-                throw EventStoreError.corruption(position: Position(0), reason: "undecodable \(chain) head \(number): \(error)")
-            }
-        }
-    }
-
-    /// The head of the named stream or subject, or nil.
-    func head(_ chain: ChainKind, name: String) throws -> ChainHead? {
-        guard let number = try resolver.number(chain.nameKind, name, in: txn) else { return nil }
-        return try head(chain, number: number)
     }
 }
 

@@ -23,10 +23,18 @@ final class LogWriter: Sendable {
             let loop = WriterLoop(
                 environment: environment, databases: databases, configuration: configuration,
                 watcher: watcher, statistics: statistics)
+            var expected = 1
+            var gather = Duration.microseconds(100)
             while let jobs = queue.takeBatch(
-                maxEvents: configuration.maxEventsPerTransaction, maxBytes: configuration.maxBytesPerTransaction)
+                maxEvents: configuration.maxEventsPerTransaction, maxBytes: configuration.maxBytesPerTransaction,
+                expected: expected, gather: gather)
             {
+                let started = ContinuousClock.now
                 loop.commit(jobs)
+                // Expect as many callers back as were just answered; gather for at most half a
+                // commit's time (between 50 µs and 2 ms).
+                expected = jobs.count
+                gather = min(max((ContinuousClock.now - started) / 2, .microseconds(50)), .milliseconds(2))
             }
             finished.complete()
         }
@@ -35,33 +43,43 @@ final class LogWriter: Sendable {
     }
 
     /// Submits appends and checkpoints to be committed together; each append gets its own result.
+    ///
+    /// Validation and the encoding of every event's tail happen here, on the caller's task, so
+    /// the writer thread does as little as possible while it holds the write transaction.
     func submit(_ appends: [AppendRequest], checkpoints: [Checkpoint] = []) async throws -> WriteJob.Results {
-        var results: WriteJob.Results = []
-        var valid: [AppendRequest] = []
-        var slots: [Int] = []
-        var events = 0
-        var bytes = 0
-        for (index, request) in appends.enumerated() {
-            if let problem = limits.problem(with: request) {
-                results.append(.failure(problem))
-            } else {
-                results.append(.failure(.closed))
-                valid.append(request)
-                slots.append(index)
-                events += request.events.count
-                for event in request.events { bytes += event.payload.count + event.metadata.count + 64 }
-            }
-        }
         for checkpoint in checkpoints {
             if let problem = limits.problem(with: checkpoint) { throw problem }
         }
-        if valid.isEmpty && checkpoints.isEmpty { return results }
+        var rejected: [(index: Int, problem: EventStoreError)] = []
+        var batch = PreparedBatch(reservingEvents: appends.count)
+        for (index, request) in appends.enumerated() {
+            if let problem = limits.problem(with: request) {
+                rejected.append((index, problem))
+            } else {
+                batch.add(request)
+            }
+        }
+        if batch.appends.isEmpty && checkpoints.isEmpty { return rejected.map { .failure($0.problem) } }
+        let prepared = batch
         let written = try await withCheckedThrowingContinuation { continuation in
-            let job = WriteJob(
-                appends: valid, checkpoints: checkpoints, eventCount: events, byteCount: bytes, continuation: continuation)
+            let job = WriteJob(batch: prepared, checkpoints: checkpoints, continuation: continuation)
             if !queue.enqueue(job) { continuation.resume(throwing: EventStoreError.closed) }
         }
-        for (slot, result) in zip(slots, written) { results[slot] = result }
+        guard !rejected.isEmpty else { return written }
+        // Put the refused requests' errors back in their places among the written results.
+        var results: WriteJob.Results = []
+        results.reserveCapacity(appends.count)
+        var writtenIndex = 0
+        var rejectedIndex = 0
+        for index in appends.indices {
+            if rejectedIndex < rejected.count, rejected[rejectedIndex].index == index {
+                results.append(.failure(rejected[rejectedIndex].problem))
+                rejectedIndex += 1
+            } else {
+                results.append(written[writtenIndex])
+                writtenIndex += 1
+            }
+        }
         return results
     }
 
@@ -124,7 +142,8 @@ public final class WriterStatistics: Sendable {
 private final class WriterLoop {
     let environment: Environment
     let databases: LogDatabases
-    let state: WriterState
+    /// Moved into each transaction's session and back after it; left dirty if it failed.
+    var state: WriterState
     let clock: any LogClock
     let watcher: HeadWatcher
     let statistics: WriterStatistics
@@ -132,7 +151,7 @@ private final class WriterLoop {
     init(environment: Environment, databases: LogDatabases, configuration: LogConfiguration, watcher: HeadWatcher, statistics: WriterStatistics) {
         self.environment = environment
         self.databases = databases
-        self.state = WriterState(databases: databases, capacity: configuration.writerCacheCapacity)
+        self.state = WriterState(capacity: configuration.writerCacheCapacity)
         self.clock = configuration.clock
         self.watcher = watcher
         self.statistics = statistics
@@ -140,28 +159,41 @@ private final class WriterLoop {
 
     func commit(_ jobs: [WriteJob]) {
         let recordedAt = clock.now()
+        let capacity = state.capacity
         do {
-            let (results, written) = try environment.write { txn in
-                var session = try AppendSession(txn: txn, databases: databases, state: state, recordedAt: recordedAt)
-                var results: [WriteJob.Results] = []
-                results.reserveCapacity(jobs.count)
-                for job in jobs {
-                    var jobResults: WriteJob.Results = []
-                    jobResults.reserveCapacity(job.appends.count)
-                    for request in job.appends { jobResults.append(try session.apply(request)) }
-                    if jobResults.allSatisfy({ (try? $0.get()) != nil }) {
-                        for checkpoint in job.checkpoints { try session.store(checkpoint) }
+            let (results, counts) = try environment.write { txn in
+                try txn.withCursor(databases.events) { events in
+                    // Move the state in; if this attempt throws, a fresh (dirty) state takes its place.
+                    let taken = state
+                    state = WriterState(capacity: capacity)
+                    var session = try AppendSession(
+                        txn: txn, events: events, databases: databases, state: taken, recordedAt: recordedAt)
+                    var results: [WriteJob.Results] = []
+                    results.reserveCapacity(jobs.count)
+                    var rejected = 0
+                    for job in jobs {
+                        var jobResults: WriteJob.Results = []
+                        jobResults.reserveCapacity(job.batch.appends.count)
+                        var jobRejected = 0
+                        for append in job.batch.appends {
+                            let result = try session.apply(append, of: job.batch)
+                            if case .failure = result { jobRejected += 1 }
+                            jobResults.append(result)
+                        }
+                        if jobRejected == 0 {
+                            for checkpoint in job.checkpoints { try session.store(checkpoint) }
+                        }
+                        rejected += jobRejected
+                        results.append(jobResults)
                     }
-                    results.append(jobResults)
+                    try session.finish()
+                    state = session.state
+                    return (results, (events: session.eventsWritten, appends: results.reduce(0) { $0 + $1.count }, rejected: rejected))
                 }
-                try session.finish()
-                return (results, session.eventsWritten)
             }
             state.committed()
             watcher.publish(state.headPosition)
-            let appends = results.reduce(0) { $0 + $1.count }
-            let rejected = results.reduce(0) { total, job in total + job.filter { (try? $0.get()) == nil }.count }
-            statistics.record(events: written, appends: appends, rejected: rejected)
+            statistics.record(events: counts.events, appends: counts.appends, rejected: counts.rejected)
             for (job, result) in zip(jobs, results) { job.continuation.resume(returning: result) }
         } catch {
             for job in jobs { job.continuation.resume(throwing: error) }

@@ -21,44 +21,66 @@ struct RecordHeader {
     var causationId: UUID?
     var metadataRange: Range<Int>
     var payloadRange: Range<Int>
+    /// Where the tail (the part the appender encoded) starts.
+    var tailStart: Int
 }
 
-/// The binary form of a stored event.
+/// The binary form of a stored event: a checksum, a *head* the writer encodes (numbers, chain
+/// links, recording time) and a *tail* the appending task encodes before the writer sees it
+/// (event id, schema version, occurred-at, correlation, metadata, payload).
 ///
-/// Layout: a 4-byte little-endian checksum (low 32 bits of XXH64 of everything after it, seeded
-/// with the record's position, so a record found at the wrong position fails too), a format byte,
-/// a flags byte, then varints: type number, schema version, stream number, stream version,
-/// stream links; if flagged, subject number, subject sequence, subject links; the 16-byte event
-/// id; occurred-at (micros, offset) and recorded-at (delta micros, offset) as zigzag varints;
-/// if flagged, correlation and causation ids and length-prefixed metadata; the payload fills the
-/// rest.
+/// Layout: 4-byte little-endian checksum; format byte; head: flags, then varints: type number,
+/// stream number, stream version, stream links, and if flagged subject number, subject sequence
+/// and subject links, then recorded-at as zigzag varints (micros after occurred-at, offset);
+/// tail: flags, schema version, 16-byte event id, occurred-at (zigzag micros and offset), the
+/// flagged correlation id, causation id and length-prefixed metadata, and the payload to the end.
+///
+/// The checksum is the low 32 bits of XXH64 of the head, seeded with the record's position plus
+/// XXH64 of the tail: every byte is covered, a record found at the wrong position fails, and the
+/// tail's hash is computed by the appending task, off the writer's thread.
 enum RecordCodec {
     static let formatVersion: UInt8 = 1
 
     private enum Flag {
         static let subject: UInt8 = 1
-        static let correlation: UInt8 = 2
-        static let causation: UInt8 = 4
-        static let metadata: UInt8 = 8
+        static let correlation: UInt8 = 1
+        static let causation: UInt8 = 2
+        static let metadata: UInt8 = 4
     }
 
-    /// Encodes a record into `writer` (which must be empty) and fills in its checksum.
-    @inline(__always)
-    static func encode(
-        into writer: inout ByteWriter, position: UInt64, event: ProposedEvent, recordedAt: Timestamp,
-        typeNumber: UInt32, streamNumber: UInt32, streamVersion: UInt64, streamLinks: ChainLinks,
-        subjectNumber: UInt32, subjectSequence: UInt64, subjectLinks: ChainLinks
-    ) {
-        writer.uint32(0)
-        writer.byte(formatVersion)
+    /// Appends the tail of `event` to `writer`.
+    static func appendTail(of event: ProposedEvent, to writer: inout ByteWriter) {
         var flags: UInt8 = 0
-        if subjectNumber != 0 { flags |= Flag.subject }
         if event.correlationId != nil { flags |= Flag.correlation }
         if event.causationId != nil { flags |= Flag.causation }
         if !event.metadata.isEmpty { flags |= Flag.metadata }
         writer.byte(flags)
-        writer.varint(UInt64(typeNumber))
         writer.varint(UInt64(event.schemaVersion))
+        writer.uuid(event.eventId)
+        writer.signedVarint(event.occurredAt.microsecondsSinceEpoch)
+        writer.signedVarint(Int64(event.occurredAt.utcOffsetSeconds))
+        if let correlation = event.correlationId { writer.uuid(correlation) }
+        if let causation = event.causationId { writer.uuid(causation) }
+        if !event.metadata.isEmpty { writer.lengthPrefixed(event.metadata) }
+        writer.append(event.payload)
+    }
+
+    /// The hash of a tail that seeds the record's checksum.
+    @inline(__always)
+    static func tailHash(_ tail: Span<UInt8>) -> UInt64 { XXHash64.hash(tail, from: 0, seed: 0) }
+
+    /// Encodes a whole record into `writer` (which must be empty): the head, then `tail`.
+    @inline(__always)
+    static func encode(
+        into writer: inout ByteWriter, position: UInt64, typeNumber: UInt32, streamNumber: UInt32,
+        streamVersion: UInt64, streamLinks: ChainLinks, subjectNumber: UInt32, subjectSequence: UInt64,
+        subjectLinks: ChainLinks, occurredMicros: Int64, recordedAt: Timestamp,
+        tail: ArraySlice<UInt8>, tailHash: UInt64
+    ) {
+        writer.uint32(0)
+        writer.byte(formatVersion)
+        writer.byte(subjectNumber != 0 ? Flag.subject : 0)
+        writer.varint(UInt64(typeNumber))
         writer.varint(UInt64(streamNumber))
         writer.varint(streamVersion)
         streamLinks.encode(into: &writer)
@@ -67,43 +89,35 @@ enum RecordCodec {
             writer.varint(subjectSequence)
             subjectLinks.encode(into: &writer)
         }
-        writer.uuid(event.eventId)
-        writer.signedVarint(event.occurredAt.microsecondsSinceEpoch)
-        writer.signedVarint(Int64(event.occurredAt.utcOffsetSeconds))
-        writer.signedVarint(recordedAt.microsecondsSinceEpoch &- event.occurredAt.microsecondsSinceEpoch)
+        writer.signedVarint(recordedAt.microsecondsSinceEpoch &- occurredMicros)
         writer.signedVarint(Int64(recordedAt.utcOffsetSeconds))
-        if let correlation = event.correlationId { writer.uuid(correlation) }
-        if let causation = event.causationId { writer.uuid(causation) }
-        if !event.metadata.isEmpty { writer.lengthPrefixed(event.metadata) }
-        writer.append(event.payload)
-        sealChecksum(&writer, position: position)
-    }
-
-    /// Computes the checksum of a record whose checksum field is still zero and stores it.
-    static func sealChecksum(_ writer: inout ByteWriter, position: UInt64) {
-        let sum = UInt32(truncatingIfNeeded: XXHash64.hash(writer.bytes.span, from: 4, seed: position))
+        let headEnd = writer.bytes.count
+        writer.bytes.append(contentsOf: tail)
+        let sum = checksum(writer.bytes.span, headEnd: headEnd, position: position, tailHash: tailHash)
         writer.patchUInt32(sum, at: 0)
     }
 
-    /// Verifies the checksum of the record stored at `position`.
     @inline(__always)
-    static func verify(_ span: Span<UInt8>, position: UInt64) throws(EventStoreError) {
-        guard span.count >= 6 else { throw .corruption(position: Position(position), reason: "record of \(span.count) bytes is too short") }
-        let stored = (try? ByteReader.uint32(span, at: 0)) ?? 0
-        let computed = UInt32(truncatingIfNeeded: XXHash64.hash(span, from: 4, seed: position))
-        guard stored == computed else {
-            throw .corruption(position: Position(position), reason: "checksum mismatch (stored \(hex(stored)), computed \(hex(computed)))")
-        }
+    private static func checksum(_ record: Span<UInt8>, headEnd: Int, position: UInt64, tailHash: UInt64) -> UInt32 {
+        UInt32(truncatingIfNeeded: XXHash64.hash(record.extracting(0..<headEnd), from: 4, seed: position &+ tailHash))
     }
 
-    /// Decodes the header of a record whose checksum was verified.
+    /// Decodes a record's header and verifies its checksum.
     @inline(__always)
-    static func decodeHeader(_ span: Span<UInt8>, position: UInt64) throws(EventStoreError) -> RecordHeader {
+    static func decodeVerified(_ span: Span<UInt8>, position: UInt64) throws(EventStoreError) -> RecordHeader {
+        let header: RecordHeader
         do {
-            return try decodeUnchecked(span)
+            header = try decodeUnchecked(span)
         } catch {
             throw .corruption(position: Position(position), reason: "undecodable record: \(error.reason)")
         }
+        let stored = (try? ByteReader.uint32(span, at: 0)) ?? 0
+        let tailHash = Self.tailHash(span.extracting(header.tailStart...))
+        let computed = checksum(span, headEnd: header.tailStart, position: position, tailHash: tailHash)
+        guard stored == computed else {
+            throw .corruption(position: Position(position), reason: "checksum mismatch (stored \(hex(stored)), computed \(hex(computed)))")
+        }
+        return header
     }
 
     @inline(__always)
@@ -111,31 +125,33 @@ enum RecordCodec {
         var o = 4
         let format = try ByteReader.byte(span, &o)
         guard format == formatVersion else { throw DecodeFailure(reason: "unknown record format \(format)") }
-        let flags = try ByteReader.byte(span, &o)
+        let headFlags = try ByteReader.byte(span, &o)
         let typeNumber = try narrow(ByteReader.varint(span, &o))
-        let schemaVersion = try narrow(ByteReader.varint(span, &o))
         let streamNumber = try narrow(ByteReader.varint(span, &o))
         let streamVersion = try ByteReader.varint(span, &o)
         let streamLinks = try ChainLinks.decode(span, &o)
         var subjectNumber: UInt32 = 0
         var subjectSequence: UInt64 = 0
         var subjectLinks = ChainLinks.first
-        if flags & Flag.subject != 0 {
+        if headFlags & Flag.subject != 0 {
             subjectNumber = try narrow(ByteReader.varint(span, &o))
             subjectSequence = try ByteReader.varint(span, &o)
             subjectLinks = try ChainLinks.decode(span, &o)
         }
+        let recordedDelta = try ByteReader.signedVarint(span, &o)
+        let recordedOffset = try ByteReader.signedVarint(span, &o)
+        let tailStart = o
+        let tailFlags = try ByteReader.byte(span, &o)
+        let schemaVersion = try narrow(ByteReader.varint(span, &o))
         let eventId = try ByteReader.uuid(span, &o)
         let occurredMicros = try ByteReader.signedVarint(span, &o)
         let occurredOffset = try ByteReader.signedVarint(span, &o)
-        let recordedDelta = try ByteReader.signedVarint(span, &o)
-        let recordedOffset = try ByteReader.signedVarint(span, &o)
         guard abs(occurredOffset) <= Int64(Timestamp.maxOffsetSeconds), abs(recordedOffset) <= Int64(Timestamp.maxOffsetSeconds) else {
             throw DecodeFailure(reason: "UTC offset out of range")
         }
-        let correlationId = flags & Flag.correlation != 0 ? try ByteReader.uuid(span, &o) : nil
-        let causationId = flags & Flag.causation != 0 ? try ByteReader.uuid(span, &o) : nil
-        let metadataRange = flags & Flag.metadata != 0 ? try ByteReader.lengthPrefixedRange(span, &o) : o..<o
+        let correlationId = tailFlags & Flag.correlation != 0 ? try ByteReader.uuid(span, &o) : nil
+        let causationId = tailFlags & Flag.causation != 0 ? try ByteReader.uuid(span, &o) : nil
+        let metadataRange = tailFlags & Flag.metadata != 0 ? try ByteReader.lengthPrefixedRange(span, &o) : o..<o
         return RecordHeader(
             typeNumber: typeNumber, schemaVersion: schemaVersion, streamNumber: streamNumber,
             streamVersion: streamVersion, streamLinks: streamLinks, subjectNumber: subjectNumber,
@@ -143,7 +159,7 @@ enum RecordCodec {
             occurredAt: Timestamp(microsecondsSinceEpoch: occurredMicros, utcOffsetSeconds: Int32(occurredOffset)),
             recordedAt: Timestamp(microsecondsSinceEpoch: occurredMicros &+ recordedDelta, utcOffsetSeconds: Int32(recordedOffset)),
             correlationId: correlationId, causationId: causationId,
-            metadataRange: metadataRange, payloadRange: o..<span.count)
+            metadataRange: metadataRange, payloadRange: o..<span.count, tailStart: tailStart)
     }
 
     @inline(__always)

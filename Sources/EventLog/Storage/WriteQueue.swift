@@ -6,11 +6,11 @@ import Synchronization
 struct WriteJob: Sendable {
     typealias Results = [Result<AppendResult, EventStoreError>]
 
-    var appends: [AppendRequest]
+    var batch: PreparedBatch
     /// Stored in the same transaction, if every append of the job succeeded.
     var checkpoints: [Checkpoint]
-    var eventCount: Int
-    var byteCount: Int
+    var eventCount: Int { batch.events.count }
+    var byteCount: Int { batch.byteCount }
     let continuation: CheckedContinuation<Results, any Error>
 }
 
@@ -46,8 +46,23 @@ final class WriteQueue: Sendable {
 
     /// Blocks until jobs are waiting and takes those that fit the limits (always at least one);
     /// nil once the queue is closed and empty.
-    func takeBatch(maxEvents: Int, maxBytes: Int) -> [WriteJob]? {
+    ///
+    /// Group commit: if fewer than `expected` jobs are waiting (the callers the last commit just
+    /// answered are likely to be back in a moment), waits up to `gather` for more before taking
+    /// them, so concurrent appenders share one fsync instead of alternating small and large
+    /// commits. A lone appender never waits: its job meets an expectation of one.
+    func takeBatch(maxEvents: Int, maxBytes: Int, expected: Int, gather: Duration) -> [WriteJob]? {
+        var deadline: DispatchTime?
         while true {
+            let waiting = state.withLock { $0.jobs.count }
+            if waiting > 0, waiting < expected {
+                let now = DispatchTime.now()
+                if deadline == nil {
+                    let nanoseconds = gather.components.seconds * 1_000_000_000 + gather.components.attoseconds / 1_000_000_000
+                    deadline = now + .nanoseconds(Int(nanoseconds))
+                }
+                if let deadline, now < deadline, wakeup.wait(timeout: deadline) == .success { continue }
+            }
             let taken: [WriteJob]? = state.withLock { state in
                 if state.jobs.isEmpty { return state.closed ? nil : [] }
                 var events = 0
@@ -69,6 +84,7 @@ final class WriteQueue: Sendable {
             }
             guard let taken else { return nil }
             if !taken.isEmpty { return taken }
+            deadline = nil
             wakeup.wait()
         }
     }

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Appends made ready for the writer by the appending task: validated, with every event's tail
+/// encoded (into one shared buffer) and hashed, so the single writer thread only adds what it
+/// alone can know (numbers, versions, links, positions).
+struct PreparedBatch: Sendable {
+    /// One event, ready to be written.
+    struct Event: Sendable {
+        let eventId: UUID
+        let key: UUIDKey
+        let type: String
+        let subject: String?
+        let occurredMicros: Int64
+        let recordedAt: Timestamp?
+        let tail: Range<Int>
+        let tailHash: UInt64
+    }
+
+    /// One append: a stream, an expectation, and its events' indices in ``events``.
+    struct Append: Sendable {
+        let stream: String
+        let expectedVersion: ExpectedVersion
+        let events: Range<Int>
+    }
+
+    private(set) var appends: [Append] = []
+    private(set) var events: [Event] = []
+    private(set) var tails = ByteWriter(capacity: 0)
+    /// Payload and metadata bytes, for the writer's per-transaction limit.
+    private(set) var byteCount = 0
+
+    init(reservingEvents count: Int) {
+        events.reserveCapacity(count)
+    }
+
+    /// Adds a request that passed validation.
+    mutating func add(_ request: AppendRequest) {
+        let first = events.count
+        for event in request.events {
+            let start = tails.bytes.count
+            RecordCodec.appendTail(of: event, to: &tails)
+            let end = tails.bytes.count
+            let key = UUIDKey(event.eventId)
+            events.append(Event(
+                eventId: event.eventId, key: key, type: event.type, subject: event.subject,
+                occurredMicros: event.occurredAt.microsecondsSinceEpoch, recordedAt: event.recordedAt,
+                tail: start..<end, tailHash: RecordCodec.tailHash(tails.bytes.span.extracting(start..<end))))
+            byteCount += end - start
+        }
+        appends.append(Append(stream: request.stream, expectedVersion: request.expectedVersion, events: first..<events.count))
+    }
+
+    /// The encoded tail of event `index`.
+    @inline(__always)
+    func tail(_ index: Int) -> ArraySlice<UInt8> { tails.bytes[events[index].tail] }
+}

@@ -1,0 +1,243 @@
+import EventLog
+import Foundation
+
+/// `logbook bench log`: the event log's append, read and scan rates next to raw LMDB's, measured
+/// in the same run so the ratios survive a noisy machine.
+public struct LogBenchmark: Sendable {
+    public var events = 1_000_000
+    public var batchSize = 10_000
+    /// Batches of the log and of the baseline alternate in blocks of this many.
+    public var batchesPerBlock = 10
+    /// How many batches of appends are in flight at once.
+    public var pipelineDepth = 2
+    public var durableSingleAppends = 1_000
+    public var durableConcurrentAppends = 20_000
+    public var concurrentWriters = 64
+    public var streamReads = 2_000
+    public var pointReads = 200_000
+    public var directory: String?
+    /// Run only the batched append of the event log (for profiling).
+    public var appendOnly = false
+    /// Run only the durable append phases, on an empty log (for profiling).
+    public var durableOnly = false
+    public var progress: @Sendable (String) -> Void = { _ in }
+
+    public init() {}
+
+    public func run() async throws -> BenchmarkReport {
+        let workload = LogWorkload(events: events)
+        let root = directory ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("logbook-bench-\(ProcessInfo.processInfo.processIdentifier)").path
+        try? FileManager.default.removeItem(atPath: root)
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var memory = AnonymousMemoryPeak()
+        var report = BenchmarkReport()
+        report.set("events", events)
+        report.set("batch_size", batchSize)
+
+        if durableOnly {
+            var configuration = LogConfiguration()
+            configuration.initialMapSize = 1 << 30
+            let store = try LMDBEventStore(path: root + "/durable", configuration: configuration)
+            let single = try await appendConcurrently(store, workload, writers: 1, total: durableSingleAppends)
+            let concurrent = try await appendConcurrently(store, workload, writers: concurrentWriters, total: durableConcurrentAppends)
+            await store.close()
+            report.set("durable_1_writer_eps", Double(durableSingleAppends) / single)
+            report.set("durable_64_writers_eps", Double(durableConcurrentAppends) / concurrent)
+            report.set("durable_64_vs_1_ratio", Double(durableConcurrentAppends) / concurrent / (Double(durableSingleAppends) / single))
+            return report
+        }
+        progress("appending \(events) events to the log and to raw LMDB, batch by batch in turn")
+        let raw = try RawLogBaseline(workload: workload, path: root + "/raw")
+        var configuration = LogConfiguration()
+        configuration.initialMapSize = 1 << 30
+        configuration.maxEventsPerTransaction = batchSize
+        let store = try LMDBEventStore(path: root + "/log", configuration: configuration)
+        let appending = try await appendBatched(store, raw, workload, &memory)
+        let (appendSeconds, rawAppendSeconds) = (appending.log.seconds, appending.raw.seconds)
+        let (logWriteBytes, rawWriteBytes) = (appending.log.writeBytes, appending.raw.writeBytes)
+        let bytesPerEvent = Double(store.usedBytes) / Double(events)
+        if appendOnly {
+            await store.close()
+            raw.close()
+            report.set("append_batched_eps", Double(events) / appendSeconds)
+            report.set("raw_append_batched_eps", Double(events) / rawAppendSeconds)
+            report.set("append_batched_ratio", rawAppendSeconds / appendSeconds)
+            return report
+        }
+        let rawBytesPerEvent = Double(raw.usedBytes) / Double(events)
+
+        progress("scanning")
+        let (rawScanSeconds, rawScanned) = try raw.scan()
+        let (scanSeconds, scanned) = try scanAll(store)
+        guard scanned == events, rawScanned == events else {
+            throw BenchmarkFailure("scanned \(scanned) log events and \(rawScanned) raw records, expected \(events)")
+        }
+        memory.sample()
+
+        progress("reading streams and positions")
+        let (streamSeconds, streamEvents) = try await readStreams(store, workload)
+        let pointSeconds = try await readPoints(store)
+
+        progress("durable appends: 1 writer, then \(concurrentWriters)")
+        let rawSingleSeconds = try raw.appendSingles(count: durableSingleAppends, after: events, seed: 1 << 41)
+        let singleBefore = store.writerStatistics?.transactions ?? 0
+        let singleSeconds = try await appendConcurrently(store, workload, writers: 1, total: durableSingleAppends)
+        progress("single writer: \((store.writerStatistics?.transactions ?? 0) - singleBefore) transactions in \(singleSeconds) s")
+        let transactionsBefore = store.writerStatistics?.transactions ?? 0
+        let concurrentSeconds = try await appendConcurrently(
+            store, workload, writers: concurrentWriters, total: durableConcurrentAppends)
+        let concurrentTransactions = (store.writerStatistics?.transactions ?? 0) - transactionsBefore
+        memory.sample()
+        await store.close()
+        raw.close()
+
+        let appendRate = Double(events) / appendSeconds
+        let rawAppendRate = Double(events) / rawAppendSeconds
+        let scanRate = Double(scanned) / scanSeconds
+        let rawScanRate = Double(rawScanned) / rawScanSeconds
+        let singleRate = Double(durableSingleAppends) / singleSeconds
+        let concurrentRate = Double(durableConcurrentAppends) / concurrentSeconds
+        report.set("append_batched_eps", appendRate)
+        report.set("raw_append_batched_eps", rawAppendRate)
+        report.set("append_batched_ratio", appendRate / rawAppendRate)
+        report.set("write_bytes_per_event", Double(logWriteBytes) / Double(events))
+        report.set("raw_write_bytes_per_event", Double(rawWriteBytes) / Double(events))
+        report.set("durable_1_writer_eps", singleRate)
+        report.set("raw_durable_1_writer_eps", Double(durableSingleAppends) / rawSingleSeconds)
+        report.set("durable_64_writers_eps", concurrentRate)
+        report.set("durable_64_vs_1_ratio", concurrentRate / singleRate)
+        report.set("durable_64_events_per_commit", Double(durableConcurrentAppends) / Double(max(concurrentTransactions, 1)))
+        report.set("scan_eps", scanRate)
+        report.set("raw_scan_eps", rawScanRate)
+        report.set("scan_ratio", scanRate / rawScanRate)
+        report.set("stream_read_eps", Double(streamEvents) / streamSeconds)
+        report.set("point_read_eps", Double(pointReads) / pointSeconds)
+        report.set("bytes_per_event", bytesPerEvent)
+        report.set("raw_bytes_per_event", rawBytesPerEvent)
+        report.set("bytes_ratio", bytesPerEvent / rawBytesPerEvent)
+        report.set("peak_rss_bytes", ProcessStats.peakResidentBytes)
+        report.set("peak_rss_anon_bytes", memory.peak)
+        return report
+    }
+
+    struct PhaseCost {
+        var seconds = 0.0
+        var writeBytes = 0
+    }
+
+    /// Appends the workload in batches of `batchSize` single-event appends (one transaction
+    /// each), to the log and to the raw baseline, in alternating blocks of batches so both see the
+    /// same machine. The log gets its batches from `pipelineDepth` concurrent tasks, as a server's
+    /// requests would arrive: one task prepares its batch while the writer commits another.
+    private func appendBatched(
+        _ store: LMDBEventStore, _ raw: RawLogBaseline, _ workload: LogWorkload, _ memory: inout AnonymousMemoryPeak
+    ) async throws -> (log: PhaseCost, raw: PhaseCost) {
+        var log = PhaseCost()
+        var rawCost = PhaseCost()
+        let batches = (workload.events + batchSize - 1) / batchSize
+        let batchSize = self.batchSize
+        func range(_ batch: Int) -> ClosedRange<Int> { (batch * batchSize + 1)...min((batch + 1) * batchSize, workload.events) }
+        var block = 0
+        while block < batches {
+            let blockBatches = block..<min(block + batchesPerBlock, batches)
+            var writes = ProcessStats.storageWriteBytes
+            var clock = Stopwatch()
+            for batch in blockBatches {
+                var random = SplitMix64(seed: UInt64(batch + 1))
+                try raw.append(range(batch), random: &random)
+            }
+            rawCost.seconds += clock.seconds
+            rawCost.writeBytes += ProcessStats.storageWriteBytes - writes
+
+            writes = ProcessStats.storageWriteBytes
+            clock = Stopwatch()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var pending = blockBatches.makeIterator()
+                func submitNext() -> Bool {
+                    guard let batch = pending.next() else { return false }
+                    group.addTask {
+                        var random = SplitMix64(seed: UInt64(batch + 1))
+                        let requests = range(batch).map { n in
+                            AppendRequest(stream: workload.stream(n), events: [workload.event(n, random: &random)])
+                        }
+                        for result in try await store.append(batch: requests) { _ = try result.get() }
+                    }
+                    return true
+                }
+                for _ in 0..<pipelineDepth where !submitNext() { break }
+                while try await group.next() != nil { _ = submitNext() }
+            }
+            log.seconds += clock.seconds
+            log.writeBytes += ProcessStats.storageWriteBytes - writes
+            memory.sample()
+            block = blockBatches.upperBound
+        }
+        return (log, rawCost)
+    }
+
+    /// Scans the whole log, decoding every envelope and verifying every checksum.
+    private func scanAll(_ store: LMDBEventStore) throws -> (Double, Int) {
+        let clock = Stopwatch()
+        var count = 0
+        var payloadBytes = 0
+        try store.scan(chunkSize: 65_536) { envelope, _, payload in
+            count += 1
+            payloadBytes &+= payload.count &+ Int(truncatingIfNeeded: envelope.streamVersion)
+            return true
+        }
+        precondition(payloadBytes > 0 || count == 0)
+        return (clock.seconds, count)
+    }
+
+    /// Reads whole streams chosen at random; returns (seconds, events read).
+    private func readStreams(_ store: LMDBEventStore, _ workload: LogWorkload) async throws -> (Double, Int) {
+        var random = SplitMix64(seed: 3)
+        let perStream = max(1, events / workload.streams)
+        let clock = Stopwatch()
+        var total = 0
+        for _ in 0..<streamReads {
+            let stream = workload.stream(Int(random.next() % UInt64(workload.streams)) + 1)
+            total += try await store.readStream(stream, from: 0, direction: .forward, limit: perStream).count
+        }
+        return (clock.seconds, total)
+    }
+
+    /// Reads events at random positions, one read transaction each.
+    private func readPoints(_ store: LMDBEventStore) async throws -> Double {
+        var random = SplitMix64(seed: 4)
+        let clock = Stopwatch()
+        for _ in 0..<pointReads {
+            let position = Position(random.next() % UInt64(events) + 1)
+            guard try await store.event(at: position) != nil else { throw BenchmarkFailure("no event at \(position)") }
+        }
+        return clock.seconds
+    }
+
+    /// Durable single-event appends from `writers` concurrent tasks; returns seconds.
+    private func appendConcurrently(_ store: LMDBEventStore, _ workload: LogWorkload, writers: Int, total: Int) async throws -> Double {
+        let clock = Stopwatch()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<writers {
+                group.addTask {
+                    // Seeds apart from the batches' (1…batches), or the events would repeat theirs.
+                    var random = SplitMix64(seed: 1 << 40 + UInt64(writers) << 20 + UInt64(writer))
+                    var n = writer + 1
+                    while n <= total {
+                        _ = try await store.append([workload.event(n, random: &random)], to: workload.stream(n))
+                        n += writers
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        return clock.seconds
+    }
+}
+
+/// A benchmark found something wrong with what it measured.
+public struct BenchmarkFailure: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

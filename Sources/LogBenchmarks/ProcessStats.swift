@@ -1,0 +1,43 @@
+import Foundation
+
+/// Readings of this process from `/proc/self`: memory and bytes written to storage.
+public enum ProcessStats {
+    /// Peak resident set size (`VmHWM`), mapped file pages included.
+    public static var peakResidentBytes: Int { statusField("VmHWM") }
+    /// Current anonymous resident memory (`RssAnon`): the process's own memory, not the mapped file.
+    public static var anonymousResidentBytes: Int { statusField("RssAnon") }
+    /// Bytes this process caused to be written to storage (`write_bytes` of `/proc/self/io`).
+    public static var storageWriteBytes: Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix("write_bytes:") {
+            return Int(line.dropFirst("write_bytes:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+        }
+        return 0
+    }
+
+    private static func statusField(_ name: String) -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if fields.count >= 2, let kib = Int(fields[1]) { return kib * 1024 }
+        }
+        return 0
+    }
+}
+
+/// Tracks the largest anonymous memory seen across samples.
+public struct AnonymousMemoryPeak: Sendable {
+    public private(set) var peak = 0
+    public init() {}
+    public mutating func sample() { peak = max(peak, ProcessStats.anonymousResidentBytes) }
+}
+
+/// Monotonic time for measurements.
+public struct Stopwatch: Sendable {
+    private let start = ContinuousClock.now
+    public init() {}
+    public var seconds: Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+}
