@@ -41,10 +41,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "LMDBTests", dependencies: ["LMDB"], swiftSettings: strictSettings),
+        // Helpers the test targets share (temporary directories, stores, clocks).
+        .target(
+            name: "LogbookTestSupport", dependencies: ["EventLog"], path: "Tests/LogbookTestSupport",
+            swiftSettings: strictSettings),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "LogbookTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "EventLogTests",
-            dependencies: ["EventLog", "LMDB", "LogbookCLI"],
+            // LogbookCLI: the crash and multi-process tests run the built `logbook` binary.
+            dependencies: ["EventLog", "LMDB", "LogbookCLI", "LogBenchmarks", "LogbookTestSupport"],
             swiftSettings: strictSettings
         ),
     ]

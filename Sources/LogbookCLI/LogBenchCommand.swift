@@ -20,6 +20,9 @@ struct LogBenchCommand: AsyncParsableCommand {
     @Option(help: "Durable single-event appends shared by the concurrent writers.")
     var durableConcurrent = 20_000
 
+    @Option(help: "Batches of appends in flight at once (1: each batch waits for the previous commit).")
+    var pipelineDepth = 2
+
     @Option(help: "Directory for the benchmark's logs (default: a fresh temporary directory, removed after).")
     var directory: String?
 
@@ -31,6 +34,7 @@ struct LogBenchCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard events >= 10_000 else { throw ValidationError("--events must be at least 10000 (one batch).") }
+        guard pipelineDepth >= 1 else { throw ValidationError("--pipeline-depth must be at least 1.") }
         guard durableSingle > 0, durableConcurrent >= 64 else {
             throw ValidationError("--durable-single must be positive and --durable-concurrent at least 64.")
         }
@@ -45,6 +49,7 @@ struct LogBenchCommand: AsyncParsableCommand {
         benchmark.durableSingleAppends = durableSingle
         benchmark.durableConcurrentAppends = durableConcurrent
         benchmark.directory = directory
+        benchmark.pipelineDepth = pipelineDepth
         benchmark.appendOnly = appendOnly
         benchmark.durableOnly = durableOnly
         benchmark.progress = { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) }

@@ -13,7 +13,7 @@ extension LMDBEventStore {
         chunkSize: Int = 16_384,
         _ body: (EventEnvelope, _ metadata: Span<UInt8>, _ payload: Span<UInt8>) throws -> Bool
     ) throws -> Position {
-        let resolver = NameResolver(databases: databases)
+        let resolver = NameResolver(databases: databases, dense: true)
         var last = position.rawValue
         let limit = end?.rawValue ?? .max
         var stopped = false

@@ -60,6 +60,7 @@ public final class LMDBEventStore: EventStore {
         await writer?.close()
         watcher.close()
         environment.close()
+        writerLock?.release()
     }
 
     /// Counters of the writer's work (zero for a read-only store).

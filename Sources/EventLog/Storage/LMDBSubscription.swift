@@ -31,7 +31,7 @@ public struct LMDBSubscription: AsyncSequence, Sendable {
             self.store = store
             self.nextPosition = nextPosition
             self.filter = filter
-            self.resolver = NameResolver(databases: store.databases)
+            self.resolver = NameResolver(databases: store.databases, dense: true)
         }
 
         public mutating func next() async throws -> SubscriptionElement? {

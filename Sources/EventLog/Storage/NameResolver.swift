@@ -3,22 +3,48 @@ import LMDB
 /// Turns interned numbers back into names (and names into numbers) for readers, caching what one
 /// read session has seen so a scan does not look each stream up again.
 ///
-/// Not shared between threads: each read session (a scan, a subscription) has its own.
+/// Numbers are dense (1, 2, 3… per kind), so a resolver made for long reads (`dense`) caches in
+/// an array indexed by number: a lookup costs no hashing. One made for short reads caches in a
+/// small dictionary, so it never allocates room for numbers it will not see. Either holds at
+/// most ``capacity`` names per kind. Not shared between threads: each read session (a scan, a
+/// subscription, a query) has its own.
 final class NameResolver {
     private let databases: LogDatabases
-    private var names: [[UInt32: String]] = Array(repeating: [:], count: NameKind.allCases.count)
-    private static let capacity = 65_536
+    private let dense: Bool
+    private var names: [[String?]] = Array(repeating: [], count: NameKind.allCases.count)
+    private var sparse: [[UInt32: String]] = Array(repeating: [:], count: NameKind.allCases.count)
+    private static let capacity = 1 << 18
 
-    init(databases: LogDatabases) { self.databases = databases }
+    init(databases: LogDatabases, dense: Bool = false) {
+        self.databases = databases
+        self.dense = dense
+    }
 
     /// The name interned as `number`; a missing one means the log is corrupt.
     @inline(__always)
     func name(_ kind: NameKind, _ number: UInt32, in txn: ReadTransaction, at position: UInt64) throws -> String {
-        if let cached = names[kind.rawValue][number] { return cached }
+        let index = Int(number)
+        if dense {
+            if index < names[kind.rawValue].count, let cached = names[kind.rawValue][index] { return cached }
+        } else if let cached = sparse[kind.rawValue][number] {
+            return cached
+        }
+        return try load(kind, number, in: txn, at: position)
+    }
+
+    private func load(_ kind: NameKind, _ number: UInt32, in txn: ReadTransaction, at position: UInt64) throws -> String {
         guard let name = try txn.get(databases.tables(kind).names, key: UInt64(number), { String(decoding: $0.copiedBytes(), as: UTF8.self) })
         else { throw EventStoreError.corruption(position: Position(position), reason: "unknown \(kind) number \(number)") }
-        if names[kind.rawValue].count >= Self.capacity { names[kind.rawValue].removeAll(keepingCapacity: true) }
-        names[kind.rawValue][number] = name
+        let index = Int(number)
+        if !dense {
+            if sparse[kind.rawValue].count >= Self.capacity { sparse[kind.rawValue].removeAll() }
+            sparse[kind.rawValue][number] = name
+        } else if index < Self.capacity {
+            if index >= names[kind.rawValue].count {
+                names[kind.rawValue].append(contentsOf: repeatElement(nil, count: index + 1 - names[kind.rawValue].count))
+            }
+            names[kind.rawValue][index] = name
+        }
         return name
     }
 

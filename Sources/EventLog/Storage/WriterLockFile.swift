@@ -1,11 +1,13 @@
 import Foundation
+import Synchronization
 
 /// An exclusive `flock` on `logbook-writer.lock` in the log's directory, held while a process
 /// writes the log. LMDB itself would let two processes write in turn, but the writer's caches
 /// assume it is the only one; a second writer gets a clear error instead. The kernel releases the
 /// lock when the process dies, however it dies.
 final class WriterLockFile: Sendable {
-    private let descriptor: Int32
+    /// The locked file's descriptor, or -1 once released.
+    private let descriptor: Mutex<Int32>
 
     init(directory: String) throws {
         let path = (directory as NSString).appendingPathComponent("logbook-writer.lock")
@@ -18,8 +20,16 @@ final class WriterLockFile: Sendable {
             close(fd)
             throw EventStoreError.storage("cannot lock \(path) for writing: \(reason)")
         }
-        descriptor = fd
+        descriptor = Mutex(fd)
     }
 
-    deinit { close(descriptor) }
+    /// Releases the lock (by closing the file). Safe to call twice.
+    func release() {
+        descriptor.withLock { fd in
+            if fd >= 0 { close(fd) }
+            fd = -1
+        }
+    }
+
+    deinit { release() }
 }

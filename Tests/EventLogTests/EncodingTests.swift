@@ -1,0 +1,116 @@
+@testable import EventLog
+import Foundation
+import LogBenchmarks
+import Testing
+
+@Suite("Timestamps, dates, checksums and chains")
+struct EncodingTests {
+    @Test("RFC 3339 timestamps round-trip canonically and keep their offset")
+    func timestamps() throws {
+        let cases: [(String, String)] = [
+            ("2026-11-20T07:42:10+01:00", "2026-11-20T07:42:10+01:00"),
+            ("2026-11-20T06:42:10.513Z", "2026-11-20T06:42:10.513Z"),
+            ("2026-11-20T06:42:10.5Z", "2026-11-20T06:42:10.500Z"),
+            ("2026-11-20T06:42:10.000001+00:00", "2026-11-20T06:42:10.000001Z"),
+            ("1969-12-31T23:59:59.999-11:30", "1969-12-31T23:59:59.999-11:30"),
+            ("2024-02-29t12:00:00z", "2024-02-29T12:00:00Z"),
+        ]
+        for (input, canonical) in cases {
+            let timestamp = try Timestamp(parsing: input)
+            #expect(timestamp.rfc3339 == canonical)
+            #expect(try Timestamp(parsing: timestamp.rfc3339) == timestamp)
+        }
+        let tokyo = try Timestamp(parsing: "2026-11-20T07:00:00+09:00")
+        let utc = try Timestamp(parsing: "2026-11-19T22:00:00Z")
+        #expect(tokyo.instant == utc.instant)
+        #expect(tokyo != utc)
+        #expect(tokyo.localDate.description == "2026-11-20")
+        #expect(utc.localDate.description == "2026-11-19")
+        #expect(tokyo.localSecondOfDay == 7 * 3600)
+        for bad in ["2026-11-20", "2026-11-20T07:42:10", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z",
+                    "2026-11-20T24:00:00Z", "2026-11-20T07:42:10.1234567Z", "2026-11-20T07:42:10+19:00",
+                    "2026-11-20T07:42:10+01:00junk", "2026-11-20T07:42:10.Z"] {
+            #expect(throws: TimestampParseError.self, "\(bad)") { try Timestamp(parsing: bad) }
+        }
+    }
+
+    @Test("civil dates: days since the epoch, weekdays, leap years")
+    func civilDates() throws {
+        #expect(CivilDate(daysSinceEpoch: 0).description == "1970-01-01")
+        #expect(try #require(CivilDate(parsing: "2000-03-01")).daysSinceEpoch == 11017)
+        #expect(CivilDate(daysSinceEpoch: -1).description == "1969-12-31")
+        #expect(try #require(CivilDate(parsing: "2026-11-22")).isoWeekday == 7)
+        #expect(try #require(CivilDate(parsing: "2026-11-23")).isoWeekday == 1)
+        #expect(CivilDate(parsing: "2025-02-29") == nil)
+        #expect(CivilDate(parsing: "2024-02-29") != nil)
+        #expect(CivilDate(parsing: "1900-02-29") == nil)
+        var random = SplitMix64(seed: 7)
+        for _ in 0..<2000 {
+            let days = Int(random.next() % 2_000_000) - 700_000
+            let date = CivilDate(daysSinceEpoch: days)
+            #expect(date.daysSinceEpoch == days)
+            #expect(CivilDate(parsing: date.description) == date)
+        }
+    }
+
+    @Test("XXH64 matches the reference implementation's vectors")
+    func xxhash() {
+        func hash(_ bytes: [UInt8], seed: UInt64 = 0) -> UInt64 { XXHash64.hash(bytes.span, from: 0, seed: seed) }
+        let data = (0..<100).map { UInt8(($0 * 7 + 3) % 256) }
+        #expect(hash([]) == 0xEF46_DB37_51D8_E999)
+        #expect(hash(Array("abc".utf8)) == 0x44BC_2CF5_AD77_0999)
+        #expect(hash(data) == 0xA61F_8D4C_170F_E531)
+        #expect(hash(data, seed: 42) == 0x7DD0_0BE8_513C_25A2)
+        #expect(hash(Array(data[..<37]), seed: 0x9E37_79B9_7F4A_7C15) == 0x75D0_895F_8692_539F)
+    }
+
+    @Test("expected versions parse their wire forms and refuse anything else")
+    func expectedVersionParsing() throws {
+        #expect(try ExpectedVersion(parsing: "any") == .any)
+        #expect(try ExpectedVersion(parsing: "no_stream") == .noStream)
+        #expect(try ExpectedVersion(parsing: "stream_exists") == .streamExists)
+        #expect(try ExpectedVersion(parsing: "42") == .exactly(42))
+        for bad in ["", "-3", "+4", "4.0", "latest", "18446744073709551616", " 1"] {
+            #expect(throws: EventStoreError.invalidExpectedVersion(bad)) { try ExpectedVersion(parsing: bad) }
+        }
+    }
+
+    @Test("Myers jump links find every version and position of a chain in few hops", arguments: [1, 2, 3, 7, 64, 1000, 5000])
+    func chainNavigation(length: Int) throws {
+        // Build a chain in memory: positions spread out as in a busy log.
+        var head = ChainHead()
+        var random = SplitMix64(seed: UInt64(length))
+        var records: [UInt64: ChainLinks] = [:]
+        var positions: [UInt64] = []
+        var position: UInt64 = 0
+        for _ in 0..<length {
+            position += 1 + random.next() % 50
+            let (version, links) = head.append(position: position)
+            #expect(version == UInt64(positions.count))
+            records[position] = links
+            positions.append(position)
+        }
+        // Search as the reader does, counting hops.
+        func locate(_ target: UInt64) -> (UInt64, Int) {
+            var node = head.startNode(forVersion: target)!
+            var hops = 0
+            while node.version > target {
+                let links = records[node.position]!
+                if node.version - links.jumpVersionDelta >= target {
+                    node = .init(version: node.version - links.jumpVersionDelta, position: node.position - links.jumpPositionDelta)
+                } else {
+                    node = .init(version: node.version - 1, position: node.position - links.previousDelta)
+                }
+                hops += 1
+            }
+            return (node.position, hops)
+        }
+        let bound = 4 * (Int(log2(Double(length))) + 2)
+        for target in 0..<UInt64(length) {
+            let (found, hops) = locate(target)
+            #expect(found == positions[Int(target)])
+            #expect(hops <= bound, "\(hops) hops to version \(target) of \(length)")
+        }
+        #expect(head.spine.count <= 2 * (Int(log2(Double(length))) + 2))
+    }
+}
