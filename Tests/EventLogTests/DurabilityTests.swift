@@ -117,6 +117,20 @@ struct DurabilityTests {
         }
     }
 
+    @Test("relaxed durability appends, reads and survives a reopen")
+    func relaxedMode() async throws {
+        try await withTemporaryDirectory { path in
+            var configuration = LogConfiguration()
+            configuration.durability = .relaxed
+            let store = try LMDBEventStore(path: path, configuration: configuration)
+            _ = try await store.append([testEvent("relaxed")], to: "s")
+            await store.close()
+            let reopened = try LMDBEventStore(path: path)
+            #expect(try await reopened.event(at: 1)?.text == "relaxed")
+            await reopened.close()
+        }
+    }
+
     @Test("a read-only store refuses appends with a typed error")
     func readOnlyStore() async throws {
         try await withTemporaryDirectory { path in

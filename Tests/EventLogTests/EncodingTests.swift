@@ -75,6 +75,15 @@ struct EncodingTests {
         }
     }
 
+    @Test("event ids parse from text; anything else is a typed error")
+    func eventIDParsing() throws {
+        let id = try ProposedEvent.eventID(parsing: "8F1E2D3C-4B5A-4978-8695-A4B3C2D1E0F9")
+        #expect(id.uuidString == "8F1E2D3C-4B5A-4978-8695-A4B3C2D1E0F9")
+        for bad in ["", "not-a-uuid", "8F1E2D3C4B5A49788695A4B3C2D1E0F9", "00000000-0000-0000-0000-000000000000"] {
+            #expect(throws: EventStoreError.self, "\(bad)") { try ProposedEvent.eventID(parsing: bad) }
+        }
+    }
+
     @Test("Myers jump links find every version and position of a chain in few hops", arguments: [1, 2, 3, 7, 64, 1000, 5000])
     func chainNavigation(length: Int) throws {
         // Build a chain in memory: positions spread out as in a busy log.
