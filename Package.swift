@@ -28,8 +28,10 @@ let package = Package(
         ),
         // The one module that calls mdb_* and touches raw pointers.
         .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: strictSettings),
+        // Varints, little-endian integers and strings in byte buffers, for the storage encodings.
+        .target(name: "BinaryCoding", swiftSettings: strictSettings),
         // The append-only event log: envelope, append, reads, subscriptions, checkpoints.
-        .target(name: "EventLog", dependencies: ["LMDB"], swiftSettings: strictSettings),
+        .target(name: "EventLog", dependencies: ["LMDB", "BinaryCoding"], swiftSettings: strictSettings),
         // The benchmarks behind `logbook bench`, each with its raw baseline.
         .target(name: "LogBenchmarks", dependencies: ["EventLog", "LMDB"], swiftSettings: strictSettings),
         // The `logbook` command-line tool.

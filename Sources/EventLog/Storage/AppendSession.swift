@@ -1,3 +1,4 @@
+import BinaryCoding
 import LMDB
 
 /// The work of one write transaction: decides each append against the stream's head, writes

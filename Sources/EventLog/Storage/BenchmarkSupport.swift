@@ -1,3 +1,4 @@
+import BinaryCoding
 /// Hooks for the package's own benchmarks (not part of the public API): they let the raw-LMDB
 /// baseline write exactly the record format the log writes, without the log's logic.
 package struct BenchmarkRecordEncoder {

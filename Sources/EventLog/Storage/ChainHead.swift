@@ -1,3 +1,4 @@
+import BinaryCoding
 /// The head of one chain of events — a stream, or a subject's timeline — kept so that appending
 /// touches one small record per chain and reads can find any version in O(log n) hops.
 ///

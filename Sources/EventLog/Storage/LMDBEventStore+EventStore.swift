@@ -1,3 +1,4 @@
+import BinaryCoding
 /// ``EventStore`` conformance: appends go to the writer thread, reads run in read transactions.
 extension LMDBEventStore {
     public func append(

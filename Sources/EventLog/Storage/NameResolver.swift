@@ -1,3 +1,4 @@
+import BinaryCoding
 import LMDB
 
 /// Turns interned numbers back into names (and names into numbers) for readers, caching what one

@@ -1,3 +1,4 @@
+import BinaryCoding
 import Foundation
 
 /// Appends made ready for the writer by the appending task: validated, with every event's tail

@@ -1,3 +1,4 @@
+import BinaryCoding
 import Foundation
 
 /// The numbers and fixed fields of one stored event record, decoded without copying its bytes.

@@ -1,3 +1,4 @@
+import BinaryCoding
 import LMDB
 
 /// What the single writer remembers between transactions: the head position, interned numbers
