@@ -14,10 +14,13 @@ let package = Package(
     products: [
         .library(name: "LMDB", targets: ["LMDB"]),
         .library(name: "EventLog", targets: ["EventLog"]),
+        .library(name: "Logbook", targets: ["Logbook"]),
         .executable(name: "logbook", targets: ["LogbookCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // liblmdb, found with pkg-config; `tools/setup` installs it on Debian.
@@ -32,6 +35,14 @@ let package = Package(
         .target(name: "BinaryCoding", swiftSettings: strictSettings),
         // The append-only event log: envelope, append, reads, subscriptions, checkpoints.
         .target(name: "EventLog", dependencies: ["LMDB", "BinaryCoding"], swiftSettings: strictSettings),
+        // The domain: events, commands and rules, projections, replay and the query API.
+        .target(
+            name: "Logbook",
+            dependencies: [
+                "EventLog", "LMDB", "BinaryCoding",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings),
         // The benchmarks behind `logbook bench`, each with its raw baseline.
         .target(name: "LogBenchmarks", dependencies: ["EventLog", "LMDB"], swiftSettings: strictSettings),
         // The `logbook` command-line tool.

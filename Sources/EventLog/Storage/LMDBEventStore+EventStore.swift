@@ -41,19 +41,7 @@ extension LMDBEventStore {
     }
 
     public func readSubject(_ subject: String, from position: Position, direction: ReadDirection, limit: Int) async throws -> [RecordedEvent] {
-        try withReader { reader in
-            guard limit > 0, let head = try reader.head(.subject, name: subject) else { return [] }
-            let start: LogReader.ChainPoint?
-            switch direction {
-            case .forward:
-                guard let first = try reader.locateFirst(atOrAfter: max(position.rawValue, 1), in: .subject, head: head) else { return [] }
-                start = first
-            case .backward:
-                start = try reader.locateLast(atOrBefore: position.rawValue, in: .subject, head: head)
-            }
-            guard let start else { return [] }
-            return try reader.readChain(.subject, head: head, fromVersion: start.version, direction: direction, limit: limit)
-        }
+        try withReader { reader in try reader.readSubject(subject, from: position, direction: direction, limit: limit) }
     }
 
     public func headPosition() async throws -> Position {

@@ -1,3 +1,5 @@
+public import LMDB
+
 /// Fast in-process scans: the borrowed-bytes path rebuilds and exports use.
 extension LMDBEventStore {
     /// Visits the events after `position` (up to `end`, inclusive, if given) in log order,
@@ -40,5 +42,32 @@ extension LMDBEventStore {
             if reachedEnd { break }
         }
         return Position(last)
+    }
+}
+
+extension LMDBEventStore {
+    /// Visits the events after `position` (through `end`, if given) inside `transaction` — a
+    /// transaction of this log's environment, such as a write transaction that also updates read
+    /// models and must see the log exactly as it commits.
+    public func scan(
+        in transaction: ReadTransaction, after position: Position, through end: Position? = nil,
+        _ body: (EventEnvelope, _ metadata: Span<UInt8>, _ payload: Span<UInt8>) throws -> Bool
+    ) throws {
+        try ensureOpen()
+        let reader = LogReader(txn: transaction, databases: databases, resolver: NameResolver(databases: databases, dense: true))
+        var matcher = try EventMatcher(.all, resolver: reader.resolver, txn: transaction)
+        let limit = end?.rawValue ?? .max
+        _ = try reader.scan(from: position.rawValue + 1, direction: .forward, scanLimit: .max, matcher: &matcher) {
+            span, header, position in
+            guard position <= limit else { return false }
+            return try body(try reader.envelope(header, position: position),
+                            span.extracting(header.metadataRange), span.extracting(header.payloadRange))
+        }
+    }
+
+    /// The position of the last event in `transaction`'s view of the log.
+    public func headPosition(in transaction: ReadTransaction) throws -> Position {
+        try ensureOpen()
+        return Position(try LogReader(txn: transaction, databases: databases, resolver: NameResolver(databases: databases)).headPosition())
     }
 }

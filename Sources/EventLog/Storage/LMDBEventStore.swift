@@ -1,5 +1,5 @@
 import Foundation
-import LMDB
+public import LMDB
 import Synchronization
 
 /// The event log stored in LMDB: the ``EventStore`` a Logbook process embeds.
@@ -14,7 +14,10 @@ public final class LMDBEventStore: EventStore {
     /// The directory holding the log.
     public let path: String
     public let configuration: LogConfiguration
-    let environment: Environment
+    /// The LMDB environment holding the log. Code that keeps read models beside the log (inline
+    /// projections) opens its own named databases here and writes them from a
+    /// ``LogCommitObserver``, in the log's own transactions.
+    public let environment: Environment
     let databases: LogDatabases
     let watcher: HeadWatcher
     private let writer: LogWriter?
@@ -36,6 +39,7 @@ public final class LMDBEventStore: EventStore {
         options.initialMapSize = configuration.initialMapSize
         options.maxMapSize = configuration.maxMapSize
         options.durability = configuration.durability == .durable ? .durable : .relaxed
+        options.maxDatabases = configuration.maxDatabases
         environment = try Environment(path: path, options: options)
         do {
             databases = try LogDatabases.open(in: environment)
@@ -61,6 +65,12 @@ public final class LMDBEventStore: EventStore {
         watcher.close()
         environment.close()
         writerLock?.release()
+    }
+
+    /// Installs the observer that runs inside every write transaction (inline projections).
+    /// Attach it before the first append; only one can be attached.
+    public func attach(_ observer: any LogCommitObserver) throws {
+        try requireWriter().attach(observer)
     }
 
     /// Counters of the writer's work (zero for a read-only store).

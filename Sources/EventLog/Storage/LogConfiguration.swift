@@ -10,6 +10,9 @@ public struct LogConfiguration: Sendable {
     public var initialMapSize = 64 << 20
     /// The largest the map may grow to.
     public var maxMapSize = 1 << 40
+    /// How many named LMDB databases the environment may hold: the log uses 11; the rest are for
+    /// read models kept beside it.
+    public var maxDatabases: UInt32 = 128
     /// The largest payload plus metadata one event may carry.
     public var maxEventBytes = 1 << 20
     /// The most events the writer puts in one transaction (group commit).

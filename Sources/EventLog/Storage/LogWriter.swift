@@ -13,16 +13,19 @@ final class LogWriter: Sendable {
     private let finished = Completion()
     private let limits: AppendLimits
     let statistics = WriterStatistics()
+    private let observerSlot: ObserverSlot
 
     init(environment: Environment, databases: LogDatabases, configuration: LogConfiguration, watcher: HeadWatcher) {
         limits = AppendLimits(maxEventBytes: configuration.maxEventBytes)
+        let observerSlot = ObserverSlot()
+        self.observerSlot = observerSlot
         let queue = self.queue
         let statistics = self.statistics
         let finished = self.finished
         let thread = Thread {
             let loop = WriterLoop(
                 environment: environment, databases: databases, configuration: configuration,
-                watcher: watcher, statistics: statistics)
+                watcher: watcher, statistics: statistics, observer: observerSlot)
             var expected = 1
             var gather = Duration.microseconds(100)
             while let jobs = queue.takeBatch(
@@ -83,11 +86,32 @@ final class LogWriter: Sendable {
         return results
     }
 
+    /// Installs the observer that runs inside every write transaction (once, before appends).
+    func attach(_ observer: any LogCommitObserver) throws(EventStoreError) {
+        try observerSlot.attach(observer)
+    }
+
     /// Stops taking work, commits everything already queued, and returns when the thread ends.
     func close() async {
         queue.close()
         await finished.wait()
     }
+}
+
+/// The commit observer, set once and read by the writer thread before each transaction.
+final class ObserverSlot: Sendable {
+    private let observer = Mutex<(any LogCommitObserver)?>(nil)
+
+    func attach(_ new: any LogCommitObserver) throws(EventStoreError) {
+        let attached = observer.withLock { current -> Bool in
+            guard current == nil else { return false }
+            current = new
+            return true
+        }
+        if !attached { throw .storage("a commit observer is already attached to this log") }
+    }
+
+    var current: (any LogCommitObserver)? { observer.withLock { $0 } }
 }
 
 /// A one-time signal that async code can wait for: here, the writer thread's end.
@@ -147,8 +171,13 @@ private final class WriterLoop {
     let clock: any LogClock
     let watcher: HeadWatcher
     let statistics: WriterStatistics
+    let observerSlot: ObserverSlot
 
-    init(environment: Environment, databases: LogDatabases, configuration: LogConfiguration, watcher: HeadWatcher, statistics: WriterStatistics) {
+    init(
+        environment: Environment, databases: LogDatabases, configuration: LogConfiguration, watcher: HeadWatcher,
+        statistics: WriterStatistics, observer: ObserverSlot
+    ) {
+        self.observerSlot = observer
         self.environment = environment
         self.databases = databases
         self.state = WriterState(capacity: configuration.writerCacheCapacity)
@@ -160,6 +189,7 @@ private final class WriterLoop {
     func commit(_ jobs: [WriteJob]) {
         let recordedAt = clock.now()
         let capacity = state.capacity
+        let observer = observerSlot.current
         do {
             let (results, counts) = try environment.write { txn in
                 try txn.withCursor(databases.events) { events in
@@ -187,15 +217,24 @@ private final class WriterLoop {
                         results.append(jobResults)
                     }
                     try session.finish()
+                    if let observer, session.eventsWritten > 0 {
+                        let batch = CommittedBatch(
+                            reader: LogReader(txn: txn, databases: databases, resolver: NameResolver(databases: databases)),
+                            firstPosition: Position(session.state.headPosition - UInt64(session.eventsWritten) + 1),
+                            lastPosition: Position(session.state.headPosition))
+                        try observer.logWillCommit(batch, in: txn)
+                    }
                     state = session.state
                     return (results, (events: session.eventsWritten, appends: results.reduce(0) { $0 + $1.count }, rejected: rejected))
                 }
             }
             state.committed()
+            if counts.events > 0 { observer?.logDidCommit() }
             watcher.publish(state.headPosition)
             statistics.record(events: counts.events, appends: counts.appends, rejected: counts.rejected)
             for (job, result) in zip(jobs, results) { job.continuation.resume(returning: result) }
         } catch {
+            observer?.logDidAbort()
             for job in jobs { job.continuation.resume(throwing: error) }
         }
     }

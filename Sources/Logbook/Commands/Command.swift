@@ -1,0 +1,101 @@
+public import EventLog
+public import Foundation
+
+/// Everything a user (or an operator, for the catalog) can ask Logbook to do.
+public enum Command: Sendable, Hashable {
+    case registerUser(user: String, UserRegistered)
+    case updateProfile(user: String, UserProfileUpdated)
+    case startWorkout(user: String, WorkoutStarted)
+    case pauseWorkout(user: String, workoutId: String, at: Timestamp?)
+    case resumeWorkout(user: String, workoutId: String, at: Timestamp?)
+    case finishWorkout(user: String, WorkoutFinished)
+    case discardWorkout(user: String, workoutId: String)
+    case importWorkout(user: String, WorkoutImported)
+    case editWorkout(user: String, WorkoutEdited)
+    case deleteWorkout(user: String, workoutId: String)
+    case recordSteps(user: String, StepsRecorded)
+    case setGoal(user: String, GoalSet)
+    case clearGoal(user: String, date: CivilDate)
+    case setDefaultGoal(user: String, GoalDefaultSet)
+    case addPlace(PlaceAdded)
+    case swipePlace(user: String, PlaceSwiped)
+    case visitPlace(user: String, PlaceVisited)
+    case editPlaceNotes(user: String, PlaceNotesEdited)
+    case resetPlaces(user: String)
+
+    /// The user the command acts for (nil for catalog management).
+    public var user: String? {
+        switch self {
+        case .registerUser(let user, _), .updateProfile(let user, _), .startWorkout(let user, _),
+             .pauseWorkout(let user, _, _), .resumeWorkout(let user, _, _), .finishWorkout(let user, _),
+             .discardWorkout(let user, _), .importWorkout(let user, _), .editWorkout(let user, _),
+             .deleteWorkout(let user, _), .recordSteps(let user, _), .setGoal(let user, _), .clearGoal(let user, _),
+             .setDefaultGoal(let user, _), .swipePlace(let user, _), .visitPlace(let user, _),
+             .editPlaceNotes(let user, _), .resetPlaces(let user):
+            user
+        case .addPlace:
+            nil
+        }
+    }
+
+    /// The stream the command's events go to (a pure function of the command).
+    public var stream: String {
+        switch self {
+        case .registerUser(let user, _), .updateProfile(let user, _): "user-\(user)"
+        case .startWorkout(_, let e): "workout-\(e.workoutId)"
+        case .pauseWorkout(_, let id, _), .resumeWorkout(_, let id, _), .discardWorkout(_, let id), .deleteWorkout(_, let id):
+            "workout-\(id)"
+        case .finishWorkout(_, let e): "workout-\(e.workoutId)"
+        case .importWorkout(_, let e): "workout-\(e.workoutId)"
+        case .editWorkout(_, let e): "workout-\(e.workoutId)"
+        case .recordSteps(let user, _): "steps-\(user)"
+        case .setGoal(let user, _), .clearGoal(let user, _), .setDefaultGoal(let user, _): "goals-\(user)"
+        case .addPlace: DomainEvent.catalogStream
+        case .swipePlace(let user, _), .visitPlace(let user, _), .editPlaceNotes(let user, _), .resetPlaces(let user):
+            "places-\(user)"
+        }
+    }
+
+    /// Commands sharing a lock key are decided one at a time.
+    var lockKey: String { user.map { "user:" + $0 } ?? "catalog" }
+}
+
+/// What a command needs besides its data.
+public struct CommandContext: Sendable, Hashable {
+    /// The moment the command is judged at (default: the Logbook's clock).
+    public var now: Timestamp?
+    /// A client-supplied id for the (first) event: re-sending the same command with the same id
+    /// is a safe retry that answers the original result.
+    public var eventId: UUID?
+    /// The stream version the client expects (optimistic concurrency); nil: whatever it is now.
+    public var expectedVersion: UInt64?
+    public var correlationId: UUID?
+    public var causationId: UUID?
+    /// Stamp `recordedAt` with ``now`` instead of the log's clock (generated or replayed data).
+    public var recordAtNow = false
+
+    public init(
+        now: Timestamp? = nil, eventId: UUID? = nil, expectedVersion: UInt64? = nil, correlationId: UUID? = nil,
+        causationId: UUID? = nil, recordAtNow: Bool = false
+    ) {
+        self.now = now
+        self.eventId = eventId
+        self.expectedVersion = expectedVersion
+        self.correlationId = correlationId
+        self.causationId = causationId
+        self.recordAtNow = recordAtNow
+    }
+}
+
+/// What a command wrote (or, for a retry or a repeated import, had written before).
+public struct CommandResult: Sendable, Hashable, Codable {
+    public var stream: String
+    public var firstPosition: UInt64
+    public var lastPosition: UInt64
+    /// The stream's version after the command.
+    public var streamVersion: UInt64
+    /// Nothing was written: the command had already been applied.
+    public var alreadyApplied: Bool
+    /// For workout commands: the workout (for a repeated import, the existing one).
+    public var workoutId: String?
+}

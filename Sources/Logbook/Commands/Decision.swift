@@ -1,0 +1,179 @@
+import EventLog
+import Foundation
+import LMDB
+
+/// What deciding a command produced: events to append (with when they occurred), or the answer
+/// of a command that needs no new event (a repeated import).
+struct Decision {
+    var events: [(DomainEvent, occurredAt: Timestamp)] = []
+    var workoutId: String?
+    /// Set when nothing is to be written: the existing workout of a repeated import.
+    var existingWorkout: String?
+}
+
+/// Judges commands against the current read models and the rules of DESIGN §4.
+struct Decider {
+    var projections: ProjectionSet
+    let txn: ReadTransaction
+    var now: Timestamp
+
+    mutating func decide(_ command: Command) throws(LogbookError) -> Decision {
+        do {
+            return try decideUnchecked(command)
+        } catch let error as LogbookError {
+            throw error
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    private mutating func decideUnchecked(_ command: Command) throws -> Decision {
+        switch command {
+        case .registerUser(let user, let e):
+            try Rules.id(user, "user")
+            guard try projections.profiles.profile(user, txn) == nil else {
+                throw rule(.userAlreadyRegistered, "user \(user) is already registered")
+            }
+            try Rules.text(e.displayName, "displayName", required: true)
+            let zone = try Rules.timeZone(e.timeZone)
+            return Decision(events: [(.userRegistered(e), Rules.local(now, zone))])
+        case .updateProfile(let user, let e):
+            let profile = try registered(user)
+            if let name = e.displayName { try Rules.text(name, "displayName", required: true) }
+            let zone = try Rules.timeZone(e.timeZone ?? profile.timeZone)
+            if case .set(let source) = e.preferredStepSource { try Rules.text(source, "preferredStepSource", required: true, limit: 64) }
+            return Decision(events: [(.userProfileUpdated(e), Rules.local(now, zone))])
+        case .startWorkout(let user, let e):
+            _ = try registered(user)
+            try Rules.id(e.workoutId, "workoutId")
+            guard try projections.activities.workouts.get(WorkoutKey(e.workoutId), txn) == nil else {
+                throw rule(.workoutExists, "workout \(e.workoutId) already exists")
+            }
+            if let active = try projections.activities.active.get(UserKey(user), txn) {
+                throw rule(.oneActiveWorkout, "workout \(active.text) is still running; finish or discard it first")
+            }
+            guard e.source.kind == .manual else {
+                throw rule(.workoutLifecycle, "a live workout's source kind is manual; use import for \(e.source.kind.rawValue)")
+            }
+            return Decision(events: [(.workoutStarted(e), e.startedAt)], workoutId: e.workoutId)
+        case .pauseWorkout(let user, let id, let at):
+            let workout = try ownWorkout(user, id)
+            guard workout.status == .running else { throw rule(.workoutLifecycle, "workout \(id) is \(workout.status.rawValue), not running: it cannot pause") }
+            let moment = at ?? Rules.local(now, workout.startedAt.utcOffsetSeconds)
+            guard moment.instant >= workout.startedAt.instant else { throw rule(.endsAfterStart, "a pause cannot come before the start") }
+            return Decision(events: [(.workoutPaused(WorkoutPauseChange(workoutId: id, at: moment)), moment)], workoutId: id)
+        case .resumeWorkout(let user, let id, let at):
+            let workout = try ownWorkout(user, id)
+            guard workout.status == .paused else { throw rule(.workoutLifecycle, "workout \(id) is \(workout.status.rawValue), not paused: it cannot resume") }
+            let moment = at ?? Rules.local(now, workout.startedAt.utcOffsetSeconds)
+            guard moment.instant >= workout.startedAt.instant else { throw rule(.endsAfterStart, "a resume cannot come before the start") }
+            return Decision(events: [(.workoutResumed(WorkoutPauseChange(workoutId: id, at: moment)), moment)], workoutId: id)
+        case .finishWorkout(let user, let e):
+            let workout = try ownWorkout(user, e.workoutId)
+            guard workout.status == .running else {
+                throw rule(.workoutLifecycle, "workout \(e.workoutId) is \(workout.status.rawValue), not running: it cannot finish")
+            }
+            guard e.endedAt.instant > workout.startedAt.instant else { throw rule(.endsAfterStart, "endedAt must be after the start") }
+            try Rules.totals(distance: e.distanceMeters, moving: e.movingSeconds, steps: e.steps, kcal: e.activeKcal, heartRate: e.avgHeartRate, laps: e.laps)
+            return Decision(events: [(.workoutFinished(e), e.endedAt)], workoutId: e.workoutId)
+        case .discardWorkout(let user, let id):
+            let workout = try ownWorkout(user, id)
+            guard workout.status.isActive else { throw rule(.workoutLifecycle, "workout \(id) is \(workout.status.rawValue): only a running or paused workout can be discarded") }
+            return Decision(events: [(.workoutDiscarded(WorkoutReference(workoutId: id)), Rules.local(now, workout.startedAt.utcOffsetSeconds))], workoutId: id)
+        case .importWorkout(let user, let e):
+            _ = try registered(user)
+            try Rules.id(e.workoutId, "workoutId")
+            guard e.source.kind != .manual, let sourceId = e.source.sourceId, !sourceId.isEmpty else {
+                throw rule(.importNeedsSource, "an import names its source kind (not manual) and the workout's id there")
+            }
+            try Rules.text(sourceId, "source.sourceId", required: true, limit: 256)
+            if let existing = try projections.activities.imports.get(ImportKey(user, e.source.kind, sourceId), txn) {
+                return Decision(workoutId: existing.text, existingWorkout: existing.text)
+            }
+            guard try projections.activities.workouts.get(WorkoutKey(e.workoutId), txn) == nil else {
+                throw rule(.workoutExists, "workout \(e.workoutId) already exists")
+            }
+            guard e.endedAt.instant > e.startedAt.instant else { throw rule(.endsAfterStart, "endedAt must be after startedAt") }
+            try Rules.totals(distance: e.distanceMeters, moving: e.movingSeconds, steps: e.steps, kcal: e.activeKcal, heartRate: e.avgHeartRate, laps: e.laps)
+            if let title = e.title { try Rules.text(title, "title") }
+            return Decision(events: [(.workoutImported(e), Rules.local(now, e.endedAt.utcOffsetSeconds))], workoutId: e.workoutId)
+        case .editWorkout(let user, let e):
+            let workout = try ownWorkout(user, e.workoutId)
+            guard workout.status != .deleted else { throw rule(.workoutLifecycle, "workout \(e.workoutId) was deleted") }
+            if let title = e.title { try Rules.text(title, "title") }
+            if let notes = e.notes { try Rules.text(notes, "notes", limit: 4000) }
+            return Decision(events: [(.workoutEdited(e), Rules.local(now, workout.startedAt.utcOffsetSeconds))], workoutId: e.workoutId)
+        case .deleteWorkout(let user, let id):
+            let workout = try ownWorkout(user, id)
+            guard workout.status == .finished || workout.status == .discarded else {
+                throw rule(.workoutLifecycle, "workout \(id) is \(workout.status.rawValue): only a finished or discarded workout can be deleted")
+            }
+            return Decision(events: [(.workoutDeleted(WorkoutReference(workoutId: id)), Rules.local(now, workout.startedAt.utcOffsetSeconds))], workoutId: id)
+        case .recordSteps(let user, let e):
+            let profile = try registered(user)
+            try Rules.samples(e.samples)
+            return Decision(events: [(.stepsRecorded(e), Rules.local(now, try Rules.timeZone(profile.timeZone)))])
+        case .setGoal(let user, let e):
+            let profile = try registered(user)
+            try Rules.goal(steps: e.steps, minutes: e.activeMinutes)
+            let zone = try Rules.timeZone(profile.timeZone)
+            let today = Rules.local(now, zone).localDate
+            let horizon = today.adding(days: 70)
+            guard e.date <= horizon else {
+                throw rule(.goalHorizon, "goals can be set at most 10 weeks ahead: \(e.date) is after \(horizon) (today is \(today) in \(profile.timeZone))")
+            }
+            return Decision(events: [(.goalSet(e), Rules.local(now, zone))])
+        case .clearGoal(let user, let date):
+            let profile = try registered(user)
+            return Decision(events: [(.goalCleared(GoalCleared(date: date)), Rules.local(now, try Rules.timeZone(profile.timeZone)))])
+        case .setDefaultGoal(let user, let e):
+            let profile = try registered(user)
+            try Rules.goal(steps: e.steps, minutes: e.activeMinutes)
+            return Decision(events: [(.goalDefaultSet(e), Rules.local(now, try Rules.timeZone(profile.timeZone)))])
+        case .addPlace(let e):
+            try Rules.place(e)
+            guard try !projections.places.exists(e.placeId, txn) else { throw rule(.placeExists, "place \(e.placeId) is already in the catalog") }
+            return Decision(events: [(.placeAdded(e), now)])
+        case .swipePlace(let user, let e):
+            let profile = try registered(user)
+            try knownPlace(e.placeId)
+            return Decision(events: [(.placeSwiped(e), Rules.local(now, try Rules.timeZone(profile.timeZone)))])
+        case .visitPlace(let user, let e):
+            _ = try registered(user)
+            try knownPlace(e.placeId)
+            return Decision(events: [(.placeVisited(e), e.visitedAt)])
+        case .editPlaceNotes(let user, let e):
+            let profile = try registered(user)
+            try knownPlace(e.placeId)
+            try Rules.text(e.notes, "notes", limit: 4000)
+            return Decision(events: [(.placeNotesEdited(e), Rules.local(now, try Rules.timeZone(profile.timeZone)))])
+        case .resetPlaces(let user):
+            let profile = try registered(user)
+            return Decision(events: [(.placesReset, Rules.local(now, try Rules.timeZone(profile.timeZone)))])
+        }
+    }
+
+    private func rule(_ rule: DomainRule, _ message: String) -> LogbookError { .ruleViolation(rule: rule, message: message) }
+
+    private mutating func registered(_ user: String) throws -> Profile {
+        try Rules.id(user, "user")
+        guard let profile = try projections.profiles.profile(user, txn) else {
+            throw rule(.userNotRegistered, "user \(user) is not registered")
+        }
+        return profile
+    }
+
+    private mutating func ownWorkout(_ user: String, _ id: String) throws -> ActivityRecord {
+        _ = try registered(user)
+        try Rules.id(id, "workoutId")
+        guard let workout = try projections.activities.workouts.get(WorkoutKey(id), txn), workout.user == user else {
+            throw LogbookError.notFound(kind: "workout", id: id)
+        }
+        return workout
+    }
+
+    private mutating func knownPlace(_ id: String) throws {
+        try Rules.id(id, "placeId")
+        guard try projections.places.exists(id, txn) else { throw rule(.unknownPlace, "no place \(id) in the catalog") }
+    }
+}

@@ -1,0 +1,92 @@
+import EventLog
+import Foundation
+
+/// The field-level rules of DESIGN §4 and the limits on ids and texts.
+enum Rules {
+    static func id(_ value: String, _ name: String) throws(LogbookError) {
+        guard !value.isEmpty, value.utf8.count <= 128 else {
+            throw .invalidArgument(name: name, reason: "must be 1 to 128 bytes of text")
+        }
+        guard value.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
+            throw .invalidArgument(name: name, reason: "must not contain spaces or control characters")
+        }
+    }
+
+    static func text(_ value: String, _ name: String, required: Bool = false, limit: Int = 200) throws(LogbookError) {
+        if required, value.trimmingCharacters(in: .whitespaces).isEmpty { throw .invalidArgument(name: name, reason: "must not be empty") }
+        guard value.count <= limit else { throw .ruleViolation(rule: .textTooLong, message: "\(name) is longer than \(limit) characters") }
+        guard !value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" }) else {
+            throw .invalidArgument(name: name, reason: "must not contain control characters")
+        }
+    }
+
+    /// The named IANA time zone.
+    static func timeZone(_ identifier: String) throws(LogbookError) -> TimeZone {
+        guard let zone = TimeZone(identifier: identifier) else {
+            throw .ruleViolation(rule: .invalidTimeZone, message: "\"\(identifier)\" is not an IANA time zone")
+        }
+        return zone
+    }
+
+    /// `now` written in the offset `zone` has at that instant.
+    static func local(_ now: Timestamp, _ zone: TimeZone) -> Timestamp {
+        Timestamp(microsecondsSinceEpoch: now.instant, utcOffsetSeconds: Int32(zone.secondsFromGMT(for: now.date)))
+    }
+
+    /// `now` written with a given offset.
+    static func local(_ now: Timestamp, _ offset: Int32) -> Timestamp {
+        Timestamp(microsecondsSinceEpoch: now.instant, utcOffsetSeconds: offset)
+    }
+
+    static func totals(distance: Int, moving: Int, steps: Int?, kcal: Int?, heartRate: Int?, laps: [Lap]?) throws(LogbookError) {
+        for (name, value) in [("distanceMeters", distance), ("movingSeconds", moving), ("steps", steps ?? 0),
+                              ("activeKcal", kcal ?? 0), ("avgHeartRate", heartRate ?? 0)] where value < 0 {
+            throw .ruleViolation(rule: .nonNegativeQuantity, message: "\(name) must not be negative (got \(value))")
+        }
+        for (index, lap) in (laps ?? []).enumerated() where lap.distanceMeters < 0 || lap.movingSeconds < 0 {
+            throw .ruleViolation(rule: .nonNegativeQuantity, message: "lap \(index) has a negative distance or time")
+        }
+    }
+
+    static func samples(_ samples: [StepSample]) throws(LogbookError) {
+        guard !samples.isEmpty, samples.count <= 10_000 else {
+            throw .ruleViolation(rule: .stepSampleInvalid, message: "a batch holds 1 to 10,000 samples (got \(samples.count))")
+        }
+        for (index, sample) in samples.enumerated() {
+            guard sample.count >= 0 else {
+                throw .ruleViolation(rule: .nonNegativeQuantity, message: "sample \(index) has a negative count (\(sample.count))")
+            }
+            guard sample.end.instant > sample.start.instant else {
+                throw .ruleViolation(rule: .endsAfterStart, message: "sample \(index) ends before it starts")
+            }
+            guard sample.count <= 100_000 else {
+                throw .ruleViolation(rule: .stepSampleInvalid, message: "sample \(index) claims \(sample.count) steps")
+            }
+            try text(sample.source, "samples[\(index)].source", required: true, limit: 64)
+        }
+    }
+
+    static func goal(steps: Int, minutes: Int?) throws(LogbookError) {
+        guard (1...100_000).contains(steps) else {
+            throw .ruleViolation(rule: .goalStepsRange, message: "a step goal is 1 to 100,000 steps (got \(steps))")
+        }
+        if let minutes, !(0...1440).contains(minutes) {
+            throw .ruleViolation(rule: .goalMinutesRange, message: "an active-minutes goal is 0 to 1,440 minutes (got \(minutes))")
+        }
+    }
+
+    static func place(_ place: PlaceAdded) throws(LogbookError) {
+        try id(place.placeId, "placeId")
+        try text(place.name, "name", required: true)
+        try text(place.subcategory, "subcategory", required: true, limit: 64)
+        guard (-90...90).contains(place.latitude), (-180...180).contains(place.longitude) else {
+            throw .ruleViolation(rule: .placeInvalid, message: "latitude must be within ±90 and longitude within ±180")
+        }
+        if let level = place.priceLevel, !(1...4).contains(level) {
+            throw .ruleViolation(rule: .placeInvalid, message: "priceLevel is 1 to 4 (got \(level))")
+        }
+        for (name, value) in [("address", place.address), ("phone", place.phone), ("notes", place.notes)] {
+            if let value { try text(value, name, limit: 1000) }
+        }
+    }
+}

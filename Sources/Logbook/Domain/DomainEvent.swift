@@ -1,0 +1,139 @@
+public import EventLog
+
+/// Every fact Logbook records, as a value: the payload of one event of the log.
+public enum DomainEvent: Sendable, Hashable {
+    case userRegistered(UserRegistered)
+    case userProfileUpdated(UserProfileUpdated)
+    case workoutStarted(WorkoutStarted)
+    case workoutPaused(WorkoutPauseChange)
+    case workoutResumed(WorkoutPauseChange)
+    case workoutFinished(WorkoutFinished)
+    case workoutDiscarded(WorkoutReference)
+    case workoutImported(WorkoutImported)
+    case workoutEdited(WorkoutEdited)
+    case workoutDeleted(WorkoutReference)
+    case stepsRecorded(StepsRecorded)
+    case goalSet(GoalSet)
+    case goalCleared(GoalCleared)
+    case goalDefaultSet(GoalDefaultSet)
+    case placeAdded(PlaceAdded)
+    case placeSwiped(PlaceSwiped)
+    case placeVisited(PlaceVisited)
+    case placeNotesEdited(PlaceNotesEdited)
+    case placesReset
+
+    /// The event's type (its name on the wire and in the log).
+    public var type: EventType {
+        switch self {
+        case .userRegistered: .userRegistered
+        case .userProfileUpdated: .userProfileUpdated
+        case .workoutStarted: .workoutStarted
+        case .workoutPaused: .workoutPaused
+        case .workoutResumed: .workoutResumed
+        case .workoutFinished: .workoutFinished
+        case .workoutDiscarded: .workoutDiscarded
+        case .workoutImported: .workoutImported
+        case .workoutEdited: .workoutEdited
+        case .workoutDeleted: .workoutDeleted
+        case .stepsRecorded: .stepsRecorded
+        case .goalSet: .goalSet
+        case .goalCleared: .goalCleared
+        case .goalDefaultSet: .goalDefaultSet
+        case .placeAdded: .placeAdded
+        case .placeSwiped: .placeSwiped
+        case .placeVisited: .placeVisited
+        case .placeNotesEdited: .placeNotesEdited
+        case .placesReset: .placesReset
+        }
+    }
+
+    /// The workout the event concerns, for workout events.
+    public var workoutId: String? {
+        switch self {
+        case .workoutStarted(let e): e.workoutId
+        case .workoutPaused(let e), .workoutResumed(let e): e.workoutId
+        case .workoutFinished(let e): e.workoutId
+        case .workoutDiscarded(let e), .workoutDeleted(let e): e.workoutId
+        case .workoutImported(let e): e.workoutId
+        case .workoutEdited(let e): e.workoutId
+        default: nil
+        }
+    }
+
+    /// The stream the event belongs to, for the user it concerns (DESIGN §4).
+    public func stream(user: String) -> String {
+        switch type.family {
+        case .user: "user-\(user)"
+        case .workout: "workout-\(workoutId ?? "")"
+        case .steps: "steps-\(user)"
+        case .goals: "goals-\(user)"
+        case .places: "places-\(user)"
+        case .catalog: Self.catalogStream
+        }
+    }
+
+    /// The stream of the shared places catalog.
+    public static let catalogStream = "catalog"
+}
+
+/// The names of Logbook's event types, their current schema versions and families.
+public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
+    case userRegistered = "user.registered"
+    case userProfileUpdated = "user.profile_updated"
+    case workoutStarted = "workout.started"
+    case workoutPaused = "workout.paused"
+    case workoutResumed = "workout.resumed"
+    case workoutFinished = "workout.finished"
+    case workoutDiscarded = "workout.discarded"
+    case workoutImported = "workout.imported"
+    case workoutEdited = "workout.edited"
+    case workoutDeleted = "workout.deleted"
+    case stepsRecorded = "steps.recorded"
+    case goalSet = "goal.set"
+    case goalCleared = "goal.cleared"
+    case goalDefaultSet = "goal.default_set"
+    case placeAdded = "place.added"
+    case placeSwiped = "place.swiped"
+    case placeVisited = "place.visited"
+    case placeNotesEdited = "place.notes_edited"
+    case placesReset = "places.reset"
+
+    /// The schema version written today. Older versions are upcast when read.
+    public var currentSchemaVersion: UInt32 { self == .stepsRecorded ? 2 : 1 }
+
+    /// Every schema version of this type the code reads.
+    public var schemaVersions: ClosedRange<UInt32> { 1...currentSchemaVersion }
+
+    /// Which group of streams the type's events live in.
+    public var family: Family {
+        switch self {
+        case .userRegistered, .userProfileUpdated: .user
+        case .workoutStarted, .workoutPaused, .workoutResumed, .workoutFinished, .workoutDiscarded,
+             .workoutImported, .workoutEdited, .workoutDeleted: .workout
+        case .stepsRecorded: .steps
+        case .goalSet, .goalCleared, .goalDefaultSet: .goals
+        case .placeAdded: .catalog
+        case .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset: .places
+        }
+    }
+
+    /// Groups of event types, one per kind of stream.
+    public enum Family: Sendable, Hashable {
+        case user, workout, steps, goals, places, catalog
+    }
+}
+
+/// A domain event as stored: its envelope (position, stream, times, ids) and its decoded value.
+public struct StoredEvent: Sendable, Hashable {
+    public var envelope: EventEnvelope
+    public var event: DomainEvent
+
+    public init(envelope: EventEnvelope, event: DomainEvent) {
+        self.envelope = envelope
+        self.event = event
+    }
+
+    public var position: Position { envelope.position }
+    /// The user the event concerns (nil for catalog events).
+    public var user: String? { envelope.subject }
+}

@@ -1,0 +1,163 @@
+public import EventLog
+import Foundation
+import LMDB
+
+/// The digest of one read model at one position.
+public struct ProjectionDigest: Sendable, Hashable, Codable {
+    public var projection: ProjectionKind
+    public var position: UInt64
+    /// SHA-256 of the read model's canonical bytes, in hex.
+    public var sha256: String
+    /// True while a rebuild owns the projection (its digest is of a partial state).
+    public var rebuilding: Bool
+}
+
+/// What `verify` found for one read model.
+public struct VerificationResult: Sendable, Hashable, Codable {
+    public var projection: ProjectionKind
+    public var position: UInt64
+    public var live: String
+    public var rebuilt: String
+    public var matches: Bool { live == rebuilt }
+}
+
+/// A past moment to answer a query as of.
+public enum AsOf: Sendable, Hashable {
+    /// Everything up to and including this position.
+    case position(Position)
+    /// Everything recorded at or before this time.
+    case time(Timestamp)
+}
+
+extension Logbook {
+    /// Rebuilds read models from the log, from scratch, in chunks of
+    /// ``LogbookConfiguration/rebuildChunkSize`` events with one checkpoint per chunk. Appends go
+    /// on meanwhile; the rebuild catches up with them and puts the read models back into inline
+    /// folding. Cancelling the task stops it after the current chunk; calling ``resumeRebuild``
+    /// (or reopening) continues from the last chunk. Returns the new digests.
+    @discardableResult
+    public func rebuild(
+        _ kinds: Set<ProjectionKind> = Set(ProjectionKind.allCases),
+        progress: @Sendable (RebuildProgress) -> Void = { _ in }
+    ) async throws -> [ProjectionDigest] {
+        try await rebuild(kinds, fresh: true, progress: progress)
+        return try digests().filter { kinds.contains($0.projection) }
+    }
+
+    /// Continues rebuilds that were interrupted (cancelled, or cut off by a crash).
+    public func resumeRebuild(progress: @Sendable (RebuildProgress) -> Void = { _ in }) async throws {
+        let unfinished = try readModels.environment.read { txn in
+            try Set(ProjectionKind.allCases.filter { try readModels.checkpoint($0, txn)?.rebuilding == true })
+        }
+        if !unfinished.isEmpty { try await rebuild(unfinished, fresh: false, progress: progress) }
+    }
+
+    func rebuild(_ kinds: Set<ProjectionKind>, fresh: Bool, progress: (RebuildProgress) -> Void) async throws {
+        guard control.beginRebuild(kinds) else {
+            throw LogbookError.conflict(stream: "read models", reason: "a rebuild of \(kinds.sorted().map(\.rawValue)) is already running")
+        }
+        var live = false
+        defer { control.endRebuild(kinds, live: live) }
+        let replayer = Replayer(log: log, chunkSize: configuration.rebuildChunkSize)
+        try replayer.prepare(kinds, in: readModels, fresh: fresh)
+        let head = try await log.headPosition().rawValue
+        let folded = try await replayer.fold(kinds, into: readModels, through: head, progress: progress)
+        let final = try replayer.finishLive(kinds, store: readModels, control: control)
+        live = true
+        cache.clear()
+        progress(RebuildProgress(projections: kinds.sorted(), position: final, head: max(head, final),
+                                 eventsFolded: Int(final - min(folded, final)), finished: true))
+    }
+
+    /// The digest of every read model, each at its checkpoint, in one consistent snapshot.
+    public func digests() throws -> [ProjectionDigest] {
+        try readModels.environment.read { txn in
+            try ProjectionKind.allCases.map { kind in
+                let checkpoint = try readModels.checkpoint(kind, txn)
+                return ProjectionDigest(
+                    projection: kind, position: checkpoint?.position ?? 0, sha256: try readModels.digest(kind, txn),
+                    rebuilding: checkpoint?.rebuilding ?? true)
+            }
+        }
+    }
+
+    /// Rebuilds every read model into a scratch environment, up to the position the live ones
+    /// stand at, and compares digests. Live state is not touched.
+    public func verify(progress: @Sendable (RebuildProgress) -> Void = { _ in }) async throws -> [VerificationResult] {
+        let live = try digests()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-verify-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var options = EnvironmentOptions()
+        options.maxDatabases = configuration.log.maxDatabases
+        options.durability = .relaxed
+        let scratchEnvironment = try Environment(path: directory, options: options)
+        defer { scratchEnvironment.close() }
+        let scratch = try ReadModelStore(environment: scratchEnvironment)
+        let replayer = Replayer(log: log, chunkSize: configuration.rebuildChunkSize)
+        var results: [VerificationResult] = []
+        for group in Dictionary(grouping: live.filter { !$0.rebuilding }, by: \.position).sorted(by: { $0.key < $1.key }) {
+            let kinds = Set(group.value.map(\.projection))
+            try replayer.prepare(kinds, in: scratch, fresh: true)
+            _ = try await replayer.fold(kinds, into: scratch, through: group.key, progress: progress)
+            try scratchEnvironment.read { txn in
+                for digest in group.value {
+                    results.append(VerificationResult(
+                        projection: digest.projection, position: digest.position, live: digest.sha256,
+                        rebuilt: try scratch.digest(digest.projection, txn)))
+                }
+            }
+        }
+        return results.sorted { $0.projection < $1.projection }
+    }
+
+    /// The last position recorded at or before `time` (0 if none), assuming `recordedAt` grows
+    /// with position as the log's clock makes it.
+    public func position(asOf time: Timestamp) async throws -> Position {
+        var low: UInt64 = 0
+        var high = try await log.headPosition().rawValue
+        while low < high {
+            let middle = (low + high + 1) / 2
+            guard let event = try await log.event(at: Position(middle)) else { break }
+            if event.recordedAt.instant <= time.instant { low = middle } else { high = middle - 1 }
+        }
+        return Position(low)
+    }
+
+    /// The position an ``AsOf`` names.
+    func position(_ asOf: AsOf) async throws -> UInt64 {
+        switch asOf {
+        case .position(let position): position.rawValue
+        case .time(let time): try await position(asOf: time).rawValue
+        }
+    }
+
+    /// Every read model of one user (and the catalog) as of `position`, folded in memory from
+    /// the user's timeline and the catalog stream: live state is not touched.
+    func projections(user: String, asOf position: UInt64) throws -> ProjectionSet {
+        var projections = ProjectionSet.inMemory()
+        try log.withSnapshot { snapshot in
+            var events: [FoldEvent] = []
+            var next: UInt64 = 1
+            while next <= position {
+                let page = try snapshot.readSubject(user, from: Position(next), direction: .forward, limit: 4096)
+                guard !page.isEmpty else { break }
+                for event in page where event.position.rawValue <= position {
+                    if let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span) { events.append(fold) }
+                }
+                next = page[page.count - 1].position.rawValue + 1
+            }
+            var version: UInt64 = 0
+            while true {
+                let page = try snapshot.readStream(DomainEvent.catalogStream, from: version, direction: .forward, limit: 4096)
+                for event in page where event.position.rawValue <= position {
+                    if let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span) { events.append(fold) }
+                }
+                guard let last = page.last, last.position.rawValue <= position else { break }
+                version = last.streamVersion + 1
+            }
+            events.sort { $0.position < $1.position }
+            for event in events { try projections.apply(event, nil) }
+        }
+        return projections
+    }
+}

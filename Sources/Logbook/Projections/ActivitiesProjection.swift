@@ -1,0 +1,112 @@
+import EventLog
+import LMDB
+
+/// Activities: every workout with its details and status, each user's list of counted workouts
+/// (newest first), the import index (source kind + id → workout) and each user's active workout.
+struct ActivitiesProjection: Projection {
+    static let name = "activities"
+    static let codeVersion = 1
+    static let tableNames = ["workouts", "list", "imports", "active"]
+
+    var workouts: ReadModelTable<WorkoutKey, ActivityRecord>
+    var list: ReadModelTable<ActivityListKey, Marker>
+    var imports: ReadModelTable<ImportKey, TextValue>
+    var active: ReadModelTable<UserKey, TextValue>
+
+    init(_ tables: ProjectionTables) {
+        workouts = tables.table("workouts")
+        list = tables.table("list")
+        imports = tables.table("imports")
+        active = tables.table("active")
+    }
+
+    mutating func apply(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        let user = fold.user
+        switch fold.event {
+        case .workoutStarted(let e):
+            guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
+            workouts.set(WorkoutKey(e.workoutId), ActivityRecord(
+                workoutId: e.workoutId, user: user, activityType: e.activityType, status: .running, startedAt: e.startedAt,
+                source: e.source))
+            active.set(UserKey(user), TextValue(e.workoutId))
+        case .workoutPaused(let e):
+            try update(e.workoutId, txn) { if $0.status == .running { $0.status = .paused } }
+        case .workoutResumed(let e):
+            try update(e.workoutId, txn) { if $0.status == .paused { $0.status = .running } }
+        case .workoutFinished(let e):
+            guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status.isActive else { return }
+            record.status = .finished
+            record.endedAt = e.endedAt
+            record.distanceMeters = e.distanceMeters
+            record.movingSeconds = e.movingSeconds
+            record.steps = e.steps
+            record.activeKcal = e.activeKcal
+            record.avgHeartRate = e.avgHeartRate
+            record.laps = e.laps
+            record.countedPosition = fold.position
+            workouts.set(WorkoutKey(e.workoutId), record)
+            list.set(ActivityListKey(record.user, record.startedAt.instant, e.workoutId), Marker())
+            try clearActive(record.user, e.workoutId, txn)
+        case .workoutDiscarded(let e):
+            guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status.isActive else { return }
+            record.status = .discarded
+            workouts.set(WorkoutKey(e.workoutId), record)
+            try clearActive(record.user, e.workoutId, txn)
+        case .workoutImported(let e):
+            guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
+            let record = ActivityRecord(
+                workoutId: e.workoutId, user: user, activityType: e.activityType, status: .finished, startedAt: e.startedAt,
+                endedAt: e.endedAt, source: e.source, distanceMeters: e.distanceMeters, movingSeconds: e.movingSeconds,
+                steps: e.steps, activeKcal: e.activeKcal, avgHeartRate: e.avgHeartRate, laps: e.laps, title: e.title,
+                countedPosition: fold.position)
+            workouts.set(WorkoutKey(e.workoutId), record)
+            list.set(ActivityListKey(user, e.startedAt.instant, e.workoutId), Marker())
+            if let sourceId = e.source.sourceId { imports.set(ImportKey(user, e.source.kind, sourceId), TextValue(e.workoutId)) }
+        case .workoutEdited(let e):
+            try update(e.workoutId, txn) { record in
+                if let title = e.title { record.title = title }
+                if let notes = e.notes { record.notes = notes }
+                if let type = e.activityType { record.activityType = type }
+            }
+        case .workoutDeleted(let e):
+            guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status != .deleted else { return }
+            list.set(ActivityListKey(record.user, record.startedAt.instant, e.workoutId), nil)
+            if let sourceId = record.source.sourceId, record.source.kind != .manual,
+               try imports.get(ImportKey(record.user, record.source.kind, sourceId), txn)?.text == e.workoutId {
+                imports.set(ImportKey(record.user, record.source.kind, sourceId), nil)
+            }
+            try clearActive(record.user, e.workoutId, txn)
+            record.status = .deleted
+            record.countedPosition = 0
+            workouts.set(WorkoutKey(e.workoutId), record)
+        default:
+            break
+        }
+    }
+
+    private mutating func update(_ workoutId: String, _ txn: ReadTransaction?, _ body: (inout ActivityRecord) -> Void) throws {
+        guard var record = try workouts.get(WorkoutKey(workoutId), txn) else { return }
+        body(&record)
+        workouts.set(WorkoutKey(workoutId), record)
+    }
+
+    private mutating func clearActive(_ user: String, _ workoutId: String, _ txn: ReadTransaction?) throws {
+        if try active.get(UserKey(user), txn)?.text == workoutId { active.set(UserKey(user), nil) }
+    }
+
+    mutating func flush(_ txn: WriteTransaction) throws {
+        try workouts.flush(txn)
+        try list.flush(txn)
+        try imports.flush(txn)
+        try active.flush(txn)
+    }
+
+    mutating func dropCache() {
+        workouts.dropCache()
+        list.dropCache()
+        imports.dropCache()
+        active.dropCache()
+    }
+
+    var cachedCount: Int { workouts.cachedCount + list.cachedCount + imports.cachedCount + active.cachedCount }
+}

@@ -1,0 +1,150 @@
+public import EventLog
+import LMDB
+
+/// What to list of a user's activities.
+public struct ActivityFilter: Sendable, Hashable, Codable {
+    public var type: ActivityType?
+    /// First and last local date (inclusive) of the workouts' start.
+    public var from: CivilDate?
+    public var to: CivilDate?
+    /// Case-insensitive text that must appear in the title or notes.
+    public var text: String?
+
+    public init(type: ActivityType? = nil, from: CivilDate? = nil, to: CivilDate? = nil, text: String? = nil) {
+        self.type = type
+        self.from = from
+        self.to = to
+        self.text = text
+    }
+}
+
+/// A page of activities, newest first, with the cursor for the next page.
+public struct ActivityPage: Sendable, Hashable, Codable {
+    public var activities: [ActivityRecord]
+    /// Pass back to get the next page; nil at the end.
+    public var nextCursor: String?
+}
+
+/// The active days of one month.
+public struct MonthCalendar: Sendable, Hashable, Codable {
+    public struct Day: Sendable, Hashable, Codable {
+        public var date: CivilDate
+        public var workouts: Int
+        public var movingSeconds: Int
+        public var types: [ActivityType]
+    }
+    public var year: Int
+    public var month: Int
+    public var activeDays: [Day]
+}
+
+/// A summary of the last N days of activities.
+public struct ActivityInsights: Sendable, Hashable, Codable {
+    public var from: CivilDate
+    public var to: CivilDate
+    public var workouts: Int
+    public var distanceMeters: Int
+    public var movingSeconds: Int
+    /// Seconds per kilometre over the period's runs, walks and hikes (nil without any).
+    public var averagePaceSecondsPerKm: Double?
+    /// The type with the most workouts (ties: more moving time, then the order of ``ActivityType``).
+    public var favoriteType: ActivityType?
+    public var byType: [TypeTotals]
+}
+
+extension ActivitiesProjection {
+    /// Counted workouts of `user`, newest first, filtered, at most `limit`, after `cursor`.
+    mutating func page(
+        user: String, filter: ActivityFilter, limit: Int, cursor: String?, _ txn: ReadTransaction?
+    ) throws(LogbookError) -> ActivityPage {
+        var after: ActivityListKey?
+        if let cursor {
+            let parts = cursor.split(separator: "~", maxSplits: 1)
+            guard parts.count == 2, let instant = Int64(parts[0]) else {
+                throw .invalidArgument(name: "cursor", reason: "not a cursor of this list")
+            }
+            after = ActivityListKey(user, instant, String(parts[1]))
+        }
+        let needle = filter.text?.lowercased()
+        var found: [ActivityRecord] = []
+        var last: ActivityListKey?
+        do {
+            let first = after ?? ActivityListKey(user, .max, "")
+            for (key, _) in try list.records(in: first...ActivityListKey(user, .min, "\u{10FFFF}"), txn) where key != after {
+                guard let record = try workouts.get(WorkoutKey(key.workoutId), txn) else { continue }
+                if let type = filter.type, record.activityType != type { continue }
+                if let from = filter.from, record.date < from { continue }
+                if let to = filter.to, record.date > to { continue }
+                if let needle {
+                    let inTitle = record.title?.lowercased().contains(needle) ?? false
+                    let inNotes = record.notes?.lowercased().contains(needle) ?? false
+                    if !inTitle && !inNotes { continue }
+                }
+                if found.count == limit { break }
+                found.append(record)
+                last = key
+            }
+        } catch {
+            throw .storage("\(error)")
+        }
+        let more = found.count == limit
+        return ActivityPage(activities: found, nextCursor: more ? last.map { "\($0.startInstant)~\($0.workoutId)" } : nil)
+    }
+
+    /// Every counted workout of `user` (newest first).
+    mutating func counted(user: String, _ txn: ReadTransaction?) throws -> [ActivityRecord] {
+        try list.records(in: ActivityListKey(user, .max, "")...ActivityListKey(user, .min, "\u{10FFFF}"), txn).compactMap { key, _ in
+            try workouts.get(WorkoutKey(key.workoutId), txn)
+        }
+    }
+
+    /// The active days of a month.
+    mutating func calendar(user: String, year: Int, month: Int, _ txn: ReadTransaction?) throws -> MonthCalendar {
+        var days: [CivilDate: MonthCalendar.Day] = [:]
+        for record in try counted(user: user, txn) where record.date.year == year && record.date.month == month {
+            var day = days[record.date] ?? MonthCalendar.Day(date: record.date, workouts: 0, movingSeconds: 0, types: [])
+            day.workouts += 1
+            day.movingSeconds += record.movingSeconds
+            if !day.types.contains(record.activityType) { day.types.append(record.activityType) }
+            days[record.date] = day
+        }
+        let sorted = days.values.sorted { $0.date < $1.date }.map { day in
+            var day = day
+            day.types.sort()
+            return day
+        }
+        return MonthCalendar(year: year, month: month, activeDays: sorted)
+    }
+
+    /// Insights over the `days` days ending `today`.
+    mutating func insights(user: String, days: Int, today: CivilDate, _ txn: ReadTransaction?) throws -> ActivityInsights {
+        let from = today.adding(days: -(days - 1))
+        var byType = Array(repeating: ActivityTotals(), count: ActivityType.allCases.count)
+        var paceDistance = 0
+        var paceSeconds = 0
+        for record in try counted(user: user, txn) where record.date >= from && record.date <= today {
+            let index = ActivityType.allCases.firstIndex(of: record.activityType)!
+            byType[index].add(ActivityTotals(workouts: 1, distanceMeters: record.distanceMeters, movingSeconds: record.movingSeconds))
+            if record.activityType.usesPace {
+                paceDistance += record.distanceMeters
+                paceSeconds += record.movingSeconds
+            }
+        }
+        var totals = ActivityTotals()
+        for value in byType { totals.add(value) }
+        let favorite = ActivityType.allCases.indices
+            .filter { byType[$0].workouts > 0 }
+            .max { a, b in
+                (byType[a].workouts, byType[a].movingSeconds, -a) < (byType[b].workouts, byType[b].movingSeconds, -b)
+            }
+            .map { ActivityType.allCases[$0] }
+        return ActivityInsights(
+            from: from, to: today, workouts: totals.workouts, distanceMeters: totals.distanceMeters,
+            movingSeconds: totals.movingSeconds,
+            averagePaceSecondsPerKm: paceDistance > 0 ? Double(paceSeconds) / (Double(paceDistance) / 1000) : nil,
+            favoriteType: favorite,
+            byType: ActivityType.allCases.enumerated().compactMap { index, type in
+                byType[index].isEmpty ? nil : TypeTotals(type: type, totals: byType[index])
+            })
+    }
+}

@@ -1,0 +1,134 @@
+import BinaryCoding
+public import EventLog
+
+/// Where a workout is in its life.
+public enum WorkoutStatus: String, Sendable, Hashable, Codable, CaseIterable {
+    case running, paused, finished, discarded, deleted
+
+    /// Running or paused: the user's active workout.
+    public var isActive: Bool { self == .running || self == .paused }
+    /// Finished (or imported) and not deleted: it counts in every read model.
+    public var counts: Bool { self == .finished }
+}
+
+/// Everything known about one workout.
+public struct ActivityRecord: Sendable, Hashable, Codable {
+    public var workoutId: String
+    public var user: String
+    public var activityType: ActivityType
+    public var status: WorkoutStatus
+    public var startedAt: Timestamp
+    public var endedAt: Timestamp?
+    public var source: WorkoutSource
+    public var distanceMeters: Int = 0
+    public var movingSeconds: Int = 0
+    public var steps: Int?
+    public var activeKcal: Int?
+    public var avgHeartRate: Int?
+    public var laps: [Lap]?
+    public var title: String?
+    public var notes: String?
+    /// The position of the event that made it count (finished or imported), 0 if it does not.
+    public var countedPosition: UInt64 = 0
+    /// The local date it started on (and counts on), in the start's own offset.
+    public var date: CivilDate { startedAt.localDate }
+    /// Seconds per kilometre (nil without distance).
+    public var paceSecondsPerKm: Double? {
+        distanceMeters > 0 ? Double(movingSeconds) / (Double(distanceMeters) / 1000) : nil
+    }
+}
+
+extension ActivityRecord: TableValue {
+    func encode(into w: inout ByteWriter) {
+        w.string(workoutId); w.string(user); w.enumeration(activityType); w.enumeration(status); w.timestamp(startedAt)
+        if let endedAt { w.byte(1); w.timestamp(endedAt) } else { w.byte(0) }
+        w.enumeration(source.kind); w.optionalString(source.sourceId)
+        w.int(distanceMeters); w.int(movingSeconds); w.optionalInt(steps); w.optionalInt(activeKcal); w.optionalInt(avgHeartRate)
+        if let laps {
+            w.byte(1)
+            w.varint(UInt64(laps.count))
+            for lap in laps { w.int(lap.distanceMeters); w.int(lap.movingSeconds) }
+        } else {
+            w.byte(0)
+        }
+        w.optionalString(title); w.optionalString(notes); w.varint(countedPosition)
+    }
+
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        workoutId = try ByteReader.string(s, &o)
+        user = try ByteReader.string(s, &o)
+        activityType = try FieldReader.enumeration(s, &o, ActivityType.self)
+        status = try FieldReader.enumeration(s, &o, WorkoutStatus.self)
+        startedAt = try FieldReader.timestamp(s, &o)
+        endedAt = try ByteReader.byte(s, &o) == 0 ? nil : try FieldReader.timestamp(s, &o)
+        source = WorkoutSource(kind: try FieldReader.enumeration(s, &o, SourceKind.self), sourceId: try FieldReader.optionalString(s, &o))
+        distanceMeters = try FieldReader.int(s, &o)
+        movingSeconds = try FieldReader.int(s, &o)
+        steps = try FieldReader.optionalInt(s, &o)
+        activeKcal = try FieldReader.optionalInt(s, &o)
+        avgHeartRate = try FieldReader.optionalInt(s, &o)
+        if try ByteReader.byte(s, &o) == 1 {
+            let count = try ByteReader.int(s, &o)
+            guard count <= s.count else { throw DecodeFailure(reason: "\(count) laps") }
+            var laps: [Lap] = []
+            for _ in 0..<count { laps.append(Lap(distanceMeters: try FieldReader.int(s, &o), movingSeconds: try FieldReader.int(s, &o))) }
+            self.laps = laps
+        }
+        title = try FieldReader.optionalString(s, &o)
+        notes = try FieldReader.optionalString(s, &o)
+        countedPosition = try ByteReader.varint(s, &o)
+    }
+}
+
+/// Key of a user's list of counted workouts: newest start first, then workout id.
+struct ActivityListKey: TableKey {
+    let user: String
+    let startInstant: Int64
+    let workoutId: String
+    func encode(into w: inout ByteWriter) { w.keyString(user); w.keyInt(-startInstant); w.keyString(workoutId) }
+    init(_ user: String, _ startInstant: Int64, _ workoutId: String) {
+        self.user = user
+        self.startInstant = startInstant
+        self.workoutId = workoutId
+    }
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        user = try KeyReader.string(s, &o)
+        startInstant = -(try KeyReader.int(s, &o))
+        workoutId = try KeyReader.string(s, &o)
+    }
+    static func < (a: ActivityListKey, b: ActivityListKey) -> Bool {
+        if a.user != b.user { return a.user.utf8.lexicographicallyPrecedes(b.user.utf8) }
+        if a.startInstant != b.startInstant { return a.startInstant > b.startInstant }
+        return a.workoutId.utf8.lexicographicallyPrecedes(b.workoutId.utf8)
+    }
+}
+
+/// Key of the import index: a user's workout at an external source.
+struct ImportKey: TableKey {
+    let user: String
+    let kind: SourceKind
+    let sourceId: String
+    func encode(into w: inout ByteWriter) { w.keyString(user); w.keyString(kind.rawValue); w.keyString(sourceId) }
+    init(_ user: String, _ kind: SourceKind, _ sourceId: String) { self.user = user; self.kind = kind; self.sourceId = sourceId }
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        user = try KeyReader.string(s, &o)
+        guard let kind = SourceKind(rawValue: try KeyReader.string(s, &o)) else { throw DecodeFailure(reason: "unknown source kind") }
+        self.kind = kind
+        sourceId = try KeyReader.string(s, &o)
+    }
+    static func < (a: ImportKey, b: ImportKey) -> Bool {
+        if a.user != b.user { return a.user.utf8.lexicographicallyPrecedes(b.user.utf8) }
+        if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
+        return a.sourceId.utf8.lexicographicallyPrecedes(b.sourceId.utf8)
+    }
+}
+
+/// An empty value: the key says everything.
+struct Marker: TableValue {
+    init() {}
+    func encode(into w: inout ByteWriter) {}
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {}
+}

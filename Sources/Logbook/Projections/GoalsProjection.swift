@@ -1,0 +1,109 @@
+import BinaryCoding
+import EventLog
+import LMDB
+
+/// A step goal, with optional active minutes.
+public struct Goal: Sendable, Hashable, Codable {
+    public var steps: Int
+    public var activeMinutes: Int?
+
+    public init(steps: Int, activeMinutes: Int? = nil) {
+        self.steps = steps
+        self.activeMinutes = activeMinutes
+    }
+
+    /// The goal of a day with no explicit goal and no default: 10,000 steps.
+    public static let standard = Goal(steps: 10_000)
+}
+
+extension Goal: TableValue {
+    func encode(into w: inout ByteWriter) { w.int(steps); w.optionalInt(activeMinutes) }
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        steps = try FieldReader.int(s, &o)
+        activeMinutes = try FieldReader.optionalInt(s, &o)
+    }
+}
+
+/// Goal progress: each user's explicit goals per local date and the history of their default
+/// goal (each default applies from the local day of its `occurredAt` onwards). Steps, active
+/// minutes, met days and streaks are worked out when queried, together with the stats.
+struct GoalsProjection: Projection {
+    static let name = "goals"
+    static let codeVersion = 1
+    static let tableNames = ["explicit", "defaults"]
+
+    var explicit: ReadModelTable<UserDayKey, Goal>
+    var defaults: ReadModelTable<UserDayKey, Goal>
+
+    init(_ tables: ProjectionTables) {
+        explicit = tables.table("explicit")
+        defaults = tables.table("defaults")
+    }
+
+    mutating func apply(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        switch fold.event {
+        case .goalSet(let e):
+            explicit.set(UserDayKey(fold.user, Int32(e.date.daysSinceEpoch)), Goal(steps: e.steps, activeMinutes: e.activeMinutes))
+        case .goalCleared(let e):
+            explicit.set(UserDayKey(fold.user, Int32(e.date.daysSinceEpoch)), nil)
+        case .goalDefaultSet(let e):
+            let day = StatsProjection.day(fold.envelope.occurredAt)
+            defaults.set(UserDayKey(fold.user, day), Goal(steps: e.steps, activeMinutes: e.activeMinutes))
+        default:
+            break
+        }
+    }
+
+    mutating func flush(_ txn: WriteTransaction) throws {
+        try explicit.flush(txn)
+        try defaults.flush(txn)
+    }
+
+    mutating func dropCache() {
+        explicit.dropCache()
+        defaults.dropCache()
+    }
+
+    var cachedCount: Int { explicit.cachedCount + defaults.cachedCount }
+
+    /// Where a day's goal came from.
+    enum Origin: String, Sendable, Codable { case explicit, `default`, standard }
+
+    /// The goal of each day from `from` to `to`, and where it came from.
+    mutating func goals(user: String, from: CivilDate, to: CivilDate, _ txn: ReadTransaction?) throws -> [(Goal, Origin)] {
+        let first = Int32(from.daysSinceEpoch)
+        let last = Int32(to.daysSinceEpoch)
+        guard first <= last else { return [] }
+        var explicitGoals: [Int32: Goal] = [:]
+        for (key, goal) in try explicit.records(in: UserDayKey(user, first)...UserDayKey(user, last), txn) { explicitGoals[key.day] = goal }
+        let history = try defaults.records(in: UserDayKey(user, Int32.min)...UserDayKey(user, last), txn)
+        var result: [(Goal, Origin)] = []
+        var index = 0
+        var current: Goal?
+        for day in first...last {
+            while index < history.count, history[index].0.day <= day {
+                current = history[index].1
+                index += 1
+            }
+            if let goal = explicitGoals[day] {
+                result.append((goal, .explicit))
+            } else if let current {
+                result.append((current, .default))
+            } else {
+                result.append((.standard, .standard))
+            }
+        }
+        return result
+    }
+
+    /// The goal set explicitly for one date, if any.
+    mutating func explicitGoal(user: String, date: CivilDate, _ txn: ReadTransaction?) throws -> Goal? {
+        try explicit.get(UserDayKey(user, Int32(date.daysSinceEpoch)), txn)
+    }
+
+    /// The default goal in force on `date` (nil: none was ever set, so 10,000).
+    mutating func defaultGoal(user: String, on date: CivilDate, _ txn: ReadTransaction?) throws -> Goal? {
+        try defaults.records(in: UserDayKey(user, Int32.min)...UserDayKey(user, Int32(date.daysSinceEpoch)), txn).last?.1
+    }
+}

@@ -1,0 +1,128 @@
+public import EventLog
+import Foundation
+import LMDB
+
+/// Places: the shared catalog in the order places were added, and each user's status of each
+/// place (not seen, interested, not interested, visited), visits and notes.
+struct PlacesProjection: Projection {
+    static let name = "places"
+    static let codeVersion = 1
+    static let tableNames = ["catalog", "order", "status"]
+
+    var catalog: ReadModelTable<PlaceKey, CatalogPlace>
+    var order: ReadModelTable<SequenceKey, TextValue>
+    var status: ReadModelTable<UserPlaceKey, UserPlace>
+
+    init(_ tables: ProjectionTables) {
+        catalog = tables.table("catalog")
+        order = tables.table("order")
+        status = tables.table("status")
+    }
+
+    mutating func apply(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        switch fold.event {
+        case .placeAdded(let e):
+            guard try catalog.get(PlaceKey(e.placeId), txn) == nil else { return }
+            let sequence = try (order.records(in: SequenceKey(0)...SequenceKey(.max), txn).last?.0.sequence).map { $0 + 1 } ?? 1
+            catalog.set(PlaceKey(e.placeId), CatalogPlace(sequence: sequence, place: e))
+            order.set(SequenceKey(sequence), TextValue(e.placeId))
+        case .placeSwiped(let e):
+            try status.modify(UserPlaceKey(fold.user, e.placeId), txn, initial: { UserPlace() }) {
+                $0.status = e.direction == .right ? .interested : .notInterested
+            }
+        case .placeVisited(let e):
+            try status.modify(UserPlaceKey(fold.user, e.placeId), txn, initial: { UserPlace() }) { place in
+                place.status = .visited
+                place.visitCount += 1
+                if let last = place.lastVisit, last.instant >= e.visitedAt.instant { return }
+                place.lastVisit = e.visitedAt
+            }
+        case .placeNotesEdited(let e):
+            try status.modify(UserPlaceKey(fold.user, e.placeId), txn, initial: { UserPlace() }) { $0.notes = e.notes }
+        case .placesReset:
+            let prefix = keyPrefix { $0.keyString(fold.user) }
+            for (key, var place) in try status.records(withPrefix: prefix, txn) {
+                place.status = .notSeen
+                place.visitCount = 0
+                place.lastVisit = nil
+                status.set(key, place.isBlank ? nil : place)
+            }
+        default:
+            break
+        }
+    }
+
+    mutating func flush(_ txn: WriteTransaction) throws {
+        try catalog.flush(txn)
+        try order.flush(txn)
+        try status.flush(txn)
+    }
+
+    mutating func dropCache() {
+        catalog.dropCache()
+        order.dropCache()
+        status.dropCache()
+    }
+
+    var cachedCount: Int { catalog.cachedCount + order.cachedCount + status.cachedCount }
+
+    /// True if the catalog holds `placeId`.
+    mutating func exists(_ placeId: String, _ txn: ReadTransaction?) throws -> Bool {
+        try catalog.get(PlaceKey(placeId), txn) != nil
+    }
+}
+
+/// A place as one user sees it.
+public struct PlaceView: Sendable, Hashable, Codable {
+    public var place: PlaceAdded
+    public var status: PlaceStatus
+    public var visitCount: Int
+    public var lastVisit: Timestamp?
+    /// The local date of the last visit, in its own offset.
+    public var lastVisitDate: CivilDate?
+    /// The user's notes (the catalog's notes are in `place`).
+    public var userNotes: String?
+}
+
+extension PlacesProjection {
+    /// Every catalog place with the user's state, in catalog order.
+    mutating func allPlaces(user: String, _ txn: ReadTransaction?) throws -> [PlaceView] {
+        var states: [String: UserPlace] = [:]
+        for (key, value) in try status.records(withPrefix: keyPrefix { $0.keyString(user) }, txn) { states[key.placeId] = value }
+        var views: [PlaceView] = []
+        for (_, id) in try order.records(in: SequenceKey(0)...SequenceKey(.max), txn) {
+            guard let entry = try catalog.get(PlaceKey(id.text), txn) else { continue }
+            let state = states[id.text] ?? UserPlace()
+            views.append(PlaceView(
+                place: entry.place, status: state.status, visitCount: state.visitCount, lastVisit: state.lastVisit,
+                lastVisitDate: state.lastVisit?.localDate, userNotes: state.notes))
+        }
+        return views
+    }
+
+    /// The places not seen yet, in catalog order.
+    mutating func deck(user: String, limit: Int, _ txn: ReadTransaction?) throws -> [PlaceView] {
+        Array(try allPlaces(user: user, txn).filter { $0.status == .notSeen }.prefix(limit))
+    }
+
+    /// Saved places of a category, by name (Unicode code points of the NFC form), then id.
+    mutating func saved(user: String, category: PlaceCategory, _ txn: ReadTransaction?) throws -> [PlaceView] {
+        try allPlaces(user: user, txn)
+            .filter { $0.status == .interested && $0.place.category == category }
+            .map { (Array($0.place.name.precomposedStringWithCanonicalMapping.unicodeScalars.map(\.value)), $0) }
+            .sorted { a, b in
+                a.0 == b.0 ? a.1.place.placeId.utf8.lexicographicallyPrecedes(b.1.place.placeId.utf8) : a.0.lexicographicallyPrecedes(b.0)
+            }
+            .map(\.1)
+    }
+
+    /// Visited places of a category, most recent visit first, then id.
+    mutating func visited(user: String, category: PlaceCategory, _ txn: ReadTransaction?) throws -> [PlaceView] {
+        try allPlaces(user: user, txn)
+            .filter { $0.status == .visited && $0.place.category == category }
+            .sorted { a, b in
+                let (x, y) = (a.lastVisit?.instant ?? .min, b.lastVisit?.instant ?? .min)
+                return x == y ? a.place.placeId.utf8.lexicographicallyPrecedes(b.place.placeId.utf8) : x > y
+            }
+    }
+}

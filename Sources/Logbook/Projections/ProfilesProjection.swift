@@ -1,0 +1,83 @@
+import BinaryCoding
+import EventLog
+import LMDB
+
+/// A user's profile as the read models need it.
+public struct Profile: Sendable, Hashable, Codable {
+    public var displayName: String
+    public var timeZone: String
+    public var weekStart: WeekStart
+    public var units: Units
+    public var preferredStepSource: String?
+}
+
+extension Profile: TableValue {
+    func encode(into w: inout ByteWriter) {
+        w.string(displayName); w.string(timeZone); w.enumeration(weekStart); w.enumeration(units); w.optionalString(preferredStepSource)
+    }
+
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        displayName = try ByteReader.string(s, &o)
+        timeZone = try ByteReader.string(s, &o)
+        weekStart = try FieldReader.enumeration(s, &o, WeekStart.self)
+        units = try FieldReader.enumeration(s, &o, Units.self)
+        preferredStepSource = try FieldReader.optionalString(s, &o)
+    }
+}
+
+/// A table key that is just a user id.
+struct UserKey: TableKey {
+    let user: String
+    func encode(into w: inout ByteWriter) { w.keyString(user) }
+    init(_ user: String) { self.user = user }
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        user = try KeyReader.string(s, &o)
+    }
+    static func < (a: UserKey, b: UserKey) -> Bool { a.user.utf8.lexicographicallyPrecedes(b.user.utf8) }
+}
+
+/// Profiles: each user's display name, time zone, week start, units and preferred step source.
+/// Several read models and the command rules (goal horizon in the user's time zone) use it.
+struct ProfilesProjection: Projection {
+    static let name = "profiles"
+    static let codeVersion = 1
+    static let tableNames = ["users"]
+
+    var users: ReadModelTable<UserKey, Profile>
+
+    init(_ tables: ProjectionTables) { users = tables.table("users") }
+
+    mutating func apply(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        switch fold.event {
+        case .userRegistered(let e):
+            users.set(UserKey(fold.user), Profile(
+                displayName: e.displayName, timeZone: e.timeZone, weekStart: e.weekStart, units: e.units, preferredStepSource: nil))
+        case .userProfileUpdated(let e):
+            guard try users.get(UserKey(fold.user), txn) != nil else { return }
+            try users.modify(UserKey(fold.user), txn, initial: { preconditionFailure("checked above") }) { profile in
+                if let name = e.displayName { profile.displayName = name }
+                if let zone = e.timeZone { profile.timeZone = zone }
+                if let start = e.weekStart { profile.weekStart = start }
+                if let units = e.units { profile.units = units }
+                switch e.preferredStepSource {
+                case .unchanged: break
+                case .clear: profile.preferredStepSource = nil
+                case .set(let source): profile.preferredStepSource = source
+                }
+            }
+        default:
+            break
+        }
+    }
+
+    mutating func flush(_ txn: WriteTransaction) throws { try users.flush(txn) }
+    mutating func dropCache() { users.dropCache() }
+    var cachedCount: Int { users.cachedCount }
+
+    /// The profile of `user`, if registered.
+    mutating func profile(_ user: String, _ txn: ReadTransaction?) throws -> Profile? {
+        try users.get(UserKey(user), txn)
+    }
+}

@@ -1,0 +1,114 @@
+import EventLog
+import LMDB
+
+/// Weekly and period statistics: per user and local day, the counted workouts by activity type
+/// and the steps of each source; weeks, months and years are summed from days when asked, so
+/// changing the week start needs no rebuild.
+///
+/// Steps: a sample counts on the local day of its start; the same sample (source, start
+/// instant, end instant) counts once, the first time. Which source's total is the day's steps is
+/// a view choice made when queried (preferred source, else the largest single source).
+struct StatsProjection: Projection {
+    static let name = "stats"
+    static let codeVersion = 1
+    static let tableNames = ["workouts", "days", "steps", "samples"]
+
+    var workouts: ReadModelTable<WorkoutKey, StatsWorkout>
+    var days: ReadModelTable<UserDayKey, DayActivity>
+    var steps: ReadModelTable<UserDaySourceKey, SourceSteps>
+    var samples: ReadModelTable<SampleDayKey, CountedSamples>
+
+    init(_ tables: ProjectionTables) {
+        workouts = tables.table("workouts")
+        days = tables.table("days")
+        steps = tables.table("steps")
+        samples = tables.table("samples")
+    }
+
+    mutating func apply(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        let position = fold.position
+        switch fold.event {
+        case .workoutStarted(let e):
+            guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
+            workouts.set(WorkoutKey(e.workoutId), StatsWorkout(user: fold.user, day: Self.day(e.startedAt), type: e.activityType))
+        case .workoutFinished(let e):
+            guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
+            workout.distanceMeters = e.distanceMeters
+            workout.movingSeconds = e.movingSeconds
+            workout.counted = true
+            workout.closed = true
+            try addToDay(workout, sign: 1, position: position, txn)
+            workouts.set(WorkoutKey(e.workoutId), workout)
+        case .workoutImported(let e):
+            guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
+            var workout = StatsWorkout(user: fold.user, day: Self.day(e.startedAt), type: e.activityType)
+            workout.distanceMeters = e.distanceMeters
+            workout.movingSeconds = e.movingSeconds
+            workout.counted = true
+            workout.closed = true
+            try addToDay(workout, sign: 1, position: position, txn)
+            workouts.set(WorkoutKey(e.workoutId), workout)
+        case .workoutDiscarded(let e):
+            guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.counted else { return }
+            workout.closed = true
+            workouts.set(WorkoutKey(e.workoutId), workout)
+        case .workoutDeleted(let e):
+            guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn) else { return }
+            if workout.counted { try addToDay(workout, sign: -1, position: position, txn) }
+            workout.counted = false
+            workout.closed = true
+            workouts.set(WorkoutKey(e.workoutId), workout)
+        case .workoutEdited(let e):
+            guard let type = e.activityType, var workout = try workouts.get(WorkoutKey(e.workoutId), txn), workout.type != type else { return }
+            if workout.counted { try addToDay(workout, sign: -1, position: position, txn) }
+            workout.type = type
+            if workout.counted { try addToDay(workout, sign: 1, position: position, txn) }
+            workouts.set(WorkoutKey(e.workoutId), workout)
+        case .stepsRecorded(let e):
+            for sample in e.samples { try count(sample, user: fold.user, position: position, txn) }
+        default:
+            break
+        }
+    }
+
+    /// The local day (days since 1970) of a timestamp, in its own offset.
+    static func day(_ timestamp: Timestamp) -> Int32 { Int32(truncatingIfNeeded: timestamp.localDate.daysSinceEpoch) }
+
+    private mutating func addToDay(_ workout: StatsWorkout, sign: Int, position: UInt64, _ txn: ReadTransaction?) throws {
+        let key = UserDayKey(workout.user, workout.day)
+        var day = try days.get(key, txn) ?? DayActivity()
+        day.byType[ActivityType.allCases.firstIndex(of: workout.type)!].add(workout.totals, sign: sign)
+        day.lastPosition = position
+        days.set(key, day.isEmpty ? nil : day)
+    }
+
+    private mutating func count(_ sample: StepSample, user: String, position: UInt64, _ txn: ReadTransaction?) throws {
+        let start = sample.start.instant
+        let dayLength: Int64 = 86_400_000_000
+        let utcDay = start >= 0 ? start / dayLength : (start - dayLength + 1) / dayLength
+        let isNew = try samples.modify(SampleDayKey(user, sample.source, Int32(truncatingIfNeeded: utcDay)), txn, initial: { CountedSamples() }) {
+            $0.insert(start: start, end: sample.end.instant, dayStart: utcDay * dayLength)
+        }
+        guard isNew else { return }
+        try steps.modify(UserDaySourceKey(user, Self.day(sample.start), sample.source), txn, initial: { SourceSteps() }) {
+            $0.steps += sample.count
+            $0.lastPosition = position
+        }
+    }
+
+    mutating func flush(_ txn: WriteTransaction) throws {
+        try workouts.flush(txn)
+        try days.flush(txn)
+        try steps.flush(txn)
+        try samples.flush(txn)
+    }
+
+    mutating func dropCache() {
+        workouts.dropCache()
+        days.dropCache()
+        steps.dropCache()
+        samples.dropCache()
+    }
+
+    var cachedCount: Int { workouts.cachedCount + days.cachedCount + steps.cachedCount + samples.cachedCount }
+}

@@ -1,0 +1,123 @@
+import EventLog
+
+/// One-line, human descriptions of events, in English, the same on every machine: numbers are
+/// grouped with commas and dates written "Tue 25 Nov" by hand, never by the process's locale.
+enum TimelineDescriptions {
+    static func describe(_ event: DomainEvent, occurredAt: Timestamp, context: TimelineContext?) -> String {
+        switch event {
+        case .userRegistered(let e):
+            return "Registered as \(e.displayName) (\(e.timeZone), weeks start \(weekday(e.weekStart)), \(e.units.rawValue))"
+        case .userProfileUpdated(let e):
+            var changes: [String] = []
+            if let name = e.displayName { changes.append("name \(name)") }
+            if let zone = e.timeZone { changes.append("time zone \(zone)") }
+            if let start = e.weekStart { changes.append("weeks start \(weekday(start))") }
+            if let units = e.units { changes.append("units \(units.rawValue)") }
+            switch e.preferredStepSource {
+            case .unchanged: break
+            case .clear: changes.append("steps from the largest source")
+            case .set(let source): changes.append("steps from \(source) only")
+            }
+            return "Profile updated: " + (changes.isEmpty ? "nothing changed" : changes.joined(separator: ", "))
+        case .workoutStarted(let e):
+            return "Started \(article(e.activityType)) \(e.activityType.rawValue) (\(e.source.kind.rawValue))"
+        case .workoutPaused:
+            return "Paused the \(type(context))"
+        case .workoutResumed:
+            return "Resumed the \(type(context))"
+        case .workoutFinished(let e):
+            return "Finished the \(type(context)): \(distance(e.distanceMeters)) in \(duration(e.movingSeconds))"
+        case .workoutDiscarded:
+            return "Discarded the \(type(context))\(startedOn(context))"
+        case .workoutImported(let e):
+            return "Imported \(article(e.activityType)) \(e.activityType.rawValue) from \(e.source.kind.rawValue): "
+                + "\(distance(e.distanceMeters)) in \(duration(e.movingSeconds)) on \(day(e.startedAt.localDate))"
+        case .workoutEdited(let e):
+            var changes: [String] = []
+            if let title = e.title { changes.append("title \"\(title)\"") }
+            if e.notes != nil { changes.append("notes") }
+            if let newType = e.activityType { changes.append("type \(newType.rawValue)") }
+            return "Edited the \(type(context))\(startedOn(context)): " + (changes.isEmpty ? "nothing changed" : changes.joined(separator: ", "))
+        case .workoutDeleted:
+            return "Deleted the \(type(context))\(startedOn(context))"
+        case .stepsRecorded(let e):
+            let total = e.samples.reduce(0) { $0 + $1.count }
+            var sources: [String] = []
+            for sample in e.samples where !sources.contains(sample.source) { sources.append(sample.source) }
+            let noun = e.samples.count == 1 ? "sample" : "samples"
+            return "Recorded \(grouped(total)) steps from \(sources.joined(separator: " and ")) (\(e.samples.count) \(noun))"
+        case .goalSet(let e):
+            var text = "Step goal for \(day(e.date)) set to \(grouped(e.steps))"
+            if let minutes = e.activeMinutes { text += " and \(minutes) active minutes" }
+            if let previous = context?.previousGoal { text += ", was \(grouped(previous.steps))" }
+            return text
+        case .goalCleared(let e):
+            var text = "Step goal for \(day(e.date)) cleared"
+            if let previous = context?.previousGoal { text += ", was \(grouped(previous.steps))" }
+            return text
+        case .goalDefaultSet(let e):
+            var text = "Default step goal set to \(grouped(e.steps)) from \(day(occurredAt.localDate))"
+            if let previous = context?.previousGoal { text += ", was \(grouped(previous.steps))" }
+            return text
+        case .placeAdded(let e):
+            return "Added \(e.name) (\(e.subcategory)) to the places"
+        case .placeSwiped(let e):
+            return (e.direction == .right ? "Saved " : "Hid ") + place(context, e.placeId)
+        case .placeVisited(let e):
+            return "Visited \(place(context, e.placeId)) on \(day(e.visitedAt.localDate))"
+        case .placeNotesEdited(let e):
+            return "Edited notes on \(place(context, e.placeId))"
+        case .placesReset:
+            return "Reset the places: every place back in the deck, visits cleared"
+        }
+    }
+
+    private static func weekday(_ start: WeekStart) -> String { start == .monday ? "Monday" : "Sunday" }
+
+    private static func type(_ context: TimelineContext?) -> String { context?.activityType?.rawValue ?? "workout" }
+
+    private static func startedOn(_ context: TimelineContext?) -> String {
+        context?.startedOn.map { " of \(day($0))" } ?? ""
+    }
+
+    private static func place(_ context: TimelineContext?, _ id: String) -> String { context?.placeName ?? "place \(id)" }
+
+    private static func article(_ type: ActivityType) -> String {
+        switch type {
+        case .ride, .run, .walk, .swim, .hike, .strength, .yoga: "a"
+        case .other: "an"
+        }
+    }
+
+    /// "12,000".
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var result = ""
+        for (index, character) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
+            result.append(character)
+        }
+        return (value < 0 ? "-" : "") + result
+    }
+
+    /// "8.01 km".
+    static func distance(_ meters: Int) -> String {
+        let hundredths = (meters + 5) / 10
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) km"
+    }
+
+    /// "45:10" or "1:02:10".
+    static func duration(_ seconds: Int) -> String {
+        let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return h > 0 ? "\(h):\(two(m)):\(two(s))" : "\(m):\(two(s))"
+    }
+
+    /// "Tue 25 Nov".
+    static func day(_ date: CivilDate) -> String {
+        let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return "\(weekdays[date.isoWeekday - 1]) \(date.day) \(months[date.month - 1])"
+    }
+}

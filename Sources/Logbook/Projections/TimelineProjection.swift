@@ -1,0 +1,170 @@
+import BinaryCoding
+import EventLog
+import LMDB
+
+/// Key of a timeline context record: a user and a log position.
+struct UserPositionKey: TableKey {
+    let user: String
+    let position: UInt64
+    func encode(into w: inout ByteWriter) { w.keyString(user); w.keyInt(Int64(bitPattern: position)) }
+    init(_ user: String, _ position: UInt64) { self.user = user; self.position = position }
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        user = try KeyReader.string(s, &o)
+        position = UInt64(bitPattern: try KeyReader.int(s, &o))
+    }
+    static func < (a: UserPositionKey, b: UserPositionKey) -> Bool {
+        a.user == b.user ? a.position < b.position : a.user.utf8.lexicographicallyPrecedes(b.user.utf8)
+    }
+}
+
+/// What an event's one-line description needs beyond the event itself, as it stood when the
+/// event happened: the goal it replaced, the workout's type and start, the place's name.
+struct TimelineContext: TableValue, Equatable {
+    var previousGoal: Goal?
+    var activityType: ActivityType?
+    var startedOn: CivilDate?
+    var placeName: String?
+
+    func encode(into w: inout ByteWriter) {
+        if let previousGoal { w.byte(1); previousGoal.encode(into: &w) } else { w.byte(0) }
+        if let activityType { w.byte(1); w.enumeration(activityType) } else { w.byte(0) }
+        if let startedOn { w.byte(1); w.date(startedOn) } else { w.byte(0) }
+        w.optionalString(placeName)
+    }
+
+    init(previousGoal: Goal? = nil, activityType: ActivityType? = nil, startedOn: CivilDate? = nil, placeName: String? = nil) {
+        self.previousGoal = previousGoal
+        self.activityType = activityType
+        self.startedOn = startedOn
+        self.placeName = placeName
+    }
+
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        if try ByteReader.byte(s, &o) == 1 {
+            previousGoal = Goal(steps: try FieldReader.int(s, &o), activeMinutes: try FieldReader.optionalInt(s, &o))
+        }
+        if try ByteReader.byte(s, &o) == 1 { activityType = try FieldReader.enumeration(s, &o, ActivityType.self) }
+        if try ByteReader.byte(s, &o) == 1 { startedOn = try FieldReader.date(s, &o) }
+        placeName = try FieldReader.optionalString(s, &o)
+    }
+}
+
+/// What the timeline fold remembers about a workout.
+struct TimelineWorkout: TableValue {
+    var type: ActivityType
+    var startedOn: CivilDate
+    func encode(into w: inout ByteWriter) { w.enumeration(type); w.date(startedOn) }
+    init(type: ActivityType, startedOn: CivilDate) { self.type = type; self.startedOn = startedOn }
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        type = try FieldReader.enumeration(s, &o, ActivityType.self)
+        startedOn = try FieldReader.date(s, &o)
+    }
+}
+
+/// The audit timeline: every event of a user, in log order, described in one line. The rows are
+/// the log's own subject index; this projection keeps, per position, the context a description
+/// needs ("set to 12,000, was 10,000"), and the little state that context comes from.
+struct TimelineProjection: Projection {
+    static let name = "timeline"
+    static let codeVersion = 1
+    static let tableNames = ["context", "goals", "defaults", "workouts", "places"]
+
+    var context: ReadModelTable<UserPositionKey, TimelineContext>
+    var goals: ReadModelTable<UserDayKey, Goal>
+    var defaults: ReadModelTable<UserDayKey, Goal>
+    var workouts: ReadModelTable<WorkoutKey, TimelineWorkout>
+    var places: ReadModelTable<PlaceKey, TextValue>
+
+    init(_ tables: ProjectionTables) {
+        context = tables.table("context")
+        goals = tables.table("goals")
+        defaults = tables.table("defaults")
+        workouts = tables.table("workouts")
+        places = tables.table("places")
+    }
+
+    mutating func apply(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        let user = fold.user
+        let key = UserPositionKey(user, fold.position)
+        switch fold.event {
+        case .goalSet(let e):
+            let day = Int32(e.date.daysSinceEpoch)
+            context.set(key, TimelineContext(previousGoal: try goal(user: user, day: day, txn)))
+            goals.set(UserDayKey(user, day), Goal(steps: e.steps, activeMinutes: e.activeMinutes))
+        case .goalCleared(let e):
+            let day = Int32(e.date.daysSinceEpoch)
+            context.set(key, TimelineContext(previousGoal: try goal(user: user, day: day, txn)))
+            goals.set(UserDayKey(user, day), nil)
+        case .goalDefaultSet(let e):
+            let day = StatsProjection.day(fold.envelope.occurredAt)
+            let previous = try defaults.records(in: UserDayKey(user, Int32.min)...UserDayKey(user, day), txn).last?.1 ?? .standard
+            context.set(key, TimelineContext(previousGoal: previous))
+            defaults.set(UserDayKey(user, day), Goal(steps: e.steps, activeMinutes: e.activeMinutes))
+        case .workoutStarted(let e):
+            workouts.set(WorkoutKey(e.workoutId), TimelineWorkout(type: e.activityType, startedOn: e.startedAt.localDate))
+        case .workoutImported(let e):
+            workouts.set(WorkoutKey(e.workoutId), TimelineWorkout(type: e.activityType, startedOn: e.startedAt.localDate))
+        case .workoutPaused(let e), .workoutResumed(let e):
+            try describeWorkout(e.workoutId, key, txn)
+        case .workoutFinished(let e):
+            try describeWorkout(e.workoutId, key, txn)
+        case .workoutDiscarded(let e), .workoutDeleted(let e):
+            try describeWorkout(e.workoutId, key, txn)
+        case .workoutEdited(let e):
+            try describeWorkout(e.workoutId, key, txn)
+            if let type = e.activityType, var workout = try workouts.get(WorkoutKey(e.workoutId), txn) {
+                workout.type = type
+                workouts.set(WorkoutKey(e.workoutId), workout)
+            }
+        case .placeAdded(let e):
+            places.set(PlaceKey(e.placeId), TextValue(e.name))
+        case .placeSwiped(let e):
+            try describePlace(e.placeId, key, txn)
+        case .placeVisited(let e):
+            try describePlace(e.placeId, key, txn)
+        case .placeNotesEdited(let e):
+            try describePlace(e.placeId, key, txn)
+        default:
+            break
+        }
+    }
+
+    /// The goal in force for a day: explicit, else the default then in force, else 10,000.
+    private mutating func goal(user: String, day: Int32, _ txn: ReadTransaction?) throws -> Goal {
+        if let explicit = try goals.get(UserDayKey(user, day), txn) { return explicit }
+        return try defaults.records(in: UserDayKey(user, Int32.min)...UserDayKey(user, day), txn).last?.1 ?? .standard
+    }
+
+    private mutating func describeWorkout(_ workoutId: String, _ key: UserPositionKey, _ txn: ReadTransaction?) throws {
+        guard let workout = try workouts.get(WorkoutKey(workoutId), txn) else { return }
+        context.set(key, TimelineContext(activityType: workout.type, startedOn: workout.startedOn))
+    }
+
+    private mutating func describePlace(_ placeId: String, _ key: UserPositionKey, _ txn: ReadTransaction?) throws {
+        guard let name = try places.get(PlaceKey(placeId), txn) else { return }
+        context.set(key, TimelineContext(placeName: name.text))
+    }
+
+    mutating func flush(_ txn: WriteTransaction) throws {
+        try context.flush(txn)
+        try goals.flush(txn)
+        try defaults.flush(txn)
+        try workouts.flush(txn)
+        try places.flush(txn)
+    }
+
+    mutating func dropCache() {
+        context.dropCache()
+        goals.dropCache()
+        defaults.dropCache()
+        workouts.dropCache()
+        places.dropCache()
+    }
+
+    var cachedCount: Int {
+        context.cachedCount + goals.cachedCount + defaults.cachedCount + workouts.cachedCount + places.cachedCount
+    }
+}

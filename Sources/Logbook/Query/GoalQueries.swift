@@ -1,0 +1,109 @@
+public import EventLog
+import LMDB
+
+/// One day of goal progress.
+public struct GoalDay: Sendable, Hashable, Codable {
+    public var date: CivilDate
+    public var goal: Goal
+    /// `explicit` (set for this date), `default` (the user's default then in force) or `standard` (10,000).
+    public var origin: String
+    public var steps: Int
+    /// Moving time of the day's counted workouts, in whole minutes.
+    public var activeMinutes: Int
+    public var met: Bool
+}
+
+/// Current and longest runs of met days, as of a day.
+public struct Streaks: Sendable, Hashable, Codable {
+    /// The day the streaks are counted up to (nil: the user has no data).
+    public var asOf: CivilDate?
+    /// Consecutive met days ending on `asOf` (0 if that day is not met).
+    public var current: Int
+    /// The longest run of met days up to `asOf`.
+    public var longest: Int
+}
+
+/// One week of goal progress.
+public struct GoalWeek: Sendable, Hashable, Codable {
+    public var user: String
+    public var weekStart: CivilDate
+    public var days: [GoalDay]
+    public var daysMet: Int
+    public var steps: Int
+    public var activeMinutes: Int
+    /// Streaks as of the week's last day (or the last day with data, if earlier).
+    public var streaks: Streaks
+}
+
+extension ProjectionSet {
+    /// Goal progress of every day from `from` to `to`.
+    mutating func goalDays(user: String, profile: Profile, from: CivilDate, to: CivilDate, _ txn: ReadTransaction?) throws -> [GoalDay] {
+        let stats = try stats.period(user: user, from: from, to: to, preferredSource: profile.preferredStepSource, txn)
+        let goals = try goals.goals(user: user, from: from, to: to, txn)
+        return zip(stats.days, goals).map { day, goal in
+            let minutes = day.movingSeconds / 60
+            let met = day.steps >= goal.0.steps && (goal.0.activeMinutes.map { minutes >= $0 } ?? true)
+            return GoalDay(date: day.date, goal: goal.0, origin: goal.1.rawValue, steps: day.steps, activeMinutes: minutes, met: met)
+        }
+    }
+
+    /// The first and last local days on which the user has workouts or steps.
+    mutating func dataRange(user: String, _ txn: ReadTransaction?) throws -> ClosedRange<CivilDate>? {
+        let prefix = keyPrefix { $0.keyString(user) }
+        let activityDays = try stats.days.records(withPrefix: prefix, txn).map(\.0.day)
+        let stepDays = try stats.steps.records(withPrefix: prefix, txn).map(\.0.day)
+        guard let first = (activityDays + stepDays).min(), let last = (activityDays + stepDays).max() else { return nil }
+        return CivilDate(daysSinceEpoch: Int(first))...CivilDate(daysSinceEpoch: Int(last))
+    }
+
+    /// Streaks of met days as of `day` (default: the last day with data).
+    mutating func streaks(user: String, profile: Profile, asOf day: CivilDate?, _ txn: ReadTransaction?) throws -> Streaks {
+        guard let range = try dataRange(user: user, txn) else { return Streaks(asOf: day, current: 0, longest: 0) }
+        let end = day ?? range.upperBound
+        guard end >= range.lowerBound else { return Streaks(asOf: end, current: 0, longest: 0) }
+        let days = try goalDays(user: user, profile: profile, from: range.lowerBound, to: end, txn)
+        var current = 0
+        var longest = 0
+        for day in days {
+            current = day.met ? current + 1 : 0
+            longest = max(longest, current)
+        }
+        return Streaks(asOf: end, current: current, longest: longest)
+    }
+
+    /// The goal week containing `date`, by the user's week start.
+    mutating func goalWeek(user: String, profile: Profile, containing date: CivilDate, _ txn: ReadTransaction?) throws -> GoalWeek {
+        let start = StatsProjection.weekStart(containing: date, weekStart: profile.weekStart)
+        let end = start.adding(days: 6)
+        let days = try goalDays(user: user, profile: profile, from: start, to: end, txn)
+        let lastData = try dataRange(user: user, txn)?.upperBound
+        let streakDay = lastData.map { min($0, end) } ?? end
+        return GoalWeek(
+            user: user, weekStart: start, days: days, daysMet: days.filter(\.met).count,
+            steps: days.reduce(0) { $0 + $1.steps }, activeMinutes: days.reduce(0) { $0 + $1.activeMinutes },
+            streaks: try streaks(user: user, profile: profile, asOf: streakDay, txn))
+    }
+
+    /// Every milestone the user has earned: workout ones from the ledger, step and goal ones
+    /// from the days.
+    mutating func collectibles(user: String, profile: Profile, _ txn: ReadTransaction?) throws -> [Collectible] {
+        var earned = try collectibles.workoutMilestones(user: user, txn)
+        if let range = try dataRange(user: user, txn) {
+            let days = try goalDays(user: user, profile: profile, from: range.lowerBound, to: range.upperBound, txn)
+            let rows = try stats.period(user: user, from: range.lowerBound, to: range.upperBound, preferredSource: profile.preferredStepSource, txn).days
+            if let index = rows.firstIndex(where: { $0.steps >= 10_000 }) {
+                earned.append(Collectible(id: "steps_10k_day", title: "A 10,000-step day", position: rows[index].lastPosition, date: rows[index].date))
+            }
+            var run = 0
+            for (index, day) in days.enumerated() {
+                run = day.met ? run + 1 : 0
+                if run == 7 {
+                    let position = rows[(index - 6)...index].map(\.lastPosition).max() ?? 0
+                    earned.append(Collectible(id: "goal_streak_7", title: "A 7-day goal streak", position: position, date: day.date))
+                    break
+                }
+            }
+        }
+        return earned.sorted { ($0.position, $0.id) < ($1.position, $1.id) }
+    }
+}

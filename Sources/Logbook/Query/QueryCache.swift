@@ -1,0 +1,214 @@
+import Synchronization
+
+/// The queries whose answers are cached, and the event types each depends on.
+public enum CachedQuery: String, Sendable, Hashable, CaseIterable, Codable {
+    case stats, goals, places, activities, timeline, collectibles
+
+    /// An append of one of these types for a user invalidates that user's entries.
+    var dependsOn: Set<EventType> {
+        let workouts: Set<EventType> = [.workoutFinished, .workoutImported, .workoutEdited, .workoutDeleted]
+        let profile: Set<EventType> = [.userRegistered, .userProfileUpdated]
+        switch self {
+        case .stats: return workouts.union(profile).union([.stepsRecorded])
+        case .goals: return workouts.union(profile).union([.stepsRecorded, .goalSet, .goalCleared, .goalDefaultSet])
+        case .places: return [.placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .placeAdded]
+        case .activities: return workouts.union([.workoutStarted, .workoutPaused, .workoutResumed, .workoutDiscarded])
+        case .timeline: return Set(EventType.allCases)
+        case .collectibles: return workouts.union(profile).union([.stepsRecorded, .goalSet, .goalCleared, .goalDefaultSet])
+        }
+    }
+
+    /// Catalog changes (places added) invalidate every user's entries of this cache.
+    var dependsOnCatalog: Bool { self == .places || self == .timeline }
+}
+
+/// One cache's counters, as the status query reports them.
+public struct CacheStatus: Sendable, Hashable, Codable {
+    public var name: String
+    public var entries: Int
+    public var bytes: Int
+    public var hits: Int
+    public var misses: Int
+    /// The position of the last commit that removed entries from this cache (0: none yet).
+    public var lastInvalidatingPosition: UInt64
+}
+
+/// Computed query answers, keyed by query and parameters, per user.
+///
+/// - Invalidation is exact: a commit removes the entries of the users it touched, in the caches
+///   that depend on the event types it carried (catalog changes: every user's places entries).
+///   It runs after the commit and before any appender is answered, so no cache answers older
+///   than the caller's own acknowledged write.
+/// - An answer computed from a snapshot taken before an invalidation is returned but not kept.
+/// - Identical concurrent queries share one computation (single flight).
+/// - Each cache is bounded by entries and bytes; the oldest entries go first.
+final class QueryCache: Sendable {
+    struct Key: Hashable, Sendable {
+        var query: CachedQuery
+        var user: String
+        var parameters: String
+    }
+
+    private struct Entry {
+        var value: any Sendable
+        var bytes: Int
+        var serial: UInt64
+    }
+
+    private struct Counters {
+        var hits = 0
+        var misses = 0
+        var lastInvalidation: UInt64 = 0
+        var bytes = 0
+    }
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var order: [CachedQuery: [(serial: UInt64, key: Key)]] = [:]
+        var counters: [CachedQuery: Counters] = [:]
+        var inFlight: [Key: Task<any Sendable, any Error>] = [:]
+        /// Bumped for (query, user) on every invalidation, and globally for catalog changes.
+        var epochs: [String: UInt64] = [:]
+        var catalogEpoch: UInt64 = 0
+        /// Bumped by ``clear()``: nothing computed before it is kept.
+        var generation: UInt64 = 0
+        var serial: UInt64 = 0
+    }
+
+    private enum Lookup {
+        case hit(any Sendable)
+        case wait(Task<any Sendable, any Error>)
+    }
+
+    private let state = Mutex(State())
+    let maxEntries: Int
+    let maxBytes: Int
+
+    init(maxEntries: Int = 10_000, maxBytes: Int = 64 << 20) {
+        self.maxEntries = maxEntries
+        self.maxBytes = maxBytes
+    }
+
+    private static func epochKey(_ query: CachedQuery, _ user: String) -> String { query.rawValue + "\u{0}" + user }
+
+    /// The cached answer for `key`, or the answer `compute` gives (shared with identical
+    /// concurrent calls, and kept unless an invalidation happened meanwhile).
+    func value<V: Sendable>(_ key: Key, bytes: @escaping @Sendable (V) -> Int, compute: @escaping @Sendable () async throws -> V) async throws -> V {
+        let lookup: Lookup = state.withLock { state in
+            if let entry = state.entries[key] {
+                state.counters[key.query, default: Counters()].hits += 1
+                return .hit(entry.value)
+            }
+            state.counters[key.query, default: Counters()].misses += 1
+            if let running = state.inFlight[key] { return .wait(running) }
+            let epoch = state.epochs[Self.epochKey(key.query, key.user), default: 0]
+            let catalogEpoch = state.catalogEpoch
+            let generation = state.generation
+            let task = Task<any Sendable, any Error> { [self] in
+                do {
+                    let value = try await compute()
+                    self.store(key, value, bytes: bytes(value), epoch: epoch, catalogEpoch: catalogEpoch, generation: generation)
+                    return value
+                } catch {
+                    self.state.withLock { _ = $0.inFlight.removeValue(forKey: key) }
+                    throw error
+                }
+            }
+            state.inFlight[key] = task
+            return .wait(task)
+        }
+        switch lookup {
+        case .hit(let value): return value as! V
+        case .wait(let task): return try await task.value as! V
+        }
+    }
+
+    private func store(_ key: Key, _ value: any Sendable, bytes: Int, epoch: UInt64, catalogEpoch: UInt64, generation: UInt64) {
+        state.withLock { state in
+            state.inFlight[key] = nil
+            guard state.generation == generation, state.epochs[Self.epochKey(key.query, key.user), default: 0] == epoch,
+                  !key.query.dependsOnCatalog || state.catalogEpoch == catalogEpoch
+            else { return }
+            state.serial += 1
+            state.entries[key] = Entry(value: value, bytes: bytes, serial: state.serial)
+            state.order[key.query, default: []].append((state.serial, key))
+            state.counters[key.query, default: Counters()].bytes += bytes
+            Self.evict(key.query, &state, maxEntries: maxEntries, maxBytes: maxBytes)
+        }
+    }
+
+    private static func evict(_ query: CachedQuery, _ state: inout State, maxEntries: Int, maxBytes: Int) {
+        var queue = state.order[query] ?? []
+        var count = queue.count
+        var dropped = 0
+        while (count > maxEntries || state.counters[query, default: Counters()].bytes > maxBytes), dropped < queue.count {
+            let (serial, key) = queue[dropped]
+            dropped += 1
+            if let entry = state.entries[key], entry.serial == serial {
+                state.entries[key] = nil
+                state.counters[query, default: Counters()].bytes -= entry.bytes
+                count -= 1
+            }
+        }
+        if dropped > 0 { queue.removeFirst(dropped) }
+        // Forget queue slots of entries that were invalidated or replaced.
+        if queue.count > 2 * max(maxEntries, 1) {
+            queue = queue.filter { state.entries[$0.key]?.serial == $0.serial }
+        }
+        state.order[query] = queue
+    }
+
+    /// Removes exactly what a commit made stale.
+    func invalidate(_ summary: CommitSummary) {
+        state.withLock { state in
+            if summary.catalogChanged { state.catalogEpoch += 1 }
+            var removed: [CachedQuery: Bool] = [:]
+            for (user, types) in summary.users {
+                for query in CachedQuery.allCases where !query.dependsOn.isDisjoint(with: types) {
+                    state.epochs[Self.epochKey(query, user), default: 0] += 1
+                    removed[query] = true
+                }
+            }
+            let stale = state.entries.keys.filter { key in
+                (summary.catalogChanged && key.query.dependsOnCatalog)
+                    || (summary.users[key.user].map { !key.query.dependsOn.isDisjoint(with: $0) } ?? false)
+            }
+            for key in stale {
+                if let entry = state.entries.removeValue(forKey: key) {
+                    state.counters[key.query, default: Counters()].bytes -= entry.bytes
+                    removed[key.query] = true
+                }
+            }
+            for query in removed.keys where removed[query] == true {
+                state.counters[query, default: Counters()].lastInvalidation = summary.position
+            }
+            if summary.catalogChanged {
+                for query in CachedQuery.allCases where query.dependsOnCatalog {
+                    state.counters[query, default: Counters()].lastInvalidation = summary.position
+                }
+            }
+        }
+    }
+
+    /// Counters of every cache.
+    func status() -> [CacheStatus] {
+        state.withLock { state in
+            CachedQuery.allCases.map { query in
+                let counters = state.counters[query] ?? Counters()
+                return CacheStatus(
+                    name: query.rawValue, entries: state.entries.keys.filter { $0.query == query }.count, bytes: counters.bytes,
+                    hits: counters.hits, misses: counters.misses, lastInvalidatingPosition: counters.lastInvalidation)
+            }
+        }
+    }
+
+    /// Forgets every entry (after a rebuild).
+    func clear() {
+        state.withLock { state in
+            state.entries.removeAll()
+            state.order.removeAll()
+            for query in CachedQuery.allCases { state.counters[query, default: Counters()].bytes = 0 }
+            state.generation += 1
+        }
+    }
+}

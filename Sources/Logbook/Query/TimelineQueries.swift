@@ -1,0 +1,107 @@
+public import EventLog
+public import Foundation
+import LMDB
+
+/// One line of a user's audit timeline.
+public struct TimelineEntry: Sendable, Hashable, Codable {
+    public var position: UInt64
+    public var eventId: UUID
+    public var type: String
+    public var stream: String
+    public var occurredAt: Timestamp
+    public var recordedAt: Timestamp
+    public var description: String
+}
+
+/// A page of the timeline and the cursor to the next one.
+public struct TimelinePage: Sendable, Hashable, Codable {
+    public var entries: [TimelineEntry]
+    /// Pass back for the next page; nil when there is nothing more.
+    public var nextCursor: String?
+}
+
+/// Which timeline entries to show.
+public struct TimelineFilter: Sendable, Hashable {
+    /// Only these event types (nil: all).
+    public var types: Set<EventType>?
+    /// Only events that occurred in this range of instants (inclusive).
+    public var from: Timestamp?
+    public var to: Timestamp?
+    /// Newest first (the default) or oldest first.
+    public var newestFirst: Bool
+
+    public init(types: Set<EventType>? = nil, from: Timestamp? = nil, to: Timestamp? = nil, newestFirst: Bool = true) {
+        self.types = types
+        self.from = from
+        self.to = to
+        self.newestFirst = newestFirst
+    }
+}
+
+extension Logbook {
+    /// A page of `user`'s timeline: rows from the log's subject index, described with the
+    /// context the timeline read model kept, in one snapshot of both. At most `limit` entries;
+    /// a page whose filter matches rarely may hold fewer and still carry a cursor (it stops after
+    /// examining 5,000 events).
+    func timelinePage(
+        user: String, filter: TimelineFilter, limit: Int, cursor: String?, through end: UInt64?
+    ) throws -> TimelinePage {
+        var start: UInt64
+        if let cursor {
+            guard let position = UInt64(cursor) else { throw LogbookError.invalidArgument(name: "cursor", reason: "not a timeline cursor") }
+            start = filter.newestFirst ? (position == 0 ? 0 : position - 1) : position + 1
+        } else {
+            start = filter.newestFirst ? (end ?? .max) : 1
+        }
+        if let end { start = min(start, end) }
+        return try log.withSnapshot { snapshot in
+            var context = readModels.projectionSet(active: [.timeline]).timeline
+            var entries: [TimelineEntry] = []
+            var examined = 0
+            var lastExamined: UInt64?
+            var exhausted = false
+            while entries.count < limit, examined < 5_000 {
+                let page = try snapshot.readSubject(
+                    user, from: Position(start), direction: filter.newestFirst ? .backward : .forward, limit: min(256, max(limit * 2, 32)))
+                if page.isEmpty {
+                    exhausted = true
+                    break
+                }
+                for event in page {
+                    if let end, event.position.rawValue > end {
+                        exhausted = true
+                        break
+                    }
+                    examined += 1
+                    lastExamined = event.position.rawValue
+                    guard let type = EventType(rawValue: event.type) else { continue }
+                    if let types = filter.types, !types.contains(type) { continue }
+                    if let from = filter.from, event.occurredAt.instant < from.instant { continue }
+                    if let to = filter.to, event.occurredAt.instant > to.instant { continue }
+                    let domainEvent: DomainEvent
+                    do {
+                        domainEvent = try BinaryEventCodec.decode(type, schemaVersion: event.schemaVersion, payload: event.payload.span)
+                    } catch let error as DomainCodingError {
+                        throw LogbookError.coding(error)
+                    }
+                    let details = try context.context.get(UserPositionKey(user, event.position.rawValue), snapshot.transaction)
+                    entries.append(TimelineEntry(
+                        position: event.position.rawValue, eventId: event.eventId, type: event.type, stream: event.stream,
+                        occurredAt: event.occurredAt, recordedAt: event.recordedAt,
+                        description: TimelineDescriptions.describe(domainEvent, occurredAt: event.occurredAt, context: details)))
+                    if entries.count == limit { break }
+                }
+                if exhausted { break }
+                let last = page[page.count - 1].position.rawValue
+                if filter.newestFirst {
+                    if last <= 1 { exhausted = true; break }
+                    start = last - 1
+                } else {
+                    start = last + 1
+                }
+            }
+            let more = !exhausted
+            return TimelinePage(entries: entries, nextCursor: more ? lastExamined.map(String.init) : nil)
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import BinaryCoding
+import Crypto
+import EventLog
+import LMDB
+
+/// Where the read models live: their LMDB databases (beside the log, in its environment, or in
+/// a scratch environment for `verify`) and the meta table holding each projection's checkpoint,
+/// code version and state.
+struct ReadModelStore: Sendable {
+    let environment: Environment
+    private let databases: [ProjectionKind: [String: Database]]
+    let meta: Database
+
+    init(environment: Environment) throws {
+        self.environment = environment
+        var databases: [ProjectionKind: [String: Database]] = [:]
+        for kind in ProjectionKind.allCases {
+            var tables: [String: Database] = [:]
+            for table in kind.tableNames {
+                tables[table] = try environment.openDatabase(named: databaseName(projection: kind.rawValue, table: table))
+            }
+            databases[kind] = tables
+        }
+        self.databases = databases
+        meta = try environment.openDatabase(named: "rm.meta")
+    }
+
+    /// The tables of one projection.
+    func tables(_ kind: ProjectionKind) -> ProjectionTables { ProjectionTables(databases: databases[kind]!) }
+
+    /// Projections backed by these databases.
+    func projectionSet(active: Set<ProjectionKind> = Set(ProjectionKind.allCases)) -> ProjectionSet {
+        ProjectionSet(tables: tables, active: active)
+    }
+
+    // MARK: Checkpoints
+
+    /// A projection's checkpoint: how far it has folded the log, with which code, and whether a
+    /// rebuild is under way.
+    struct Checkpoint: Sendable, Hashable {
+        var position: UInt64
+        var codeVersion: Int
+        var rebuilding: Bool
+    }
+
+    func checkpoint(_ kind: ProjectionKind, _ txn: ReadTransaction) throws -> Checkpoint? {
+        try txn.get(meta, key: Array(kind.rawValue.utf8).span) { span in
+            var o = 0
+            do {
+                return Checkpoint(
+                    position: try ByteReader.varint(span, &o), codeVersion: try ByteReader.int(span, &o),
+                    rebuilding: try ByteReader.byte(span, &o) == 1)
+            } catch {
+                throw LogbookError.storage("undecodable checkpoint of \(kind.rawValue): \(error)")
+            }
+        }
+    }
+
+    func setCheckpoint(_ kind: ProjectionKind, _ checkpoint: Checkpoint, _ txn: WriteTransaction) throws {
+        var w = ByteWriter(capacity: 16)
+        w.varint(checkpoint.position)
+        w.varint(UInt64(checkpoint.codeVersion))
+        w.byte(checkpoint.rebuilding ? 1 : 0)
+        try txn.put(meta, key: Array(kind.rawValue.utf8).span, value: w.bytes.span)
+    }
+
+    /// Empties a projection's tables.
+    func clear(_ kind: ProjectionKind, _ txn: WriteTransaction) throws {
+        for database in databases[kind]!.values { try txn.clear(database) }
+    }
+
+    // MARK: Digests
+
+    /// SHA-256 of a projection's canonical bytes: for each table (by name), every key and value
+    /// in key order, each prefixed with its length. Identical whatever the history of writes.
+    func digest(_ kind: ProjectionKind, _ txn: ReadTransaction) throws -> String {
+        var hasher = SHA256()
+        func feed(_ bytes: [UInt8]) {
+            let length = UInt32(bytes.count)
+            hasher.update(data: [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)])
+            hasher.update(data: bytes)
+        }
+        feed(Array("\(kind.rawValue) v\(kind.codeVersion)".utf8))
+        for table in kind.tableNames.sorted() {
+            feed(Array(table.utf8))
+            try txn.withCursor(databases[kind]![table]!) { cursor in
+                var more = try cursor.first()
+                while more {
+                    try cursor.withCurrent { key, value in
+                        feed(key.copiedBytes())
+                        feed(value.copiedBytes())
+                    }
+                    more = try cursor.next()
+                }
+            }
+        }
+        return hasher.finalize().map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+    }
+}
