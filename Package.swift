@@ -44,7 +44,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         // The benchmarks behind `logbook bench`, each with its raw baseline.
-        .target(name: "LogBenchmarks", dependencies: ["EventLog", "LMDB"], swiftSettings: strictSettings),
+        .target(
+            name: "LogBenchmarks",
+            dependencies: [
+                "EventLog", "LMDB", "Logbook",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: strictSettings),
         // The `logbook` command-line tool.
         .executableTarget(
             name: "LogbookCLI",
@@ -56,13 +62,18 @@ let package = Package(
         ),
         // Helpers the test targets share (temporary directories, stores, clocks).
         .target(
-            name: "LogbookTestSupport", dependencies: ["EventLog"], path: "Tests/LogbookTestSupport",
+            name: "LogbookTestSupport", dependencies: ["EventLog", "Logbook"], path: "Tests/LogbookTestSupport",
             swiftSettings: strictSettings),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "LogbookTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "EventLogTests",
             // LogbookCLI: the crash and multi-process tests run the built `logbook` binary.
-            dependencies: ["EventLog", "LMDB", "LogbookCLI", "LogBenchmarks", "LogbookTestSupport"],
+            dependencies: ["EventLog", "LMDB", "LogbookCLI", "Logbook", "LogbookTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LogbookTests",
+            dependencies: ["Logbook", "EventLog", "LMDB", "LogbookTestSupport", "LogBenchmarks"],
             swiftSettings: strictSettings
         ),
     ]

@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import Logbook
 
 /// `logbook bench log`: the event log's append, read and scan rates next to raw LMDB's, measured
 /// in the same run so the ratios survive a noisy machine.

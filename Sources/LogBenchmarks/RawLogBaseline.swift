@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import Logbook
 import LMDB
 
 /// The raw-LMDB baseline: the same encoded records put with `MDB_APPEND` under big-endian

@@ -93,7 +93,7 @@ extension Logbook {
     /// before: answer its original result instead of deciding again.
     private func repeatedCommand(_ command: Command, _ context: CommandContext, _ snapshot: borrowing LogSnapshot) throws -> CommandResult? {
         guard let eventId = context.eventId, let version = try snapshot.streamVersion(command.stream) else { return nil }
-        let recent = try snapshot.readStream(command.stream, from: version, direction: .backward, limit: 64)
+        let recent = try snapshot.readStream(command.stream, from: version, direction: .backward, limit: 8)
         guard let index = recent.firstIndex(where: { $0.eventId == eventId }) else { return nil }
         // Every command writes one event, so the event found is the whole original result.
         let original = recent[index]

@@ -1,6 +1,6 @@
 import EventLog
 import Foundation
-import LogBenchmarks
+import Logbook
 import LogbookTestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 @testable import EventLog
 import Foundation
-import LogBenchmarks
+import Logbook
 import Testing
 
 @Suite("Timestamps, dates, checksums and chains")

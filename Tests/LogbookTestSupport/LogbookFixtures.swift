@@ -1,0 +1,41 @@
+public import EventLog
+public import Foundation
+public import Logbook
+
+/// Opens a Logbook in a fresh temporary directory, runs `body`, closes it and removes the
+/// directory, even if `body` throws.
+public func withLogbook<R>(
+    _ configure: (inout LogbookConfiguration) -> Void = { _ in },
+    _ body: (Logbook, String) async throws -> R
+) async throws -> R {
+    try await withTemporaryDirectory { path in
+        var configuration = LogbookConfiguration()
+        configuration.log.durability = .relaxed
+        configure(&configuration)
+        let logbook = try await Logbook.open(path: path + "/logbook", configuration: configuration)
+        do {
+            let result = try await body(logbook, path + "/logbook")
+            await logbook.close()
+            return result
+        } catch {
+            await logbook.close()
+            throw error
+        }
+    }
+}
+
+/// A timestamp from its RFC 3339 text (for tests, where the text is known to be valid).
+public func at(_ text: String) -> Timestamp {
+    do { return try Timestamp(parsing: text) } catch { preconditionFailure("bad test timestamp \(text): \(error)") }
+}
+
+/// A date from `yyyy-mm-dd` (for tests).
+public func day(_ text: String) -> CivilDate {
+    guard let date = CivilDate(parsing: text) else { preconditionFailure("bad test date \(text)") }
+    return date
+}
+
+/// A command context judged at `now`, recording at `now` too.
+public func when(_ now: String, id: UUID? = nil) -> CommandContext {
+    CommandContext(now: at(now), eventId: id, recordAtNow: true)
+}
