@@ -147,11 +147,10 @@ public enum ByteReader {
     @inlinable
     public static func string(_ span: Span<UInt8>, _ offset: inout Int) throws(DecodeFailure) -> String {
         let range = try lengthPrefixedRange(span, &offset)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(range.count)
-        for index in range { bytes.append(span[index]) }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw DecodeFailure(reason: "invalid UTF-8 in a string") }
-        return text
+        guard let utf8 = try? UTF8Span(validating: span.extracting(range)) else {
+            throw DecodeFailure(reason: "invalid UTF-8 in a string")
+        }
+        return String(copying: utf8)
     }
 
     /// Reads a varint that must fit in `Int`.

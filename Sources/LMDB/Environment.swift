@@ -42,6 +42,7 @@ public final class Environment: @unchecked Sendable {
                 var flags = UInt32(MDB_NOTLS)
                 if options.readOnly { flags |= UInt32(MDB_RDONLY) }
                 if options.durability == .relaxed { flags |= UInt32(MDB_NOMETASYNC) }
+                if options.durability == .noSync { flags |= UInt32(MDB_NOSYNC) }
                 try check(mdb_env_open(env, path, flags, options.fileMode), "mdb_env_open(\(path))")
                 var dead: Int32 = 0
                 try check(mdb_reader_check(env, &dead), "mdb_reader_check")
@@ -65,7 +66,10 @@ public final class Environment: @unchecked Sendable {
     /// Closes the environment. Every transaction must have finished. Safe to call twice.
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        gate.exclusively { mdb_env_close(handle) }
+        gate.exclusively {
+            if !options.readOnly { mdb_env_sync(handle, 1) }
+            mdb_env_close(handle)
+        }
         OpenEnvironmentRegistry.unregister(identity)
     }
 

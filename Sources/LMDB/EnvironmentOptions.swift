@@ -26,5 +26,9 @@ public struct EnvironmentOptions: Sendable, Hashable {
         /// loses nothing; an operating-system crash or power loss can undo the last committed
         /// transaction(s) since the previous meta flush, never leaving a corrupt file.
         case relaxed
+        /// No flush at commit (`MDB_NOSYNC`); ``Environment/sync(force:)`` flushes. A process crash
+        /// loses nothing; an operating-system crash can lose recent transactions and, on some file
+        /// systems, corrupt the file. Only for data that can be made again (bulk loads).
+        case noSync
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Readings of this process from `/proc/self`: memory and bytes written to storage.
 public enum ProcessStats {
@@ -13,6 +14,12 @@ public enum ProcessStats {
             return Int(line.dropFirst("write_bytes:".count).trimmingCharacters(in: .whitespaces)) ?? 0
         }
         return 0
+    }
+
+    /// Resets the kernel's peak resident set size (`VmHWM`) to the current size, so a phase can
+    /// measure its own peak (writes 5 to `/proc/self/clear_refs`).
+    public static func resetPeakResident() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
     }
 
     private static func statusField(_ name: String) -> Int {
@@ -40,4 +47,15 @@ public struct Stopwatch: Sendable {
         let elapsed = ContinuousClock.now - start
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
+}
+
+/// The largest anonymous memory seen, sampled from callbacks that may run on any thread.
+public final class SharedMemoryPeak: Sendable {
+    private let value = Mutex(0)
+    public init() {}
+    public func sample() {
+        let current = ProcessStats.anonymousResidentBytes
+        value.withLock { $0 = max($0, current) }
+    }
+    public var peak: Int { value.withLock { $0 } }
 }

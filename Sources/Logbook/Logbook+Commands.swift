@@ -92,11 +92,9 @@ extension Logbook {
     /// If the caller's event id is already in the command's stream, the command was applied
     /// before: answer its original result instead of deciding again.
     private func repeatedCommand(_ command: Command, _ context: CommandContext, _ snapshot: borrowing LogSnapshot) throws -> CommandResult? {
-        guard let eventId = context.eventId, let version = try snapshot.streamVersion(command.stream) else { return nil }
-        let recent = try snapshot.readStream(command.stream, from: version, direction: .backward, limit: 8)
-        guard let index = recent.firstIndex(where: { $0.eventId == eventId }) else { return nil }
+        guard let eventId = context.eventId,
+              let original = try snapshot.recentEvent(eventId, in: command.stream, window: 8) else { return nil }
         // Every command writes one event, so the event found is the whole original result.
-        let original = recent[index]
         return CommandResult(
             stream: command.stream, firstPosition: original.position.rawValue, lastPosition: original.position.rawValue,
             streamVersion: original.streamVersion, alreadyApplied: true, workoutId: command.workoutId)
@@ -105,11 +103,13 @@ extension Logbook {
     private func proposed(_ decision: Decision, command: Command, context: CommandContext) -> [ProposedEvent] {
         let recordedAt = context.recordAtNow ? now(context).utc : nil
         return decision.events.enumerated().map { index, item in
-            ProposedEvent(
+            var event = ProposedEvent(
                 eventId: index == 0 ? (context.eventId ?? UUID()) : UUID(), type: item.0.type.rawValue,
                 schemaVersion: item.0.type.currentSchemaVersion, subject: command.user, occurredAt: item.occurredAt,
                 recordedAt: recordedAt, correlationId: context.correlationId, causationId: context.causationId,
                 payload: BinaryEventCodec.encode(item.0))
+            event.decoded = item.0
+            return event
         }
     }
 }

@@ -2,6 +2,10 @@ public import Foundation
 
 /// An event offered for appending: everything but what the log assigns (position, stream version).
 public struct ProposedEvent: Sendable, Hashable {
+    /// An in-memory form of the payload — the value it encodes — that a ``LogCommitObserver``
+    /// may use instead of decoding the payload again. Never stored; not part of equality.
+    public var decoded: (any Sendable)?
+
     /// The event's id. Re-sending the same ids to the same stream is a safe retry.
     public var eventId: UUID
     /// The event type, e.g. `workout.finished`.
@@ -37,6 +41,19 @@ public struct ProposedEvent: Sendable, Hashable {
         self.causationId = causationId
         self.metadata = metadata
         self.payload = payload
+    }
+
+    public static func == (lhs: ProposedEvent, rhs: ProposedEvent) -> Bool {
+        lhs.eventId == rhs.eventId && lhs.type == rhs.type && lhs.schemaVersion == rhs.schemaVersion
+            && lhs.subject == rhs.subject && lhs.occurredAt == rhs.occurredAt && lhs.recordedAt == rhs.recordedAt
+            && lhs.correlationId == rhs.correlationId && lhs.causationId == rhs.causationId
+            && lhs.metadata == rhs.metadata && lhs.payload == rhs.payload
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(eventId)
+        hasher.combine(type)
+        hasher.combine(payload)
     }
 }
 

@@ -20,9 +20,16 @@ struct AppendSession {
     private var touchedSubjects: [UInt32] = []
     private var scratch = ByteWriter(capacity: 4096)
     private(set) var eventsWritten = 0
+    /// When a commit observer is attached: every event written, as the observer will see it.
+    private(set) var written: [CommittedBatch.Event] = []
+    let recordsEvents: Bool
 
-    init(txn: WriteTransaction, events: Cursor, databases: LogDatabases, state: consuming WriterState, recordedAt: Timestamp) throws {
+    init(
+        txn: WriteTransaction, events: Cursor, databases: LogDatabases, state: consuming WriterState, recordedAt: Timestamp,
+        recordsEvents: Bool
+    ) throws {
         self.txn = txn
+        self.recordsEvents = recordsEvents
         self.events = events
         self.databases = databases
         self.state = state
@@ -79,6 +86,16 @@ struct AppendSession {
                 occurredMicros: event.occurredMicros, recordedAt: event.recordedAt ?? recordedAt,
                 tail: batch.tail(eventIndex), tailHash: event.tailHash)
             try events.put(key: position, value: scratch.bytes.span, options: .append)
+            if recordsEvents {
+                written.append(CommittedBatch.Event(
+                    envelope: EventEnvelope(
+                        position: Position(position), stream: append.stream, streamVersion: version, eventId: event.eventId,
+                        type: event.type, schemaVersion: event.schemaVersion, subject: event.subject,
+                        occurredAt: event.occurredAt, recordedAt: event.recordedAt ?? recordedAt,
+                        correlationId: event.correlationId, causationId: event.causationId),
+                    metadata: batch.tails.bytes[event.metadata], payload: batch.tails.bytes[event.payload],
+                    decoded: event.decoded))
+            }
         }
         eventsWritten += append.events.count
         return .success(AppendResult(

@@ -38,7 +38,11 @@ public final class LMDBEventStore: EventStore {
         options.readOnly = configuration.readOnly
         options.initialMapSize = configuration.initialMapSize
         options.maxMapSize = configuration.maxMapSize
-        options.durability = configuration.durability == .durable ? .durable : .relaxed
+        options.durability = switch configuration.durability {
+        case .durable: .durable
+        case .relaxed: .relaxed
+        case .noSync: .noSync
+        }
         options.maxDatabases = configuration.maxDatabases
         environment = try Environment(path: path, options: options)
         do {

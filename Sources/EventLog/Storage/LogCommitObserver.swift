@@ -15,24 +15,27 @@ public protocol LogCommitObserver: AnyObject, Sendable {
     func logDidAbort()
 }
 
-/// The events one write transaction wrote, readable inside that transaction.
+/// The events one write transaction wrote, as the writer has them in memory (no read back).
 public struct CommittedBatch: ~Copyable {
-    let reader: LogReader
-    /// Position of the first event written by the transaction.
-    public let firstPosition: Position
-    /// Position of the last event written by the transaction.
-    public let lastPosition: Position
+    struct Event {
+        let envelope: EventEnvelope
+        let metadata: ArraySlice<UInt8>
+        let payload: ArraySlice<UInt8>
+        let decoded: (any Sendable)?
+    }
 
-    /// Visits the transaction's events in position order, with borrowed metadata and payload.
-    public func forEach(_ body: (EventEnvelope, _ metadata: Span<UInt8>, _ payload: Span<UInt8>) throws -> Void) throws {
-        var matcher = try EventMatcher(.all, resolver: reader.resolver, txn: reader.txn)
-        let last = lastPosition.rawValue
-        _ = try reader.scan(from: firstPosition.rawValue, direction: .forward, scanLimit: .max, matcher: &matcher) {
-            span, header, position in
-            guard position <= last else { return false }
-            try body(try reader.envelope(header, position: position),
-                     span.extracting(header.metadataRange), span.extracting(header.payloadRange))
-            return true
-        }
+    let events: [Event]
+    /// Position of the first event written by the transaction.
+    public var firstPosition: Position { events.first?.envelope.position ?? .start }
+    /// Position of the last event written by the transaction.
+    public var lastPosition: Position { events.last?.envelope.position ?? .start }
+
+    /// Visits the transaction's events in position order, with borrowed metadata and payload,
+    /// and the appender's in-memory form of the payload if it gave one
+    /// (``ProposedEvent/decoded``).
+    public func forEach(
+        _ body: (EventEnvelope, _ metadata: Span<UInt8>, _ payload: Span<UInt8>, _ decoded: (any Sendable)?) throws -> Void
+    ) throws {
+        for event in events { try body(event.envelope, event.metadata.span, event.payload.span, event.decoded) }
     }
 }

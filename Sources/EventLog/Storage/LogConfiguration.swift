@@ -43,6 +43,10 @@ public enum LogDurability: Sendable, Hashable {
     /// committed since the last meta flush (the log is then consistent as of an earlier commit);
     /// it cannot corrupt the log.
     case relaxed
+    /// No flush at commit; closing the log flushes. A process crash loses nothing; an
+    /// operating-system crash or power loss can lose recent appends and may corrupt the log.
+    /// Only for bulk loads of data that can be made again (generated demo data, benchmarks).
+    case noSync
 }
 
 /// Where `recordedAt` comes from; inject one in tests for repeatable timestamps.

@@ -197,7 +197,8 @@ private final class WriterLoop {
                     let taken = state
                     state = WriterState(capacity: capacity)
                     var session = try AppendSession(
-                        txn: txn, events: events, databases: databases, state: taken, recordedAt: recordedAt)
+                        txn: txn, events: events, databases: databases, state: taken, recordedAt: recordedAt,
+                        recordsEvents: observer != nil)
                     var results: [WriteJob.Results] = []
                     results.reserveCapacity(jobs.count)
                     var rejected = 0
@@ -218,11 +219,7 @@ private final class WriterLoop {
                     }
                     try session.finish()
                     if let observer, session.eventsWritten > 0 {
-                        let batch = CommittedBatch(
-                            reader: LogReader(txn: txn, databases: databases, resolver: NameResolver(databases: databases)),
-                            firstPosition: Position(session.state.headPosition - UInt64(session.eventsWritten) + 1),
-                            lastPosition: Position(session.state.headPosition))
-                        try observer.logWillCommit(batch, in: txn)
+                        try observer.logWillCommit(CommittedBatch(events: session.written), in: txn)
                     }
                     state = session.state
                     return (results, (events: session.eventsWritten, appends: results.reduce(0) { $0 + $1.count }, rejected: rejected))

@@ -10,11 +10,21 @@ struct PreparedBatch: Sendable {
         let eventId: UUID
         let key: UUIDKey
         let type: String
+        let schemaVersion: UInt32
         let subject: String?
-        let occurredMicros: Int64
+        let occurredAt: Timestamp
         let recordedAt: Timestamp?
+        let correlationId: UUID?
+        let causationId: UUID?
         let tail: Range<Int>
         let tailHash: UInt64
+        /// Where the metadata and the payload sit inside ``tail`` (in the shared buffer).
+        let metadata: Range<Int>
+        let payload: Range<Int>
+        /// The appender's in-memory form of the payload, for observers.
+        let decoded: (any Sendable)?
+
+        var occurredMicros: Int64 { occurredAt.microsecondsSinceEpoch }
     }
 
     /// One append: a stream, an expectation, and its events' indices in ``events``.
@@ -42,10 +52,14 @@ struct PreparedBatch: Sendable {
             RecordCodec.appendTail(of: event, to: &tails)
             let end = tails.bytes.count
             let key = UUIDKey(event.eventId)
+            let payloadStart = end - event.payload.count
             events.append(Event(
-                eventId: event.eventId, key: key, type: event.type, subject: event.subject,
-                occurredMicros: event.occurredAt.microsecondsSinceEpoch, recordedAt: event.recordedAt,
-                tail: start..<end, tailHash: RecordCodec.tailHash(tails.bytes.span.extracting(start..<end))))
+                eventId: event.eventId, key: key, type: event.type, schemaVersion: event.schemaVersion, subject: event.subject,
+                occurredAt: event.occurredAt, recordedAt: event.recordedAt, correlationId: event.correlationId,
+                causationId: event.causationId, tail: start..<end,
+                tailHash: RecordCodec.tailHash(tails.bytes.span.extracting(start..<end)),
+                metadata: (payloadStart - event.metadata.count)..<payloadStart, payload: payloadStart..<end,
+                decoded: event.decoded))
             byteCount += end - start
         }
         appends.append(Append(stream: request.stream, expectedVersion: request.expectedVersion, events: first..<events.count))

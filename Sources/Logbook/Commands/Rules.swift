@@ -62,7 +62,10 @@ enum Rules {
             guard sample.count <= 100_000 else {
                 throw .ruleViolation(rule: .stepSampleInvalid, message: "sample \(index) claims \(sample.count) steps")
             }
-            try text(sample.source, "samples[\(index)].source", required: true, limit: 64)
+            // Sources repeat: check each one once.
+            if index == 0 || sample.source != samples[index - 1].source {
+                try text(sample.source, "samples[\(index)].source", required: true, limit: 64)
+            }
         }
     }
 

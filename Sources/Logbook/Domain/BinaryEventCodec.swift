@@ -40,10 +40,7 @@ public enum BinaryEventCodec {
             w.string(e.workoutId); w.optionalString(e.title); w.optionalString(e.notes)
             if let type = e.activityType { w.byte(1); w.enumeration(type) } else { w.byte(0) }
         case .stepsRecorded(let e):
-            w.varint(UInt64(e.samples.count))
-            for sample in e.samples {
-                w.timestamp(sample.start); w.timestamp(sample.end); w.int(sample.count); w.string(sample.source)
-            }
+            StepSampleCoding.encode(e.samples, into: &w)
         case .goalSet(let e):
             w.date(e.date); w.int(e.steps); w.optionalInt(e.activeMinutes)
         case .goalCleared(let e):
@@ -131,7 +128,7 @@ public enum BinaryEventCodec {
             let activity = try ByteReader.byte(s, &o) == 0 ? nil : try R.enumeration(s, &o, ActivityType.self)
             return .workoutEdited(WorkoutEdited(workoutId: id, title: title, notes: notes, activityType: activity))
         case .stepsRecorded:
-            return .stepsRecorded(try schemaVersion == 1 ? Upcasting.stepsRecordedV1(s, &o) : readSamples(s, &o))
+            return .stepsRecorded(try schemaVersion == 1 ? Upcasting.stepsRecordedV1(s, &o) : StepSampleCoding.decode(s, &o))
         case .goalSet:
             return .goalSet(GoalSet(date: try R.date(s, &o), steps: try R.int(s, &o), activeMinutes: try R.optionalInt(s, &o)))
         case .goalCleared:
@@ -180,19 +177,6 @@ public enum BinaryEventCodec {
         laps.reserveCapacity(count)
         for _ in 0..<count { laps.append(Lap(distanceMeters: try FieldReader.int(s, &o), movingSeconds: try FieldReader.int(s, &o))) }
         return laps
-    }
-
-    static func readSamples(_ s: Span<UInt8>, _ o: inout Int) throws(DecodeFailure) -> StepsRecorded {
-        let count = try ByteReader.int(s, &o)
-        guard count <= s.count else { throw DecodeFailure(reason: "\(count) samples") }
-        var samples: [StepSample] = []
-        samples.reserveCapacity(count)
-        for _ in 0..<count {
-            samples.append(StepSample(
-                start: try FieldReader.timestamp(s, &o), end: try FieldReader.timestamp(s, &o),
-                count: try FieldReader.int(s, &o), source: try ByteReader.string(s, &o)))
-        }
-        return StepsRecorded(samples: samples)
     }
 }
 

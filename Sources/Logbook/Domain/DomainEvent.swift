@@ -137,3 +137,47 @@ public struct StoredEvent: Sendable, Hashable {
     /// The user the event concerns (nil for catalog events).
     public var user: String? { envelope.subject }
 }
+
+/// A set of event types as a bit mask: cheap to build per commit and to intersect.
+public struct EventTypeSet: Sendable, Hashable {
+    public private(set) var bits: UInt32 = 0
+
+    public init() {}
+
+    public init(_ types: some Sequence<EventType>) {
+        for type in types { insert(type) }
+    }
+
+    public mutating func insert(_ type: EventType) { bits |= 1 << UInt32(type.index) }
+    public func contains(_ type: EventType) -> Bool { bits & (1 << UInt32(type.index)) != 0 }
+    public func intersects(_ other: EventTypeSet) -> Bool { bits & other.bits != 0 }
+    public var isEmpty: Bool { bits == 0 }
+    public static let all = EventTypeSet(EventType.allCases)
+}
+
+extension EventType {
+    /// The type's place in ``allCases``.
+    var index: Int {
+        switch self {
+        case .userRegistered: 0
+        case .userProfileUpdated: 1
+        case .workoutStarted: 2
+        case .workoutPaused: 3
+        case .workoutResumed: 4
+        case .workoutFinished: 5
+        case .workoutDiscarded: 6
+        case .workoutImported: 7
+        case .workoutEdited: 8
+        case .workoutDeleted: 9
+        case .stepsRecorded: 10
+        case .goalSet: 11
+        case .goalCleared: 12
+        case .goalDefaultSet: 13
+        case .placeAdded: 14
+        case .placeSwiped: 15
+        case .placeVisited: 16
+        case .placeNotesEdited: 17
+        case .placesReset: 18
+        }
+    }
+}

@@ -71,6 +71,8 @@ public struct DemoDataGenerator: Sendable {
         public var alreadyApplied = 0
         /// Rejections by rule name.
         public var rejected: [String: Int] = [:]
+
+        public init() {}
     }
 
     /// Runs every command against `logbook`.

@@ -28,6 +28,19 @@ public enum ProjectionKind: String, Sendable, Hashable, CaseIterable, Codable, C
         }
     }
 
+    /// The kind's bit in a ``ProjectionSet``'s mask.
+    var bit: UInt8 {
+        switch self {
+        case .profiles: 1
+        case .stats: 2
+        case .goals: 4
+        case .places: 8
+        case .activities: 16
+        case .timeline: 32
+        case .collectibles: 64
+        }
+    }
+
     public static func < (lhs: ProjectionKind, rhs: ProjectionKind) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
@@ -43,7 +56,12 @@ struct ProjectionSet: Sendable {
     var activities: ActivitiesProjection
     var timeline: TimelineProjection
     var collectibles: CollectiblesProjection
-    var active: Set<ProjectionKind>
+    /// Which projections fold and flush (a bit per kind, for a cheap test per event).
+    private var mask: UInt8 = 0
+    var active: Set<ProjectionKind> {
+        get { Set(ProjectionKind.allCases.filter { mask & $0.bit != 0 }) }
+        set { mask = newValue.reduce(0) { $0 | $1.bit } }
+    }
 
     init(tables: (ProjectionKind) -> ProjectionTables, active: Set<ProjectionKind> = Set(ProjectionKind.allCases)) {
         profiles = ProfilesProjection(tables(.profiles))
@@ -53,30 +71,30 @@ struct ProjectionSet: Sendable {
         activities = ActivitiesProjection(tables(.activities))
         timeline = TimelineProjection(tables(.timeline))
         collectibles = CollectiblesProjection(tables(.collectibles))
-        self.active = active
+        self.mask = active.reduce(0) { $0 | $1.bit }
     }
 
     /// Every projection in memory, for as-of queries and tests.
     static func inMemory() -> ProjectionSet { ProjectionSet(tables: { _ in ProjectionTables(inMemory: ()) }) }
 
     mutating func apply(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
-        if active.contains(.profiles) { try profiles.apply(fold, txn) }
-        if active.contains(.stats) { try stats.apply(fold, txn) }
-        if active.contains(.goals) { try goals.apply(fold, txn) }
-        if active.contains(.places) { try places.apply(fold, txn) }
-        if active.contains(.activities) { try activities.apply(fold, txn) }
-        if active.contains(.timeline) { try timeline.apply(fold, txn) }
-        if active.contains(.collectibles) { try collectibles.apply(fold, txn) }
+        if mask & ProjectionKind.profiles.bit != 0 { try profiles.apply(fold, txn) }
+        if mask & ProjectionKind.stats.bit != 0 { try stats.apply(fold, txn) }
+        if mask & ProjectionKind.goals.bit != 0 { try goals.apply(fold, txn) }
+        if mask & ProjectionKind.places.bit != 0 { try places.apply(fold, txn) }
+        if mask & ProjectionKind.activities.bit != 0 { try activities.apply(fold, txn) }
+        if mask & ProjectionKind.timeline.bit != 0 { try timeline.apply(fold, txn) }
+        if mask & ProjectionKind.collectibles.bit != 0 { try collectibles.apply(fold, txn) }
     }
 
     mutating func flush(_ txn: WriteTransaction) throws {
-        if active.contains(.profiles) { try profiles.flush(txn) }
-        if active.contains(.stats) { try stats.flush(txn) }
-        if active.contains(.goals) { try goals.flush(txn) }
-        if active.contains(.places) { try places.flush(txn) }
-        if active.contains(.activities) { try activities.flush(txn) }
-        if active.contains(.timeline) { try timeline.flush(txn) }
-        if active.contains(.collectibles) { try collectibles.flush(txn) }
+        if mask & ProjectionKind.profiles.bit != 0 { try profiles.flush(txn) }
+        if mask & ProjectionKind.stats.bit != 0 { try stats.flush(txn) }
+        if mask & ProjectionKind.goals.bit != 0 { try goals.flush(txn) }
+        if mask & ProjectionKind.places.bit != 0 { try places.flush(txn) }
+        if mask & ProjectionKind.activities.bit != 0 { try activities.flush(txn) }
+        if mask & ProjectionKind.timeline.bit != 0 { try timeline.flush(txn) }
+        if mask & ProjectionKind.collectibles.bit != 0 { try collectibles.flush(txn) }
     }
 
     mutating func dropCache(_ kinds: Set<ProjectionKind> = Set(ProjectionKind.allCases)) {

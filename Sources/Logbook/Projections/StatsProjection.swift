@@ -65,14 +65,19 @@ struct StatsProjection: Projection {
             if workout.counted { try addToDay(workout, sign: 1, position: position, txn) }
             workouts.set(WorkoutKey(e.workoutId), workout)
         case .stepsRecorded(let e):
-            for sample in e.samples { try count(sample, user: fold.user, position: position, txn) }
+            try count(e.samples, user: fold.user, position: position, txn)
         default:
             break
         }
     }
 
     /// The local day (days since 1970) of a timestamp, in its own offset.
-    static func day(_ timestamp: Timestamp) -> Int32 { Int32(truncatingIfNeeded: timestamp.localDate.daysSinceEpoch) }
+    @inline(__always)
+    static func day(_ timestamp: Timestamp) -> Int32 {
+        let local = timestamp.microsecondsSinceEpoch + Int64(timestamp.utcOffsetSeconds) * 1_000_000
+        let dayLength: Int64 = 86_400_000_000
+        return Int32(truncatingIfNeeded: local >= 0 ? local / dayLength : (local - dayLength + 1) / dayLength)
+    }
 
     private mutating func addToDay(_ workout: StatsWorkout, sign: Int, position: UInt64, _ txn: ReadTransaction?) throws {
         let key = UserDayKey(workout.user, workout.day)
@@ -82,16 +87,46 @@ struct StatsProjection: Projection {
         days.set(key, day.isEmpty ? nil : day)
     }
 
-    private mutating func count(_ sample: StepSample, user: String, position: UInt64, _ txn: ReadTransaction?) throws {
-        let start = sample.start.instant
+    /// Counts the samples not counted before. Consecutive samples usually share source, UTC day
+    /// and local day, so each run of them touches its two records once.
+    private mutating func count(_ batch: [StepSample], user: String, position: UInt64, _ txn: ReadTransaction?) throws {
         let dayLength: Int64 = 86_400_000_000
-        let utcDay = start >= 0 ? start / dayLength : (start - dayLength + 1) / dayLength
-        let isNew = try samples.modify(SampleDayKey(user, sample.source, Int32(truncatingIfNeeded: utcDay)), txn, initial: { CountedSamples() }) {
-            $0.insert(start: start, end: sample.end.instant, dayStart: utcDay * dayLength)
+        func utcDay(_ instant: Int64) -> Int64 { instant >= 0 ? instant / dayLength : (instant - dayLength + 1) / dayLength }
+        var start = 0
+        while start < batch.count {
+            let source = batch[start].source
+            let day = utcDay(batch[start].start.instant)
+            var end = start + 1
+            while end < batch.count, batch[end].source == source, utcDay(batch[end].start.instant) == day { end += 1 }
+            // Steps of the run's new samples, by local day (one day unless the run spans local midnight).
+            let firstDay = Self.day(batch[start].start)
+            var firstDaySteps = 0
+            var firstDayCounted = false
+            var otherDays: [(day: Int32, steps: Int)] = []
+            try samples.modify(SampleDayKey(user, source, Int32(truncatingIfNeeded: day)), txn, initial: { CountedSamples() }) { counted in
+                for sample in batch[start..<end]
+                where counted.insert(start: sample.start.instant, end: sample.end.instant, dayStart: day * dayLength) {
+                    let localDay = Self.day(sample.start)
+                    if localDay == firstDay {
+                        firstDaySteps += sample.count
+                        firstDayCounted = true
+                    } else if let index = otherDays.firstIndex(where: { $0.day == localDay }) {
+                        otherDays[index].steps += sample.count
+                    } else {
+                        otherDays.append((localDay, sample.count))
+                    }
+                }
+            }
+            // Nothing to add when every sample of the run was counted before (a re-sent batch).
+            if firstDayCounted { try addSteps(user, firstDay, source, firstDaySteps, position, txn) }
+            for other in otherDays { try addSteps(user, other.day, source, other.steps, position, txn) }
+            start = end
         }
-        guard isNew else { return }
-        try steps.modify(UserDaySourceKey(user, Self.day(sample.start), sample.source), txn, initial: { SourceSteps() }) {
-            $0.steps += sample.count
+    }
+
+    private mutating func addSteps(_ user: String, _ day: Int32, _ source: String, _ count: Int, _ position: UInt64, _ txn: ReadTransaction?) throws {
+        try steps.modify(UserDaySourceKey(user, day, source), txn, initial: { SourceSteps() }) {
+            $0.steps += count
             $0.lastPosition = position
         }
     }

@@ -5,18 +5,24 @@ public enum CachedQuery: String, Sendable, Hashable, CaseIterable, Codable {
     case stats, goals, places, activities, timeline, collectibles
 
     /// An append of one of these types for a user invalidates that user's entries.
-    var dependsOn: Set<EventType> {
-        let workouts: Set<EventType> = [.workoutFinished, .workoutImported, .workoutEdited, .workoutDeleted]
-        let profile: Set<EventType> = [.userRegistered, .userProfileUpdated]
+    var dependsOn: EventTypeSet {
         switch self {
-        case .stats: return workouts.union(profile).union([.stepsRecorded])
-        case .goals: return workouts.union(profile).union([.stepsRecorded, .goalSet, .goalCleared, .goalDefaultSet])
-        case .places: return [.placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .placeAdded]
-        case .activities: return workouts.union([.workoutStarted, .workoutPaused, .workoutResumed, .workoutDiscarded])
-        case .timeline: return Set(EventType.allCases)
-        case .collectibles: return workouts.union(profile).union([.stepsRecorded, .goalSet, .goalCleared, .goalDefaultSet])
+        case .stats: Self.statsTypes
+        case .goals: Self.goalTypes
+        case .places: Self.placeTypes
+        case .activities: Self.activityTypes
+        case .timeline: EventTypeSet.all
+        case .collectibles: Self.goalTypes
         }
     }
+
+    private static let workoutTypes: [EventType] = [.workoutFinished, .workoutImported, .workoutEdited, .workoutDeleted]
+    private static let profileTypes: [EventType] = [.userRegistered, .userProfileUpdated]
+    private static let statsTypes = EventTypeSet(workoutTypes + profileTypes + [.stepsRecorded])
+    private static let goalTypes = EventTypeSet(workoutTypes + profileTypes + [.stepsRecorded, .goalSet, .goalCleared, .goalDefaultSet])
+    private static let placeTypes = EventTypeSet([.placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .placeAdded, .userRegistered])
+    private static let activityTypes = EventTypeSet(
+        workoutTypes + [.workoutStarted, .workoutPaused, .workoutResumed, .workoutDiscarded, .userRegistered])
 
     /// Catalog changes (places added) invalidate every user's entries of this cache.
     var dependsOnCatalog: Bool { self == .places || self == .timeline }
@@ -64,6 +70,8 @@ final class QueryCache: Sendable {
 
     private struct State {
         var entries: [Key: Entry] = [:]
+        /// The keys of each user's entries, to invalidate them without looking at everyone's.
+        var keysByUser: [String: Set<Key>] = [:]
         var order: [CachedQuery: [(serial: UInt64, key: Key)]] = [:]
         var counters: [CachedQuery: Counters] = [:]
         var inFlight: [Key: Task<any Sendable, any Error>] = [:]
@@ -81,6 +89,7 @@ final class QueryCache: Sendable {
     }
 
     private let state = Mutex(State())
+    private let enabled = Atomic<Bool>(true)
     let maxEntries: Int
     let maxBytes: Int
 
@@ -94,6 +103,7 @@ final class QueryCache: Sendable {
     /// The cached answer for `key`, or the answer `compute` gives (shared with identical
     /// concurrent calls, and kept unless an invalidation happened meanwhile).
     func value<V: Sendable>(_ key: Key, bytes: @escaping @Sendable (V) -> Int, compute: @escaping @Sendable () async throws -> V) async throws -> V {
+        guard enabled.load(ordering: .relaxed) else { return try await compute() }
         let lookup: Lookup = state.withLock { state in
             if let entry = state.entries[key] {
                 state.counters[key.query, default: Counters()].hits += 1
@@ -131,6 +141,7 @@ final class QueryCache: Sendable {
             else { return }
             state.serial += 1
             state.entries[key] = Entry(value: value, bytes: bytes, serial: state.serial)
+            state.keysByUser[key.user, default: []].insert(key)
             state.order[key.query, default: []].append((state.serial, key))
             state.counters[key.query, default: Counters()].bytes += bytes
             Self.evict(key.query, &state, maxEntries: maxEntries, maxBytes: maxBytes)
@@ -146,6 +157,7 @@ final class QueryCache: Sendable {
             dropped += 1
             if let entry = state.entries[key], entry.serial == serial {
                 state.entries[key] = nil
+                state.keysByUser[key.user]?.remove(key)
                 state.counters[query, default: Counters()].bytes -= entry.bytes
                 count -= 1
             }
@@ -163,19 +175,20 @@ final class QueryCache: Sendable {
         state.withLock { state in
             if summary.catalogChanged { state.catalogEpoch += 1 }
             var removed: [CachedQuery: Bool] = [:]
+            var stale: [Key] = []
             for (user, types) in summary.users {
-                for query in CachedQuery.allCases where !query.dependsOn.isDisjoint(with: types) {
+                for query in CachedQuery.allCases where query.dependsOn.intersects(types) {
                     state.epochs[Self.epochKey(query, user), default: 0] += 1
-                    removed[query] = true
                 }
+                for key in state.keysByUser[user] ?? [] where key.query.dependsOn.intersects(types) { stale.append(key) }
             }
-            let stale = state.entries.keys.filter { key in
-                (summary.catalogChanged && key.query.dependsOnCatalog)
-                    || (summary.users[key.user].map { !key.query.dependsOn.isDisjoint(with: $0) } ?? false)
+            if summary.catalogChanged {
+                stale += state.entries.keys.filter { $0.query.dependsOnCatalog }
             }
             for key in stale {
                 if let entry = state.entries.removeValue(forKey: key) {
                     state.counters[key.query, default: Counters()].bytes -= entry.bytes
+                    state.keysByUser[key.user]?.remove(key)
                     removed[key.query] = true
                 }
             }
@@ -202,10 +215,17 @@ final class QueryCache: Sendable {
         }
     }
 
+    /// Turns caching on or off (off: every query is computed, nothing is kept).
+    func setEnabled(_ on: Bool) {
+        enabled.store(on, ordering: .relaxed)
+        if !on { clear() }
+    }
+
     /// Forgets every entry (after a rebuild).
     func clear() {
         state.withLock { state in
             state.entries.removeAll()
+            state.keysByUser.removeAll()
             state.order.removeAll()
             for query in CachedQuery.allCases { state.counters[query, default: Counters()].bytes = 0 }
             state.generation += 1

@@ -6,7 +6,7 @@ import Synchronization
 struct CommitSummary: Sendable {
     var position: UInt64 = 0
     /// Users whose events were committed, with the types of those events.
-    var users: [String: Set<EventType>] = [:]
+    var users: [String: EventTypeSet] = [:]
     /// Catalog events change every user's places.
     var catalogChanged = false
     var isEmpty: Bool { users.isEmpty && !catalogChanged }
@@ -48,11 +48,13 @@ final class InlineProjector: LogCommitObserver {
             }
             state.projections.active = live
             var summary = CommitSummary(position: batch.lastPosition.rawValue)
-            try batch.forEach { envelope, _, payload in
-                guard let fold = try FoldEvent.decode(envelope, payload: payload) else { return }
+            try batch.forEach { envelope, _, payload, decoded in
+                // Commands hand over the value they encoded: no need to decode it again.
+                let known = (decoded as? DomainEvent).map { FoldEvent(position: envelope.position.rawValue, envelope: envelope, event: $0) }
+                guard let fold = try known ?? FoldEvent.decode(envelope, payload: payload) else { return }
                 try state.projections.apply(fold, transaction)
                 if let user = envelope.subject {
-                    summary.users[user, default: []].insert(fold.event.type)
+                    summary.users[user, default: EventTypeSet()].insert(fold.event.type)
                 } else if fold.event.type.family == .catalog {
                     summary.catalogChanged = true
                 }

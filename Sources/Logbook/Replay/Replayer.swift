@@ -20,7 +20,9 @@ struct Replayer: Sendable {
     let chunkSize: Int
 
     /// Folds events after each projection's checkpoint up to `end` into `store`, one write
-    /// transaction and one checkpoint per chunk; returns the last position folded.
+    /// transaction and one checkpoint per chunk of ``chunkSize`` events; returns the last position
+    /// folded. The log is read and decoded a slice ahead, in a child task, while the current slice
+    /// folds: the two run on different cores.
     func fold(
         _ kinds: Set<ProjectionKind>, into store: ReadModelStore, through end: UInt64,
         progress: (RebuildProgress) -> Void
@@ -29,44 +31,87 @@ struct Replayer: Sendable {
         try store.environment.read { txn in
             for kind in kinds { checkpoints[kind] = try store.checkpoint(kind, txn)?.position ?? 0 }
         }
-        var position = checkpoints.values.min() ?? end
+        let start = checkpoints.values.min() ?? end
+        guard start < end else { return start }
         var projections = store.projectionSet(active: kinds)
         var folded = 0
+        var position = start
+        var sinceCheckpoint = 0
         let ordered = kinds.sorted()
-        while position < end {
-            try Task.checkCancellation()
-            var chunk: [FoldEvent] = []
-            chunk.reserveCapacity(min(chunkSize, Int(end - position)))
-            try log.scan(after: Position(position), through: Position(end), chunkSize: chunkSize) { envelope, _, payload in
-                if let fold = try FoldEvent.decode(envelope, payload: payload) { chunk.append(fold) }
-                return chunk.count < chunkSize
-            }
-            let last = chunk.last?.position ?? end
-            do {
-                try store.environment.read { txn in
-                    for fold in chunk {
-                        projections.active = kinds.filter { checkpoints[$0, default: 0] < fold.position }
-                        try projections.apply(fold, txn)
-                    }
+        let slice = max(1, min(chunkSize, 8_192))
+        let log = self.log
+        try await withThrowingTaskGroup(of: DecodedSlice.self) { group in
+            group.addTask { try Self.decode(log, after: start, through: end, limit: slice) }
+            while let decoded = try await group.next() {
+                try Task.checkCancellation()
+                let events = decoded.events
+                let last = decoded.through
+                guard last > position else { break }
+                if last < end { group.addTask { try Self.decode(log, after: last, through: end, limit: slice) } }
+                guard !events.isEmpty else {
+                    position = last
+                    continue
                 }
-                projections.active = kinds
-                try store.environment.write { txn in
-                    try projections.flush(txn)
-                    for kind in kinds where checkpoints[kind, default: 0] < last {
-                        try store.setCheckpoint(kind, .init(position: last, codeVersion: kind.codeVersion, rebuilding: true), txn)
-                        checkpoints[kind] = last
+                do {
+                    let behindAll = checkpoints.values.allSatisfy { $0 < events[0].position }
+                    try store.environment.read { txn in
+                        projections.active = kinds
+                        for fold in events {
+                            if !behindAll { projections.active = kinds.filter { checkpoints[$0, default: 0] < fold.position } }
+                            try projections.apply(fold, txn)
+                        }
                     }
+                    projections.active = kinds
+                    sinceCheckpoint += events.count
+                    position = last
+                    if sinceCheckpoint >= chunkSize || last >= end {
+                        try checkpoint(&projections, kinds, at: last, &checkpoints, store)
+                        sinceCheckpoint = 0
+                        progress(RebuildProgress(projections: ordered, position: position, head: end, eventsFolded: folded + events.count, finished: false))
+                    }
+                } catch {
+                    projections.dropCache()
+                    throw error
                 }
-            } catch {
-                projections.dropCache()
-                throw error
+                folded += events.count
             }
-            if projections.cachedCount > 500_000 { projections.dropCache() }
-            folded += chunk.count
-            position = last
-            progress(RebuildProgress(projections: ordered, position: position, head: end, eventsFolded: folded, finished: false))
         }
+        if sinceCheckpoint > 0 { try checkpoint(&projections, kinds, at: position, &checkpoints, store) }
         return position
+    }
+
+    /// Writes what the chunk changed and moves the checkpoints, in one write transaction.
+    private func checkpoint(
+        _ projections: inout ProjectionSet, _ kinds: Set<ProjectionKind>, at position: UInt64,
+        _ checkpoints: inout [ProjectionKind: UInt64], _ store: ReadModelStore
+    ) throws {
+        try store.environment.write { txn in
+            try projections.flush(txn)
+            for kind in kinds where checkpoints[kind, default: 0] < position {
+                try store.setCheckpoint(kind, .init(position: position, codeVersion: kind.codeVersion, rebuilding: true), txn)
+            }
+        }
+        for kind in kinds where checkpoints[kind, default: 0] < position { checkpoints[kind] = position }
+        if projections.cachedCount > 300_000 { projections.dropCache() }
+    }
+
+    /// Decoded events of a slice of the log, and the last position the slice read.
+    struct DecodedSlice: Sendable {
+        var events: [FoldEvent]
+        var through: UInt64
+    }
+
+    /// Reads and decodes up to `limit` events after `position` (through `end`).
+    private static func decode(_ log: LMDBEventStore, after position: UInt64, through end: UInt64, limit: Int) throws -> DecodedSlice {
+        var events: [FoldEvent] = []
+        events.reserveCapacity(limit)
+        var scanned = 0
+        let through = try log.scan(after: Position(position), through: Position(end), chunkSize: limit) { envelope, _, payload in
+            if let fold = try FoldEvent.decode(envelope, payload: payload) { events.append(fold) }
+            scanned += 1
+            return scanned < limit
+        }
+        return DecodedSlice(events: events, through: through.rawValue)
     }
 
     /// Prepares `kinds` for a rebuild: empties them (from scratch) or keeps their checkpoints

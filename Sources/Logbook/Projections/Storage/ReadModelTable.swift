@@ -9,9 +9,16 @@ import LMDB
 /// no database (``init(inMemory:)``) keeps everything in memory: as-of queries and scratch
 /// folds use it with the same projection code.
 struct ReadModelTable<Key: TableKey, Value: TableValue> {
+    /// A cached record (nil: known absent, or removed) and whether it changed since the last flush.
+    private struct Entry {
+        var value: Value?
+        var dirty: Bool
+    }
+
     let database: Database?
-    private var cache: [Key: Value?] = [:]
-    private var dirty: Set<Key> = []
+    private var cache: [Key: Entry] = [:]
+    /// The keys of dirty entries, each once (an entry's flag says whether it is listed).
+    private var dirtyKeys: [Key] = []
 
     init(_ database: Database) { self.database = database }
 
@@ -20,37 +27,43 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
 
     var isInMemory: Bool { database == nil }
     /// The cached records (nil: known absent or removed).
-    var cacheSnapshot: [Key: Value?] { cache }
+    var cacheSnapshot: [Key: Value?] { cache.mapValues(\.value) }
     var cachedCount: Int { cache.count }
 
     /// The record under `key`, if any.
     mutating func get(_ key: Key, _ txn: ReadTransaction?) throws -> Value? {
-        if let cached = cache[key] { return cached }
+        if let cached = cache[key] { return cached.value }
         let loaded = try load(key, txn)
-        cache[key] = .some(loaded)
+        cache[key] = Entry(value: loaded, dirty: false)
         return loaded
     }
 
-    /// Changes the record under `key` (starting from `initial` if there is none) and marks it dirty.
+    /// Changes the record under `key` (starting from `initial` if there is none) and marks it
+    /// dirty. The record changes in place in the cache: one lookup, no copy.
     mutating func modify<R>(_ key: Key, _ txn: ReadTransaction?, initial: () -> Value, _ body: (inout Value) throws -> R) throws -> R {
-        var value: Value
-        if let cached = cache[key] {
-            value = cached ?? initial()
-        } else {
-            value = try load(key, txn) ?? initial()
+        if cache[key] == nil { cache[key] = Entry(value: try load(key, txn), dirty: false) }
+        var newlyDirty = false
+        let result = try Self.change(&cache[key]!) { entry in
+            if !entry.dirty {
+                entry.dirty = true
+                newlyDirty = true
+            }
+            if entry.value == nil { entry.value = initial() }
+            return try body(&entry.value!)
         }
-        cache[key] = nil  // drop the cache's copy so `value` is uniquely referenced while it changes
-        defer {
-            cache[key] = .some(value)
-            dirty.insert(key)
-        }
-        return try body(&value)
+        if newlyDirty { dirtyKeys.append(key) }
+        return result
+    }
+
+    @inline(__always)
+    private static func change<R>(_ entry: inout Entry, _ body: (inout Entry) throws -> R) rethrows -> R {
+        try body(&entry)
     }
 
     /// Replaces (or, with nil, removes) the record under `key`.
     mutating func set(_ key: Key, _ value: Value?) {
-        cache[key] = .some(value)
-        dirty.insert(key)
+        let wasDirty = cache.updateValue(Entry(value: value, dirty: true), forKey: key)?.dirty ?? false
+        if !wasDirty { dirtyKeys.append(key) }
     }
 
     private func load(_ key: Key, _ txn: ReadTransaction?) throws -> Value? {
@@ -62,30 +75,32 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
 
     /// Writes the changed records in key order and forgets which were changed.
     mutating func flush(_ txn: WriteTransaction) throws {
-        guard let database, !dirty.isEmpty else {
-            dirty.removeAll(keepingCapacity: true)
-            return
-        }
-        var keyBytes = ByteWriter(capacity: 32)
-        var valueBytes = ByteWriter(capacity: 64)
-        for key in dirty.sorted() {
-            keyBytes.bytes.removeAll(keepingCapacity: true)
-            key.encode(into: &keyBytes)
-            if let value = cache[key] ?? nil {
-                valueBytes.bytes.removeAll(keepingCapacity: true)
-                value.encode(into: &valueBytes)
-                try txn.put(database, key: keyBytes.bytes.span, value: valueBytes.bytes.span)
-            } else {
-                try txn.delete(database, key: keyBytes.bytes.span)
+        guard !dirtyKeys.isEmpty else { return }
+        var changed = dirtyKeys
+        dirtyKeys = []
+        changed.sort()
+        if let database {
+            var keyBytes = ByteWriter(capacity: 32)
+            var valueBytes = ByteWriter(capacity: 64)
+            for key in changed {
+                keyBytes.bytes.removeAll(keepingCapacity: true)
+                key.encode(into: &keyBytes)
+                if let value = cache[key]?.value {
+                    valueBytes.bytes.removeAll(keepingCapacity: true)
+                    value.encode(into: &valueBytes)
+                    try txn.put(database, key: keyBytes.bytes.span, value: valueBytes.bytes.span)
+                } else {
+                    try txn.delete(database, key: keyBytes.bytes.span)
+                }
             }
         }
-        dirty.removeAll(keepingCapacity: true)
+        for key in changed { cache[key]?.dirty = false }
     }
 
     /// Forgets every cached record (after a flush, or when the transaction that loaded them failed).
     mutating func dropCache() {
         cache.removeAll()
-        dirty.removeAll()
+        dirtyKeys = []
     }
 
     /// Every record whose key starts with `prefix`, in key order: from the database (with the
@@ -107,11 +122,11 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
                 }
             }
         }
-        for (key, value) in cache where include(key) {
+        for (key, entry) in cache where include(key) {
             var writer = ByteWriter(capacity: 32)
             key.encode(into: &writer)
             guard writer.bytes.starts(with: prefix) else { continue }
-            merged[key] = value
+            merged[key] = entry.value
         }
         return merged.sorted { $0.key < $1.key }
     }

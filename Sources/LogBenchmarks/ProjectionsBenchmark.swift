@@ -1,0 +1,179 @@
+import EventLog
+import Foundation
+import Histogram
+import Logbook
+
+/// `logbook bench projections`: a full rebuild of every read model over the generated data set
+/// against a decode-only scan of the same log, live appends with and without inline projections,
+/// and query latencies cached and uncached — all in one run.
+public struct ProjectionsBenchmark: Sendable {
+    public var users = 640
+    public var weeks = 12
+    public var seed: UInt64 = 7
+    public var queryIterations = 20_000
+    public var appendEvents = 200_000
+    public var directory: String?
+    /// Keep the directory afterwards, and reuse a data set already generated there.
+    public var keep = false
+    /// Only generate (or reuse) the data set and time the decode scan and the rebuild.
+    public var rebuildOnly = false
+    /// Only generate (or reuse) the data set and time the appends (for profiling).
+    public var appendOnly = false
+    public var progress: @Sendable (String) -> Void = { _ in }
+
+    public init() {}
+
+    public func run() async throws -> BenchmarkReport {
+        let root = directory ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("logbook-bench-projections-\(ProcessInfo.processInfo.processIdentifier)").path
+        if !keep { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { if !keep { try? FileManager.default.removeItem(atPath: root) } }
+        try? FileManager.default.removeItem(atPath: root + "/plain")
+
+        var configuration = LogbookConfiguration()
+        configuration.log.durability = .noSync
+        configuration.log.initialMapSize = 1 << 32
+        let logbook = try await Logbook.open(path: root + "/logbook", configuration: configuration)
+        var generator = DemoDataGenerator(seed: seed, users: users)
+        generator.weeks = weeks
+        progress("generating \(users) users × \(weeks) weeks")
+        let generation = Stopwatch()
+        let existing = try await logbook.log.headPosition().rawValue
+        var generated = DemoDataGenerator.Report()
+        if !(keep && existing > 0) {
+            generated = try await generator.run(on: logbook) { commands in
+                if commands % 500_000 < 1024 { progress("  \(commands) commands") }
+            }
+        }
+        let events = Int(try await logbook.log.headPosition().rawValue)
+        var report = BenchmarkReport()
+        report.set("events", events)
+        report.set("users", users)
+        report.set("generate_seconds", generation.seconds)
+        report.set("commands_rejected", generated.rejected.values.reduce(0, +))
+
+        if appendOnly {
+            let (inline, plain) = try await appendRates(logbook, root: root)
+            report.set("append_inline_eps", inline)
+            report.set("append_plain_eps", plain)
+            report.set("append_inline_ratio", inline / plain)
+            await logbook.close()
+            return report
+        }
+        progress("decode-only scan of \(events) events")
+        let decodeClock = Stopwatch()
+        let decoded = try logbook.decodeAll()
+        let decodeSeconds = decodeClock.seconds
+        guard decoded == events else { throw BenchmarkFailure("decoded \(decoded) of \(events) events") }
+
+        progress("rebuilding every read model")
+        ProcessStats.resetPeakResident()
+        let memory = SharedMemoryPeak()
+        let rebuildClock = Stopwatch()
+        try await logbook.rebuild { _ in memory.sample() }
+        let rebuildSeconds = rebuildClock.seconds
+        memory.sample()
+        let rebuildPeak = ProcessStats.peakResidentBytes
+
+        report.set("rebuild_eps", Double(events) / rebuildSeconds)
+        report.set("decode_scan_eps", Double(events) / decodeSeconds)
+        report.set("rebuild_vs_decode_ratio", rebuildSeconds / decodeSeconds)
+        if rebuildOnly {
+            await logbook.close()
+            return report
+        }
+
+        progress("appending with and without inline projections")
+        let (inline, plain) = try await appendRates(logbook, root: root)
+        report.set("append_inline_eps", inline)
+        report.set("append_plain_eps", plain)
+        report.set("append_inline_ratio", inline / plain)
+
+        progress("querying")
+        report.set("query_p99_us", try await queryLatencies(logbook))
+        report.set("peak_rss_bytes", rebuildPeak)
+        report.set("peak_rss_anon_bytes", memory.peak)
+        let verification = try await logbook.verify()
+        report.set("verify_matches", verification.filter(\.matches).count)
+        await logbook.close()
+        return report
+    }
+
+    /// Live appends of step batches (no flush at commit on both sides, so the projections' CPU
+    /// cost is what differs; batches of 1,000 events):
+    /// through the Logbook (inline projections) and into a plain log, in alternating blocks.
+    private func appendRates(_ logbook: Logbook, root: String) async throws -> (inline: Double, plain: Double) {
+        var plainConfiguration = LogConfiguration()
+        plainConfiguration.durability = .noSync
+        plainConfiguration.initialMapSize = 1 << 30
+        let plain = try LMDBEventStore(path: root + "/plain", configuration: plainConfiguration)
+        var random = SplitMix64(seed: seed &+ 99)
+        var inlineSeconds = 0.0
+        var plainSeconds = 0.0
+        let batch = 1_000
+        var sent = 0
+        var minute: Int64 = 0
+        let base = try Timestamp(parsing: "2026-11-16T07:00:00Z").instant
+        while sent < appendEvents {
+            var requests: [AppendRequest] = []
+            for index in 0..<batch {
+                let user = DemoDataGenerator.userId((sent + index) % users)
+                var samples: [StepSample] = []
+                for offset in 0..<15 {
+                    let start = Timestamp(microsecondsSinceEpoch: base + (minute + Int64(offset)) * 60_000_000)
+                    let end = Timestamp(microsecondsSinceEpoch: start.instant + 60_000_000)
+                    samples.append(StepSample(start: start, end: end, count: Int(random.next() % 120), source: "phone"))
+                }
+                let steps = DomainEvent.stepsRecorded(StepsRecorded(samples: samples))
+                var event = ProposedEvent(
+                    eventId: random.uuid(), type: EventType.stepsRecorded.rawValue, schemaVersion: 2, subject: user,
+                    occurredAt: Timestamp(microsecondsSinceEpoch: base + minute * 60_000_000),
+                    payload: BinaryEventCodec.encode(steps))
+                // As a command hands it over: the value it encoded travels with the event.
+                event.decoded = steps
+                requests.append(AppendRequest(stream: "steps-\(user)", events: [event]))
+            }
+            minute += 15
+            var clock = Stopwatch()
+            for result in try await logbook.log.append(batch: requests) { _ = try result.get() }
+            inlineSeconds += clock.seconds
+            clock = Stopwatch()
+            for result in try await plain.append(batch: requests) { _ = try result.get() }
+            plainSeconds += clock.seconds
+            sent += batch
+        }
+        await plain.close()
+        return (Double(sent) / inlineSeconds, Double(sent) / plainSeconds)
+    }
+
+    /// p99 latencies in microseconds of four queries, uncached (caching off) and cached.
+    private func queryLatencies(_ logbook: Logbook) async throws -> BenchmarkReport {
+        let week = CivilDate(year: 2026, month: 10, day: 14)!
+        let queries: [(String, @Sendable (String) async throws -> Void)] = [
+            ("weekly_stats", { user in _ = try await logbook.weeklyStats(user: user, containing: week) }),
+            ("goal_week", { user in _ = try await logbook.goalWeek(user: user, containing: week) }),
+            ("saved_places", { user in _ = try await logbook.savedPlaces(user: user, category: .restaurant) }),
+            ("timeline_page", { user in _ = try await logbook.timeline(user: user, limit: 50) }),
+        ]
+        var report = BenchmarkReport()
+        let sampleUsers = (0..<min(users, 64)).map(DemoDataGenerator.userId)
+        for (name, run) in queries {
+            for cached in [true, false] {
+                logbook.setCaching(cached)
+                var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
+                if cached { for user in sampleUsers { try await run(user) } }
+                for iteration in 0..<queryIterations {
+                    let user = sampleUsers[iteration % sampleUsers.count]
+                    let started = ContinuousClock.now
+                    try await run(user)
+                    let elapsed = ContinuousClock.now - started
+                    _ = histogram.record(UInt64(elapsed.components.attoseconds / 1_000_000_000) + UInt64(elapsed.components.seconds) * 1_000_000_000)
+                }
+                report.set("\(name)_\(cached ? "cached" : "uncached")", Double(histogram.valueAtPercentile(99.0)) / 1000)
+            }
+        }
+        logbook.setCaching(true)
+        return report
+    }
+}

@@ -1,0 +1,64 @@
+import BinaryCoding
+import EventLog
+
+/// The compact storage form of step samples (`steps.recorded` version 2), the bulk of a log:
+/// the sources once per event, then per sample its source's index and each time as a delta —
+/// start from the previous sample's start, end from its own start, offsets from the previous
+/// offset — in whole seconds when every time of the event is whole seconds. Per-minute samples
+/// take about six bytes each.
+enum StepSampleCoding {
+    static func encode(_ samples: [StepSample], into w: inout ByteWriter) {
+        var sources: [String] = []
+        for sample in samples where !sources.contains(sample.source) { sources.append(sample.source) }
+        let wholeSeconds = samples.allSatisfy { $0.start.instant % 1_000_000 == 0 && $0.end.instant % 1_000_000 == 0 }
+        let unit: Int64 = wholeSeconds ? 1_000_000 : 1
+        w.byte(wholeSeconds ? 1 : 0)
+        w.varint(UInt64(sources.count))
+        for source in sources { w.string(source) }
+        w.varint(UInt64(samples.count))
+        var previousStart: Int64 = 0
+        var previousOffset: Int32 = 0
+        for sample in samples {
+            w.varint(UInt64(sources.firstIndex(of: sample.source)!))
+            w.signedVarint((sample.start.instant - previousStart) / unit)
+            w.signedVarint(Int64(sample.start.utcOffsetSeconds - previousOffset))
+            w.signedVarint((sample.end.instant - sample.start.instant) / unit)
+            w.signedVarint(Int64(sample.end.utcOffsetSeconds - sample.start.utcOffsetSeconds))
+            w.int(sample.count)
+            previousStart = sample.start.instant
+            previousOffset = sample.start.utcOffsetSeconds
+        }
+    }
+
+    static func decode(_ s: Span<UInt8>, _ o: inout Int) throws(DecodeFailure) -> StepsRecorded {
+        let unit: Int64 = try ByteReader.byte(s, &o) == 1 ? 1_000_000 : 1
+        let sourceCount = try ByteReader.int(s, &o)
+        guard sourceCount <= s.count else { throw DecodeFailure(reason: "\(sourceCount) sources") }
+        var sources: [String] = []
+        for _ in 0..<sourceCount { sources.append(try ByteReader.string(s, &o)) }
+        let count = try ByteReader.int(s, &o)
+        guard count <= s.count else { throw DecodeFailure(reason: "\(count) samples") }
+        var samples: [StepSample] = []
+        samples.reserveCapacity(count)
+        var previousStart: Int64 = 0
+        var previousOffset: Int64 = 0
+        for _ in 0..<count {
+            let source = try ByteReader.int(s, &o)
+            guard source < sources.count else { throw DecodeFailure(reason: "sample source \(source) of \(sources.count)") }
+            let start = previousStart + (try ByteReader.signedVarint(s, &o)) * unit
+            let startOffset = previousOffset + (try ByteReader.signedVarint(s, &o))
+            let end = start + (try ByteReader.signedVarint(s, &o)) * unit
+            let endOffset = startOffset + (try ByteReader.signedVarint(s, &o))
+            let steps = try FieldReader.int(s, &o)
+            guard abs(startOffset) <= Int64(Timestamp.maxOffsetSeconds), abs(endOffset) <= Int64(Timestamp.maxOffsetSeconds) else {
+                throw DecodeFailure(reason: "UTC offset out of range")
+            }
+            samples.append(StepSample(
+                start: Timestamp(microsecondsSinceEpoch: start, utcOffsetSeconds: Int32(startOffset)),
+                end: Timestamp(microsecondsSinceEpoch: end, utcOffsetSeconds: Int32(endOffset)), count: steps, source: sources[source]))
+            previousStart = start
+            previousOffset = startOffset
+        }
+        return StepsRecorded(samples: samples)
+    }
+}

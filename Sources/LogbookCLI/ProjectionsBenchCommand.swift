@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import LogBenchmarks
+
+/// `logbook bench projections`: rebuild, inline appends and queries over the generated data set.
+struct ProjectionsBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "projections",
+        abstract: "Benchmark rebuilds, inline projections and queries over the generated data set.")
+
+    @Flag(help: "Print one JSON object on stdout (progress goes to stderr).")
+    var json = false
+
+    @Option(help: "Users in the generated data set (640 gives about 5 million events).")
+    var users = 640
+
+    @Option(help: "Weeks of history per user.")
+    var weeks = 12
+
+    @Option(help: "Iterations per query measurement.")
+    var queryIterations = 20_000
+
+    @Option(help: "Events appended in the inline-versus-plain append measurement.")
+    var appendEvents = 200_000
+
+    @Option(help: "Directory for the benchmark's data (default: a fresh temporary directory, removed after).")
+    var directory: String?
+
+    @Flag(help: "Keep the directory afterwards, and reuse a data set already generated there.")
+    var keep = false
+
+    @Flag(help: .hidden)
+    var rebuildOnly = false
+
+    @Flag(help: .hidden)
+    var appendOnly = false
+
+    func validate() throws {
+        guard users > 0, weeks > 0 else { throw ValidationError("--users and --weeks must be positive.") }
+        guard queryIterations > 0, appendEvents >= 1000 else {
+            throw ValidationError("--query-iterations must be positive and --append-events at least 1000.")
+        }
+    }
+
+    func run() async throws {
+        #if DEBUG
+        FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook bench projections`\n".utf8))
+        #endif
+        var benchmark = ProjectionsBenchmark()
+        benchmark.users = users
+        benchmark.weeks = weeks
+        benchmark.queryIterations = queryIterations
+        benchmark.appendEvents = appendEvents
+        benchmark.directory = directory
+        benchmark.keep = keep
+        benchmark.rebuildOnly = rebuildOnly
+        benchmark.appendOnly = appendOnly
+        benchmark.progress = { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) }
+        let report = try await benchmark.run()
+        print(json ? report.json : report.table)
+    }
+}
