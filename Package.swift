@@ -55,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "LogbookCLI",
             dependencies: [
-                "EventLog", "LMDB", "LogBenchmarks",
+                "EventLog", "LMDB", "Logbook", "LogBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

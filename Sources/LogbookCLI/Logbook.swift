@@ -6,6 +6,6 @@ struct LogbookCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logbook",
         abstract: "An event-sourced backend for fitness and places apps, on an append-only LMDB log.",
-        subcommands: [DemoCommand.self, BenchCommand.self, AppendLoopCommand.self]
+        subcommands: [DemoCommand.self, RebuildCommand.self, VerifyCommand.self, BenchCommand.self, AppendLoopCommand.self]
     )
 }

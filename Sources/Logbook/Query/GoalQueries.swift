@@ -21,6 +21,12 @@ public struct Streaks: Sendable, Hashable, Codable {
     public var current: Int
     /// The longest run of met days up to `asOf`.
     public var longest: Int
+
+    public init(asOf: CivilDate?, current: Int, longest: Int) {
+        self.asOf = asOf
+        self.current = current
+        self.longest = longest
+    }
 }
 
 /// One week of goal progress.

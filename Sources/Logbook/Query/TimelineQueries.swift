@@ -91,7 +91,7 @@ extension Logbook {
                         description: TimelineDescriptions.describe(domainEvent, occurredAt: event.occurredAt, context: details)))
                     if entries.count == limit { break }
                 }
-                if exhausted { break }
+                if exhausted || entries.count == limit { break }
                 let last = page[page.count - 1].position.rawValue
                 if filter.newestFirst {
                     if last <= 1 { exhausted = true; break }
