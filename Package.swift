@@ -73,7 +73,8 @@ let package = Package(
         ),
         .testTarget(
             name: "LogbookTests",
-            dependencies: ["Logbook", "EventLog", "LMDB", "LogbookTestSupport", "LogBenchmarks"],
+            // LogbookCLI: the replay tests run the built `logbook` binary in another time zone.
+            dependencies: ["Logbook", "EventLog", "LMDB", "LogbookTestSupport", "LogbookCLI"],
             swiftSettings: strictSettings
         ),
     ]

@@ -110,7 +110,7 @@ struct DurabilityTests {
     func secondWriterProcessRefused() async throws {
         try await withStore { store, path in
             _ = try await store.append([testEvent()], to: "s")
-            let (status, output) = try runLogbook(["demo", "--path", path])
+            let (status, output) = try runLogbook(["demo", "--path", path], includeErrors: true)
             #expect(status != 0)
             #expect(output.contains("another process is writing this log"))
             _ = try await store.append([testEvent()], to: "s")
@@ -160,16 +160,3 @@ struct DurabilityTests {
     }
 }
 
-/// Runs the built `logbook` binary to completion; returns its exit status and combined output.
-func runLogbook(_ arguments: [String]) throws -> (Int32, String) {
-    let process = Process()
-    process.executableURL = logbookExecutable
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-}

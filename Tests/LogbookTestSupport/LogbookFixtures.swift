@@ -39,3 +39,19 @@ public func day(_ text: String) -> CivilDate {
 public func when(_ now: String, id: UUID? = nil) -> CommandContext {
     CommandContext(now: at(now), eventId: id, recordAtNow: true)
 }
+
+/// Runs the built `logbook` binary to completion with extra environment variables; returns its
+/// exit status and its standard output (with standard error too if `includeErrors`).
+public func runLogbook(_ arguments: [String], environment: [String: String] = [:], includeErrors: Bool = false) throws -> (Int32, String) {
+    let process = Process()
+    process.executableURL = logbookExecutable
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = includeErrors ? pipe : FileHandle.nullDevice
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+}

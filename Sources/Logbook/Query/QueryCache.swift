@@ -35,6 +35,8 @@ public struct CacheStatus: Sendable, Hashable, Codable {
     public var bytes: Int
     public var hits: Int
     public var misses: Int
+    /// How many times an answer was computed (less than misses when identical queries shared one).
+    public var computed: Int
     /// The position of the last commit that removed entries from this cache (0: none yet).
     public var lastInvalidatingPosition: UInt64
 }
@@ -64,6 +66,7 @@ final class QueryCache: Sendable {
     private struct Counters {
         var hits = 0
         var misses = 0
+        var computed = 0
         var lastInvalidation: UInt64 = 0
         var bytes = 0
     }
@@ -114,6 +117,7 @@ final class QueryCache: Sendable {
             let epoch = state.epochs[Self.epochKey(key.query, key.user), default: 0]
             let catalogEpoch = state.catalogEpoch
             let generation = state.generation
+            state.counters[key.query, default: Counters()].computed += 1
             let task = Task<any Sendable, any Error> { [self] in
                 do {
                     let value = try await compute()
@@ -210,7 +214,8 @@ final class QueryCache: Sendable {
                 let counters = state.counters[query] ?? Counters()
                 return CacheStatus(
                     name: query.rawValue, entries: state.entries.keys.filter { $0.query == query }.count, bytes: counters.bytes,
-                    hits: counters.hits, misses: counters.misses, lastInvalidatingPosition: counters.lastInvalidation)
+                    hits: counters.hits, misses: counters.misses, computed: counters.computed,
+                    lastInvalidatingPosition: counters.lastInvalidation)
             }
         }
     }
