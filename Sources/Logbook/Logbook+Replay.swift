@@ -89,7 +89,8 @@ extension Logbook {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var options = EnvironmentOptions()
         options.maxDatabases = configuration.log.maxDatabases
-        options.durability = .relaxed
+        options.initialMapSize = configuration.log.initialMapSize
+        options.durability = .noSync
         let scratchEnvironment = try Environment(path: directory, options: options)
         defer { scratchEnvironment.close() }
         let scratch = try ReadModelStore(environment: scratchEnvironment)

@@ -108,5 +108,12 @@ struct ActivitiesProjection: Projection {
         active.dropCache()
     }
 
+    mutating func markFlushed() {
+        workouts.markFlushed()
+        list.markFlushed()
+        imports.markFlushed()
+        active.markFlushed()
+    }
+
     var cachedCount: Int { workouts.cachedCount + list.cachedCount + imports.cachedCount + active.cachedCount }
 }

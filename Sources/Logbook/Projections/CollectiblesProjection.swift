@@ -113,6 +113,11 @@ struct CollectiblesProjection: Projection {
         workouts.dropCache()
     }
 
+    mutating func markFlushed() {
+        ledger.markFlushed()
+        workouts.markFlushed()
+    }
+
     var cachedCount: Int { ledger.cachedCount + workouts.cachedCount }
 
     /// The workout milestones of `user`, from the ledger.

@@ -65,6 +65,11 @@ struct GoalsProjection: Projection {
         defaults.dropCache()
     }
 
+    mutating func markFlushed() {
+        explicit.markFlushed()
+        defaults.markFlushed()
+    }
+
     var cachedCount: Int { explicit.cachedCount + defaults.cachedCount }
 
     /// Where a day's goal came from.

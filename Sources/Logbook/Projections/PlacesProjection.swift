@@ -64,6 +64,12 @@ struct PlacesProjection: Projection {
         status.dropCache()
     }
 
+    mutating func markFlushed() {
+        catalog.markFlushed()
+        order.markFlushed()
+        status.markFlushed()
+    }
+
     var cachedCount: Int { catalog.cachedCount + order.cachedCount + status.cachedCount }
 
     /// True if the catalog holds `placeId`.

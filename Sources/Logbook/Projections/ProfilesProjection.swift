@@ -74,6 +74,7 @@ struct ProfilesProjection: Projection {
 
     mutating func flush(_ txn: WriteTransaction) throws { try users.flush(txn) }
     mutating func dropCache() { users.dropCache() }
+    mutating func markFlushed() { users.markFlushed() }
     var cachedCount: Int { users.cachedCount }
 
     /// The profile of `user`, if registered.

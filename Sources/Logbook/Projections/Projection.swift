@@ -28,8 +28,10 @@ protocol Projection {
 
     /// Folds one event in.
     mutating func apply(_ event: FoldEvent, _ txn: ReadTransaction?) throws
-    /// Writes the tables' changed records.
+    /// Writes the tables' changed records (again, if the transaction is retried).
     mutating func flush(_ txn: WriteTransaction) throws
+    /// Forgets which records changed, after the flushing transaction committed.
+    mutating func markFlushed()
     /// Forgets cached records.
     mutating func dropCache()
     /// How many records are cached (to bound memory during rebuilds).

@@ -97,6 +97,16 @@ struct ProjectionSet: Sendable {
         if mask & ProjectionKind.collectibles.bit != 0 { try collectibles.flush(txn) }
     }
 
+    mutating func markFlushed() {
+        profiles.markFlushed()
+        stats.markFlushed()
+        goals.markFlushed()
+        places.markFlushed()
+        activities.markFlushed()
+        timeline.markFlushed()
+        collectibles.markFlushed()
+    }
+
     mutating func dropCache(_ kinds: Set<ProjectionKind> = Set(ProjectionKind.allCases)) {
         if kinds.contains(.profiles) { profiles.dropCache() }
         if kinds.contains(.stats) { stats.dropCache() }

@@ -145,5 +145,12 @@ struct StatsProjection: Projection {
         samples.dropCache()
     }
 
+    mutating func markFlushed() {
+        workouts.markFlushed()
+        days.markFlushed()
+        steps.markFlushed()
+        samples.markFlushed()
+    }
+
     var cachedCount: Int { workouts.cachedCount + days.cachedCount + steps.cachedCount + samples.cachedCount }
 }

@@ -164,6 +164,14 @@ struct TimelineProjection: Projection {
         places.dropCache()
     }
 
+    mutating func markFlushed() {
+        context.markFlushed()
+        goals.markFlushed()
+        defaults.markFlushed()
+        workouts.markFlushed()
+        places.markFlushed()
+    }
+
     var cachedCount: Int {
         context.cachedCount + goals.cachedCount + defaults.cachedCount + workouts.cachedCount + places.cachedCount
     }

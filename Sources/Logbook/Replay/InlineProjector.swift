@@ -20,6 +20,9 @@ final class InlineProjector: LogCommitObserver {
         var projections: ProjectionSet
         var generations: [ProjectionKind: Int] = [:]
         var pending = CommitSummary()
+        /// Set between a fold and the end of its transaction: still set at the next fold, it means
+        /// the transaction was rolled back and run again, and the caches hold the rolled-back fold.
+        var inFlight = false
     }
 
     private let store: ReadModelStore
@@ -41,6 +44,8 @@ final class InlineProjector: LogCommitObserver {
         let control = self.control.snapshot
         let live = Set(ProjectionKind.allCases).subtracting(control.rebuilding)
         try state.withLock { state in
+            if state.inFlight { state.projections.dropCache() }
+            state.inFlight = true
             // A projection that was rebuilt meanwhile: what is cached of it is stale.
             for kind in ProjectionKind.allCases where state.generations[kind, default: 0] != control.generation[kind, default: 0] {
                 state.projections.dropCache([kind])
@@ -70,6 +75,8 @@ final class InlineProjector: LogCommitObserver {
 
     func logDidCommit() {
         let summary = state.withLock { state in
+            state.inFlight = false
+            state.projections.markFlushed()
             if state.projections.cachedCount > cacheLimit { state.projections.dropCache() }
             defer { state.pending = CommitSummary() }
             return state.pending
@@ -79,6 +86,7 @@ final class InlineProjector: LogCommitObserver {
 
     func logDidAbort() {
         state.withLock { state in
+            state.inFlight = false
             state.projections.dropCache()
             state.pending = CommitSummary()
         }

@@ -85,12 +85,14 @@ struct Replayer: Sendable {
         _ projections: inout ProjectionSet, _ kinds: Set<ProjectionKind>, at position: UInt64,
         _ checkpoints: inout [ProjectionKind: UInt64], _ store: ReadModelStore
     ) throws {
+        // The closure may run twice (the map grew): flushing writes everything changed again.
         try store.environment.write { txn in
             try projections.flush(txn)
             for kind in kinds where checkpoints[kind, default: 0] < position {
                 try store.setCheckpoint(kind, .init(position: position, codeVersion: kind.codeVersion, rebuilding: true), txn)
             }
         }
+        projections.markFlushed()
         for kind in kinds where checkpoints[kind, default: 0] < position { checkpoints[kind] = position }
         if projections.cachedCount > 300_000 { projections.dropCache() }
     }

@@ -73,12 +73,12 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
         return try txn.get(database, key: writer.bytes.span) { span in try Value(decoding: span) }
     }
 
-    /// Writes the changed records in key order and forgets which were changed.
+    /// Writes the changed records in key order. They stay marked as changed until
+    /// ``markFlushed()``: if the transaction is rolled back and run again, they are written again.
     mutating func flush(_ txn: WriteTransaction) throws {
         guard !dirtyKeys.isEmpty else { return }
-        var changed = dirtyKeys
-        dirtyKeys = []
-        changed.sort()
+        dirtyKeys.sort()
+        let changed = dirtyKeys
         if let database {
             var keyBytes = ByteWriter(capacity: 32)
             var valueBytes = ByteWriter(capacity: 64)
@@ -94,7 +94,12 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
                 }
             }
         }
-        for key in changed { cache[key]?.dirty = false }
+    }
+
+    /// Forgets which records changed, once the transaction that flushed them committed.
+    mutating func markFlushed() {
+        for key in dirtyKeys { cache[key]?.dirty = false }
+        dirtyKeys = []
     }
 
     /// Forgets every cached record (after a flush, or when the transaction that loaded them failed).
