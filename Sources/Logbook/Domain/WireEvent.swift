@@ -1,0 +1,212 @@
+public import EventLog
+public import Foundation
+
+/// One event in the JSON wire form of DESIGN §3 — as exported, imported (one per line) and
+/// served. Output is canonical: fixed key order for the envelope, sorted keys inside `metadata`
+/// and `data`, no insignificant whitespace, so exporting the same event always gives the same
+/// bytes. Events are written in the current schema version of their type (older payloads are
+/// upcast on the way out).
+public struct WireEvent: Sendable, Hashable {
+    /// The event's position (ignored on import: positions are assigned anew).
+    public var position: UInt64?
+    public var stream: String
+    public var streamVersion: UInt64
+    public var eventId: UUID
+    public var type: EventType
+    public var schemaVersion: UInt32
+    public var subject: String?
+    public var occurredAt: Timestamp
+    public var recordedAt: Timestamp
+    public var correlationId: UUID?
+    public var causationId: UUID?
+    /// The metadata object as canonical JSON text (`{}` when empty).
+    public var metadata: String
+    public var event: DomainEvent
+
+    public init(
+        position: UInt64?, stream: String, streamVersion: UInt64, eventId: UUID, subject: String?, occurredAt: Timestamp,
+        recordedAt: Timestamp, correlationId: UUID? = nil, causationId: UUID? = nil, metadata: String = "{}", event: DomainEvent
+    ) {
+        self.position = position
+        self.stream = stream
+        self.streamVersion = streamVersion
+        self.eventId = eventId
+        self.type = event.type
+        self.schemaVersion = event.type.currentSchemaVersion
+        self.subject = subject
+        self.occurredAt = occurredAt
+        self.recordedAt = recordedAt
+        self.correlationId = correlationId
+        self.causationId = causationId
+        self.metadata = metadata
+        self.event = event
+    }
+
+    /// The wire form of a stored event (its payload decoded and upcast).
+    public init(_ recorded: RecordedEvent) throws(LogbookError) {
+        guard let type = EventType(rawValue: recorded.type) else { throw .coding(.unknownEventType(recorded.type)) }
+        let event: DomainEvent
+        do {
+            event = try BinaryEventCodec.decode(type, schemaVersion: recorded.schemaVersion, payload: recorded.payload.span)
+        } catch {
+            throw .coding(error)
+        }
+        self.init(
+            position: recorded.position.rawValue, stream: recorded.stream, streamVersion: recorded.streamVersion,
+            eventId: recorded.eventId, subject: recorded.subject, occurredAt: recorded.occurredAt,
+            recordedAt: recorded.recordedAt, correlationId: recorded.correlationId, causationId: recorded.causationId,
+            metadata: recorded.metadata.isEmpty ? "{}" : String(decoding: recorded.metadata, as: UTF8.self), event: event)
+    }
+
+    /// The event as a proposal to append when restoring: ids, times and metadata kept.
+    public var proposed: ProposedEvent {
+        var proposal = ProposedEvent(
+            eventId: eventId, type: type.rawValue, schemaVersion: type.currentSchemaVersion, subject: subject,
+            occurredAt: occurredAt, recordedAt: recordedAt, correlationId: correlationId, causationId: causationId,
+            metadata: metadata == "{}" ? [] : Array(metadata.utf8), payload: BinaryEventCodec.encode(event))
+        proposal.decoded = event
+        return proposal
+    }
+
+    /// The canonical JSON line (without the newline).
+    public var jsonLine: String {
+        var line = "{"
+        line += "\"position\":" + (position.map(String.init) ?? "null")
+        line += ",\"stream\":" + JSONText.string(stream)
+        line += ",\"streamVersion\":\(streamVersion)"
+        line += ",\"eventId\":" + JSONText.string(eventId.uuidString.lowercased())
+        line += ",\"type\":" + JSONText.string(type.rawValue)
+        line += ",\"schemaVersion\":\(schemaVersion)"
+        line += ",\"subject\":" + (subject.map(JSONText.string) ?? "null")
+        line += ",\"occurredAt\":" + JSONText.string(occurredAt.rfc3339)
+        line += ",\"recordedAt\":" + JSONText.string(recordedAt.rfc3339)
+        line += ",\"correlationId\":" + (correlationId.map { JSONText.string($0.uuidString.lowercased()) } ?? "null")
+        line += ",\"causationId\":" + (causationId.map { JSONText.string($0.uuidString.lowercased()) } ?? "null")
+        line += ",\"metadata\":" + metadata
+        line += ",\"data\":" + String(decoding: JSONEventCodec.encode(event), as: UTF8.self)
+        return line + "}"
+    }
+
+    /// Parses one line of the wire form, strictly: every field is checked and an error names the
+    /// first one that is wrong.
+    public init(jsonLine: String) throws(LogbookError) {
+        let object: [String: Any]
+        do {
+            guard let parsed = try JSONSerialization.jsonObject(with: Data(jsonLine.utf8)) as? [String: Any] else {
+                throw LogbookError.invalidArgument(name: "event", reason: "a line must be one JSON object")
+            }
+            object = parsed
+        } catch let error as LogbookError {
+            throw error
+        } catch {
+            throw .invalidArgument(name: "event", reason: "not JSON")
+        }
+        let known: Set<String> = ["position", "stream", "streamVersion", "eventId", "type", "schemaVersion", "subject", "occurredAt",
+                                  "recordedAt", "correlationId", "causationId", "metadata", "data"]
+        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
+            throw .invalidArgument(name: unknown, reason: "unknown field")
+        }
+        let fields = JSONFields(object)
+        let typeName: String = try fields.required("type")
+        guard let type = EventType(rawValue: typeName) else { throw .coding(.unknownEventType(typeName)) }
+        let schemaVersion = UInt32(try fields.required("schemaVersion") as UInt64)
+        guard let data = object["data"] else { throw .invalidArgument(name: "data", reason: "required field is missing") }
+        let event: DomainEvent
+        do {
+            event = try JSONEventCodec.decode(type, schemaVersion: schemaVersion, data: try JSONSerialization.data(withJSONObject: data, options: [.fragmentsAllowed]))
+        } catch let error as DomainCodingError {
+            throw .coding(error)
+        } catch {
+            throw .invalidArgument(name: "data", reason: "not a JSON object")
+        }
+        var metadata = "{}"
+        if let value = object["metadata"], !(value is NSNull) {
+            guard let dictionary = value as? [String: Any] else { throw .invalidArgument(name: "metadata", reason: "expected an object") }
+            if !dictionary.isEmpty {
+                do {
+                    metadata = String(decoding: try JSONSerialization.data(withJSONObject: dictionary, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+                } catch {
+                    throw .invalidArgument(name: "metadata", reason: "not serialisable")
+                }
+            }
+        }
+        self.init(
+            position: try fields.optional("position"), stream: try fields.required("stream"),
+            streamVersion: try fields.required("streamVersion"), eventId: try fields.uuid("eventId"),
+            subject: try fields.optional("subject"), occurredAt: try fields.timestamp("occurredAt"),
+            recordedAt: try fields.timestamp("recordedAt"), correlationId: try fields.optionalUUID("correlationId"),
+            causationId: try fields.optionalUUID("causationId"), metadata: metadata, event: event)
+        self.schemaVersion = type.currentSchemaVersion
+    }
+}
+
+/// JSON text of single values, written by hand so output never depends on an encoder's options.
+enum JSONText {
+    static func string(_ value: String) -> String {
+        var text = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return text + "\""
+    }
+}
+
+/// Typed access to the fields of a parsed JSON object, with errors that name the field.
+struct JSONFields {
+    let object: [String: Any]
+    init(_ object: [String: Any]) { self.object = object }
+
+    func required<T>(_ name: String) throws(LogbookError) -> T {
+        guard let value = object[name], !(value is NSNull) else { throw .invalidArgument(name: name, reason: "required field is missing") }
+        return try cast(value, name)
+    }
+
+    func optional<T>(_ name: String) throws(LogbookError) -> T? {
+        guard let value = object[name], !(value is NSNull) else { return nil }
+        return try cast(value, name)
+    }
+
+    private func cast<T>(_ value: Any, _ name: String) throws(LogbookError) -> T {
+        if T.self == UInt64.self {
+            guard let number = value as? NSNumber, isNotBoolean(number), number.doubleValue >= 0,
+                  number.doubleValue == number.doubleValue.rounded(), let exact = UInt64(exactly: number.doubleValue)
+            else { throw .invalidArgument(name: name, reason: "expected a non-negative integer") }
+            return exact as! T
+        }
+        guard let typed = value as? T, !(value is NSNumber && T.self == String.self) else {
+            throw .invalidArgument(name: name, reason: "expected \(T.self == String.self ? "a string" : "\(T.self)")")
+        }
+        return typed
+    }
+
+    func uuid(_ name: String) throws(LogbookError) -> UUID {
+        let text: String = try required(name)
+        do { return try ProposedEvent.eventID(parsing: text) } catch { throw .invalidArgument(name: name, reason: "not a UUID") }
+    }
+
+    func optionalUUID(_ name: String) throws(LogbookError) -> UUID? {
+        guard let text: String = try optional(name) else { return nil }
+        guard let id = UUID(uuidString: text) else { throw .invalidArgument(name: name, reason: "not a UUID") }
+        return id
+    }
+
+    func timestamp(_ name: String) throws(LogbookError) -> Timestamp {
+        let text: String = try required(name)
+        do { return try Timestamp(parsing: text) } catch { throw .invalidArgument(name: name, reason: error.description) }
+    }
+}
+
+/// True if the number is not a boolean (JSONSerialization gives booleans as NSNumber too).
+private func isNotBoolean(_ number: NSNumber) -> Bool {
+    String(cString: number.objCType) != "c"
+}

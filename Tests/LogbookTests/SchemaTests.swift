@@ -1,0 +1,177 @@
+@testable import Logbook
+import EventLog
+import Foundation
+import LogbookTestSupport
+import Testing
+
+/// The JSON wire form against the JSON Schemas in `Schemas/events`, golden fixtures in
+/// `Schemas/fixtures`, and the version-1 events that must replay like their upcast form.
+@Suite("Wire form and schemas", .serialized)
+struct SchemaTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = root.appendingPathComponent("Schemas/fixtures")
+
+    static func id(_ n: Int) -> UUID { UUID(uuidString: "00000000-0000-4000-8000-\(String(format: "%012d", n))")! }
+
+    /// One event of every type, in its current schema version, with fixed values.
+    static let samples: [DomainEvent] = [
+        .userRegistered(UserRegistered(displayName: "Ana \"the runner\" Müller", timeZone: "Europe/Berlin", weekStart: .sunday, units: .metric)),
+        .userProfileUpdated(UserProfileUpdated(timeZone: "Asia/Tokyo", units: .imperial, preferredStepSource: .set("watch"))),
+        .workoutStarted(WorkoutStarted(workoutId: "w-1", activityType: .run, startedAt: at("2026-11-20T07:00:00+01:00"))),
+        .workoutPaused(WorkoutPauseChange(workoutId: "w-1", at: at("2026-11-20T07:10:00.250+01:00"))),
+        .workoutResumed(WorkoutPauseChange(workoutId: "w-1", at: at("2026-11-20T07:12:00+01:00"))),
+        .workoutFinished(WorkoutFinished(workoutId: "w-1", endedAt: at("2026-11-20T07:42:10+01:00"), distanceMeters: 8012, movingSeconds: 2710,
+                                         steps: 7420, activeKcal: 512, avgHeartRate: 151, laps: [Lap(distanceMeters: 1000, movingSeconds: 330)])),
+        .workoutDiscarded(WorkoutReference(workoutId: "w-2")),
+        .workoutImported(WorkoutImported(workoutId: "w-3", activityType: .ride, startedAt: at("2026-11-19T17:00:00-05:00"),
+                                         endedAt: at("2026-11-19T18:00:00-05:00"), distanceMeters: 25300, movingSeconds: 3400,
+                                         source: WorkoutSource(kind: .garmin, sourceId: "garmin-123"), title: "Commute / home")),
+        .workoutEdited(WorkoutEdited(workoutId: "w-1", title: "Tempo", notes: "legs\theavy", activityType: .walk)),
+        .workoutDeleted(WorkoutReference(workoutId: "w-1")),
+        .stepsRecorded(StepsRecorded(samples: [
+            StepSample(start: at("2026-11-20T09:00:00+01:00"), end: at("2026-11-20T09:01:00+01:00"), count: 98, source: "phone"),
+            StepSample(start: at("2026-11-20T09:00:00+01:00"), end: at("2026-11-20T09:01:00+01:00"), count: 102, source: "watch"),
+        ])),
+        .goalSet(GoalSet(date: day("2026-11-25"), steps: 12_000, activeMinutes: 30)),
+        .goalCleared(GoalCleared(date: day("2026-11-25"))),
+        .goalDefaultSet(GoalDefaultSet(steps: 8000)),
+        .placeAdded(PlaceAdded(placeId: "p-1", name: "Café Luna", category: .restaurant, subcategory: "café", latitude: 52.5244,
+                               longitude: 13.4105, address: "Torstraße 1", phone: "+49 30 1234", priceLevel: 2)),
+        .placeSwiped(PlaceSwiped(placeId: "p-1", direction: .right)),
+        .placeVisited(PlaceVisited(placeId: "p-1", visitedAt: at("2026-11-21T19:30:00+01:00"))),
+        .placeNotesEdited(PlaceNotesEdited(placeId: "p-1", notes: "Try the cake")),
+        .placesReset,
+    ]
+
+    static func wire(_ event: DomainEvent, _ index: Int) -> WireEvent {
+        WireEvent(
+            position: UInt64(index + 1), stream: event.stream(user: "u-1"), streamVersion: 0, eventId: id(index + 1),
+            subject: event.type == .placeAdded ? nil : "u-1", occurredAt: at("2026-11-20T08:00:00+01:00"),
+            recordedAt: at("2026-11-20T07:00:00.513Z"), correlationId: index == 2 ? id(900) : nil,
+            metadata: index == 2 ? #"{"client":"ios","version":"2.1"}"# : "{}", event: event)
+    }
+
+    @Test("every type has a sample, and each sample's line is its golden fixture and survives a round trip")
+    func goldenFixtures() throws {
+        #expect(Set(Self.samples.map(\.type)) == Set(EventType.allCases))
+        let update = ProcessInfo.processInfo.environment["LOGBOOK_UPDATE_FIXTURES"] == "1"
+        for (index, event) in Self.samples.enumerated() {
+            let line = Self.wire(event, index).jsonLine
+            let file = Self.fixtures.appendingPathComponent("\(event.type.rawValue).v\(event.type.currentSchemaVersion).json")
+            if update { try (line + "\n").write(to: file, atomically: true, encoding: .utf8) }
+            let golden = try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .newlines)
+            #expect(line == golden, "\(event.type.rawValue) no longer writes its fixture")
+            let parsed = try WireEvent(jsonLine: line)
+            #expect(parsed == Self.wire(event, index))
+            #expect(parsed.jsonLine == line)
+            // And the binary storage form round-trips too.
+            let payload = BinaryEventCodec.encode(event)
+            #expect(try BinaryEventCodec.decode(event.type, schemaVersion: event.type.currentSchemaVersion, payload: payload.span) == event)
+        }
+    }
+
+    @Test("what the code emits validates against the schemas, and every schema has fixtures")
+    func schemasValidate() throws {
+        try withTemporaryFile { path in
+            let lines = Self.samples.enumerated().map { Self.wire($0.element, $0.offset).jsonLine }
+            try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            let (status, output) = try run("python3", [Self.root.appendingPathComponent("tools/validate-schemas.py").path, path])
+            #expect(status == 0, "\(output)")
+        }
+        // The checker is real: an event that breaks its schema fails it.
+        try withTemporaryFile { path in
+            var bad = Self.wire(.goalSet(GoalSet(date: day("2026-11-25"), steps: 12_000)), 0).jsonLine
+            bad = bad.replacingOccurrences(of: "\"steps\":12000", with: "\"steps\":0,\"extra\":true")
+            try bad.write(toFile: path, atomically: true, encoding: .utf8)
+            let (status, output) = try run("python3", [Self.root.appendingPathComponent("tools/validate-schemas.py").path, path])
+            #expect(status == 1)
+            #expect(output.contains("extra") && output.contains("0 is less than the minimum"), "\(output)")
+        }
+    }
+
+    @Test("wire input errors name the field that is wrong")
+    func wireErrors() throws {
+        let good = Self.wire(.goalSet(GoalSet(date: day("2026-11-25"), steps: 12_000)), 0).jsonLine
+        func expectError(_ line: String, _ check: (LogbookError) -> Bool) {
+            do {
+                _ = try WireEvent(jsonLine: line)
+                Issue.record("accepted: \(line)")
+            } catch {
+                #expect(check(error), "\(error)")
+            }
+        }
+        expectError("not json") { $0 == .invalidArgument(name: "event", reason: "not JSON") }
+        expectError(good.replacingOccurrences(of: "\"stream\"", with: "\"strem\"")) { $0 == .invalidArgument(name: "strem", reason: "unknown field") }
+        expectError(good.replacingOccurrences(of: "\"goal.set\"", with: "\"goal.smashed\"")) { $0 == .coding(.unknownEventType("goal.smashed")) }
+        expectError(good.replacingOccurrences(of: "\"steps\":12000", with: "\"steps\":\"many\"")) {
+            if case .coding(.invalidJSON(_, let field, _)) = $0 { return field == "data.steps" }
+            return false
+        }
+        expectError(good.replacingOccurrences(of: "\"steps\":12000", with: "\"steps\":12000,\"color\":1")) {
+            if case .coding(.invalidJSON(_, let field, let reason)) = $0 { return field == "data.color" && reason == "unknown field" }
+            return false
+        }
+        expectError(good.replacingOccurrences(of: "\"2026-11-20T08:00:00+01:00\"", with: "\"yesterday\"")) {
+            if case .invalidArgument(let name, _) = $0 { return name == "occurredAt" }
+            return false
+        }
+        expectError(good.replacingOccurrences(of: "\"schemaVersion\":1", with: "\"schemaVersion\":7")) {
+            $0 == .coding(.unknownSchemaVersion(type: "goal.set", version: 7))
+        }
+    }
+
+    @Test("version-1 step events, binary and JSON, replay to the same read models as their upcast form")
+    func upcasting() async throws {
+        let hex = try String(contentsOf: Self.fixtures.appendingPathComponent("steps.recorded.v1.bin.hex"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let v1Payload = stride(from: 0, to: hex.count, by: 2).map { offset -> UInt8 in
+            let start = hex.index(hex.startIndex, offsetBy: offset)
+            return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
+        }
+        let fromBinary = try BinaryEventCodec.decode(.stepsRecorded, schemaVersion: 1, payload: v1Payload.span)
+        let jsonLine = try String(contentsOf: Self.fixtures.appendingPathComponent("steps.recorded.v1-phone-app.json"), encoding: .utf8)
+            .trimmingCharacters(in: .newlines)
+        let fromJSON = try WireEvent(jsonLine: jsonLine)
+        #expect(fromJSON.event == fromBinary)
+        #expect(fromJSON.schemaVersion == 2, "read events come out in the current version")
+        guard case .stepsRecorded(let upcast) = fromBinary else { Issue.record("not steps"); return }
+        #expect(upcast.samples.map(\.source) == ["phone", "phone", "phone"])
+        #expect(upcast.samples.map(\.count) == [40, 75, 12])
+        #expect(Upcasting.encodeStepsRecordedV1(source: "phone", samples: upcast.samples) == v1Payload)
+
+        func replay(_ payload: [UInt8], version: UInt32) async throws -> [String] {
+            try await withLogbook { logbook, _ in
+                try await logbook.execute(.registerUser(user: "u-1", UserRegistered(displayName: "Old", timeZone: "Europe/Berlin")),
+                                          context: when("2026-11-20T08:00:00+01:00"))
+                let event = ProposedEvent(
+                    type: EventType.stepsRecorded.rawValue, schemaVersion: version, subject: "u-1",
+                    occurredAt: at("2026-11-20T09:10:00+01:00"), payload: payload)
+                _ = try await logbook.log.append([event], to: "steps-u-1")
+                #expect(try await logbook.weeklyStats(user: "u-1", containing: day("2026-11-20")).steps == 127)
+                return try logbook.digests().map(\.sha256)
+            }
+        }
+        let old = try await replay(v1Payload, version: 1)
+        let new = try await replay(BinaryEventCodec.encode(fromBinary), version: 2)
+        #expect(old == new)
+    }
+
+    func withTemporaryFile(_ body: (String) throws -> Void) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-\(UUID().uuidString).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try body(path)
+    }
+
+    func run(_ program: String, _ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [program] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+}
