@@ -154,6 +154,27 @@ public final class Environment: @unchecked Sendable {
         )
     }
 
+    /// Tells the kernel this process is done with the map's pages for now (`madvise`
+    /// `MADV_DONTNEED` on the read-only shared mapping). They stay in the page cache and come back
+    /// on the next access; the process's resident size stops counting them. Long scans (rebuilds)
+    /// call it between chunks so their resident memory stays bounded by a chunk, not the file.
+    public func releaseResidentPages() {
+        guard !closed.load(ordering: .acquiring) else { return }
+        #if os(Linux)
+        // LMDB does not tell where it mapped the file (unless MDB_FIXEDMAP): find it in
+        // /proc/self/maps by the data file's path.
+        let file = URL(fileURLWithPath: path).appendingPathComponent("data.mdb").resolvingSymlinksInPath().path
+        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return }
+        for line in maps.split(separator: "\n") where line.hasSuffix(" " + file) {
+            let range = line.prefix { $0 != " " }.split(separator: "-")
+            guard range.count == 2, let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16), end > start,
+                  let address = UnsafeMutableRawPointer(bitPattern: start)
+            else { continue }
+            _ = madvise(address, Int(end - start), MADV_DONTNEED)
+        }
+        #endif
+    }
+
     /// Flushes data to disk; needed only with relaxed durability.
     public func sync(force: Bool = true) throws {
         try ensureOpen()

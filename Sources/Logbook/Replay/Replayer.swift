@@ -93,6 +93,9 @@ struct Replayer: Sendable {
             }
         }
         projections.markFlushed()
+        // The chunk's pages of the log need not stay resident: a rebuild's memory is a chunk's.
+        log.environment.releaseResidentPages()
+        if store.environment !== log.environment { store.environment.releaseResidentPages() }
         for kind in kinds where checkpoints[kind, default: 0] < position { checkpoints[kind] = position }
         if projections.cachedCount > 300_000 { projections.dropCache() }
     }
