@@ -112,8 +112,8 @@ struct DemoUser {
             var phone: [StepSample] = []
             var watch: [StepSample] = []
             for minute in window..<(window + samplesPerCommand) {
-                if walking == 0, chance(0.04) { walking = number(5...40) }
-                let count = walking > 0 ? number(70...125) : number(0...18)
+                if walking == 0, chance(0.005) { walking = number(5...30) }
+                let count = walking > 0 ? number(70...125) : number(0...8)
                 if walking > 0 { walking -= 1 }
                 let start = try Self.instant(of: day, minute: minute, in: zone)
                 let end = Timestamp(microsecondsSinceEpoch: start.instant + 60_000_000, utcOffsetSeconds: start.utcOffsetSeconds)
