@@ -184,8 +184,9 @@ struct DemoUser {
                 title: chance(0.3) ? "Group \(type.rawValue) with friends" : nil)
             try add(startMinute + minutes + 10, .importWorkout(user: id, imported))
             finished.append(workoutId)
-            if chance(0.08) {
-                // The same source workout arrives again (a second sync): a no-op answering the first id.
+            if workouts % 8 == 3 {
+                // Every eighth or so, the same source workout arrives again (a second sync): a no-op
+                // answering the first id.
                 var again = imported
                 again.workoutId = workoutId + "-again"
                 try add(startMinute + minutes + 60, .importWorkout(user: id, again))
