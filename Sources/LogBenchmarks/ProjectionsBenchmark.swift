@@ -104,20 +104,19 @@ public struct ProjectionsBenchmark: Sendable {
         return report
     }
 
-    /// Live appends of step batches (no flush at commit on both sides, so the projections' CPU
-    /// cost is what differs; batches of 1,000 events):
-    /// through the Logbook (inline projections) and into a plain log, in alternating blocks.
+    /// Live appends of step batches of 1,000 events (no flush at commit, so the projections' CPU
+    /// cost is what differs), into the same log with the inline projections on and off in turn,
+    /// fifty batches at a time. Before each block with projections, they catch up (untimed) with
+    /// the batches they missed.
     private func appendRates(_ logbook: Logbook, root: String) async throws -> (inline: Double, plain: Double) {
-        var plainConfiguration = LogConfiguration()
-        plainConfiguration.durability = .noSync
-        plainConfiguration.initialMapSize = 1 << 30
-        let plain = try LMDBEventStore(path: root + "/plain", configuration: plainConfiguration)
         var random = SplitMix64(seed: seed &+ 99)
         var inlineSeconds = 0.0
         var plainSeconds = 0.0
         let batch = 1_000
         var sent = 0
         var minute: Int64 = 0
+        var inlineEvents = 0
+        var plainEvents = 0
         let base = try Timestamp(parsing: "2026-11-16T07:00:00Z").instant
         while sent < appendEvents {
             var requests: [AppendRequest] = []
@@ -139,16 +138,25 @@ public struct ProjectionsBenchmark: Sendable {
                 requests.append(AppendRequest(stream: "steps-\(user)", events: [event]))
             }
             minute += 15
-            var clock = Stopwatch()
+            // Blocks of fifty batches: with the projections (after catching them up, untimed), then without.
+            let batchIndex = sent / batch
+            let withProjections = (batchIndex / 50) % 2 == 0
+            if batchIndex % 50 == 0 {
+                if withProjections { try await logbook.setInlineProjections(true) } else { try await logbook.setInlineProjectionsQuietly(false) }
+            }
+            let clock = Stopwatch()
             for result in try await logbook.log.append(batch: requests) { _ = try result.get() }
-            inlineSeconds += clock.seconds
-            clock = Stopwatch()
-            for result in try await plain.append(batch: requests) { _ = try result.get() }
-            plainSeconds += clock.seconds
+            if withProjections {
+                inlineSeconds += clock.seconds
+                inlineEvents += batch
+            } else {
+                plainSeconds += clock.seconds
+                plainEvents += batch
+            }
             sent += batch
         }
-        await plain.close()
-        return (Double(sent) / inlineSeconds, Double(sent) / plainSeconds)
+        try await logbook.setInlineProjections(true)
+        return (Double(inlineEvents) / inlineSeconds, Double(plainEvents) / plainSeconds)
     }
 
     /// p99 latencies in microseconds of four queries, uncached (caching off) and cached.

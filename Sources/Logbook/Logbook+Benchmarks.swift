@@ -13,6 +13,19 @@ extension Logbook {
         return count
     }
 
+    /// Stops or restarts the inline projections, so appends can be measured with and without
+    /// them on the same log. Restarting catches the read models up with what was appended.
+    package func setInlineProjections(_ enabled: Bool) async throws {
+        inline.withLock { $0?.paused.store(!enabled, ordering: .relaxed) }
+        if enabled { try await bringReadModelsUpToDate(progress: { _ in }) }
+    }
+
+    /// Stops or restarts the inline projections without catching up (the benchmark alternates
+    /// batches with and without them, then calls ``setInlineProjections(_:)``).
+    package func setInlineProjectionsQuietly(_ enabled: Bool) async throws {
+        inline.withLock { $0?.paused.store(!enabled, ordering: .relaxed) }
+    }
+
     /// Turns the query caches on or off (off: every query is computed).
     package func setCaching(_ enabled: Bool) { cache.setEnabled(enabled) }
 }

@@ -1,6 +1,7 @@
 public import EventLog
 import Foundation
 import LMDB
+import Synchronization
 
 /// Logbook as a library: the thing a host service embeds.
 ///
@@ -23,6 +24,8 @@ public final class Logbook: Sendable {
     let control = ProjectionControl()
     let cache: QueryCache
     let locks = KeyedLock()
+    /// The inline projections (nil for a read-only Logbook).
+    let inline: Mutex<InlineProjector?> = Mutex(nil)
 
     private init(log: LMDBEventStore, readModels: ReadModelStore, configuration: LogbookConfiguration) {
         self.log = log
@@ -44,9 +47,11 @@ public final class Logbook: Sendable {
             let logbook = Logbook(log: log, readModels: readModels, configuration: configuration)
             if !configuration.log.readOnly {
                 let cache = logbook.cache
-                try log.attach(InlineProjector(store: readModels, control: logbook.control) { summary in
+                let projector = InlineProjector(store: readModels, control: logbook.control) { summary in
                     cache.invalidate(summary)
-                })
+                }
+                try log.attach(projector)
+                logbook.inline.withLock { $0 = projector }
                 try await logbook.bringReadModelsUpToDate(progress: progress)
             }
             return logbook
@@ -62,7 +67,7 @@ public final class Logbook: Sendable {
     }
 
     /// Rebuilds or catches up every read model that is not current.
-    private func bringReadModelsUpToDate(progress: (RebuildProgress) -> Void) async throws {
+    func bringReadModelsUpToDate(progress: (RebuildProgress) -> Void) async throws {
         let head = try await log.headPosition().rawValue
         var fresh: Set<ProjectionKind> = []
         var behind: Set<ProjectionKind> = []

@@ -47,7 +47,12 @@ struct PreparedBatch: Sendable {
     /// Adds a request that passed validation.
     mutating func add(_ request: AppendRequest) {
         let first = events.count
-        for event in request.events {
+        for index in request.events.indices { add(request.events[index]) }
+        appends.append(Append(stream: request.stream, expectedVersion: request.expectedVersion, events: first..<events.count))
+    }
+
+    /// Adds one event, borrowed from its request (no copy of its fields).
+    private mutating func add(_ event: borrowing ProposedEvent) {
             let start = tails.bytes.count
             RecordCodec.appendTail(of: event, to: &tails)
             let end = tails.bytes.count
@@ -61,8 +66,6 @@ struct PreparedBatch: Sendable {
                 metadata: (payloadStart - event.metadata.count)..<payloadStart, payload: payloadStart..<end,
                 decoded: event.decoded))
             byteCount += end - start
-        }
-        appends.append(Append(stream: request.stream, expectedVersion: request.expectedVersion, events: first..<events.count))
     }
 
     /// The encoded tail of event `index`.

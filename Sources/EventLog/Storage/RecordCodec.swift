@@ -50,7 +50,7 @@ enum RecordCodec {
     }
 
     /// Appends the tail of `event` to `writer`.
-    static func appendTail(of event: ProposedEvent, to writer: inout ByteWriter) {
+    static func appendTail(of event: borrowing ProposedEvent, to writer: inout ByteWriter) {
         var flags: UInt8 = 0
         if event.correlationId != nil { flags |= Flag.correlation }
         if event.causationId != nil { flags |= Flag.causation }

@@ -78,8 +78,11 @@ final class QueryCache: Sendable {
         var order: [CachedQuery: [(serial: UInt64, key: Key)]] = [:]
         var counters: [CachedQuery: Counters] = [:]
         var inFlight: [Key: Task<any Sendable, any Error>] = [:]
-        /// Bumped for (query, user) on every invalidation, and globally for catalog changes.
-        var epochs: [String: UInt64] = [:]
+        /// Bumped for (query, user) when a commit invalidates it while the user has cached entries
+        /// or computations in flight; globally for catalog changes.
+        var epochs: [EpochKey: UInt64] = [:]
+        /// Users with computations in flight, and how many.
+        var computing: [String: Int] = [:]
         var catalogEpoch: UInt64 = 0
         /// Bumped by ``clear()``: nothing computed before it is kept.
         var generation: UInt64 = 0
@@ -101,7 +104,12 @@ final class QueryCache: Sendable {
         self.maxBytes = maxBytes
     }
 
-    private static func epochKey(_ query: CachedQuery, _ user: String) -> String { query.rawValue + "\u{0}" + user }
+    struct EpochKey: Hashable {
+        var query: CachedQuery
+        var user: String
+    }
+
+    private static func epochKey(_ query: CachedQuery, _ user: String) -> EpochKey { EpochKey(query: query, user: user) }
 
     /// The cached answer for `key`, or the answer `compute` gives (shared with identical
     /// concurrent calls, and kept unless an invalidation happened meanwhile).
@@ -118,13 +126,17 @@ final class QueryCache: Sendable {
             let catalogEpoch = state.catalogEpoch
             let generation = state.generation
             state.counters[key.query, default: Counters()].computed += 1
+            state.computing[key.user, default: 0] += 1
             let task = Task<any Sendable, any Error> { [self] in
                 do {
                     let value = try await compute()
                     self.store(key, value, bytes: bytes(value), epoch: epoch, catalogEpoch: catalogEpoch, generation: generation)
                     return value
                 } catch {
-                    self.state.withLock { _ = $0.inFlight.removeValue(forKey: key) }
+                    self.state.withLock { state in
+                        state.inFlight[key] = nil
+                        Self.doneComputing(key.user, &state)
+                    }
                     throw error
                 }
             }
@@ -140,6 +152,7 @@ final class QueryCache: Sendable {
     private func store(_ key: Key, _ value: any Sendable, bytes: Int, epoch: UInt64, catalogEpoch: UInt64, generation: UInt64) {
         state.withLock { state in
             state.inFlight[key] = nil
+            Self.doneComputing(key.user, &state)
             guard state.generation == generation, state.epochs[Self.epochKey(key.query, key.user), default: 0] == epoch,
                   !key.query.dependsOnCatalog || state.catalogEpoch == catalogEpoch
             else { return }
@@ -150,6 +163,11 @@ final class QueryCache: Sendable {
             state.counters[key.query, default: Counters()].bytes += bytes
             Self.evict(key.query, &state, maxEntries: maxEntries, maxBytes: maxBytes)
         }
+    }
+
+    private static func doneComputing(_ user: String, _ state: inout State) {
+        let remaining = (state.computing[user] ?? 1) - 1
+        state.computing[user] = remaining > 0 ? remaining : nil
     }
 
     private static func evict(_ query: CachedQuery, _ state: inout State, maxEntries: Int, maxBytes: Int) {
@@ -181,10 +199,14 @@ final class QueryCache: Sendable {
             var removed: [CachedQuery: Bool] = [:]
             var stale: [Key] = []
             for (user, types) in summary.users {
+                // Users with nothing cached and nothing being computed need no bookkeeping: any
+                // computation that starts from now on reads the committed state.
+                let cached = state.keysByUser[user]
+                guard cached?.isEmpty == false || state.computing[user] != nil else { continue }
                 for query in CachedQuery.allCases where query.dependsOn.intersects(types) {
                     state.epochs[Self.epochKey(query, user), default: 0] += 1
                 }
-                for key in state.keysByUser[user] ?? [] where key.query.dependsOn.intersects(types) { stale.append(key) }
+                for key in cached ?? [] where key.query.dependsOn.intersects(types) { stale.append(key) }
             }
             if summary.catalogChanged {
                 stale += state.entries.keys.filter { $0.query.dependsOnCatalog }

@@ -29,6 +29,9 @@ final class InlineProjector: LogCommitObserver {
     private let control: ProjectionControl
     private let committed: @Sendable (CommitSummary) -> Void
     private let state: Mutex<State>
+    /// Set by benchmarks to measure appends without the projections (the read models fall behind
+    /// and are caught up afterwards).
+    let paused = Atomic<Bool>(false)
     /// Past this many cached records, caches are dropped after a commit.
     private let cacheLimit: Int
 
@@ -41,6 +44,7 @@ final class InlineProjector: LogCommitObserver {
     }
 
     func logWillCommit(_ batch: borrowing CommittedBatch, in transaction: WriteTransaction) throws {
+        if paused.load(ordering: .relaxed) { return }
         let control = self.control.snapshot
         let live = Set(ProjectionKind.allCases).subtracting(control.rebuilding)
         try state.withLock { state in
