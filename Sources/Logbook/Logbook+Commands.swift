@@ -78,8 +78,12 @@ extension Logbook {
                     // Another writer moved the stream between decision and append: decide again.
                     pending.append(slot.index)
                 case .failure(.wrongExpectedVersion(let stream, let expected, let actual)):
-                    results[slot.index] = .failure(.conflict(
-                        stream: stream, reason: "expected version \(expected), the stream is at \(actual.map(String.init) ?? "no stream")"))
+                    if let pinned = batch[slot.index].1.expectedVersion {
+                        results[slot.index] = .failure(.versionConflict(stream: stream, expected: pinned, current: actual))
+                    } else {
+                        results[slot.index] = .failure(.conflict(
+                            stream: stream, reason: "expected version \(expected), the stream is at \(actual.map(String.init) ?? "no stream")"))
+                    }
                 case .failure(let error):
                     results[slot.index] = .failure(.log(error))
                 }

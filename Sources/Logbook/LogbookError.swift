@@ -11,6 +11,8 @@ public enum LogbookError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidArgument(name: String, reason: String)
     /// Another command changed the same stream at the same time, and retrying would not be safe.
     case conflict(stream: String, reason: String)
+    /// The caller pinned a stream version (optimistic concurrency) and the stream is elsewhere.
+    case versionConflict(stream: String, expected: UInt64, current: UInt64?)
     /// The log refused the append.
     case log(EventStoreError)
     /// An event in the log could not be decoded.
@@ -24,6 +26,8 @@ public enum LogbookError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notFound(let kind, let id): "no \(kind) \"\(id)\""
         case .invalidArgument(let name, let reason): "invalid \(name): \(reason)"
         case .conflict(let stream, let reason): "conflict on \(stream): \(reason)"
+        case .versionConflict(let stream, let expected, let current):
+            "\(stream) is at version \(current.map(String.init) ?? "none"), not the expected \(expected)"
         case .log(let error): error.description
         case .coding(let error): error.description
         case .storage(let text): "storage failure: \(text)"

@@ -154,7 +154,17 @@ public final class WriterStatistics: Sendable {
     /// Appends refused for a conflict.
     public var rejected: Int { rejectedCounter.load(ordering: .relaxed) }
 
+    /// Upper bounds of the commit-size buckets: 1, 2, 4, … 2¹⁶ events, then everything larger.
+    public static let commitSizeBounds: [Int] = (0...16).map { 1 << $0 }
+    private let commitSizeBuckets = Mutex([Int](repeating: 0, count: 18))
+
+    /// How many commits wrote at most each of ``commitSizeBounds`` events (not cumulative; the
+    /// last entry counts commits larger than every bound).
+    public var commitSizes: [Int] { commitSizeBuckets.withLock { $0 } }
+
     func record(events: Int, appends: Int, rejected: Int) {
+        let bucket = events <= 1 ? 0 : min(Self.commitSizeBounds.count, Int.bitWidth - (events - 1).leadingZeroBitCount)
+        commitSizeBuckets.withLock { $0[bucket] += 1 }
         transactionsCounter.add(1, ordering: .relaxed)
         eventsCounter.add(events, ordering: .relaxed)
         appendsCounter.add(appends, ordering: .relaxed)

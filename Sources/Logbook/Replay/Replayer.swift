@@ -2,7 +2,7 @@ import EventLog
 import LMDB
 
 /// How far a rebuild has come, for progress bars.
-public struct RebuildProgress: Sendable, Hashable {
+public struct RebuildProgress: Sendable, Hashable, Codable {
     public var projections: [ProjectionKind]
     /// The last position folded.
     public var position: UInt64

@@ -1,0 +1,78 @@
+import EventLog
+
+/// What a restore (import) did.
+public struct RestoreReport: Sendable, Hashable, Codable {
+    /// Events appended now.
+    public var written: Int
+    /// Events that were already in the log (same id, stream and version): nothing written.
+    public var alreadyPresent: Int
+
+    public init(written: Int = 0, alreadyPresent: Int = 0) {
+        self.written = written
+        self.alreadyPresent = alreadyPresent
+    }
+}
+
+extension Logbook {
+    /// Appends events in the wire form as the facts they are (DESIGN §3 "Import"): in order, in
+    /// one commit, keeping ids, times and metadata; positions are assigned anew and each event's
+    /// `streamVersion` is checked as the expected version, so a store whose streams disagree is a
+    /// ``LogbookError/versionConflict(stream:expected:current:)`` naming the stream, and events
+    /// already there (same ids at the same versions) are skipped. The command rules are not
+    /// applied: they judged the commands when they happened. Read models fold the events inline.
+    ///
+    /// Every stream is checked before anything is written, so a conflicting call writes nothing
+    /// (unless another writer moves a stream in between, which the log still refuses per stream).
+    public func restore(_ events: [WireEvent]) async throws -> RestoreReport {
+        guard !events.isEmpty else { return RestoreReport() }
+        // Consecutive events of one stream form one request (one expected version).
+        var requests: [AppendRequest] = []
+        var firstVersions: [UInt64] = []
+        for event in events {
+            if let last = requests.indices.last, requests[last].stream == event.stream,
+               firstVersions[last] + UInt64(requests[last].events.count) == event.streamVersion {
+                requests[last].events.append(event.proposed)
+                continue
+            }
+            let expected: ExpectedVersion = event.streamVersion == 0 ? .noStream : .exactly(event.streamVersion - 1)
+            requests.append(AppendRequest(stream: event.stream, events: [event.proposed], expectedVersion: expected))
+            firstVersions.append(event.streamVersion)
+        }
+        try await checkAgainstLog(requests, firstVersions)
+        let results = try await log.append(batch: requests)
+        var report = RestoreReport()
+        for (index, result) in results.enumerated() {
+            switch result {
+            case .success(let appended):
+                if appended.alreadyWritten { report.alreadyPresent += requests[index].events.count } else { report.written += requests[index].events.count }
+            case .failure(.wrongExpectedVersion(let stream, _, let actual)):
+                throw LogbookError.versionConflict(stream: stream, expected: firstVersions[index] == 0 ? 0 : firstVersions[index] - 1, current: actual)
+            case .failure(let error):
+                throw LogbookError.log(error)
+            }
+        }
+        return report
+    }
+
+    /// Each request's stream must stand exactly before its first event, or already hold the same
+    /// events (a repeated import); anything else is a conflict.
+    private func checkAgainstLog(_ requests: [AppendRequest], _ firstVersions: [UInt64]) async throws {
+        var versions: [String: UInt64?] = [:]
+        for (index, request) in requests.enumerated() {
+            let first = firstVersions[index]
+            let current: UInt64?
+            if let known = versions[request.stream] { current = known } else { current = try await log.streamVersion(request.stream) }
+            let next = current.map { $0 + 1 } ?? 0
+            if next < first {
+                throw LogbookError.versionConflict(stream: request.stream, expected: first - 1, current: current)
+            }
+            if next > first {
+                let stored = try await log.readStream(request.stream, from: first, direction: .forward, limit: request.events.count)
+                guard stored.map(\.eventId) == request.events.prefix(stored.count).map(\.eventId) else {
+                    throw LogbookError.versionConflict(stream: request.stream, expected: first == 0 ? 0 : first - 1, current: current)
+                }
+            }
+            versions[request.stream] = max(next, first + UInt64(request.events.count)) - 1
+        }
+    }
+}
