@@ -15,12 +15,22 @@ let package = Package(
         .library(name: "LMDB", targets: ["LMDB"]),
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "Logbook", targets: ["Logbook"]),
+        .library(name: "LogbookHTTP", targets: ["LogbookHTTP"]),
         .executable(name: "logbook", targets: ["LogbookCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Tests only: a real HTTP client against a real server process (graceful shutdown test).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // liblmdb, found with pkg-config; `tools/setup` installs it on Debian.
@@ -43,6 +53,20 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings),
+        // HTTP: routes a host application mounts (or a ready Application), auth, problem+json, SSE, metrics.
+        .target(
+            name: "LogbookHTTP",
+            dependencies: [
+                "Logbook", "EventLog",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: strictSettings),
         // The benchmarks behind `logbook bench`, each with its raw baseline.
         .target(
             name: "LogBenchmarks",
@@ -55,7 +79,7 @@ let package = Package(
         .executableTarget(
             name: "LogbookCLI",
             dependencies: [
-                "EventLog", "LMDB", "Logbook", "LogBenchmarks",
+                "EventLog", "LMDB", "Logbook", "LogbookHTTP", "LogBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -75,6 +99,17 @@ let package = Package(
             name: "LogbookTests",
             // LogbookCLI: the replay tests run the built `logbook` binary in another time zone.
             dependencies: ["Logbook", "EventLog", "LMDB", "LogbookTestSupport", "LogbookCLI"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LogbookHTTPTests",
+            dependencies: [
+                "LogbookHTTP", "Logbook", "EventLog", "LogbookTestSupport", "LogbookCLI",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ],
             swiftSettings: strictSettings
         ),
     ]

@@ -1,0 +1,127 @@
+public import Foundation
+import Synchronization
+import Hummingbird
+public import JWTKit
+
+/// The claims of a Logbook bearer token: the user (`sub`), an expiry, and an optional role.
+public struct TokenClaims: JWTPayload {
+    public var sub: SubjectClaim
+    public var exp: ExpirationClaim
+    public var role: String?
+
+    public init(user: String, expires: Date, role: String? = nil) {
+        sub = SubjectClaim(value: user)
+        exp = ExpirationClaim(value: expires)
+        self.role = role
+    }
+
+    public func verify(using algorithm: some JWTAlgorithm) async throws {
+        try exp.verifyNotExpired()
+    }
+}
+
+/// Signs and verifies bearer tokens with one HMAC-SHA256 secret.
+public struct TokenKeys: Sendable {
+    let keys: JWTKeyCollection
+
+    public init(secret: String) async {
+        let keys = JWTKeyCollection()
+        await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
+        self.keys = keys
+    }
+
+    /// A token for `user`, an administrator's if `admin`, valid for `lifetime` seconds.
+    public func token(user: String, admin: Bool = false, lifetime: TimeInterval = 24 * 3600, adminRole: String = "admin") async throws -> String {
+        try await keys.sign(TokenClaims(user: user, expires: Date().addingTimeInterval(lifetime), role: admin ? adminRole : nil))
+    }
+
+    func verify(_ token: String) async throws -> TokenClaims {
+        try await keys.verify(token, as: TokenClaims.self)
+    }
+}
+
+/// Requires a valid bearer token and puts the caller's ``Identity`` in the context: missing,
+/// malformed, expired or wrongly signed tokens get 401. With authentication switched off
+/// (development only) every caller is an administrator.
+struct AuthenticationMiddleware<Context: LogbookRouteContext>: RouterMiddleware {
+    let keys: TokenKeys?
+    let adminRole: String
+    let verified = VerifiedTokens(capacity: 10_000)
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        guard let keys else {
+            context.identity = Identity(user: "*", isAdmin: true)
+            return try await next(request, context)
+        }
+        guard let header = request.headers[.authorization] else { throw Problem.unauthorized("a bearer token is required") }
+        guard header.lowercased().hasPrefix("bearer "), header.count > 7 else {
+            throw Problem.unauthorized("the Authorization header must be \"Bearer <token>\"")
+        }
+        let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        if let identity = verified.identity(for: token, now: Date()) {
+            context.identity = identity
+            return try await next(request, context)
+        }
+        let claims: TokenClaims
+        do {
+            claims = try await keys.verify(token)
+        } catch let error as JWTError {
+            switch error.errorType {
+            case .claimVerificationFailure: throw Problem.unauthorized("the token has expired")
+            case .signatureVerificationFailed: throw Problem.unauthorized("the token's signature does not verify")
+            default: throw Problem.unauthorized("the token is malformed")
+            }
+        } catch {
+            throw Problem.unauthorized("the token is malformed")
+        }
+        let identity = Identity(user: claims.sub.value, isAdmin: claims.role == adminRole)
+        verified.remember(token, identity: identity, expires: claims.exp.value)
+        context.identity = identity
+        return try await next(request, context)
+    }
+}
+
+extension LogbookRouteContext {
+    /// The caller may act for `user`: it is that user, or an administrator.
+    func requireAccess(to user: String) throws {
+        guard let identity else { throw Problem.unauthorized("a bearer token is required") }
+        guard identity.isAdmin || identity.user == user else {
+            throw Problem.forbidden("this token is for \(identity.user), not \(user)")
+        }
+    }
+
+    /// The caller is an administrator.
+    func requireAdmin() throws {
+        guard let identity else { throw Problem.unauthorized("a bearer token is required") }
+        guard identity.isAdmin else { throw Problem.forbidden("this needs the administrator role") }
+    }
+}
+
+/// Tokens already verified, with their identity and expiry, so a client sending the same token
+/// again costs a dictionary look-up instead of an HMAC and a JSON parse. Bounded: when full it
+/// starts over. An expired token is never answered from here.
+final class VerifiedTokens: Sendable {
+    private let capacity: Int
+    private let entries = Mutex<[String: (identity: Identity, expires: Date)]>([:])
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func identity(for token: String, now: Date) -> Identity? {
+        entries.withLock { entries in
+            guard let entry = entries[token] else { return nil }
+            guard entry.expires > now else {
+                entries[token] = nil
+                return nil
+            }
+            return entry.identity
+        }
+    }
+
+    func remember(_ token: String, identity: Identity, expires: Date) {
+        entries.withLock { entries in
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[token] = (identity, expires)
+        }
+    }
+}

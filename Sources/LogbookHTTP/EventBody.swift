@@ -1,0 +1,47 @@
+import EventLog
+import Foundation
+import Logbook
+
+/// A command's body: the payload (`data`) of the event it asks for, checked strictly against
+/// that event type's current schema, with the ids the path names filled in.
+enum EventBody {
+    /// Decodes `object` as a `type` payload after putting `path` values in; a body that names a
+    /// path field with a different value is refused rather than silently overridden.
+    static func decode(_ type: EventType, _ object: [String: Any], path: [String: String] = [:]) throws -> DomainEvent {
+        var object = object
+        for (field, value) in path {
+            if let given = object[field] {
+                guard (given as? String) == value else {
+                    throw Problem.badRequest("\(field) in the body (\(given)) differs from the path (\(value))", field: field)
+                }
+            }
+            object[field] = value
+        }
+        let data: Data
+        do {
+            data = try JSONSerialization.data(withJSONObject: object)
+        } catch {
+            throw Problem.badRequest("the body is not a JSON object", field: "body")
+        }
+        return try JSONEventCodec.decode(type, schemaVersion: type.currentSchemaVersion, data: data)
+    }
+
+    /// A body that may only hold the listed optional fields (e.g. `{"at": …}` for a pause).
+    static func optionalTimestamp(_ object: [String: Any], field: String) throws -> Timestamp? {
+        if let unknown = object.keys.filter({ $0 != field }).sorted().first {
+            throw Problem.badRequest("unknown field \"\(unknown)\"", field: unknown)
+        }
+        guard let value = object[field] else { return nil }
+        guard let text = value as? String else { throw Problem.badRequest("\(field) must be an RFC 3339 time", field: field) }
+        do {
+            return try Timestamp(parsing: text)
+        } catch {
+            throw Problem.badRequest("\(field): \(error)", field: field)
+        }
+    }
+
+    /// A body that must be empty (or `{}`).
+    static func requireEmpty(_ object: [String: Any]) throws {
+        if let unknown = object.keys.sorted().first { throw Problem.badRequest("unknown field \"\(unknown)\"", field: unknown) }
+    }
+}

@@ -1,0 +1,19 @@
+/// How the HTTP layer authenticates and what it accepts.
+public struct HTTPConfiguration: Sendable {
+    /// The HMAC-SHA256 secret that signs bearer tokens (JWT, `HS256`), at least 32 bytes.
+    public var jwtSecret: String?
+    /// The `role` claim value that makes a token an administrator's.
+    public var adminRole = "admin"
+    /// Serve without authentication (development only; logged loudly). Every caller is an admin.
+    public var allowUnauthenticated = false
+    /// The largest request body accepted, in bytes (larger ones get 413).
+    public var maxBodyBytes = 1 << 20
+    /// How long a quiet Server-Sent Events subscription waits before a keep-alive comment.
+    public var sseKeepAlive: Duration = .seconds(15)
+
+    public init(jwtSecret: String? = nil, allowUnauthenticated: Bool = false, maxBodyBytes: Int = 1 << 20) {
+        self.jwtSecret = jwtSecret
+        self.allowUnauthenticated = allowUnauthenticated
+        self.maxBodyBytes = maxBodyBytes
+    }
+}

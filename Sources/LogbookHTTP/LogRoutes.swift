@@ -1,0 +1,133 @@
+import EventLog
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logbook
+
+/// The log itself, in the JSON wire form of DESIGN §3: one stream, one user's events, the
+/// whole log (administrators), and a live subscription as Server-Sent Events whose ids are log
+/// positions, so `Last-Event-ID` resumes exactly after the last event seen.
+struct LogRoutes<Context: LogbookRouteContext> {
+    let logbook: Logbook
+    /// How long an idle subscription waits before sending a keep-alive comment.
+    let keepAlive: Duration
+
+    let catalog: RouteCatalog
+
+    func register(on group: RouterGroup<Context>) {
+        group.route(.get, "streams/{stream}", "A stream's events (a user may read streams holding only their events)",
+                    query: ["from", "direction", "limit"], statuses: Statuses.read, catalog: catalog) { try await stream($0, $1) }
+        group.route(.get, "users/{user}/events", "The user's events in log order", query: ["from", "direction", "limit"],
+                    statuses: Statuses.read, catalog: catalog) { try await userEvents($0, $1) }
+        group.route(.get, "log", "The whole log, filtered (administrators)", query: ["from", "direction", "limit", "types", "prefix"],
+                    statuses: Statuses.admin, catalog: catalog) { try await wholeLog($0, $1) }
+        group.route(.get, "log/subscribe", "Live subscription as Server-Sent Events, resuming after Last-Event-ID (administrators)",
+                    query: ["after", "types", "prefix", "limit"], statuses: Statuses.admin, catalog: catalog) { try await subscribe($0, $1) }
+    }
+
+    private func direction(_ request: Request) throws -> ReadDirection {
+        try request.query("direction", "forward or backward") { $0 == "forward" ? .forward : $0 == "backward" ? .backward : nil } ?? .forward
+    }
+
+    /// A stream's events; a user may read a stream only if every event in it is theirs (or the
+    /// shared catalog's).
+    private func stream(_ request: Request, _ context: Context) async throws -> Response {
+        let stream = try context.path("stream")
+        guard let identity = context.identity else { throw Problem.unauthorized("a bearer token is required") }
+        let direction = try direction(request)
+        let from = try request.query("from", "a stream version") { UInt64($0) } ?? (direction == .forward ? 0 : UInt64.max)
+        let limit = try request.limit(default: 100, maximum: 1000)
+        guard try await logbook.log.streamVersion(stream) != nil else { throw Problem.notFound("no stream \"\(stream)\"") }
+        let events = try await logbook.log.readStream(stream, from: from, direction: direction, limit: limit)
+        if !identity.isAdmin, let foreign = events.first(where: { $0.subject != nil && $0.subject != identity.user }) {
+            throw Problem.forbidden("stream \(stream) holds events of \(foreign.subject ?? "another user")")
+        }
+        let next: String
+        if let last = events.last {
+            next = direction == .forward ? "\(last.streamVersion + 1)" : (last.streamVersion == 0 ? "null" : "\(last.streamVersion - 1)")
+        } else {
+            next = "null"
+        }
+        return try page(events, extra: "\"nextVersion\":\(next)")
+    }
+
+    /// One user's events in log order, through the subject index.
+    private func userEvents(_ request: Request, _ context: Context) async throws -> Response {
+        let user = try context.path("user")
+        try context.requireAccess(to: user)
+        let direction = try direction(request)
+        let from = try request.query("from", "a log position") { UInt64($0) } ?? (direction == .forward ? 1 : UInt64.max)
+        let limit = try request.limit(default: 100, maximum: 1000)
+        let events = try await logbook.log.readSubject(user, from: Position(from), direction: direction, limit: limit)
+        return try page(events, extra: "\"nextPosition\":\(nextPosition(events, direction))")
+    }
+
+    /// The whole log, filtered by event types and stream prefix (administrators).
+    private func wholeLog(_ request: Request, _ context: Context) async throws -> Response {
+        try context.requireAdmin()
+        let direction = try direction(request)
+        let from = try request.query("from", "a log position") { UInt64($0) } ?? (direction == .forward ? 1 : UInt64.max)
+        let limit = try request.limit(default: 100, maximum: 1000)
+        let result = try await logbook.log.readAll(from: Position(from), direction: direction, limit: limit, filter: try filter(request))
+        let scanned = result.scannedThrough.map { "\($0.rawValue)" } ?? "null"
+        return try page(result.events, extra: "\"scannedThrough\":\(scanned),\"reachedEnd\":\(result.reachedEnd)")
+    }
+
+    private func filter(_ request: Request) throws -> EventFilter {
+        var filter = EventFilter()
+        if let types = request.query("types") {
+            let names = Set(types.split(separator: ",").map(String.init))
+            if let unknown = names.sorted().first(where: { EventType(rawValue: $0) == nil }) {
+                throw Problem.badRequest("unknown event type \"\(unknown)\"", field: "types")
+            }
+            filter.eventTypes = names
+        }
+        filter.streamPrefix = request.query("prefix")
+        return filter
+    }
+
+    private func nextPosition(_ events: [RecordedEvent], _ direction: ReadDirection) -> String {
+        guard let last = events.last?.position.rawValue else { return "null" }
+        return direction == .forward ? "\(last + 1)" : (last <= 1 ? "null" : "\(last - 1)")
+    }
+
+    private func page(_ events: [RecordedEvent], extra: String) throws -> Response {
+        var body = "{\"events\":["
+        for (index, event) in events.enumerated() {
+            if index > 0 { body += "," }
+            body += try WireEvent(event).jsonLine
+        }
+        body += "],\(extra)}"
+        return JSONOutput.response(bytes: Data(body.utf8))
+    }
+
+    /// Server-Sent Events from the position after `Last-Event-ID` (or `?after=`), catching up
+    /// from the log and continuing live. Each event's SSE id is its position; for filtered
+    /// subscriptions an id-only frame moves the client's resume point past what was scanned.
+    /// With `?limit=N` the stream ends after N events (for clients that read in batches).
+    private func subscribe(_ request: Request, _ context: Context) async throws -> Response {
+        try context.requireAdmin()
+        let lastId = request.headers[HTTPField.Name("Last-Event-ID")!]
+        let after: UInt64
+        if let lastId {
+            guard let value = UInt64(lastId.trimmingCharacters(in: .whitespaces)) else {
+                throw Problem.badRequest("Last-Event-ID must be a log position, not \"\(lastId)\"", field: "Last-Event-ID")
+            }
+            after = value
+        } else {
+            after = try request.query("after", "a log position") { UInt64($0) } ?? 0
+        }
+        let filter = try filter(request)
+        let limit = try request.query("limit", "a positive number of events") { UInt64($0).flatMap { $0 > 0 ? $0 : nil } }
+        let log = logbook.log
+        let keepAlive = keepAlive
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
+            try await SSEPump(log: log, after: after, filter: filter, keepAlive: keepAlive, limit: limit).run(into: &writer)
+            try await writer.finish(nil)
+        })
+    }
+}

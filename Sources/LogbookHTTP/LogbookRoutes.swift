@@ -1,0 +1,86 @@
+import EventLog
+import Foundation
+public import Hummingbird
+public import Logbook
+public import Logging
+
+/// Logbook's HTTP API as routes a Hummingbird application mounts, at its root or under a
+/// prefix of its own (`LogbookRoutes(…).register(on: router.group("logbook"))`). The context
+/// type is the host's, as long as it can hold an ``Identity``.
+///
+/// `/health`, `/ready` and `/metrics` are open; everything else needs a bearer token (see
+/// ``HTTPConfiguration``). Every refusal is `application/problem+json`. `Schemas/openapi.json`
+/// documents every route.
+public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
+    public let logbook: Logbook
+    public let configuration: HTTPConfiguration
+    public let metrics: LogbookMetrics?
+    let keys: TokenKeys?
+    private let catalog = RouteCatalog()
+
+    /// Every route registered so far (by ``register(on:)``), with its query parameters and statuses.
+    public var routes: [RouteDescriptor] { catalog.all }
+
+    /// Fails if no JWT secret is configured and unauthenticated development mode is not asked for.
+    public init(logbook: Logbook, configuration: HTTPConfiguration, metrics: LogbookMetrics? = nil, logger: Logger = Logger(label: "logbook.http")) async throws {
+        self.logbook = logbook
+        self.configuration = configuration
+        self.metrics = metrics
+        if let secret = configuration.jwtSecret, !secret.isEmpty {
+            guard secret.utf8.count >= 32 else {
+                throw LogbookError.invalidArgument(name: "jwtSecret", reason: "use at least 32 bytes of secret for HS256")
+            }
+            keys = await TokenKeys(secret: secret)
+        } else if configuration.allowUnauthenticated {
+            keys = nil
+            logger.warning("""
+                !!! AUTHENTICATION IS OFF: every caller is an administrator. \
+                This is for local development only; never expose this server. !!!
+                """)
+        } else {
+            throw LogbookError.invalidArgument(
+                name: "jwtSecret", reason: "set a JWT secret (LOGBOOK_JWT_SECRET) or explicitly allow unauthenticated development mode")
+        }
+    }
+
+    /// Adds every route (and the middleware they need) to `group`.
+    public func register(on group: RouterGroup<Context>) {
+        let open = group.group()
+            .add(middleware: ObservabilityMiddleware<Context>(metrics: metrics))
+            .add(middleware: ProblemMiddleware<Context>())
+        HealthRoutes<Context>(logbook: logbook, metrics: metrics, catalog: catalog).register(on: open)
+        let secured = open.group().add(middleware: AuthenticationMiddleware<Context>(keys: keys, adminRole: configuration.adminRole))
+        CommandRoutes<Context>(logbook: logbook, maxBodyBytes: configuration.maxBodyBytes, catalog: catalog).register(on: secured)
+        QueryRoutes<Context>(logbook: logbook, catalog: catalog).register(on: secured)
+        LogRoutes<Context>(logbook: logbook, keepAlive: configuration.sseKeepAlive, catalog: catalog).register(on: secured)
+        AdminRoutes<Context>(logbook: logbook, catalog: catalog).register(on: secured)
+    }
+}
+
+/// `/health` (the process answers), `/ready` (the log is open and every read model is live),
+/// `/metrics` (Prometheus text format).
+struct HealthRoutes<Context: LogbookRouteContext> {
+    let logbook: Logbook
+    let metrics: LogbookMetrics?
+    let catalog: RouteCatalog
+
+    func register(on group: RouterGroup<Context>) {
+        group.route(.get, "health", "The process answers", statuses: [200], catalog: catalog) { _, _ in
+            JSONOutput.response(bytes: Data("{\"status\":\"ok\"}".utf8))
+        }
+        group.route(.get, "ready", "Ready: every read model is live (503 while one rebuilds)", statuses: [200, 503], catalog: catalog) { _, _ in
+            let status = try logbook.projectionStatus()
+            let notLive = status.filter { $0.rebuilding }.map(\.projection.rawValue)
+            guard notLive.isEmpty else {
+                throw Problem(.serviceUnavailable, type: "/problems/not-ready", title: "Not ready",
+                              detail: "rebuilding: \(notLive.joined(separator: ", "))")
+            }
+            return JSONOutput.response(bytes: Data("{\"status\":\"ready\",\"head\":\(status.first?.head ?? 0)}".utf8))
+        }
+        if let metrics {
+            group.route(.get, "metrics", "Prometheus metrics (text exposition format)", statuses: [200], catalog: catalog) { _, _ in
+                JSONOutput.response(bytes: Data(metrics.exposition(of: logbook)), contentType: "text/plain; version=0.0.4")
+            }
+        }
+    }
+}

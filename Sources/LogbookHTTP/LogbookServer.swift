@@ -1,0 +1,49 @@
+public import Hummingbird
+public import Logbook
+public import Logging
+public import ServiceLifecycle
+
+/// Closes the Logbook when the service group shuts down. Registered before the HTTP server, it
+/// stops after the server has drained its in-flight requests, so every acknowledged append is
+/// committed before the log closes.
+public struct LogbookService: Service {
+    public let logbook: Logbook
+
+    public init(logbook: Logbook) { self.logbook = logbook }
+
+    public func run() async throws {
+        try? await gracefulShutdown()
+        await logbook.close()
+    }
+}
+
+/// The standalone server: Logbook's routes at the root of a Hummingbird application.
+public enum LogbookServer {
+    /// A router holding every Logbook route, with ``LogbookRequestContext``.
+    public static func router(
+        logbook: Logbook, configuration: HTTPConfiguration, metrics: LogbookMetrics?, logger: Logger
+    ) async throws -> Router<LogbookRequestContext> {
+        let router = Router(context: LogbookRequestContext.self)
+        let routes = try await LogbookRoutes<LogbookRequestContext>(
+            logbook: logbook, configuration: configuration, metrics: metrics, logger: logger)
+        routes.register(on: router.group())
+        return router
+    }
+
+    /// An application serving `logbook` on `host:port` that closes it on graceful shutdown
+    /// (SIGTERM or SIGINT with `runService()`). `onServerRunning` hears the bound port (useful
+    /// with port 0).
+    public static func application(
+        logbook: Logbook, configuration: HTTPConfiguration, metrics: LogbookMetrics? = LogbookMetrics(),
+        host: String = "127.0.0.1", port: Int = 8080, logger: Logger = Logger(label: "logbook"),
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws -> some ApplicationProtocol {
+        let router = try await router(logbook: logbook, configuration: configuration, metrics: metrics, logger: logger)
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: "Logbook"),
+            services: [LogbookService(logbook: logbook)],
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
+            logger: logger)
+    }
+}

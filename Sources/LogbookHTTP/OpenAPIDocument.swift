@@ -1,0 +1,159 @@
+import Foundation
+
+/// Writes the OpenAPI 3.1 document of the registered routes (`Schemas/openapi.json`, made by
+/// `logbook openapi`): every path, its parameters, request body schema and statuses. The
+/// document is canonical JSON (sorted keys), so a change in the routes shows as a diff.
+public enum OpenAPIDocument {
+    /// The document for `routes`, as mounted at the root.
+    public static func json(routes: [RouteDescriptor], version: String = "1.0.0") -> String {
+        var paths: [String: [String: Any]] = [:]
+        for route in routes.sorted(by: { ($0.path, $0.method) < ($1.path, $1.method) }) {
+            paths["/" + route.path, default: [:]][route.method.lowercased()] = operation(route)
+        }
+        let document: [String: Any] = [
+            "openapi": "3.1.0",
+            "info": [
+                "title": "Logbook",
+                "version": version,
+                "description": "Event-sourced fitness and places backend. Commands take the data of the event they ask for "
+                    + "(Schemas/events); fields named in the path may be left out of the body. Idempotency-Key (a UUID) makes a "
+                    + "retry safe; If-Match pins the stream version. Every refusal is application/problem+json (RFC 9457).",
+            ],
+            "servers": [["url": "/"]],
+            "security": [["bearer": [String]()]],
+            "paths": paths,
+            "components": [
+                "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer", "bearerFormat": "JWT"]],
+                "schemas": ["Problem": problemSchema],
+            ],
+        ]
+        let data = try! JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    private static func operation(_ route: RouteDescriptor) -> [String: Any] {
+        var parameters: [[String: Any]] = pathParameters(route.path).map { name in
+            ["name": name, "in": "path", "required": true, "schema": ["type": "string"], "description": pathDescriptions[name] ?? name]
+        }
+        for name in route.query {
+            let (schema, description) = queryParameter(name, route: route.path)
+            parameters.append(["name": name, "in": "query", "required": requiredQuery(name, route: route.path), "schema": schema,
+                               "description": description])
+        }
+        let isCommand = route.statuses.contains(201)
+        if isCommand {
+            parameters.append(["name": "Idempotency-Key", "in": "header", "required": false, "schema": ["type": "string", "format": "uuid"],
+                               "description": "The client's id for the command's first event: a retry answers the original result."])
+            parameters.append(["name": "If-Match", "in": "header", "required": false, "schema": ["type": "string"],
+                               "description": "The stream version the client expects (\"3\"); 409 with currentVersion if it moved."])
+        }
+        if route.path == "log/subscribe" {
+            parameters.append(["name": "Last-Event-ID", "in": "header", "required": false, "schema": ["type": "string"],
+                               "description": "Resume after this log position (the id of the last event received)."])
+        }
+        var responses: [String: Any] = [:]
+        for status in route.statuses {
+            responses[String(status)] = response(status, route: route)
+        }
+        var operation: [String: Any] = [
+            "operationId": operationId(route), "summary": route.summary, "parameters": parameters, "responses": responses,
+        ]
+        if ["health", "ready", "metrics"].contains(route.path) { operation["security"] = [[String: Any]]() }
+        if let body = route.requestBody {
+            operation["requestBody"] = ["required": true, "content": ["application/json": ["schema": ["$ref": body]]]]
+        }
+        return operation
+    }
+
+    /// The `{name}` captures of a path template.
+    public static func pathParameters(_ path: String) -> [String] {
+        path.split(separator: "/").compactMap { component in
+            component.hasPrefix("{") && component.hasSuffix("}") ? String(component.dropFirst().dropLast()) : nil
+        }
+    }
+
+    private static func operationId(_ route: RouteDescriptor) -> String {
+        let words = route.path.split(whereSeparator: { "/{}.-".contains($0) }).filter { !$0.isEmpty }
+        return route.method.lowercased() + words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
+    private static func response(_ status: Int, route: RouteDescriptor) -> [String: Any] {
+        switch status {
+        case 200, 201:
+            let description = status == 201 ? "Created: the command's events were appended (ETag: the stream version)"
+                : route.statuses.contains(201) ? "Already applied (an idempotent retry or a repeated import): nothing written" : "OK"
+            let type = route.path.hasSuffix(".svg") ? "image/svg+xml" : route.path == "log/subscribe" ? "text/event-stream"
+                : route.path == "admin/rebuild" ? "application/x-ndjson" : route.path == "metrics" ? "text/plain" : "application/json"
+            return ["description": description, "content": [type: ["schema": type == "application/json" ? ["type": ["object", "array"]] : ["type": "string"]]]]
+        default:
+            return ["description": problemDescriptions[status] ?? "Refused", "content": ["application/problem+json": ["schema": ["$ref": "#/components/schemas/Problem"]]]]
+        }
+    }
+
+    private static func requiredQuery(_ name: String, route: String) -> Bool {
+        switch (name, route) {
+        case ("date", _), ("category", _), ("month", _): true
+        case ("from", "users/{user}/stats/period"), ("to", "users/{user}/stats/period"): true
+        default: false
+        }
+    }
+
+    private static func queryParameter(_ name: String, route: String) -> ([String: Any], String) {
+        let date: [String: Any] = ["type": "string", "format": "date"]
+        let time: [String: Any] = ["type": "string", "format": "date-time"]
+        switch name {
+        case "asOf": return (["type": "string"], "Answer as of a log position (123 or position:123) or an RFC 3339 time")
+        case "date": return (date, "A day of the week asked for (yyyy-mm-dd)")
+        case "day": return (date, "The day the streaks are computed as of (default: the last day with data)")
+        case "today": return (date, "The last day of the window (default: today in the user's time zone)")
+        case "from" where route.hasSuffix("timeline"): return (time, "Only events that occurred at or after this time")
+        case "to" where route.hasSuffix("timeline"): return (time, "Only events that occurred before this time")
+        case "from" where route == "users/{user}/activities": return (date, "Only workouts started on or after this local day")
+        case "to" where route == "users/{user}/activities": return (date, "Only workouts started on or before this local day")
+        case "from" where route == "users/{user}/stats/period": return (date, "First day")
+        case "to" where route == "users/{user}/stats/period": return (date, "Last day (at most 3 years after from)")
+        case "from": return (["type": "integer", "minimum": 0], "Start at this version (streams) or position (logs), inclusive")
+        case "after": return (["type": "integer", "minimum": 0], "Start after this log position (Last-Event-ID takes precedence)")
+        case "direction": return (["type": "string", "enum": ["forward", "backward"]], "Reading direction")
+        case "limit" where route == "log/subscribe": return (["type": "integer", "minimum": 1], "End the stream after this many events")
+        case "limit": return (["type": "integer", "minimum": 1], "Page size")
+        case "cursor": return (["type": "string"], "The nextCursor of the previous page")
+        case "types": return (["type": "string"], "Comma-separated event types")
+        case "prefix": return (["type": "string"], "Only streams whose id starts with this")
+        case "category": return (["type": "string", "enum": ["restaurant", "activity"]], "Place category")
+        case "metric": return (["type": "string", "enum": ["distance", "time"]], "What the bars show (default distance)")
+        case "type": return (["type": "string", "enum": ["run", "walk", "ride", "swim", "hike", "strength", "yoga", "other"]], "Activity type")
+        case "text": return (["type": "string"], "Text to find in title or notes")
+        case "order": return (["type": "string", "enum": ["newest", "oldest"]], "Order (default newest first)")
+        case "month": return (["type": "string", "pattern": "^[0-9]{4}-[0-9]{2}$"], "The month (yyyy-mm)")
+        case "days": return (["type": "integer", "minimum": 1, "maximum": 3660], "Days in the window (default 30)")
+        case "projections": return (["type": "string"], "Comma-separated projections (default: all)")
+        default: return (["type": "string"], name)
+        }
+    }
+
+    private static let pathDescriptions = [
+        "user": "The user id (a token's sub)", "workoutId": "The workout id", "date": "The local day (yyyy-mm-dd)",
+        "placeId": "The place id", "stream": "The stream id, e.g. goals-u-1000",
+    ]
+
+    private static let problemDescriptions = [
+        400: "Malformed JSON, a wrong type, an unknown field or event type, an invalid id or parameter",
+        401: "Missing, malformed, expired or wrongly signed bearer token",
+        403: "The token is another user's, or lacks the administrator role",
+        404: "No such user, workout, place or stream",
+        409: "Version conflict (with currentVersion) or an idempotency conflict",
+        413: "The body is larger than the configured limit",
+        422: "A domain rule refused the command (rule names it)",
+        503: "Not ready: a read model is rebuilding",
+    ]
+
+    private static var problemSchema: [String: Any] {[
+        "type": "object",
+        "required": ["type", "title", "status", "detail"],
+        "properties": [
+            "type": ["type": "string"], "title": ["type": "string"], "status": ["type": "integer"], "detail": ["type": "string"],
+            "instance": ["type": "string"], "field": ["type": "string"], "rule": ["type": "string"], "currentVersion": ["type": "integer"],
+        ],
+    ]}
+}

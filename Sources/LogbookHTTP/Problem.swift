@@ -1,0 +1,154 @@
+import Foundation
+public import Hummingbird
+import EventLog
+import Logbook
+
+/// An RFC 9457 problem: every refusal the HTTP layer sends, as `application/problem+json`,
+/// naming the field or rule that was wrong.
+public struct Problem: Error, HTTPResponseError, Sendable {
+    public var status: HTTPResponse.Status
+    /// A URI naming the kind of problem, e.g. `/problems/rule/goal_horizon`.
+    public var type: String
+    public var title: String
+    public var detail: String
+    /// The field of the request that was wrong, when one was.
+    public var field: String?
+    /// The domain rule that was broken, for rule violations.
+    public var rule: String?
+    /// The stream's version now, for version conflicts.
+    public var currentVersion: UInt64?
+
+    public init(
+        _ status: HTTPResponse.Status, type: String, title: String, detail: String, field: String? = nil,
+        rule: String? = nil, currentVersion: UInt64? = nil
+    ) {
+        self.status = status
+        self.type = type
+        self.title = title
+        self.detail = detail
+        self.field = field
+        self.rule = rule
+        self.currentVersion = currentVersion
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var body = "{\"type\":\(quoted(type)),\"title\":\(quoted(title)),\"status\":\(status.code),\"detail\":\(quoted(detail))"
+        if let field { body += ",\"field\":\(quoted(field))" }
+        if let rule { body += ",\"rule\":\(quoted(rule))" }
+        if let currentVersion { body += ",\"currentVersion\":\(currentVersion)" }
+        body += ",\"instance\":\(quoted(request.uri.path))}"
+        var headers = HTTPFields()
+        headers[.contentType] = "application/problem+json"
+        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
+
+    private func quoted(_ text: String) -> String {
+        let data = (try? Self.encoder.encode(text)) ?? Data("\"\"".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    // MARK: Common problems
+
+    static func badRequest(_ detail: String, field: String? = nil) -> Problem {
+        Problem(.badRequest, type: "/problems/invalid-request", title: "Invalid request", detail: detail, field: field)
+    }
+
+    static func notFound(_ detail: String) -> Problem {
+        Problem(.notFound, type: "/problems/not-found", title: "Not found", detail: detail)
+    }
+
+    static func unauthorized(_ detail: String) -> Problem {
+        Problem(.unauthorized, type: "/problems/unauthorized", title: "Authentication required", detail: detail)
+    }
+
+    static func forbidden(_ detail: String) -> Problem {
+        Problem(.forbidden, type: "/problems/forbidden", title: "Forbidden", detail: detail)
+    }
+
+    static func tooLarge(_ limit: Int) -> Problem {
+        Problem(.contentTooLarge, type: "/problems/too-large", title: "Request body too large",
+                detail: "the body is larger than the limit of \(limit) bytes")
+    }
+
+    /// The problem a Logbook or log error stands for.
+    static func from(_ error: any Error) -> Problem? {
+        switch error {
+        case let problem as Problem:
+            return problem
+        case let error as LogbookError:
+            return from(error)
+        case let error as EventStoreError:
+            return from(error)
+        case let error as DomainCodingError:
+            return from(error)
+        case let error as TimestampParseError:
+            return badRequest(error.description)
+        default:
+            return nil
+        }
+    }
+
+    static func from(_ error: LogbookError) -> Problem {
+        switch error {
+        case .ruleViolation(let rule, let message):
+            return Problem(.unprocessableContent, type: "/problems/rule/\(rule.rawValue)", title: "Rule violated: \(rule.rawValue)",
+                           detail: message, rule: rule.rawValue)
+        case .notFound(let kind, let id):
+            return notFound("no \(kind) \"\(id)\"")
+        case .invalidArgument(let name, let reason):
+            return badRequest("\(name): \(reason)", field: name)
+        case .conflict(let stream, let reason):
+            return Problem(.conflict, type: "/problems/conflict", title: "Conflict", detail: "\(stream): \(reason)")
+        case .versionConflict(let stream, let expected, let current):
+            return Problem(.conflict, type: "/problems/version-conflict", title: "Version conflict",
+                           detail: "\(stream) is at version \(current.map(String.init) ?? "none"), not \(expected)",
+                           currentVersion: current)
+        case .log(let error):
+            return from(error)
+        case .coding(let error):
+            return from(error)
+        case .storage(let text):
+            return Problem(.internalServerError, type: "/problems/storage", title: "Storage failure", detail: text)
+        }
+    }
+
+    static func from(_ error: EventStoreError) -> Problem {
+        switch error {
+        case .wrongExpectedVersion(let stream, _, let actual):
+            return Problem(.conflict, type: "/problems/version-conflict", title: "Version conflict",
+                           detail: error.description, field: stream, currentVersion: actual)
+        case .idempotencyConflict:
+            return Problem(.conflict, type: "/problems/idempotency-conflict", title: "Idempotency conflict", detail: error.description)
+        case .eventTooLarge(_, _, let limit):
+            return tooLarge(limit)
+        case .closed, .readOnly:
+            return Problem(.serviceUnavailable, type: "/problems/unavailable", title: "Unavailable", detail: error.description)
+        case .corruption, .storage:
+            return Problem(.internalServerError, type: "/problems/storage", title: "Storage failure", detail: error.description)
+        default:
+            return badRequest(error.description)
+        }
+    }
+
+    static func from(_ error: DomainCodingError) -> Problem {
+        switch error {
+        case .invalidJSON(_, let path, let reason):
+            // The body is the event's `data`: name fields as the client wrote them.
+            let field = path == "data" ? "body" : path.hasPrefix("data.") ? String(path.dropFirst(5)) : path
+            return badRequest("\(field): \(reason)", field: field)
+        case .unknownEventType(let type):
+            return badRequest("unknown event type \"\(type)\"", field: "type")
+        case .unknownSchemaVersion:
+            return badRequest(error.description, field: "schemaVersion")
+        case .undecodable:
+            return Problem(.internalServerError, type: "/problems/storage", title: "Undecodable event", detail: error.description)
+        }
+    }
+}

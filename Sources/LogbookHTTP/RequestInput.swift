@@ -1,0 +1,114 @@
+import EventLog
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logbook
+
+/// Reading what a request carries — body, path parameters, query parameters, headers — into
+/// domain values, with a ``Problem`` naming the part that was wrong.
+extension Request {
+    /// The body, refused with 413 if it is larger than `limit` bytes (judged from
+    /// `Content-Length` before reading when the client sent one).
+    func bodyBytes(limit: Int) async throws -> ByteBuffer {
+        if let length = headers[.contentLength].flatMap(Int.init), length > limit { throw Problem.tooLarge(limit) }
+        do {
+            return try await body.collect(upTo: limit)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw Problem.tooLarge(limit)
+        }
+    }
+
+    /// The body as a JSON object (an empty body is `{}`).
+    func jsonObject(limit: Int) async throws -> [String: Any] {
+        let buffer = try await bodyBytes(limit: limit)
+        if buffer.readableBytes == 0 { return [:] }
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: Data(buffer.readableBytesView), options: [.fragmentsAllowed])
+        } catch {
+            throw Problem.badRequest("the body is not valid JSON", field: "body")
+        }
+        guard let object = parsed as? [String: Any] else { throw Problem.badRequest("the body must be a JSON object", field: "body") }
+        return object
+    }
+
+    /// `Idempotency-Key`: the client's id for the command's first event (a UUID).
+    func idempotencyKey() throws -> UUID? {
+        guard let text = headers[HTTPField.Name("Idempotency-Key")!] else { return nil }
+        guard let id = UUID(uuidString: text.trimmingCharacters(in: .whitespaces)) else {
+            throw Problem.badRequest("Idempotency-Key must be a UUID, not \"\(text)\"", field: "Idempotency-Key")
+        }
+        return id
+    }
+
+    /// `If-Match`: the stream version the client expects, as an entity tag (`"3"`) or a number.
+    func expectedVersion() throws -> UInt64? {
+        guard var text = headers[.ifMatch]?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if text.hasPrefix("W/") { text.removeFirst(2) }
+        if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = String(text.dropFirst().dropLast()) }
+        guard let version = UInt64(text) else {
+            throw Problem.badRequest("If-Match must be a stream version such as \"3\"", field: "If-Match")
+        }
+        return version
+    }
+
+    /// The command context of this request: the idempotency key and the expected version.
+    func commandContext() throws -> CommandContext {
+        CommandContext(eventId: try idempotencyKey(), expectedVersion: try expectedVersion())
+    }
+
+    /// An optional query parameter.
+    func query(_ name: String) -> String? {
+        uri.queryParameters.get(name)
+    }
+
+    /// A query parameter parsed by `parse`, with a 400 naming it if it does not parse.
+    func query<T>(_ name: String, _ what: String, _ parse: (String) -> T?) throws -> T? {
+        guard let text = query(name) else { return nil }
+        guard let value = parse(text) else { throw Problem.badRequest("\(name) must be \(what), not \"\(text)\"", field: name) }
+        return value
+    }
+
+    /// A required query parameter parsed by `parse`.
+    func requiredQuery<T>(_ name: String, _ what: String, _ parse: (String) -> T?) throws -> T {
+        guard let value = try query(name, what, parse) else { throw Problem.badRequest("the query needs \(name) (\(what))", field: name) }
+        return value
+    }
+
+    /// `asOf`: a log position (`123` or `position:123`) or an RFC 3339 time.
+    func asOf() throws -> AsOf? {
+        guard let text = query("asOf") else { return nil }
+        let digits = text.hasPrefix("position:") ? String(text.dropFirst(9)) : text
+        if let position = UInt64(digits) { return .position(Position(position)) }
+        do {
+            return .time(try Timestamp(parsing: text))
+        } catch {
+            throw Problem.badRequest("asOf must be a log position or an RFC 3339 time, not \"\(text)\"", field: "asOf")
+        }
+    }
+
+    /// A date query parameter (`yyyy-mm-dd`).
+    func date(_ name: String) throws -> CivilDate? {
+        try query(name, "a date (yyyy-mm-dd)") { CivilDate(parsing: $0) }
+    }
+
+    /// A page size between 1 and `maximum`.
+    func limit(default value: Int, maximum: Int) throws -> Int {
+        try query("limit", "a number from 1 to \(maximum)") { Int($0).flatMap { (1...maximum).contains($0) ? $0 : nil } } ?? value
+    }
+}
+
+extension LogbookRouteContext {
+    /// A path parameter that the router guarantees.
+    func path(_ name: String) throws -> String {
+        guard let value = parameters.get(name) else { throw Problem.badRequest("the path needs \(name)", field: name) }
+        return value
+    }
+
+    /// A date path parameter.
+    func pathDate(_ name: String) throws -> CivilDate {
+        let text = try path(name)
+        guard let date = CivilDate(parsing: text) else { throw Problem.badRequest("\(name) must be a date (yyyy-mm-dd), not \"\(text)\"", field: name) }
+        return date
+    }
+}

@@ -1,0 +1,59 @@
+import HTTPTypes
+import Hummingbird
+import Synchronization
+
+/// What one route accepts and answers, recorded as it is registered: the contract that
+/// `Schemas/openapi.json` documents (a test holds the two together), and the list of query
+/// parameters the route takes (any other is refused with 400, so a typo never goes unnoticed).
+public struct RouteDescriptor: Sendable, Hashable {
+    public let method: String
+    /// The path template relative to the mount point, e.g. `users/{user}/stats/weekly`.
+    public let path: String
+    public let summary: String
+    public let query: [String]
+    /// The JSON Schema of the request body, relative to `Schemas/` (for commands: the event's data).
+    public let requestBody: String?
+    /// Every status the route can answer with.
+    public let statuses: [Int]
+}
+
+/// The routes registered by one ``LogbookRoutes``.
+final class RouteCatalog: Sendable {
+    private let entries = Mutex<[RouteDescriptor]>([])
+
+    var all: [RouteDescriptor] { entries.withLock { $0 } }
+
+    func add(_ route: RouteDescriptor) { entries.withLock { $0.append(route) } }
+}
+
+/// Status sets of the common kinds of route.
+enum Statuses {
+    /// A read of one user's data.
+    static let read = [200, 400, 401, 403, 404]
+    /// A command: created, or already applied; refusals of every kind.
+    static let command = [200, 201, 400, 401, 403, 404, 409, 413, 422]
+    /// An administrator's route.
+    static let admin = [200, 400, 401, 403]
+}
+
+extension RouterGroup {
+    /// Registers `handler` at `method path`, records it in `catalog`, and refuses query
+    /// parameters the route does not take.
+    func route(
+        _ method: HTTPRequest.Method, _ path: String, _ summary: String, query: [String] = [], body: String? = nil, statuses: [Int],
+        catalog: RouteCatalog,
+        use handler: @escaping @Sendable (Request, Context) async throws -> Response
+    ) {
+        catalog.add(RouteDescriptor(
+            method: method.rawValue, path: path, summary: summary, query: query, requestBody: body, statuses: statuses))
+        let accepted = Set(query)
+        on(RouterPath(path), method: method, use: { request, context in
+            for (name, _) in request.uri.queryParameters where !accepted.contains(String(name)) {
+                throw Problem.badRequest(
+                    "unknown query parameter \"\(name)\"" + (query.isEmpty ? "" : " (this route takes \(query.joined(separator: ", ")))"),
+                    field: String(name))
+            }
+            return try await handler(request, context)
+        })
+    }
+}

@@ -1,0 +1,93 @@
+import EventLog
+import Hummingbird
+import Logbook
+import ServiceLifecycle
+
+/// Writes a log subscription to a response as Server-Sent Events until the client goes away,
+/// the log closes, or the server shuts down gracefully. Sends a keep-alive comment when the log
+/// has been quiet for a while (so proxies keep the connection) and never buffers more than the
+/// subscription's own chunk: a slow client only falls behind.
+struct SSEPump: Sendable {
+    let log: LMDBEventStore
+    let after: UInt64
+    let filter: EventFilter
+    let keepAlive: Duration
+    /// End after this many events (nil: run until the client leaves).
+    let limit: UInt64?
+
+    private enum Step: Sendable {
+        case element(SubscriptionElement?, Handoff)
+        case quiet
+    }
+
+    /// Moves the iterator into the child task that awaits its next element and back out. It is
+    /// only ever used by one task at a time: the parent waits for the child (the task group
+    /// ends only when every child has), and a cancelled child's copy is dropped unused.
+    private struct Handoff: @unchecked Sendable {
+        var iterator: LMDBSubscription.Iterator
+    }
+
+    func run(into writer: inout any ResponseBodyWriter) async throws {
+        var iterator = Handoff(iterator: log.subscribe(after: Position(after), filter: filter).makeAsyncIterator())
+        var lastId = after
+        var sent: UInt64 = 0
+        while sent < limit ?? .max {
+            let step: Step
+            do {
+                step = try await cancelWhenGracefulShutdown { [iterator, keepAlive] in try await Self.next(iterator, within: keepAlive) }
+            } catch is CancellationError {
+                return
+            }
+            switch step {
+            case .quiet:
+                try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+            case .element(nil, _):
+                return
+            case .element(.event(let event)?, let advanced):
+                iterator = advanced
+                let line = try WireEvent(event).jsonLine
+                try await writer.write(ByteBuffer(string: "id: \(event.position.rawValue)\nevent: \(event.type)\ndata: \(line)\n\n"))
+                lastId = event.position.rawValue
+                sent += 1
+            case .element(.scanned(let through)?, let advanced):
+                iterator = advanced
+                if through.rawValue > lastId {
+                    // An id-only frame: no event is dispatched, but the client's Last-Event-ID moves on.
+                    try await writer.write(ByteBuffer(string: "id: \(through.rawValue)\n\n"))
+                    lastId = through.rawValue
+                }
+            }
+        }
+    }
+
+    /// The iterator's next element, or `.quiet` if none arrives within `window`. The iterator
+    /// only awaits while it holds nothing, so abandoning a copy that was cancelled loses nothing.
+    private static func next(_ handoff: Handoff, within window: Duration) async throws -> Step {
+        try await withThrowingTaskGroup(of: Step.self) { group in
+            group.addTask {
+                var handoff = handoff
+                let element = try await handoff.iterator.next()
+                return .element(element, handoff)
+            }
+            group.addTask {
+                try await Task.sleep(for: window)
+                return .quiet
+            }
+            var outcome: Step?
+            while let result = await group.nextResult() {
+                switch result {
+                case .success(.element(let element, let advanced)):
+                    group.cancelAll()
+                    return .element(element, advanced)
+                case .success(.quiet):
+                    group.cancelAll()
+                    outcome = .quiet
+                case .failure(let error):
+                    if !(error is CancellationError) { throw error }
+                }
+            }
+            try Task.checkCancellation()
+            return outcome ?? .quiet
+        }
+    }
+}

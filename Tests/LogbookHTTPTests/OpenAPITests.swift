@@ -1,0 +1,83 @@
+import Foundation
+import Hummingbird
+import Logbook
+import LogbookHTTP
+import LogbookTestSupport
+import Logging
+import Testing
+
+/// `Schemas/openapi.json` and the code agree: every route the router holds is documented with
+/// its path and query parameters and statuses, and every documented operation exists.
+@Suite("OpenAPI document")
+struct OpenAPITests {
+    static let schemasDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Schemas")
+
+    /// The registered routes and the router's own list of routes.
+    static func registered() async throws -> ([RouteDescriptor], [String]) {
+        try await withLogbook { logbook, _ in
+            let router = Router(context: LogbookRequestContext.self)
+            let routes = try await LogbookRoutes<LogbookRequestContext>(
+                logbook: logbook, configuration: HTTPConfiguration(jwtSecret: testSecret), metrics: LogbookMetrics(), logger: Logger(label: "test"))
+            routes.register(on: router.group())
+            return (routes.routes, router.routes.map { "\($0.method.rawValue) \($0.path.description)" })
+        }
+    }
+
+    static func specification() throws -> [String: Any] {
+        let data = try Data(contentsOf: schemasDirectory.appendingPathComponent("openapi.json"))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test("every route of the router is in the document and every documented operation is a route")
+    func routesMatch() async throws {
+        let (_, routerRoutes) = try await Self.registered()
+        let spec = try Self.specification()
+        #expect(spec["openapi"] as? String == "3.1.0")
+        let paths = try #require(spec["paths"] as? [String: [String: Any]])
+        let documented = Set(paths.flatMap { path, operations in operations.keys.map { "\($0.uppercased()) \(path)" } })
+        let routed = Set(routerRoutes)
+        #expect(routed.subtracting(documented).isEmpty, "routes missing from openapi.json: \(routed.subtracting(documented).sorted())")
+        #expect(documented.subtracting(routed).isEmpty, "documented operations with no route: \(documented.subtracting(routed).sorted())")
+        #expect(routed.count >= 45)
+    }
+
+    @Test("parameters, request bodies and statuses of every operation match the code")
+    func parametersAndStatusesMatch() async throws {
+        let (routes, _) = try await Self.registered()
+        let paths = try #require(try Self.specification()["paths"] as? [String: [String: Any]])
+        for route in routes {
+            let name = "\(route.method) /\(route.path)"
+            guard let operation = paths["/" + route.path]?[route.method.lowercased()] as? [String: Any] else {
+                Issue.record("\(name) is not documented")
+                continue
+            }
+            let parameters = operation["parameters"] as? [[String: Any]] ?? []
+            func names(_ location: String) -> Set<String> {
+                Set(parameters.filter { $0["in"] as? String == location }.compactMap { $0["name"] as? String })
+            }
+            #expect(names("path") == Set(OpenAPIDocument.pathParameters(route.path)), "\(name): path parameters")
+            #expect(names("query") == Set(route.query), "\(name): query parameters")
+            let statuses = Set((operation["responses"] as? [String: Any] ?? [:]).keys.compactMap(Int.init))
+            #expect(statuses == Set(route.statuses), "\(name): statuses")
+            let body = ((operation["requestBody"] as? [String: Any])?["content"] as? [String: Any])
+                .flatMap { ($0["application/json"] as? [String: Any])?["schema"] as? [String: Any] }?["$ref"] as? String
+            #expect(body == route.requestBody, "\(name): request body")
+            if let body {
+                #expect(FileManager.default.fileExists(atPath: Self.schemasDirectory.appendingPathComponent(body).path), "\(name): \(body) missing")
+            }
+        }
+    }
+
+    @Test("the committed document is the one this code generates (regenerate: logbook openapi > Schemas/openapi.json)")
+    func committedDocumentIsCurrent() async throws {
+        let (routes, _) = try await Self.registered()
+        let generated = OpenAPIDocument.json(routes: routes)
+        let url = Self.schemasDirectory.appendingPathComponent("openapi.json")
+        if ProcessInfo.processInfo.environment["LOGBOOK_UPDATE_FIXTURES"] == "1" {
+            try generated.write(to: url, atomically: true, encoding: .utf8)
+        }
+        let committed = try String(contentsOf: url, encoding: .utf8)
+        #expect(committed == generated)
+    }
+}

@@ -1,0 +1,91 @@
+import EventLog
+import Foundation
+import HTTPTypes
+import Logbook
+import LogbookTestSupport
+import Testing
+
+/// The live subscription over Server-Sent Events: ids are positions, `Last-Event-ID` resumes with
+/// no gap and no duplicate, across catch-up and live, while writers append.
+@Suite("HTTP subscriptions")
+struct SubscriptionTests {
+    /// The `id:` of every dispatched event in an SSE body, and whether it saw a keep-alive.
+    static func eventIds(_ body: String) -> [UInt64] {
+        body.components(separatedBy: "\n\n").compactMap { frame in
+            let lines = frame.split(separator: "\n")
+            guard lines.contains(where: { $0.hasPrefix("data: ") }) else { return nil }
+            return lines.first { $0.hasPrefix("id: ") }.flatMap { UInt64($0.dropFirst(4)) }
+        }
+    }
+
+    static func appendSteps(_ server: TestServer, user: String, count: Int) async throws {
+        for index in 0..<count {
+            let minute = String(format: "%02d", index % 60)
+            let hour = String(format: "%02d", 8 + index / 60)
+            let response = try await server.call(.post, "/users/\(user)/steps", as: user, body: """
+                {"samples":[{"start":"2026-11-17T\(hour):\(minute):00Z","end":"2026-11-17T\(hour):\(minute):30Z","count":\(index + 1),"source":"phone"}]}
+                """)
+            precondition(response.status == .created, response.text)
+        }
+    }
+
+    @Test("resuming from Last-Event-ID gives every later event once, in order, while 8 writers append")
+    func resumeWithoutGapOrDuplicate() async throws {
+        try await withServer { server in
+            for writer in 0..<8 { try await register(server, "w\(writer)") }
+            try await Self.appendSteps(server, user: "w0", count: 20)
+            let writers = Task {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for writer in 0..<8 { group.addTask { try await Self.appendSteps(server, user: "w\(writer)", count: 25) } }
+                    try await group.waitForAll()
+                }
+            }
+            var seen: [UInt64] = []
+            var last: UInt64 = 5
+            // Read in batches of 37 events, each resuming from the last id received: catch-up first,
+            // then events appended while we read (live).
+            let expected = 8 + 20 + 8 * 25 - 5
+            while seen.count < expected {
+                let response = try await server.call(.get, "/log/subscribe?limit=\(min(37, expected - seen.count))", as: "op", admin: true, headers: ["Last-Event-ID": "\(last)"])
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "text/event-stream")
+                let ids = Self.eventIds(response.text)
+                #expect(!ids.isEmpty)
+                seen += ids
+                last = ids.last ?? last
+            }
+            try await writers.value
+            #expect(seen == Array(6...UInt64(seen.count + 5)), "a gap or a duplicate in \(seen)")
+            #expect(try await server.head() == UInt64(seen.count + 5))
+        }
+    }
+
+    @Test("a quiet subscription sends keep-alives, then the next event as it is appended")
+    func liveAndKeepAlive() async throws {
+        try await withServer({ $0.sseKeepAlive = .milliseconds(30) }) { server in
+            try await register(server, "ana")
+            let appender = Task {
+                try await Task.sleep(for: .milliseconds(200))
+                try await Self.appendSteps(server, user: "ana", count: 1)
+            }
+            let response = try await server.call(.get, "/log/subscribe?after=1&limit=1", as: "op", admin: true)
+            try await appender.value
+            #expect(response.text.contains(": keep-alive"))
+            #expect(Self.eventIds(response.text) == [2])
+            #expect(response.text.contains("event: steps.recorded"))
+        }
+    }
+
+    @Test("a filtered subscription moves the resume point past events it skipped")
+    func filteredSubscriptionReportsScanned() async throws {
+        try await withServer { server in
+            try await register(server, "ana")
+            try await Self.appendSteps(server, user: "ana", count: 3)
+            #expect(try await server.call(.put, "/users/ana/goals/2026-11-20", as: "ana", body: #"{"steps":9000}"#).status == .created)
+            let response = try await server.call(.get, "/log/subscribe?types=goal.set&limit=1", as: "op", admin: true)
+            #expect(Self.eventIds(response.text) == [5])
+            #expect(try await server.call(.get, "/log/subscribe?types=goal.exploded", as: "op", admin: true).status == .badRequest)
+            #expect(try await server.call(.get, "/log/subscribe", as: "op", admin: true, headers: ["Last-Event-ID": "soon"]).status == .badRequest)
+        }
+    }
+}
