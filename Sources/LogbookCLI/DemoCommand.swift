@@ -2,16 +2,23 @@ import ArgumentParser
 import EventLog
 import Foundation
 import Logbook
+import LogbookHTTP
 
 /// `logbook demo`: generates the realistic demo data set into a Logbook (unless it is already
-/// there) and shows what the read models answer for one user.
+/// there), shows what the read models answer for one user, and serves it over HTTP with
+/// ready-made tokens and example requests.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Generate the demo data set into ./data (once) and show what Logbook answers for one user.")
+        abstract: "Generate the demo data set into ./data (once), show one user's read models, and serve it on localhost.")
 
     @Option(help: "Directory of the Logbook.")
     var path = "./data"
+
+    @Flag(name: .customLong("no-serve"), help: "Generate and show, but do not start the server.")
+    var noServe = false
+
+    @OptionGroup var server: ServerOptions
 
     @Option(help: "Users to generate (each has 12 weeks of workouts, steps, goals and places).")
     var users = 20
@@ -21,6 +28,15 @@ struct DemoCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...5000).contains(users) else { throw ValidationError("--users must be between 1 and 5000.") }
+    }
+
+    /// The demo's server: the configured secret, or a fresh random one printed with the tokens.
+    private var demoServer: ServerOptions {
+        var options = server
+        if options.resolvedSecret == nil, !options.insecureNoAuth {
+            options.jwtSecret = (0..<32).map { _ in String(UInt8.random(in: 0...255), radix: 16).leftPadded(2, with: "0") }.joined()
+        }
+        return options
     }
 
     func run() async throws {
@@ -36,14 +52,24 @@ struct DemoCommand: AsyncParsableCommand {
                 + "rejected by rule: \(report.rejected.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
         }
         await logbook.close()
-        logbook = try await Logbook.open(path: path)
+        var live = LogbookConfiguration()
+        live.log.durability = server.durability.value
+        logbook = try await Logbook.open(path: path, configuration: live)
         do {
             try await show(logbook)
         } catch {
             await logbook.close()
             throw error
         }
-        await logbook.close()
+        if noServe {
+            await logbook.close()
+            return
+        }
+        let options = demoServer
+        let tokens = try await DemoTokens(options: options)
+        try await options.serve(logbook) { port in
+            tokens.announce(host: options.host, port: port)
+        }
     }
 
     private func show(_ logbook: Logbook) async throws {
@@ -74,5 +100,52 @@ struct DemoCommand: AsyncParsableCommand {
 }
 
 extension String {
-    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+    func leftPadded(_ width: Int, with pad: Character = " ") -> String {
+        count >= width ? self : String(repeating: pad, count: width - count) + self
+    }
+}
+
+/// The tokens and example requests `demo` prints once the server listens.
+struct DemoTokens: Sendable {
+    let user: String
+    let userToken: String
+    let adminToken: String?
+
+    init(options: ServerOptions) async throws {
+        user = DemoDataGenerator.userId(0)
+        if let secret = options.httpConfiguration.jwtSecret {
+            let keys = await TokenKeys(secret: secret)
+            userToken = try await keys.token(user: user)
+            adminToken = try await keys.token(user: "operator", admin: true)
+        } else {
+            userToken = "none"
+            adminToken = nil
+        }
+    }
+
+    func announce(host: String, port: Int) {
+        let base = "http://\(host):\(port)"
+        let auth = "-H \"Authorization: Bearer $TOKEN\""
+        Output.announce("""
+
+        Logbook demo serving on \(base)  (Ctrl-C to stop)
+
+        export TOKEN=\(userToken)        # \(user), valid 24 h
+        \(adminToken.map { "export ADMIN=\($0)        # administrator" } ?? "(authentication is off)")
+
+        curl -s \(auth) '\(base)/users/\(user)/stats/weekly?date=2026-10-28'
+        curl -s \(auth) '\(base)/users/\(user)/stats/weekly.svg?date=2026-10-28' > week.svg
+        curl -s \(auth) '\(base)/users/\(user)/goals/week?date=2026-10-28'
+        curl -s \(auth) '\(base)/users/\(user)/timeline?limit=5'
+        curl -s \(auth) '\(base)/users/\(user)/places/saved?category=restaurant'
+        curl -s \(auth) -X PUT '\(base)/users/\(user)/goals/2026-12-01' -H 'Content-Type: application/json' -d '{"steps":12000}'
+        curl -s \(auth) -X POST '\(base)/users/\(user)/steps' -H 'Content-Type: application/json' \\
+             -d '{"samples":[{"start":"2026-11-22T08:00:00Z","end":"2026-11-22T08:01:00Z","count":95,"source":"phone"}]}'
+        curl -s \(auth) '\(base)/users/\(user)/timeline?limit=3'
+        curl -s -N -H "Authorization: Bearer $ADMIN" '\(base)/log/subscribe' -H 'Last-Event-ID: 100'
+        curl -s '\(base)/metrics'
+
+        API: Schemas/openapi.json
+        """)
+    }
 }

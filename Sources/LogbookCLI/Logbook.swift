@@ -6,6 +6,10 @@ struct LogbookCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logbook",
         abstract: "An event-sourced backend for fitness and places apps, on an append-only LMDB log.",
-        subcommands: [DemoCommand.self, RebuildCommand.self, VerifyCommand.self, BenchCommand.self, AppendLoopCommand.self]
+        subcommands: [
+            DemoCommand.self, ServeCommand.self, ImportCommand.self, ExportCommand.self, RebuildCommand.self, ReplayCommand.self,
+            VerifyCommand.self, TimelineCommand.self, StatsCommand.self, GoalsCommand.self, PlacesCommand.self, InspectCommand.self,
+            TokenCommand.self, OpenAPICommand.self, BenchCommand.self, AppendLoopCommand.self,
+        ]
     )
 }

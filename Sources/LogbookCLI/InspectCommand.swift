@@ -1,0 +1,118 @@
+import ArgumentParser
+import EventLog
+import Foundation
+import Logbook
+import LogbookHTTP
+
+/// `logbook inspect`: what is in the store — events, size on disk, map use, readers, each
+/// projection's checkpoint and lag — and optionally the last events of the log or of a stream.
+struct InspectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Show the log's size, map use, readers, projection checkpoints and lag, and recent events.")
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: "Also print the last N events (of --stream, or of the whole log).")
+    var events = 0
+
+    @Option(help: "The stream whose events to print.")
+    var stream: String?
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    struct Report: Encodable {
+        var path: String
+        var headPosition: UInt64
+        var fileBytes: Int
+        var mapSize: Int
+        var usedBytes: Int
+        var readersInUse: Int
+        var maxReaders: Int
+        var databases: [Database]
+        var projections: [ProjectionStatus]
+        var events: [String]?
+
+        struct Database: Encodable {
+            var name: String
+            var entries: Int
+            var bytes: Int
+        }
+    }
+
+    func validate() throws {
+        guard (0...10_000).contains(events) else { throw ValidationError("--events must be between 0 and 10000.") }
+    }
+
+    func run() async throws {
+        let report = try await store.withLogbook(readOnly: true) { logbook in
+            let info = try logbook.log.storageInfo()
+            let attributes = try FileManager.default.attributesOfItem(atPath: store.path + "/data.mdb")
+            var recent: [String]?
+            if events > 0 {
+                let found: [RecordedEvent]
+                if let stream {
+                    found = try await logbook.log.readStream(stream, from: UInt64.max, direction: .backward, limit: events)
+                } else {
+                    found = try await logbook.log.readAll(from: Position(UInt64.max), direction: .backward, limit: events, filter: .all).events
+                }
+                recent = try found.reversed().map { try WireEvent($0).jsonLine }
+            }
+            return Report(
+                path: store.path, headPosition: info.headPosition.rawValue, fileBytes: (attributes[.size] as? Int) ?? 0,
+                mapSize: info.mapSize, usedBytes: info.usedBytes, readersInUse: info.readersInUse, maxReaders: info.maxReaders,
+                databases: info.databases.map { Report.Database(name: $0.name, entries: $0.entries, bytes: $0.bytes) },
+                projections: try logbook.projectionStatus(), events: recent)
+        }
+        if json { return print(try Output.jsonText(report)) }
+        print("""
+        \(report.path): \(report.headPosition) events, file \(megabytes(report.fileBytes)), \
+        map \(megabytes(report.usedBytes)) used of \(megabytes(report.mapSize)), readers \(report.readersInUse)/\(report.maxReaders)
+        """)
+        print("databases:")
+        for database in report.databases {
+            print("  \(database.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(String(database.entries).leftPadded(10)) entries  \(megabytes(database.bytes).leftPadded(10))")
+        }
+        print("projections:")
+        for projection in report.projections {
+            print("  \(projection.projection.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) v\(projection.codeVersion)  at \(projection.position)  lag \(projection.lag)\(projection.rebuilding ? "  (rebuilding)" : "")")
+        }
+        for line in report.events ?? [] { print(line) }
+    }
+
+    private func megabytes(_ bytes: Int) -> String {
+        "\(bytes / 1_048_576).\(bytes % 1_048_576 * 10 / 1_048_576) MiB"
+    }
+}
+
+/// `logbook token`: mints a bearer token for a user (or an administrator) with the server's secret.
+struct TokenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token", abstract: "Print a bearer token (HS256 JWT) for a user, signed with --jwt-secret or $LOGBOOK_JWT_SECRET.")
+
+    @Option(help: "The user id (the token's sub).")
+    var user: String
+
+    @Flag(help: "Give the token the administrator role.")
+    var admin = false
+
+    @Option(help: "Lifetime in seconds.")
+    var lifetime = 86_400
+
+    @Option(name: .customLong("jwt-secret"), help: "The server's HS256 secret (default: $LOGBOOK_JWT_SECRET).")
+    var jwtSecret: String?
+
+    func validate() throws {
+        guard let secret = jwtSecret ?? ProcessInfo.processInfo.environment["LOGBOOK_JWT_SECRET"], secret.utf8.count >= 32 else {
+            throw ValidationError("set --jwt-secret or LOGBOOK_JWT_SECRET to the server's secret (≥ 32 bytes).")
+        }
+        guard lifetime > 0 else { throw ValidationError("--lifetime must be positive.") }
+        guard !user.isEmpty else { throw ValidationError("--user must not be empty.") }
+    }
+
+    func run() async throws {
+        let keys = await TokenKeys(secret: jwtSecret ?? ProcessInfo.processInfo.environment["LOGBOOK_JWT_SECRET"]!)
+        print(try await keys.token(user: user, admin: admin, lifetime: TimeInterval(lifetime)))
+    }
+}

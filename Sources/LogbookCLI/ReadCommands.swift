@@ -1,0 +1,156 @@
+import ArgumentParser
+import EventLog
+import Foundation
+import Logbook
+
+/// `logbook timeline`: a user's audit timeline, newest first, paged by cursor.
+struct TimelineCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "timeline", abstract: "Show a user's audit timeline.")
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var read: ReadOptions
+
+    @Option(help: "Only these event types (comma-separated, e.g. goal.set,goal.cleared).")
+    var types: String?
+
+    @Option(help: "Entries per page (1–500).")
+    var limit = 20
+
+    @Option(help: "Continue from a page's cursor.")
+    var cursor: String?
+
+    @Flag(help: "Oldest first.")
+    var oldestFirst = false
+
+    func validate() throws {
+        guard (1...500).contains(limit) else { throw ValidationError("--limit must be between 1 and 500.") }
+        _ = try filter()
+    }
+
+    private func filter() throws -> TimelineFilter {
+        var filter = TimelineFilter(newestFirst: !oldestFirst)
+        if let types {
+            filter.types = Set(try types.split(separator: ",").map { name in
+                guard let type = EventType(rawValue: String(name)) else {
+                    throw ValidationError("unknown event type \"\(name)\"; known: \(EventType.allCases.map(\.rawValue).joined(separator: ", ")).")
+                }
+                return type
+            })
+        }
+        return filter
+    }
+
+    func run() async throws {
+        let page = try await store.withLogbook(readOnly: true) { logbook in
+            try await logbook.timeline(user: read.user, filter: try filter(), limit: limit, cursor: cursor, asOf: try read.parsedAsOf())
+        }
+        if read.json { return print(try Output.jsonText(page)) }
+        for entry in page.entries { print("#\(entry.position)  \(entry.occurredAt)  \(entry.description)") }
+        if let next = page.nextCursor { print("more: --cursor \(next)") }
+    }
+}
+
+/// `logbook stats`: a user's week as a terminal bar chart.
+struct StatsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "stats", abstract: "Show a user's week: steps, workouts, distance, as bars.")
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var read: ReadOptions
+
+    @Option(help: "A day of the week to show (yyyy-mm-dd; default: the user's last week with data).")
+    var week: String?
+
+    @Option(help: "What the bars show: steps, distance or time.")
+    var metric = "steps"
+
+    func validate() throws {
+        if let week, CivilDate(parsing: week) == nil { throw ValidationError("--week must be a date (yyyy-mm-dd).") }
+        guard ["steps", "distance", "time"].contains(metric) else { throw ValidationError("--metric must be steps, distance or time.") }
+    }
+
+    func run() async throws {
+        let stats = try await store.withLogbook(readOnly: true) { logbook in
+            let day: CivilDate
+            if let week, let parsed = CivilDate(parsing: week) { day = parsed } else { day = try await lastActiveDay(logbook) }
+            return try await logbook.weeklyStats(user: read.user, containing: day, asOf: try read.parsedAsOf())
+        }
+        if read.json { return print(try Output.jsonText(stats)) }
+        print("\(read.user), week \(stats.from) – \(stats.to): \(stats.steps) steps, \(stats.totals.workouts) workouts, "
+            + "\(stats.totals.distanceMeters / 1000).\(stats.totals.distanceMeters % 1000 / 100) km, \(stats.totals.movingSeconds / 60) min")
+        let values = stats.days.map { day in metric == "steps" ? day.steps : metric == "distance" ? day.distanceMeters : day.movingSeconds / 60 }
+        let unit = metric == "steps" ? "steps" : metric == "distance" ? "m" : "min"
+        let maximum = max(values.max() ?? 0, 1)
+        for (day, value) in zip(stats.days, values) {
+            let bar = String(repeating: "█", count: value * 40 / maximum)
+            print("  \(day.date)  \(String(value).leftPadded(7)) \(unit.padding(toLength: 5, withPad: " ", startingAt: 0)) \(bar)")
+        }
+    }
+
+    /// The local day of the user's latest event (so the default week has data).
+    private func lastActiveDay(_ logbook: Logbook) async throws -> CivilDate {
+        let latest = try await logbook.log.readSubject(read.user, from: Position(UInt64.max), direction: .backward, limit: 1)
+        guard let event = latest.first else { throw CLIError("no events of user \(read.user)") }
+        return event.occurredAt.localDate
+    }
+}
+
+/// `logbook goals`: a user's goal week with streaks.
+struct GoalsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "goals", abstract: "Show a user's step goals for a week, with streaks.")
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var read: ReadOptions
+
+    @Option(help: "A day of the week to show (yyyy-mm-dd).")
+    var week: String
+
+    func validate() throws {
+        if CivilDate(parsing: week) == nil { throw ValidationError("--week must be a date (yyyy-mm-dd).") }
+    }
+
+    func run() async throws {
+        let goals = try await store.withLogbook(readOnly: true) { logbook in
+            try await logbook.goalWeek(user: read.user, containing: CivilDate(parsing: week)!, asOf: try read.parsedAsOf())
+        }
+        if read.json { return print(try Output.jsonText(goals)) }
+        print("\(read.user), week of \(goals.weekStart): \(goals.daysMet)/7 days met; streak \(goals.streaks.current), longest \(goals.streaks.longest)")
+        for day in goals.days {
+            print("  \(day.date)  \(day.met ? "✓" : "·")  \(String(day.steps).leftPadded(6)) / \(String(day.goal.steps).leftPadded(6)) steps  (\(day.origin))")
+        }
+    }
+}
+
+/// `logbook places`: a user's deck, saved or visited places.
+struct PlacesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "places", abstract: "Show a user's places: deck, saved or visited.")
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var read: ReadOptions
+
+    @Option(help: "deck, saved or visited.")
+    var list = "saved"
+
+    @Option(help: "restaurant or activity (saved and visited lists).")
+    var category = "restaurant"
+
+    func validate() throws {
+        guard ["deck", "saved", "visited"].contains(list) else { throw ValidationError("--list must be deck, saved or visited.") }
+        guard PlaceCategory(rawValue: category) != nil else { throw ValidationError("--category must be restaurant or activity.") }
+    }
+
+    func run() async throws {
+        let places = try await store.withLogbook(readOnly: true) { logbook in
+            let asOf = try read.parsedAsOf()
+            let category = PlaceCategory(rawValue: category)!
+            switch list {
+            case "deck": return try await logbook.placesDeck(user: read.user, limit: 50, asOf: asOf)
+            case "visited": return try await logbook.visitedPlaces(user: read.user, category: category, asOf: asOf)
+            default: return try await logbook.savedPlaces(user: read.user, category: category, asOf: asOf)
+            }
+        }
+        try Output.print(places, json: read.json) { view in
+            let visits = view.visitCount > 0 ? "  visited \(view.visitCount)× (last \(view.lastVisitDate.map(\.description) ?? "-"))" : ""
+            return "\(view.place.placeId.padding(toLength: 8, withPad: " ", startingAt: 0)) \(view.place.name)  [\(view.place.subcategory)]\(visits)"
+        }
+    }
+}

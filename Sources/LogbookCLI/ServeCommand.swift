@@ -1,0 +1,96 @@
+import ArgumentParser
+import EventLog
+import Foundation
+import Hummingbird
+import Logbook
+import LogbookHTTP
+import Logging
+
+/// How the server listens and authenticates; shared by `serve` and `demo`.
+struct ServerOptions: ParsableArguments {
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on (0: any free port).")
+    var port = 8080
+
+    @Option(name: .customLong("jwt-secret"), help: "HS256 secret of bearer tokens, ≥ 32 bytes (default: $LOGBOOK_JWT_SECRET).")
+    var jwtSecret: String?
+
+    @Flag(name: .customLong("insecure-no-auth"), help: "Serve without authentication (development only: every caller is an admin).")
+    var insecureNoAuth = false
+
+    @Option(help: "durable (fsync per commit), relaxed (no meta-page sync) or nosync.")
+    var durability: DurabilityArgument = .durable
+
+    @Option(name: .customLong("max-body-bytes"), help: "Largest request body accepted.")
+    var maxBodyBytes = 1 << 20
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \"\(logLevel)\".") }
+        guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024.") }
+        if let secret = resolvedSecret, secret.utf8.count < 32 { throw ValidationError("the JWT secret must be at least 32 bytes.") }
+    }
+
+    /// `serve` needs a secret (or the explicit development flag); `demo` makes one up.
+    func requireSecret() throws {
+        if resolvedSecret == nil, !insecureNoAuth {
+            throw ValidationError("set --jwt-secret or LOGBOOK_JWT_SECRET (≥ 32 bytes), or pass --insecure-no-auth for local development.")
+        }
+    }
+
+    /// The secret from the option or the environment (an empty one counts as none).
+    var resolvedSecret: String? {
+        let secret = jwtSecret ?? ProcessInfo.processInfo.environment["LOGBOOK_JWT_SECRET"]
+        return secret?.isEmpty == false ? secret : nil
+    }
+
+    var httpConfiguration: HTTPConfiguration {
+        HTTPConfiguration(jwtSecret: insecureNoAuth ? nil : resolvedSecret, allowUnauthenticated: insecureNoAuth, maxBodyBytes: maxBodyBytes)
+    }
+
+    func makeLogger() -> Logger {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        var logger = Logger(label: "logbook") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = level
+        return logger
+    }
+
+    /// Serves `logbook` until SIGTERM or SIGINT, then drains requests and closes it.
+    func serve(_ logbook: Logbook, announce: @escaping @Sendable (Int) -> Void) async throws {
+        let logger = makeLogger()
+        let app = try await LogbookServer.application(
+            logbook: logbook, configuration: httpConfiguration, host: host, port: port, logger: logger,
+            onServerRunning: { port in announce(port) })
+        try await app.runService()
+    }
+}
+
+/// `logbook serve`: the HTTP server on a Logbook directory.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the Logbook over HTTP (the API of Schemas/openapi.json) until SIGTERM.")
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var server: ServerOptions
+
+    func validate() throws { try server.requireSecret() }
+
+    func run() async throws {
+        var configuration = LogbookConfiguration()
+        configuration.log.durability = server.durability.value
+        let bar = ProgressBar(enabled: true)
+        let logbook = try await Logbook.open(path: store.path, configuration: configuration) { bar.update($0) }
+        bar.finish()
+        let host = server.host
+        // LogbookService closes the Logbook when the server has drained.
+        try await server.serve(logbook) { port in
+            Output.announce("logbook serving \(store.path) on http://\(host):\(port) (SIGTERM or Ctrl-C to stop)")
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import LogbookTestSupport
+import Testing
+
+/// The `logbook` binary, run as a user runs it.
+@Suite("Command line")
+struct CLITests {
+    /// A small demo data set generated into a fresh directory.
+    static func withDemo(_ body: (String) throws -> Void) async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/data"
+            let (status, output) = try runLogbook(["demo", "--path", path, "--users", "2", "--no-serve"], includeErrors: true)
+            #expect(status == 0, "\(output)")
+            try body(path)
+        }
+    }
+
+    @Test("export → import into an empty store → export is byte-identical; importing again writes nothing")
+    func exportImportRoundTrip() async throws {
+        try await Self.withDemo { path in
+            let directory = (path as NSString).deletingLastPathComponent
+            let first = directory + "/first.ndjson", second = directory + "/second.ndjson"
+            #expect(try runLogbook(["export", "--path", path, "--output", first]).0 == 0)
+            let (imported, report) = try runLogbook(["import", "--path", directory + "/copy", first, "--json", "--durability", "nosync"], includeErrors: true)
+            #expect(imported == 0, "\(report)")
+            #expect(report.contains("\"alreadyPresent\":0"))
+            #expect(try runLogbook(["export", "--path", directory + "/copy", "--output", second]).0 == 0)
+            let original = try Data(contentsOf: URL(fileURLWithPath: first))
+            #expect(original.count > 100_000)
+            #expect(original == (try Data(contentsOf: URL(fileURLWithPath: second))))
+            let (again, secondReport) = try runLogbook(["import", "--path", directory + "/copy", first, "--json"], includeErrors: true)
+            #expect(again == 0)
+            #expect(secondReport.contains("\"written\":0"))
+            // The copy's read models are the original's.
+            let (_, digestsA) = try runLogbook(["rebuild", "--path", path, "--json"])
+            let (_, digestsB) = try runLogbook(["rebuild", "--path", directory + "/copy", "--json"])
+            #expect(digestsA == digestsB)
+        }
+    }
+
+    @Test("a bad line is refused with its line number and nothing is imported")
+    func badImport() async throws {
+        try await withTemporaryDirectory { directory in
+            let file = directory + "/bad.ndjson"
+            let good = #"{"position":1,"stream":"user-ana","streamVersion":0,"eventId":"5b0e4a8e-1d7c-4c5e-9a0b-2f6d8c3e1a70","type":"user.registered","schemaVersion":1,"subject":"ana","occurredAt":"2026-11-17T08:00:00Z","recordedAt":"2026-11-17T08:00:00Z","correlationId":null,"causationId":null,"metadata":{},"data":{"displayName":"Ana","timeZone":"UTC","units":"metric","weekStart":"monday"}}"#
+            try (good + "\n" + good.replacingOccurrences(of: "\"units\":\"metric\"", with: "\"units\":\"cubits\"") + "\n")
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            let (status, output) = try runLogbook(["import", "--path", directory + "/data", file], includeErrors: true)
+            #expect(status != 0)
+            #expect(output.contains("bad.ndjson:2"), "\(output)")
+            #expect(output.contains("units"), "\(output)")
+            let (_, inspect) = try runLogbook(["inspect", "--path", directory + "/data", "--json"], includeErrors: true)
+            #expect(!inspect.contains("\"headPosition\":1"))
+        }
+    }
+
+    @Test("rebuild then verify succeeds; replay to a position; read commands print JSON")
+    func rebuildVerifyReplayAndReads() async throws {
+        try await Self.withDemo { path in
+            let (rebuilt, digests) = try runLogbook(["rebuild", "--path", path, "--json"])
+            #expect(rebuilt == 0)
+            #expect(digests.contains("\"sha256\""))
+            let (verified, report) = try runLogbook(["verify", "--path", path], includeErrors: true)
+            #expect(verified == 0, "\(report)")
+            #expect(report.contains("ok"))
+            #expect(!report.contains("MISMATCH"))
+            let (replayed, replay) = try runLogbook(["replay", "--path", path, "--to", "500", "--json"], includeErrors: true)
+            #expect(replayed == 0, "\(replay)")
+            #expect(replay.contains("\"position\":500"))
+            for arguments in [["timeline", "--user", "u-1000", "--limit", "3"], ["stats", "--user", "u-1000", "--week", "2026-10-28"],
+                              ["goals", "--user", "u-1000", "--week", "2026-10-28"], ["places", "--user", "u-1000", "--list", "deck"],
+                              ["inspect"], ["timeline", "--user", "u-1000", "--as-of", "400"]] {
+                let (status, output) = try runLogbook(arguments + ["--path", path, "--json"], includeErrors: true)
+                #expect(status == 0, "\(arguments): \(output)")
+                #expect((try? JSONSerialization.jsonObject(with: Data(output.utf8))) != nil, "\(arguments) did not print JSON: \(output.prefix(200))")
+            }
+            let (_, chart) = try runLogbook(["stats", "--user", "u-1000", "--week", "2026-10-28", "--path", path])
+            #expect(chart.contains("█"))
+        }
+    }
+
+    @Test("bad arguments and missing stores give a clear message and a non-zero exit")
+    func badArguments() async throws {
+        try await withTemporaryDirectory { directory in
+            let cases: [([String], String)] = [
+                (["stats", "--user", "u-1", "--week", "someday", "--path", directory], "--week"),
+                (["timeline", "--user", "u-1", "--limit", "0", "--path", directory], "--limit"),
+                (["replay", "--path", directory], "--to"),
+                (["serve", "--path", directory + "/x"], "LOGBOOK_JWT_SECRET"),
+                (["timeline", "--user", "u-1", "--path", directory + "/none"], "no Logbook"),
+                (["import", "--path", directory + "/x", directory + "/missing.ndjson"], "cannot read"),
+                (["frobnicate"], "frobnicate"),
+            ]
+            for (arguments, words) in cases {
+                let (status, output) = try runLogbook(arguments, environment: ["LOGBOOK_JWT_SECRET": ""], includeErrors: true)
+                #expect(status != 0, "\(arguments) exited 0")
+                #expect(output.contains(words), "\(arguments): \(output)")
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import AsyncHTTPClient
+import EventLog
+import Foundation
+import Logbook
+import LogbookHTTP
+import LogbookTestSupport
+import NIOCore
+import Testing
+
+/// A real `logbook serve` process, stopped with SIGTERM while clients append: it drains, closes
+/// the log, exits 0, and every append it acknowledged is in the log.
+@Suite("Graceful shutdown")
+struct GracefulShutdownTests {
+    /// Starts `logbook serve` on a free port and returns the process and its base URL.
+    static func startServer(path: String) throws -> (Process, String) {
+        let process = Process()
+        process.executableURL = logbookExecutable
+        process.arguments = ["serve", "--path", path, "--port", "0", "--durability", "durable", "--log-level", "warning"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["LOGBOOK_JWT_SECRET": testSecret]) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var output = ""
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let data = pipe.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            output += String(decoding: data, as: UTF8.self)
+            if let range = output.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression) {
+                return (process, String(output[range]))
+            }
+        }
+        process.terminate()
+        throw CancellationError()
+    }
+
+    @Test("SIGTERM with appends in flight: exit 0, and nothing acknowledged is lost")
+    func drainOnSigterm() async throws {
+        try await withTemporaryDirectory { path in
+            let (process, base) = try Self.startServer(path: path + "/data")
+            let client = HTTPClient(eventLoopGroupProvider: .singleton)
+            let token = try await TokenKeys(secret: testSecret).token(user: "ana")
+            func post(_ uri: String, _ body: String, key: UUID? = nil) async throws -> (UInt, String) {
+                var request = HTTPClientRequest(url: base + uri)
+                request.method = .POST
+                request.headers.add(name: "Authorization", value: "Bearer \(token)")
+                request.headers.add(name: "Content-Type", value: "application/json")
+                if let key { request.headers.add(name: "Idempotency-Key", value: key.uuidString) }
+                request.body = .bytes(ByteBuffer(string: body))
+                let response = try await client.execute(request, timeout: .seconds(10))
+                let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
+                return (response.status.code, text)
+            }
+            let registered = try await post("/users/ana", #"{"displayName":"Ana","timeZone":"UTC","weekStart":"monday","units":"metric"}"#)
+            #expect(registered.0 == 201)
+            // 8 clients append steps until the server stops answering; each remembers what was acknowledged.
+            let acknowledged = try await withThrowingTaskGroup(of: [(UUID, UInt64)].self) { group in
+                for clientIndex in 0..<8 {
+                    group.addTask {
+                        var mine: [(UUID, UInt64)] = []
+                        for index in 0..<100_000 {
+                            let key = UUID()
+                            let second = String(format: "%02d", index % 60), minute = String(format: "%02d", (index / 60) % 60)
+                            let hour = String(format: "%02d", clientIndex * 3 + index / 3600)
+                            let body = """
+                                {"samples":[{"start":"2026-11-17T\(hour):\(minute):\(second)Z","end":"2026-11-17T\(hour):\(minute):\(second).5Z","count":1,"source":"c\(clientIndex)"}]}
+                                """
+                            guard let (status, text) = try? await post("/users/ana/steps", body, key: key) else { break }
+                            if status == 201, let data = text.data(using: .utf8),
+                               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                               let position = object["firstPosition"] as? Int {
+                                mine.append((key, UInt64(position)))
+                            } else if status != 201 {
+                                break
+                            }
+                        }
+                        return mine
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(700))
+                kill(process.processIdentifier, SIGTERM)
+                var all: [(UUID, UInt64)] = []
+                for try await mine in group { all += mine }
+                return all
+            }
+            try await client.shutdown()
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit)
+            #expect(process.terminationStatus == 0)
+            #expect(acknowledged.count > 10, "too few appends were in flight to test anything")
+            let logbook = try await Logbook.open(path: path + "/data")
+            for (key, position) in acknowledged {
+                let event = try await logbook.log.event(at: Position(position))
+                #expect(event?.eventId == key, "acknowledged append at \(position) lost")
+            }
+            await logbook.close()
+        }
+    }
+}
