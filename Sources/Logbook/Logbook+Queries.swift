@@ -171,6 +171,17 @@ extension Logbook {
         }
     }
 
+    /// Caches something derived from one user's answers — a rendering such as an HTTP response
+    /// body — under the same exact invalidation as `query`'s own entries: `compute` runs on a
+    /// miss (shared by identical concurrent calls) and its result is served until an append
+    /// touches what `query` depends on. Read-your-writes holds as for the answers themselves.
+    public func cachedDerivation<V: Sendable>(
+        of query: CachedQuery, user: String, key: String, bytes: @escaping @Sendable (V) -> Int,
+        compute: @escaping @Sendable () async throws -> V
+    ) async throws -> V {
+        try await cache.value(QueryCache.Key(query: query, user: user, parameters: "derived " + key), bytes: bytes, compute: compute)
+    }
+
     /// Entries, bytes, hits, misses and the last invalidating position of every query cache.
     public func cacheStatus() -> [CacheStatus] { cache.status() }
 

@@ -70,7 +70,7 @@ struct CommandRoutes<Context: LogbookRouteContext> {
         command(.post, "users/{user}/places/reset", "Put every place back in the deck", body: nil) { try await event(.placesReset, $0, $1) }
         command(.post, "catalog/places", "Add a place to the shared catalog (administrators; body: place.added data)", body: .placeAdded) { request, context in
             try context.requireAdmin()
-            let payload = try await EventBody.decode(.placeAdded, request.jsonObject(limit: maxBodyBytes))
+            let payload = try await EventBody.decode(.placeAdded, request.jsonBody(limit: maxBodyBytes))
             return try await execute(Command(user: "", event: payload), request)
         }
     }
@@ -82,7 +82,7 @@ struct CommandRoutes<Context: LogbookRouteContext> {
         var values: [String: String] = [:]
         for name in path { values[name] = try context.path(name) }
         if type == .goalSet || type == .goalCleared { _ = try context.pathDate("date") }
-        let payload = try await EventBody.decode(type, request.jsonObject(limit: maxBodyBytes), path: values)
+        let payload = try await EventBody.decode(type, request.jsonBody(limit: maxBodyBytes), path: values)
         return try await execute(Command(user: user, event: payload), request)
     }
 
@@ -91,11 +91,15 @@ struct CommandRoutes<Context: LogbookRouteContext> {
     private func newWorkout(_ type: EventType, _ request: Request, _ context: Context) async throws -> Response {
         let user = try context.path("user")
         try context.requireAccess(to: user)
-        var object = try await request.jsonObject(limit: maxBodyBytes)
+        let body = try await request.jsonBody(limit: maxBodyBytes)
+        var object = try EventBody.object(body)
+        let payload: DomainEvent
         if object["workoutId"] == nil {
             object["workoutId"] = (try request.idempotencyKey() ?? UUID()).uuidString.lowercased()
+            payload = try EventBody.decode(type, object, path: [:])
+        } else {
+            payload = try EventBody.decode(type, body)
         }
-        let payload = try EventBody.decode(type, object)
         return try await execute(Command(user: user, event: payload), request)
     }
 

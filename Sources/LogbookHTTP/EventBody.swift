@@ -5,9 +5,28 @@ import Logbook
 /// A command's body: the payload (`data`) of the event it asks for, checked strictly against
 /// that event type's current schema, with the ids the path names filled in.
 enum EventBody {
+    /// Parses a body that must be one JSON object.
+    static func object(_ data: Data) throws -> [String: Any] {
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            throw Problem.badRequest("the body is not valid JSON", field: "body")
+        }
+        guard let object = parsed as? [String: Any] else { throw Problem.badRequest("the body must be a JSON object", field: "body") }
+        return object
+    }
+
+    /// Decodes a body as a `type` payload after putting `path` values in. Without path values the
+    /// bytes go to the codec as they came (one parse; step batches are large).
+    static func decode(_ type: EventType, _ data: Data, path: [String: String] = [:]) throws -> DomainEvent {
+        if path.isEmpty { return try JSONEventCodec.decode(type, schemaVersion: type.currentSchemaVersion, data: data) }
+        return try decode(type, try object(data), path: path)
+    }
+
     /// Decodes `object` as a `type` payload after putting `path` values in; a body that names a
     /// path field with a different value is refused rather than silently overridden.
-    static func decode(_ type: EventType, _ object: [String: Any], path: [String: String] = [:]) throws -> DomainEvent {
+    static func decode(_ type: EventType, _ object: [String: Any], path: [String: String]) throws -> DomainEvent {
         var object = object
         for (field, value) in path {
             if let given = object[field] {

@@ -14,36 +14,36 @@ struct QueryRoutes<Context: LogbookRouteContext> {
         func read(_ path: String, _ summary: String, query: [String] = [], _ handler: @escaping @Sendable (Request, Context) async throws -> Response) {
             group.route(.get, path, summary, query: query + ["asOf"], statuses: Statuses.read, catalog: catalog, use: handler)
         }
-        read("users/{user}/profile", "The user's profile") { try await answer($0, $1) { user, asOf in try await logbook.profile(user: user, asOf: asOf) } }
+        read("users/{user}/profile", "The user's profile") { try await answer(.stats, $0, $1) { user, asOf in try await logbook.profile(user: user, asOf: asOf) } }
         read("users/{user}/stats/weekly", "Statistics of the week containing date", query: ["date"]) { request, context in
             let date = try request.requiredQuery("date", "a date (yyyy-mm-dd)") { CivilDate(parsing: $0) }
-            return try await answer(request, context) { user, asOf in try await logbook.weeklyStats(user: user, containing: date, asOf: asOf) }
+            return try await answer(.stats, request, context) { user, asOf in try await logbook.weeklyStats(user: user, containing: date, asOf: asOf) }
         }
         read("users/{user}/stats/weekly.svg", "The week's daily bars as an SVG chart", query: ["date", "metric"]) { try await weeklyChart($0, $1) }
         read("users/{user}/stats/period", "Statistics of every day from from to to", query: ["from", "to"]) { request, context in
             let from = try request.requiredQuery("from", "a date (yyyy-mm-dd)") { CivilDate(parsing: $0) }
             let to = try request.requiredQuery("to", "a date (yyyy-mm-dd)") { CivilDate(parsing: $0) }
-            return try await answer(request, context) { user, asOf in try await logbook.periodStats(user: user, from: from, to: to, asOf: asOf) }
+            return try await answer(.stats, request, context) { user, asOf in try await logbook.periodStats(user: user, from: from, to: to, asOf: asOf) }
         }
         read("users/{user}/goals/week", "Goal progress of the week containing date, with streaks", query: ["date"]) { request, context in
             let date = try request.requiredQuery("date", "a date (yyyy-mm-dd)") { CivilDate(parsing: $0) }
-            return try await answer(request, context) { user, asOf in try await logbook.goalWeek(user: user, containing: date, asOf: asOf) }
+            return try await answer(.goals, request, context) { user, asOf in try await logbook.goalWeek(user: user, containing: date, asOf: asOf) }
         }
         read("users/{user}/goals/streaks", "Current and longest streaks as of a day", query: ["day"]) { request, context in
             let day = try request.date("day")
-            return try await answer(request, context) { user, asOf in try await logbook.streaks(user: user, asOfDay: day, asOf: asOf) }
+            return try await answer(.goals, request, context) { user, asOf in try await logbook.streaks(user: user, asOfDay: day, asOf: asOf) }
         }
         read("users/{user}/places/deck", "Places not seen yet, in catalog order", query: ["limit"]) { request, context in
             let limit = try request.limit(default: 20, maximum: 500)
-            return try await answer(request, context) { user, asOf in try await logbook.placesDeck(user: user, limit: limit, asOf: asOf) }
+            return try await answer(.places, request, context) { user, asOf in try await logbook.placesDeck(user: user, limit: limit, asOf: asOf) }
         }
         read("users/{user}/places/saved", "Saved places of a category, by name", query: ["category"]) { request, context in
             let category = try category(request)
-            return try await answer(request, context) { user, asOf in try await logbook.savedPlaces(user: user, category: category, asOf: asOf) }
+            return try await answer(.places, request, context) { user, asOf in try await logbook.savedPlaces(user: user, category: category, asOf: asOf) }
         }
         read("users/{user}/places/visited", "Visited places of a category, latest visit first", query: ["category"]) { request, context in
             let category = try category(request)
-            return try await answer(request, context) { user, asOf in try await logbook.visitedPlaces(user: user, category: category, asOf: asOf) }
+            return try await answer(.places, request, context) { user, asOf in try await logbook.visitedPlaces(user: user, category: category, asOf: asOf) }
         }
         read("users/{user}/activities", "Counted workouts, newest first, filtered and paged",
              query: ["type", "from", "to", "text", "limit", "cursor"]) { request, context in
@@ -52,44 +52,54 @@ struct QueryRoutes<Context: LogbookRouteContext> {
                 from: try request.date("from"), to: try request.date("to"), text: request.query("text"))
             let limit = try request.limit(default: 20, maximum: 500)
             let cursor = request.query("cursor")
-            return try await answer(request, context) { user, asOf in
+            return try await answer(.activities, request, context) { user, asOf in
                 try await logbook.activities(user: user, filter: filter, limit: limit, cursor: cursor, asOf: asOf)
             }
         }
         read("users/{user}/activities/{workoutId}", "One workout with its laps") { request, context in
             let workoutId = try context.path("workoutId")
-            return try await answer(request, context) { user, asOf in try await logbook.activity(user: user, workoutId: workoutId, asOf: asOf) }
+            return try await answer(.activities, request, context) { user, asOf in try await logbook.activity(user: user, workoutId: workoutId, asOf: asOf) }
         }
         read("users/{user}/calendar", "The active days of a month", query: ["month"]) { request, context in
             let month = try request.requiredQuery("month", "a month (yyyy-mm)") { CivilDate(parsing: $0 + "-01") }
-            return try await answer(request, context) { user, asOf in
+            return try await answer(.activities, request, context) { user, asOf in
                 try await logbook.calendar(user: user, year: month.year, month: month.month, asOf: asOf)
             }
         }
         read("users/{user}/insights", "Totals, pace and favorite type over the last days", query: ["days", "today"]) { request, context in
             let days = try request.query("days", "a number of days from 1 to 3660") { Int($0) } ?? 30
             let today = try request.date("today")
-            return try await answer(request, context) { user, asOf in try await logbook.insights(user: user, days: days, today: today, asOf: asOf) }
+            // Without `today` the window moves with the clock: not a derivation of the log alone, so not cached.
+            return try await answer(.activities, request, context, cacheable: today != nil) { user, asOf in
+                try await logbook.insights(user: user, days: days, today: today, asOf: asOf)
+            }
         }
-        read("users/{user}/collectibles", "Milestones earned") { try await answer($0, $1) { user, asOf in try await logbook.collectibles(user: user, asOf: asOf) } }
+        read("users/{user}/collectibles", "Milestones earned") { try await answer(.collectibles, $0, $1) { user, asOf in try await logbook.collectibles(user: user, asOf: asOf) } }
         read("users/{user}/timeline", "The audit timeline, paged by cursor", query: ["types", "from", "to", "order", "limit", "cursor"]) { request, context in
             let filter = try timelineFilter(request)
             let limit = try request.limit(default: 50, maximum: 500)
             let cursor = request.query("cursor")
-            return try await answer(request, context) { user, asOf in
+            return try await answer(.timeline, request, context) { user, asOf in
                 try await logbook.timeline(user: user, filter: filter, limit: limit, cursor: cursor, asOf: asOf)
             }
         }
     }
 
-    /// Checks access, reads `asOf`, runs the query and encodes its answer.
-    private func answer<V: Encodable>(
-        _ request: Request, _ context: Context, _ query: (String, AsOf?) async throws -> V
+    /// Checks access, reads `asOf`, runs the query and encodes its answer. Live answers are
+    /// encoded once and the bytes cached beside the answer (in `cache`, with the same exact
+    /// invalidation), so a repeated query costs no JSON encoding; `asOf` answers are not cached.
+    private func answer<V: Encodable & Sendable>(
+        _ cache: CachedQuery, _ request: Request, _ context: Context, cacheable: Bool = true,
+        _ query: @escaping @Sendable (String, AsOf?) async throws -> V
     ) async throws -> Response {
         let user = try context.path("user")
         try context.requireAccess(to: user)
         let asOf = try request.asOf()
-        return try JSONOutput.response(try await query(user, asOf))
+        if asOf != nil || !cacheable { return try JSONOutput.response(try await query(user, asOf)) }
+        let body = try await logbook.cachedDerivation(of: cache, user: user, key: "json \(request.uri)", bytes: { $0.count }) {
+            try JSONOutput.encoder.encode(try await query(user, nil))
+        }
+        return JSONOutput.response(bytes: body)
     }
 
     private func category(_ request: Request) throws -> PlaceCategory {
@@ -123,9 +133,16 @@ struct QueryRoutes<Context: LogbookRouteContext> {
         let metric = try request.query("metric", "distance or time") { WeeklyChart.Metric(rawValue: $0) } ?? .distance
         let user = try context.path("user")
         try context.requireAccess(to: user)
-        let stats = try await logbook.weeklyStats(user: user, containing: date, asOf: try request.asOf())
-        let profile = try await logbook.profile(user: user)
-        let svg = WeeklyChart(stats: stats, metric: metric, units: profile.units).svg
-        return JSONOutput.response(bytes: Data(svg.utf8), contentType: "image/svg+xml")
+        let asOf = try request.asOf()
+        let logbook = logbook
+        let render: @Sendable () async throws -> Data = {
+            let stats = try await logbook.weeklyStats(user: user, containing: date, asOf: asOf)
+            let profile = try await logbook.profile(user: user, asOf: asOf)
+            return Data(WeeklyChart(stats: stats, metric: metric, units: profile.units).svg.utf8)
+        }
+        let svg = asOf == nil
+            ? try await logbook.cachedDerivation(of: .stats, user: user, key: "svg \(request.uri)", bytes: { $0.count }, compute: render)
+            : try await render()
+        return JSONOutput.response(bytes: svg, contentType: "image/svg+xml")
     }
 }

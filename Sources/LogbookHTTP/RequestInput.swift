@@ -18,18 +18,15 @@ extension Request {
         }
     }
 
+    /// The body's bytes (an empty body is `{}`).
+    func jsonBody(limit: Int) async throws -> Data {
+        let buffer = try await bodyBytes(limit: limit)
+        return buffer.readableBytes == 0 ? Data("{}".utf8) : Data(buffer.readableBytesView)
+    }
+
     /// The body as a JSON object (an empty body is `{}`).
     func jsonObject(limit: Int) async throws -> [String: Any] {
-        let buffer = try await bodyBytes(limit: limit)
-        if buffer.readableBytes == 0 { return [:] }
-        let parsed: Any
-        do {
-            parsed = try JSONSerialization.jsonObject(with: Data(buffer.readableBytesView), options: [.fragmentsAllowed])
-        } catch {
-            throw Problem.badRequest("the body is not valid JSON", field: "body")
-        }
-        guard let object = parsed as? [String: Any] else { throw Problem.badRequest("the body must be a JSON object", field: "body") }
-        return object
+        try EventBody.object(try await jsonBody(limit: limit))
     }
 
     /// `Idempotency-Key`: the client's id for the command's first event (a UUID).
