@@ -11,6 +11,20 @@ public struct TimelineEntry: Sendable, Hashable, Codable {
     public var occurredAt: Timestamp
     public var recordedAt: Timestamp
     public var description: String
+
+    private enum CodingKeys: String, CodingKey { case position, eventId, type, stream, occurredAt, recordedAt, description }
+
+    /// Event ids in lower case, as the wire form writes them (DESIGN §3).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(position, forKey: .position)
+        try c.encode(eventId.uuidString.lowercased(), forKey: .eventId)
+        try c.encode(type, forKey: .type)
+        try c.encode(stream, forKey: .stream)
+        try c.encode(occurredAt, forKey: .occurredAt)
+        try c.encode(recordedAt, forKey: .recordedAt)
+        try c.encode(description, forKey: .description)
+    }
 }
 
 /// A page of the timeline and the cursor to the next one.
