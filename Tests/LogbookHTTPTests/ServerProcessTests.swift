@@ -7,15 +7,22 @@ import LogbookTestSupport
 import NIOCore
 import Testing
 
-/// A real `logbook serve` process, stopped with SIGTERM while clients append: it drains, closes
-/// the log, exits 0, and every append it acknowledged is in the log.
-@Suite("Graceful shutdown")
-struct GracefulShutdownTests {
+/// Real `logbook serve` and `logbook demo` processes: stopped with SIGTERM while clients append,
+/// a server drains, closes the log, exits 0, and every append it acknowledged is in the log.
+@Suite("Server processes")
+struct ServerProcessTests {
     /// Starts `logbook serve` on a free port and returns the process and its base URL.
     static func startServer(path: String) throws -> (Process, String) {
+        let (process, output) = try start(["serve", "--path", path, "--port", "0", "--durability", "durable", "--log-level", "warning"],
+                                          until: #"http://127\.0\.0\.1:[0-9]+"#)
+        return (process, String(output[output.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)!]))
+    }
+
+    /// Runs `logbook arguments` and reads its standard output until `pattern` appears.
+    static func start(_ arguments: [String], until pattern: String) throws -> (Process, String) {
         let process = Process()
         process.executableURL = logbookExecutable
-        process.arguments = ["serve", "--path", path, "--port", "0", "--durability", "durable", "--log-level", "warning"]
+        process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(["LOGBOOK_JWT_SECRET": testSecret]) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -27,9 +34,7 @@ struct GracefulShutdownTests {
             let data = pipe.fileHandleForReading.availableData
             if data.isEmpty { break }
             output += String(decoding: data, as: UTF8.self)
-            if let range = output.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression) {
-                return (process, String(output[range]))
-            }
+            if output.range(of: pattern, options: .regularExpression) != nil { return (process, output) }
         }
         process.terminate()
         throw CancellationError()
@@ -95,6 +100,27 @@ struct GracefulShutdownTests {
                 #expect(event?.eventId == key, "acknowledged append at \(position) lost")
             }
             await logbook.close()
+        }
+    }
+
+    @Test("the README's main job: `logbook demo` generates, serves, and the printed token and request work")
+    func demoServes() async throws {
+        try await withTemporaryDirectory { path in
+            let (process, output) = try Self.start(["demo", "--path", path + "/data", "--users", "2", "--port", "0"], until: "API: Schemas/openapi.json")
+            defer { if process.isRunning { process.terminate() } }
+            let token = try #require(output.firstMatch(of: /export TOKEN=(\S+)/)?.1)
+            let request = try #require(output.firstMatch(of: /curl -s -H "Authorization: Bearer \$TOKEN" '([^']+weekly\?date=[0-9-]+)'/)?.1)
+            let client = HTTPClient(eventLoopGroupProvider: .singleton)
+            var get = HTTPClientRequest(url: String(request))
+            get.headers.add(name: "Authorization", value: "Bearer \(token)")
+            let response = try await client.execute(get, timeout: .seconds(10))
+            let body = String(buffer: try await response.body.collect(upTo: 1 << 20))
+            try await client.shutdown()
+            #expect(response.status.code == 200, "\(body)")
+            #expect(body.contains("\"totals\""))
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
         }
     }
 }
