@@ -22,7 +22,16 @@ struct LogRoutes<Context: LogbookRouteContext> {
         group.route(.get, "log", "The whole log, filtered (administrators)", query: ["from", "direction", "limit", "types", "prefix"],
                     statuses: Statuses.admin, catalog: catalog) { try await wholeLog($0, $1) }
         group.route(.get, "log/subscribe", "Live subscription as Server-Sent Events, resuming after Last-Event-ID (administrators)",
-                    query: ["after", "types", "prefix", "limit"], statuses: Statuses.admin, catalog: catalog) { try await subscribe($0, $1) }
+                    query: ["after", "types", "prefix", "limit"], statuses: Statuses.admin, catalog: catalog) { request, context in
+            try context.requireAdmin()
+            return try await subscribe(request, subject: nil)
+        }
+        group.route(.get, "users/{user}/events/subscribe", "The user's own events live as Server-Sent Events, resuming after Last-Event-ID",
+                    query: ["after", "types", "limit"], statuses: Statuses.read, catalog: catalog) { request, context in
+            let user = try context.path("user")
+            try context.requireAccess(to: user)
+            return try await subscribe(request, subject: user)
+        }
     }
 
     private func direction(_ request: Request) throws -> ReadDirection {
@@ -104,9 +113,9 @@ struct LogRoutes<Context: LogbookRouteContext> {
     /// Server-Sent Events from the position after `Last-Event-ID` (or `?after=`), catching up
     /// from the log and continuing live. Each event's SSE id is its position; for filtered
     /// subscriptions an id-only frame moves the client's resume point past what was scanned.
-    /// With `?limit=N` the stream ends after N events (for clients that read in batches).
-    private func subscribe(_ request: Request, _ context: Context) async throws -> Response {
-        try context.requireAdmin()
+    /// With `?limit=N` the stream ends after N events (for clients that read in batches). With a
+    /// `subject`, only that user's events are sent (the others move the resume point).
+    private func subscribe(_ request: Request, subject: String?) async throws -> Response {
         let lastId = request.headers[HTTPField.Name("Last-Event-ID")!]
         let after: UInt64
         if let lastId {
@@ -117,7 +126,9 @@ struct LogRoutes<Context: LogbookRouteContext> {
         } else {
             after = try request.query("after", "a log position") { UInt64($0) } ?? 0
         }
-        let filter = try filter(request)
+        var chosen = try filter(request)
+        chosen.subject = subject
+        let filter = chosen
         let limit = try request.query("limit", "a positive number of events") { UInt64($0).flatMap { $0 > 0 ? $0 : nil } }
         let log = logbook.log
         let keepAlive = keepAlive

@@ -47,7 +47,7 @@ public enum OpenAPIDocument {
             parameters.append(["name": "If-Match", "in": "header", "required": false, "schema": ["type": "string"],
                                "description": "The stream version the client expects (\"3\"); 409 with currentVersion if it moved."])
         }
-        if route.path == "log/subscribe" {
+        if route.path.hasSuffix("subscribe") {
             parameters.append(["name": "Last-Event-ID", "in": "header", "required": false, "schema": ["type": "string"],
                                "description": "Resume after this log position (the id of the last event received)."])
         }
@@ -82,7 +82,7 @@ public enum OpenAPIDocument {
         case 200, 201:
             let description = status == 201 ? "Created: the command's events were appended (ETag: the stream version)"
                 : route.statuses.contains(201) ? "Already applied (an idempotent retry or a repeated import): nothing written" : "OK"
-            let type = route.path.hasSuffix(".svg") ? "image/svg+xml" : route.path == "log/subscribe" ? "text/event-stream"
+            let type = route.path.hasSuffix(".svg") ? "image/svg+xml" : route.path.hasSuffix("subscribe") ? "text/event-stream"
                 : route.path == "admin/rebuild" ? "application/x-ndjson" : route.path == "metrics" ? "text/plain" : "application/json"
             return ["description": description, "content": [type: ["schema": type == "application/json" ? ["type": ["object", "array"]] : ["type": "string"]]]]
         default:
@@ -115,7 +115,7 @@ public enum OpenAPIDocument {
         case "from": return (["type": "integer", "minimum": 0], "Start at this version (streams) or position (logs), inclusive")
         case "after": return (["type": "integer", "minimum": 0], "Start after this log position (Last-Event-ID takes precedence)")
         case "direction": return (["type": "string", "enum": ["forward", "backward"]], "Reading direction")
-        case "limit" where route == "log/subscribe": return (["type": "integer", "minimum": 1], "End the stream after this many events")
+        case "limit" where route.hasSuffix("subscribe"): return (["type": "integer", "minimum": 1], "End the stream after this many events")
         case "limit": return (["type": "integer", "minimum": 1], "Page size")
         case "cursor": return (["type": "string"], "The nextCursor of the previous page")
         case "types": return (["type": "string"], "Comma-separated event types")

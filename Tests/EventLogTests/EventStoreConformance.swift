@@ -219,6 +219,11 @@ enum EventStoreConformance: String, CaseIterable, Sendable, CustomTestStringConv
         #expect(none.events.isEmpty)
         #expect(none.scannedThrough == 30, "a filtered read must report how far it scanned")
         #expect(none.reachedEnd)
+        let mine = try await store.readAll(from: 1, direction: .forward, limit: 10, filter: EventFilter(subject: "u-1"))
+        #expect(mine.events.count == 10)
+        let strangers = try await store.readAll(from: 1, direction: .forward, limit: 10, filter: EventFilter(subject: "u-never"))
+        #expect(strangers.events.isEmpty)
+        #expect(strangers.scannedThrough == 30)
         let tail = try await store.readAll(from: 31, direction: .forward, limit: 10, filter: .all)
         #expect(tail.events.isEmpty)
         #expect(tail.scannedThrough == nil)
@@ -265,6 +270,17 @@ enum EventStoreConformance: String, CaseIterable, Sendable, CustomTestStringConv
         #expect(first?.event?.position == 5)
         let progress = try await iterator.next()
         #expect(progress == .scanned(through: 20))
+        // A subject filter follows one user, including a subject that first appears after the
+        // subscription started.
+        let feed = store.subscribe(after: .start, filter: EventFilter(subject: "u-late"))
+        var feedIterator = feed.makeAsyncIterator()
+        #expect(try await feedIterator.next() == .scanned(through: 20))
+        _ = try await store.append([testEvent("other", subject: "u-1")], to: "s")
+        _ = try await store.append([testEvent("late", subject: "u-late")], to: "s")
+        var next = try await feedIterator.next()
+        if next == .scanned(through: 21) { next = try await feedIterator.next() }
+        #expect(next?.event?.position == 22)
+        #expect(next?.event?.subject == "u-late")
     }
 
     static func checkpoints(_ store: some EventStore) async throws {

@@ -88,4 +88,31 @@ struct SubscriptionTests {
             #expect(try await server.call(.get, "/log/subscribe", as: "op", admin: true, headers: ["Last-Event-ID": "soon"]).status == .badRequest)
         }
     }
+
+    @Test("a user's own live feed carries only their events, resumes by Last-Event-ID, and is theirs alone")
+    func userFeed() async throws {
+        try await withServer { server in
+            try await register(server, "ana")
+            try await register(server, "bob")
+            try await Self.appendSteps(server, user: "bob", count: 2)
+            try await Self.appendSteps(server, user: "ana", count: 2)
+            // Positions: 1 ana registered, 2 bob registered, 3–4 bob's steps, 5–6 ana's steps.
+            let first = try await server.call(.get, "/users/ana/events/subscribe?limit=2", as: "ana")
+            #expect(first.status == .ok)
+            #expect(Self.eventIds(first.text) == [1, 5])
+            let bobAppends = Task { try await Self.appendSteps(server, user: "bob", count: 3) }
+            let anaAppends = Task {
+                try await Task.sleep(for: .milliseconds(100))
+                try await Self.appendSteps(server, user: "ana", count: 1)
+            }
+            let resumed = try await server.call(.get, "/users/ana/events/subscribe?limit=2", as: "ana", headers: ["Last-Event-ID": "5"])
+            try await bobAppends.value
+            try await anaAppends.value
+            let ids = Self.eventIds(resumed.text)
+            #expect(ids.count == 2)
+            #expect(ids.first == 6)
+            for id in ids { #expect(try await server.logbook.log.event(at: .init(id))?.subject == "ana") }
+            #expect(try await server.call(.get, "/users/ana/events/subscribe?limit=1", as: "bob").status == .forbidden)
+        }
+    }
 }

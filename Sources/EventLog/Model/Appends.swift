@@ -49,16 +49,19 @@ public struct EventFilter: Sendable, Hashable {
     public var eventTypes: Set<String>?
     /// Only streams whose id starts with this prefix (nil: every stream).
     public var streamPrefix: String?
+    /// Only events of this subject (user), e.g. for one user's live feed (nil: every subject).
+    public var subject: String?
 
-    public init(eventTypes: Set<String>? = nil, streamPrefix: String? = nil) {
+    public init(eventTypes: Set<String>? = nil, streamPrefix: String? = nil, subject: String? = nil) {
         self.eventTypes = eventTypes
         self.streamPrefix = streamPrefix
+        self.subject = subject
     }
 
     /// Matches every event.
     public static let all = EventFilter()
 
-    public var isEmpty: Bool { eventTypes == nil && streamPrefix == nil }
+    public var isEmpty: Bool { eventTypes == nil && streamPrefix == nil && subject == nil }
 }
 
 /// A page of the whole log, with how far the read scanned (which may be past the last match).

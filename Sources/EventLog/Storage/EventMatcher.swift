@@ -5,6 +5,8 @@ import LMDB
 struct EventMatcher {
     private let typeNumbers: Set<UInt32>?
     private let streamPrefix: String?
+    /// The subject's interned number; 0 (no event has it) when the log has never seen the subject.
+    private let subjectNumber: UInt32?
     private var prefixAnswers: [UInt32: Bool] = [:]
 
     /// Compiles `filter`; event types the log has never seen can match nothing.
@@ -19,14 +21,20 @@ struct EventMatcher {
             typeNumbers = nil
         }
         streamPrefix = filter.streamPrefix.flatMap { $0.isEmpty ? nil : $0 }
+        if let subject = filter.subject {
+            subjectNumber = try resolver.number(.subject, subject, in: txn) ?? 0
+        } else {
+            subjectNumber = nil
+        }
     }
 
     /// True when the filter lets every event through.
-    var matchesEverything: Bool { typeNumbers == nil && streamPrefix == nil }
+    var matchesEverything: Bool { typeNumbers == nil && streamPrefix == nil && subjectNumber == nil }
 
     @inline(__always)
     mutating func matches(_ header: RecordHeader, reader: LogReader, position: UInt64) throws -> Bool {
         if let typeNumbers, !typeNumbers.contains(header.typeNumber) { return false }
+        if let subjectNumber, subjectNumber == 0 || header.subjectNumber != subjectNumber { return false }
         guard let streamPrefix else { return true }
         if let known = prefixAnswers[header.streamNumber] { return known }
         let name = try reader.resolver.name(.stream, header.streamNumber, in: reader.txn, at: position)
