@@ -1,14 +1,23 @@
-import Foundation
+public import Foundation
 
 /// Writes the OpenAPI 3.1 document of the registered routes (`Schemas/openapi.json`, made by
 /// `logbook openapi`): every path, its parameters, request body schema and statuses. The
 /// document is canonical JSON (sorted keys), so a change in the routes shows as a diff.
 public enum OpenAPIDocument {
-    /// The document for `routes`, as mounted at the root.
-    public static func json(routes: [RouteDescriptor], version: String = "1.0.0") -> String {
+    /// The document for `routes`, as mounted at the root, with response schemas inferred from
+    /// `examples` (``ResponseExamples``; key `"METHOD path"`, or `"command"` for every command).
+    public static func json(routes: [RouteDescriptor], examples: [String: [Data]] = [:], version: String = "1.0.0") throws -> String {
         var paths: [String: [String: Any]] = [:]
+        var schemas: [String: Any] = ["Problem": problemSchema, "LogPage": logPageSchema, "Status": statusSchema]
+        if let commands = examples["command"] { schemas["CommandResult"] = try SchemaInference.schema(of: commands) }
         for route in routes.sorted(by: { ($0.path, $0.method) < ($1.path, $1.method) }) {
-            paths["/" + route.path, default: [:]][route.method.lowercased()] = operation(route)
+            var response = responseSchemaName(route)
+            if response == nil, let samples = examples["\(route.method) \(route.path)"] {
+                let name = operationId(route).prefix(1).uppercased() + operationId(route).dropFirst() + "Response"
+                schemas[name] = try SchemaInference.schema(of: samples)
+                response = name
+            }
+            paths["/" + route.path, default: [:]][route.method.lowercased()] = operation(route, responseSchema: response)
         }
         let document: [String: Any] = [
             "openapi": "3.1.0",
@@ -24,14 +33,22 @@ public enum OpenAPIDocument {
             "paths": paths,
             "components": [
                 "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer", "bearerFormat": "JWT"]],
-                "schemas": ["Problem": problemSchema],
+                "schemas": schemas,
             ],
         ]
-        let data = try! JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+        let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
-    private static func operation(_ route: RouteDescriptor) -> [String: Any] {
+    /// The component a route's success body is described by, when it is not inferred.
+    private static func responseSchemaName(_ route: RouteDescriptor) -> String? {
+        if route.statuses.contains(201) { return "CommandResult" }
+        if ["streams/{stream}", "users/{user}/events", "log"].contains(route.path) { return "LogPage" }
+        if ["health", "ready"].contains(route.path) { return "Status" }
+        return nil
+    }
+
+    private static func operation(_ route: RouteDescriptor, responseSchema: String?) -> [String: Any] {
         var parameters: [[String: Any]] = pathParameters(route.path).map { name in
             ["name": name, "in": "path", "required": true, "schema": ["type": "string"], "description": pathDescriptions[name] ?? name]
         }
@@ -53,7 +70,7 @@ public enum OpenAPIDocument {
         }
         var responses: [String: Any] = [:]
         for status in route.statuses {
-            responses[String(status)] = response(status, route: route)
+            responses[String(status)] = response(status, route: route, schema: responseSchema)
         }
         var operation: [String: Any] = [
             "operationId": operationId(route), "summary": route.summary, "parameters": parameters, "responses": responses,
@@ -77,14 +94,16 @@ public enum OpenAPIDocument {
         return route.method.lowercased() + words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
-    private static func response(_ status: Int, route: RouteDescriptor) -> [String: Any] {
+    private static func response(_ status: Int, route: RouteDescriptor, schema: String?) -> [String: Any] {
         switch status {
         case 200, 201:
             let description = status == 201 ? "Created: the command's events were appended (ETag: the stream version)"
                 : route.statuses.contains(201) ? "Already applied (an idempotent retry or a repeated import): nothing written" : "OK"
             let type = route.path.hasSuffix(".svg") ? "image/svg+xml" : route.path.hasSuffix("subscribe") ? "text/event-stream"
                 : route.path == "admin/rebuild" ? "application/x-ndjson" : route.path == "metrics" ? "text/plain" : "application/json"
-            return ["description": description, "content": [type: ["schema": type == "application/json" ? ["type": ["object", "array"]] : ["type": "string"]]]]
+            let body: [String: Any] = type != "application/json" ? ["type": "string"]
+                : schema.map { ["$ref": "#/components/schemas/\($0)"] } ?? ["type": ["object", "array"]]
+            return ["description": description, "content": [type: ["schema": body]]]
         default:
             return ["description": problemDescriptions[status] ?? "Refused", "content": ["application/problem+json": ["schema": ["$ref": "#/components/schemas/Problem"]]]]
         }
@@ -147,6 +166,24 @@ public enum OpenAPIDocument {
         422: "A domain rule refused the command (rule names it)",
         503: "Not ready: a read model is rebuilding",
     ]
+
+    /// A page of the log in the wire form (`Schemas/events/envelope.schema.json` per event).
+    private static var logPageSchema: [String: Any] {[
+        "type": "object",
+        "required": ["events"],
+        "properties": [
+            "events": ["type": "array", "items": ["$ref": "events/envelope.schema.json"]],
+            "nextVersion": ["type": ["integer", "null"], "description": "streams: the version to read next"],
+            "nextPosition": ["type": ["integer", "null"], "description": "a user's events: the position to read next"],
+            "scannedThrough": ["type": ["integer", "null"], "description": "the whole log: the last position examined"],
+            "reachedEnd": ["type": "boolean"],
+        ],
+    ]}
+
+    private static var statusSchema: [String: Any] {[
+        "type": "object", "required": ["status"],
+        "properties": ["status": ["type": "string", "enum": ["ok", "ready"]], "head": ["type": "integer"]],
+    ]}
 
     private static var problemSchema: [String: Any] {[
         "type": "object",
