@@ -13,6 +13,7 @@ public struct ProjectionStatus: Sendable, Hashable, Codable {
     /// A rebuild is under way (or was interrupted and will resume).
     public var rebuilding: Bool
 
+    /// The status of `projection` at `position` against the log's `head`.
     public init(projection: ProjectionKind, codeVersion: Int, position: UInt64, head: UInt64, rebuilding: Bool) {
         self.projection = projection
         self.codeVersion = codeVersion

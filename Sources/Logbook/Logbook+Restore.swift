@@ -7,6 +7,7 @@ public struct RestoreReport: Sendable, Hashable, Codable {
     /// Events that were already in the log (same id, stream and version): nothing written.
     public var alreadyPresent: Int
 
+    /// A report of `written` new events and `alreadyPresent` repeats.
     public init(written: Int = 0, alreadyPresent: Int = 0) {
         self.written = written
         self.alreadyPresent = alreadyPresent

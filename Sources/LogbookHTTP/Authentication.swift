@@ -9,12 +9,14 @@ public struct TokenClaims: JWTPayload {
     public var exp: ExpirationClaim
     public var role: String?
 
+    /// Claims for `user`, valid until `expires`, with `role` (the administrator role, or none).
     public init(user: String, expires: Date, role: String? = nil) {
         sub = SubjectClaim(value: user)
         exp = ExpirationClaim(value: expires)
         self.role = role
     }
 
+    /// Refuses an expired token (the signature is checked by the key collection).
     public func verify(using algorithm: some JWTAlgorithm) async throws {
         try exp.verifyNotExpired()
     }
@@ -24,6 +26,7 @@ public struct TokenClaims: JWTPayload {
 public struct TokenKeys: Sendable {
     let keys: JWTKeyCollection
 
+    /// Keys from the server's HS256 secret.
     public init(secret: String) async {
         let keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)

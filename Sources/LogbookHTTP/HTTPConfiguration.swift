@@ -11,6 +11,7 @@ public struct HTTPConfiguration: Sendable {
     /// How long a quiet Server-Sent Events subscription waits before a keep-alive comment.
     public var sseKeepAlive: Duration = .seconds(15)
 
+    /// A configuration with a signing secret (or the explicit development mode) and a body limit.
     public init(jwtSecret: String? = nil, allowUnauthenticated: Bool = false, maxBodyBytes: Int = 1 << 20) {
         self.jwtSecret = jwtSecret
         self.allowUnauthenticated = allowUnauthenticated

@@ -23,6 +23,7 @@ public final class LogbookMetrics: Sendable {
         var cacheHits: [String: Int] = [:], cacheMisses: [String: Int] = [:]
     }
 
+    /// Metrics recorded into `registry` (a fresh one by default; pass the host's to share its `/metrics`).
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
         var factory = PrometheusMetricsFactory(registry: registry)

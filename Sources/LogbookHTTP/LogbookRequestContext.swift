@@ -6,6 +6,7 @@ public struct Identity: Sendable, Hashable {
     public var user: String
     public var isAdmin: Bool
 
+    /// The identity of `user`, an administrator or not.
     public init(user: String, isAdmin: Bool) {
         self.user = user
         self.isAdmin = isAdmin
@@ -27,6 +28,7 @@ public struct LogbookRequestContext: LogbookRouteContext {
     /// Set by the authenticator; nil before it ran (or when authentication is off).
     public var identity: Identity?
 
+    /// A context for one request, before authentication.
     public init(source: Source) {
         coreContext = .init(source: source)
         identity = nil

@@ -9,8 +9,10 @@ public import ServiceLifecycle
 public struct LogbookService: Service {
     public let logbook: Logbook
 
+    /// A service that closes `logbook` at graceful shutdown.
     public init(logbook: Logbook) { self.logbook = logbook }
 
+    /// Waits for graceful shutdown, then closes the Logbook (committing whatever is queued).
     public func run() async throws {
         try? await gracefulShutdown()
         await logbook.close()

@@ -18,6 +18,7 @@ public struct Problem: Error, HTTPResponseError, Sendable {
     /// The stream's version now, for version conflicts.
     public var currentVersion: UInt64?
 
+    /// A problem with its status, type URI, title and detail, and optionally the field, rule or current version.
     public init(
         _ status: HTTPResponse.Status, type: String, title: String, detail: String, field: String? = nil,
         rule: String? = nil, currentVersion: UInt64? = nil
@@ -31,6 +32,7 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         self.currentVersion = currentVersion
     }
 
+    /// The `application/problem+json` response (with `WWW-Authenticate` for 401).
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var body = "{\"type\":\(quoted(type)),\"title\":\(quoted(title)),\"status\":\(status.code),\"detail\":\(quoted(detail))"
         if let field { body += ",\"field\":\(quoted(field))" }
