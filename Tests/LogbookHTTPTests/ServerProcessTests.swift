@@ -5,6 +5,7 @@ import Logbook
 import LogbookHTTP
 import LogbookTestSupport
 import NIOCore
+import Synchronization
 import Testing
 
 /// Real `logbook serve` and `logbook demo` processes: stopped with SIGTERM while clients append,
@@ -60,6 +61,7 @@ struct ServerProcessTests {
             let registered = try await post("/users/ana", #"{"displayName":"Ana","timeZone":"UTC","weekStart":"monday","units":"metric"}"#)
             #expect(registered.0 == 201)
             // 8 clients append steps until the server stops answering; each remembers what was acknowledged.
+            let acknowledgedSoFar = Counter()
             let acknowledged = try await withThrowingTaskGroup(of: [(UUID, UInt64)].self) { group in
                 for clientIndex in 0..<8 {
                     group.addTask {
@@ -76,6 +78,7 @@ struct ServerProcessTests {
                                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
                                let position = object["firstPosition"] as? Int {
                                 mine.append((key, UInt64(position)))
+                                acknowledgedSoFar.add()
                             } else if status != 201 {
                                 break
                             }
@@ -83,7 +86,9 @@ struct ServerProcessTests {
                         return mine
                     }
                 }
-                try await Task.sleep(for: .milliseconds(700))
+                // SIGTERM once appends are flowing (however slow the machine), while they still are.
+                let deadline = ContinuousClock.now + .seconds(60)
+                while acknowledgedSoFar.value < 200, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
                 kill(process.processIdentifier, SIGTERM)
                 var all: [(UUID, UInt64)] = []
                 for try await mine in group { all += mine }
@@ -93,7 +98,7 @@ struct ServerProcessTests {
             process.waitUntilExit()
             #expect(process.terminationReason == .exit)
             #expect(process.terminationStatus == 0)
-            #expect(acknowledged.count > 10, "too few appends were in flight to test anything")
+            #expect(acknowledged.count >= 200, "too few appends were in flight to test anything")
             let logbook = try await Logbook.open(path: path + "/data")
             for (key, position) in acknowledged {
                 let event = try await logbook.log.event(at: Position(position))
@@ -123,4 +128,11 @@ struct ServerProcessTests {
             #expect(process.terminationStatus == 0)
         }
     }
+}
+
+/// A count shared by concurrent tasks.
+final class Counter: Sendable {
+    private let count = Atomic<Int>(0)
+    var value: Int { count.load(ordering: .relaxed) }
+    func add() { count.add(1, ordering: .relaxed) }
 }

@@ -2,6 +2,9 @@ import EventLog
 import Foundation
 import HTTPTypes
 import Logbook
+@testable import LogbookHTTP
+import Hummingbird
+import NIOCore
 import LogbookTestSupport
 import Testing
 
@@ -62,17 +65,18 @@ struct SubscriptionTests {
 
     @Test("a quiet subscription sends keep-alives, then the next event as it is appended")
     func liveAndKeepAlive() async throws {
-        try await withServer({ $0.sseKeepAlive = .milliseconds(30) }) { server in
-            try await register(server, "ana")
-            let appender = Task {
-                try await Task.sleep(for: .milliseconds(200))
-                try await Self.appendSteps(server, user: "ana", count: 1)
+        try await withLogbook({ $0.clock = SteppingClock() }) { logbook, _ in
+            // The pump writes into a collecting writer, which appends an event once it has seen
+            // the first keep-alive: the order is forced, not left to timing.
+            let head = try await logbook.log.headPosition().rawValue
+            var writer: any ResponseBodyWriter = CollectingWriter { text in
+                guard text.hasPrefix(": keep-alive") else { return }
+                try await logbook.execute(.registerUser(user: "zed", UserRegistered(displayName: "Zed", timeZone: "UTC")))
             }
-            let response = try await server.call(.get, "/log/subscribe?after=1&limit=1", as: "op", admin: true)
-            try await appender.value
-            #expect(response.text.contains(": keep-alive"))
-            #expect(Self.eventIds(response.text) == [2])
-            #expect(response.text.contains("event: steps.recorded"))
+            try await SSEPump(log: logbook.log, after: head, filter: .all, keepAlive: .milliseconds(20), limit: 1).run(into: &writer)
+            let text = (writer as! CollectingWriter).text
+            #expect(text.hasPrefix(": keep-alive\n\n"))
+            #expect(SubscriptionTests.eventIds(text) == [head + 1])
         }
     }
 
@@ -115,4 +119,20 @@ struct SubscriptionTests {
             #expect(try await server.call(.get, "/users/ana/events/subscribe?limit=1", as: "bob").status == .forbidden)
         }
     }
+}
+
+/// A response body writer that keeps what was written and hands each part to `observe`.
+struct CollectingWriter: ResponseBodyWriter {
+    let observe: @Sendable (String) async throws -> Void
+    var text = ""
+
+    init(observe: @escaping @Sendable (String) async throws -> Void) { self.observe = observe }
+
+    mutating func write(_ buffer: ByteBuffer) async throws {
+        let part = String(buffer: buffer)
+        text += part
+        try await observe(part)
+    }
+
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
 }
