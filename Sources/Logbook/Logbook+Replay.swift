@@ -14,11 +14,20 @@ public struct ProjectionDigest: Sendable, Hashable, Codable {
 
 /// What `verify` found for one read model.
 public struct VerificationResult: Sendable, Hashable, Codable {
-    public var projection: ProjectionKind
-    public var position: UInt64
-    public var live: String
-    public var rebuilt: String
-    public var matches: Bool { live == rebuilt }
+    public let projection: ProjectionKind
+    public let position: UInt64
+    public let live: String
+    public let rebuilt: String
+    /// The rebuilt digest equals the live one.
+    public let matches: Bool
+
+    public init(projection: ProjectionKind, position: UInt64, live: String, rebuilt: String) {
+        self.projection = projection
+        self.position = position
+        self.live = live
+        self.rebuilt = rebuilt
+        matches = live == rebuilt
+    }
 }
 
 /// A past moment to answer a query as of.

@@ -24,21 +24,10 @@ struct InspectCommand: AsyncParsableCommand {
 
     struct Report: Encodable {
         var path: String
-        var headPosition: UInt64
         var fileBytes: Int
-        var mapSize: Int
-        var usedBytes: Int
-        var readersInUse: Int
-        var maxReaders: Int
-        var databases: [Database]
+        var storage: LogStorageInfo
         var projections: [ProjectionStatus]
         var events: [String]?
-
-        struct Database: Encodable {
-            var name: String
-            var entries: Int
-            var bytes: Int
-        }
     }
 
     func validate() throws {
@@ -60,18 +49,17 @@ struct InspectCommand: AsyncParsableCommand {
                 recent = try found.reversed().map { try WireEvent($0).jsonLine }
             }
             return Report(
-                path: store.path, headPosition: info.headPosition.rawValue, fileBytes: (attributes[.size] as? Int) ?? 0,
-                mapSize: info.mapSize, usedBytes: info.usedBytes, readersInUse: info.readersInUse, maxReaders: info.maxReaders,
-                databases: info.databases.map { Report.Database(name: $0.name, entries: $0.entries, bytes: $0.bytes) },
+                path: store.path, fileBytes: (attributes[.size] as? Int) ?? 0, storage: info,
                 projections: try logbook.projectionStatus(), events: recent)
         }
         if json { return print(try Output.jsonText(report)) }
         print("""
-        \(report.path): \(report.headPosition) events, file \(megabytes(report.fileBytes)), \
-        map \(megabytes(report.usedBytes)) used of \(megabytes(report.mapSize)), readers \(report.readersInUse)/\(report.maxReaders)
+        \(report.path): \(report.storage.headPosition) events, file \(megabytes(report.fileBytes)), \
+        map \(megabytes(report.storage.usedBytes)) used of \(megabytes(report.storage.mapSize)), \
+        readers \(report.storage.readersInUse)/\(report.storage.maxReaders)
         """)
         print("databases:")
-        for database in report.databases {
+        for database in report.storage.databases {
             print("  \(database.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(String(database.entries).leftPadded(10)) entries  \(megabytes(database.bytes).leftPadded(10))")
         }
         print("projections:")

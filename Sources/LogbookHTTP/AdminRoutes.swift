@@ -21,7 +21,7 @@ struct AdminRoutes<Context: LogbookRouteContext> {
                     statuses: Statuses.admin, catalog: catalog) { _, context in
             try context.requireAdmin()
             let results = try await logbook.verify()
-            return try JSONOutput.response(VerifyReport(allMatch: results.allSatisfy(\.matches), projections: results.map(VerifyReport.Entry.init)))
+            return try JSONOutput.response(VerifyReport(allMatch: results.allSatisfy(\.matches), projections: results))
         }
         group.route(.get, "admin/caches", "Entries, bytes, hits and misses of every query cache", statuses: Statuses.admin, catalog: catalog) { _, context in
             try context.requireAdmin()
@@ -29,7 +29,7 @@ struct AdminRoutes<Context: LogbookRouteContext> {
         }
         group.route(.get, "admin/storage", "Sizes of the log and its databases, map use, readers", statuses: Statuses.admin, catalog: catalog) { _, context in
             try context.requireAdmin()
-            return try JSONOutput.response(StorageReport(try logbook.log.storageInfo()))
+            return try JSONOutput.response(try logbook.log.storageInfo())
         }
     }
 
@@ -76,47 +76,6 @@ struct AdminRoutes<Context: LogbookRouteContext> {
 
 /// The answer of `POST /admin/verify`.
 struct VerifyReport: Encodable {
-    struct Entry: Encodable {
-        var projection: ProjectionKind
-        var position: UInt64
-        var live: String
-        var rebuilt: String
-        var matches: Bool
-
-        init(_ result: VerificationResult) {
-            projection = result.projection
-            position = result.position
-            live = result.live
-            rebuilt = result.rebuilt
-            matches = result.matches
-        }
-    }
-
     var allMatch: Bool
-    var projections: [Entry]
-}
-
-/// The answer of `GET /admin/storage`.
-struct StorageReport: Encodable {
-    struct DatabaseEntry: Encodable {
-        var name: String
-        var entries: Int
-        var bytes: Int
-    }
-
-    var headPosition: UInt64
-    var mapSize: Int
-    var usedBytes: Int
-    var readersInUse: Int
-    var maxReaders: Int
-    var databases: [DatabaseEntry]
-
-    init(_ info: LogStorageInfo) {
-        headPosition = info.headPosition.rawValue
-        mapSize = info.mapSize
-        usedBytes = info.usedBytes
-        readersInUse = info.readersInUse
-        maxReaders = info.maxReaders
-        databases = info.databases.map { DatabaseEntry(name: $0.name, entries: $0.entries, bytes: $0.bytes) }
-    }
+    var projections: [VerificationResult]
 }

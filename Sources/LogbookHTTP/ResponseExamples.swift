@@ -48,9 +48,9 @@ public enum ResponseExamples {
         try add("command", try await logbook.execute(Command(user: user, event: goal)))
         try add("GET admin/projections", try logbook.projectionStatus())
         try add("GET admin/caches", logbook.cacheStatus())
-        try add("GET admin/storage", StorageReport(try logbook.log.storageInfo()))
+        try add("GET admin/storage", try logbook.log.storageInfo())
         let verified = try await logbook.verify()
-        try add("POST admin/verify", VerifyReport(allMatch: verified.allSatisfy(\.matches), projections: verified.map(VerifyReport.Entry.init)))
+        try add("POST admin/verify", VerifyReport(allMatch: verified.allSatisfy(\.matches), projections: verified))
         return examples
     }
 }

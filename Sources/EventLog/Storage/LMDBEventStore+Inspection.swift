@@ -2,9 +2,9 @@ import Foundation
 import LMDB
 
 /// Sizes and counters of a log on disk, for `logbook inspect`, metrics and benchmarks.
-public struct LogStorageInfo: Sendable, Hashable {
+public struct LogStorageInfo: Sendable, Hashable, Codable {
     /// One LMDB database of the log.
-    public struct DatabaseInfo: Sendable, Hashable {
+    public struct DatabaseInfo: Sendable, Hashable, Codable {
         public let name: String
         public let entries: Int
         public let bytes: Int
