@@ -26,16 +26,14 @@ struct ExportCommand: AsyncParsableCommand {
             let last = min(to ?? head, head)
             let sink = try LineSink(path: output)
             let bar = CountingProgress(total: last - min(after, last), enabled: output != nil, noun: "events exported")
-            var next = after + 1
-            while next <= last {
-                let page = try await logbook.log.readAll(from: Position(next), direction: .forward, limit: 4096, filter: .all)
-                guard let scanned = page.scannedThrough else { break }
-                for event in page.events where event.position.rawValue <= last {
-                    try sink.write(try WireEvent(event).jsonLine)
-                }
-                next = scanned.rawValue + 1
-                bar.update(min(next - 1, last) - after)
+            var written: UInt64 = 0
+            try logbook.log.scan(after: Position(after), through: Position(last)) { envelope, metadata, payload in
+                try sink.write(try WireEvent(envelope: envelope, metadata: metadata, payload: payload).jsonLine)
+                written += 1
+                if written % 4096 == 0 { bar.update(written) }
+                return true
             }
+            bar.update(written)
             try sink.close()
             bar.finish()
         }
@@ -73,7 +71,7 @@ struct ImportCommand: AsyncParsableCommand {
             }
             count += 1
         }
-        let report = try await store.withLogbook(readOnly: false, durability: durability.value) { logbook in
+        let report = try await store.withLogbook(readOnly: false, configure: { $0.log.durability = durability.value }) { logbook in
             let bar = CountingProgress(total: count, enabled: !json, noun: "events imported")
             var total = RestoreReport()
             var batch: [WireEvent] = []

@@ -8,8 +8,7 @@ struct RebuildCommand: AsyncParsableCommand {
         commandName: "rebuild",
         abstract: "Rebuild read models from the log and print their SHA-256 digests.")
 
-    @Option(help: "Directory of the Logbook.")
-    var path = "./data"
+    @OptionGroup var store: StoreOptions
 
     @Option(help: "Projections to rebuild (default: all): \(ProjectionKind.allCases.map(\.rawValue).joined(separator: ", ")).")
     var projection: [String] = []
@@ -28,22 +27,15 @@ struct RebuildCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration = LogbookConfiguration()
-        configuration.rebuildChunkSize = chunkSize
-        let logbook = try await Logbook.open(path: path, configuration: configuration)
-        do {
-            let kinds = projection.isEmpty ? Set(ProjectionKind.allCases) : Set(projection.compactMap(ProjectionKind.init(rawValue:)))
+        let kinds = projection.isEmpty ? Set(ProjectionKind.allCases) : Set(projection.compactMap(ProjectionKind.init(rawValue:)))
+        let digests = try await store.withLogbook(readOnly: false, configure: { $0.rebuildChunkSize = chunkSize }) { logbook in
             let bar = ProgressBar(enabled: !json)
-            let digests = try await logbook.rebuild(kinds) { bar.update($0) }
-            bar.finish()
-            try Output.print(digests, json: json) { digest in
-                "\(digest.projection.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(digest.sha256)  at \(digest.position)"
-            }
-        } catch {
-            await logbook.close()
-            throw error
+            defer { bar.finish() }
+            return try await logbook.rebuild(kinds) { bar.update($0) }
         }
-        await logbook.close()
+        try Output.print(digests, json: json) { digest in
+            "\(digest.projection.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(digest.sha256)  at \(digest.position)"
+        }
     }
 }
 
@@ -53,24 +45,17 @@ struct VerifyCommand: AsyncParsableCommand {
         commandName: "verify",
         abstract: "Rebuild every read model into a scratch store and compare digests with the live ones.")
 
-    @Option(help: "Directory of the Logbook.")
-    var path = "./data"
+    @OptionGroup var store: StoreOptions
 
     @Flag(help: "Print JSON.")
     var json = false
 
     func run() async throws {
-        let logbook = try await Logbook.open(path: path)
-        let results: [VerificationResult]
-        do {
+        let results = try await store.withLogbook(readOnly: false) { logbook in
             let bar = ProgressBar(enabled: !json)
-            results = try await logbook.verify { bar.update($0) }
-            bar.finish()
-        } catch {
-            await logbook.close()
-            throw error
+            defer { bar.finish() }
+            return try await logbook.verify { bar.update($0) }
         }
-        await logbook.close()
         try Output.print(results, json: json) { result in
             "\(result.matches ? "ok      " : "MISMATCH") \(result.projection.rawValue) at \(result.position): live \(result.live.prefix(16))… rebuilt \(result.rebuilt.prefix(16))…"
         }

@@ -51,14 +51,17 @@ struct ReplayCommand: AsyncParsableCommand {
             let replica = try await Logbook.open(path: target, configuration: configuration)
             do {
                 let bar = CountingProgress(total: end, enabled: !json, noun: "events replayed")
-                var next: UInt64 = 1
-                while next <= end {
-                    let page = try await source.log.readAll(from: Position(next), direction: .forward, limit: 4096, filter: .all)
-                    guard let scanned = page.scannedThrough else { break }
-                    let events = try page.events.filter { $0.position.rawValue <= end }.map { try WireEvent($0) }
+                var done: UInt64 = 0
+                while done < end {
+                    let through = min(done + 4096, end)
+                    var events: [WireEvent] = []
+                    try source.log.scan(after: Position(done), through: Position(through)) { envelope, metadata, payload in
+                        events.append(try WireEvent(envelope: envelope, metadata: metadata, payload: payload))
+                        return true
+                    }
                     _ = try await replica.restore(events)
-                    next = scanned.rawValue + 1
-                    bar.update(min(next - 1, end))
+                    done = through
+                    bar.update(done)
                 }
                 bar.finish()
                 let digests = try replica.digests()

@@ -9,16 +9,18 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: "Directory of the Logbook.")
     var path = "./data"
 
-    /// Opens the Logbook, runs `body`, and closes it whatever happens.
+    /// Opens the Logbook (`configure` adjusts the configuration), runs `body`, and closes it
+    /// whatever happens. Read models that need a rebuild on open report to `progress`.
     func withLogbook<R>(
-        readOnly: Bool, durability: LogDurability = .durable, progress: ProgressBar? = nil, _ body: (Logbook) async throws -> R
+        readOnly: Bool, configure: (inout LogbookConfiguration) -> Void = { _ in }, progress: ProgressBar? = nil,
+        _ body: (Logbook) async throws -> R
     ) async throws -> R {
         if readOnly, !FileManager.default.fileExists(atPath: path + "/data.mdb") {
             throw CLIError("no Logbook at \(path) (expected \(path)/data.mdb); create one with `logbook demo` or `logbook import`")
         }
         var configuration = LogbookConfiguration()
+        configure(&configuration)
         configuration.log.readOnly = readOnly
-        configuration.log.durability = durability
         let logbook = try await Logbook.open(path: path, configuration: configuration) { progress?.update($0) }
         progress?.finish()
         do {

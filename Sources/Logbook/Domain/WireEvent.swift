@@ -44,18 +44,29 @@ public struct WireEvent: Sendable, Hashable {
 
     /// The wire form of a stored event (its payload decoded and upcast).
     public init(_ recorded: RecordedEvent) throws(LogbookError) {
-        guard let type = EventType(rawValue: recorded.type) else { throw .coding(.unknownEventType(recorded.type)) }
+        try self.init(envelope: recorded.envelope, metadata: recorded.metadata.span, payload: recorded.payload.span)
+    }
+
+    /// The wire form of an event seen by a scan: its envelope and its borrowed bytes.
+    public init(envelope e: EventEnvelope, metadata: Span<UInt8>, payload: Span<UInt8>) throws(LogbookError) {
+        guard let type = EventType(rawValue: e.type) else { throw .coding(.unknownEventType(e.type)) }
         let event: DomainEvent
         do {
-            event = try BinaryEventCodec.decode(type, schemaVersion: recorded.schemaVersion, payload: recorded.payload.span)
+            event = try BinaryEventCodec.decode(type, schemaVersion: e.schemaVersion, payload: payload)
         } catch {
             throw .coding(error)
         }
+        var metadataText = "{}"
+        if !metadata.isEmpty {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(metadata.count)
+            for index in metadata.indices { bytes.append(metadata[index]) }
+            metadataText = String(decoding: bytes, as: UTF8.self)
+        }
         self.init(
-            position: recorded.position.rawValue, stream: recorded.stream, streamVersion: recorded.streamVersion,
-            eventId: recorded.eventId, subject: recorded.subject, occurredAt: recorded.occurredAt,
-            recordedAt: recorded.recordedAt, correlationId: recorded.correlationId, causationId: recorded.causationId,
-            metadata: recorded.metadata.isEmpty ? "{}" : String(decoding: recorded.metadata, as: UTF8.self), event: event)
+            position: e.position.rawValue, stream: e.stream, streamVersion: e.streamVersion, eventId: e.eventId, subject: e.subject,
+            occurredAt: e.occurredAt, recordedAt: e.recordedAt, correlationId: e.correlationId, causationId: e.causationId,
+            metadata: metadataText, event: event)
     }
 
     /// The event as a proposal to append when restoring: ids, times and metadata kept.
