@@ -81,7 +81,6 @@ struct CommandRoutes<Context: LogbookRouteContext> {
         try context.requireAccess(to: user)
         var values: [String: String] = [:]
         for name in path { values[name] = try context.path(name) }
-        if type == .goalSet || type == .goalCleared { _ = try context.pathDate("date") }
         let payload = try await EventBody.decode(type, request.jsonBody(limit: maxBodyBytes), path: values)
         return try await execute(Command(user: user, event: payload), request)
     }

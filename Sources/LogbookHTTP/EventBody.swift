@@ -58,9 +58,4 @@ enum EventBody {
             throw Problem.badRequest("\(field): \(error)", field: field)
         }
     }
-
-    /// A body that must be empty (or `{}`).
-    static func requireEmpty(_ object: [String: Any]) throws {
-        if let unknown = object.keys.sorted().first { throw Problem.badRequest("unknown field \"\(unknown)\"", field: unknown) }
-    }
 }

@@ -84,13 +84,7 @@ struct LogRoutes<Context: LogbookRouteContext> {
 
     private func filter(_ request: Request) throws -> EventFilter {
         var filter = EventFilter()
-        if let types = request.query("types") {
-            let names = Set(types.split(separator: ",").map(String.init))
-            if let unknown = names.sorted().first(where: { EventType(rawValue: $0) == nil }) {
-                throw Problem.badRequest("unknown event type \"\(unknown)\"", field: "types")
-            }
-            filter.eventTypes = names
-        }
+        filter.eventTypes = try request.eventTypes().map { Set($0.map(\.rawValue)) }
         filter.streamPrefix = request.query("prefix")
         return filter
     }

@@ -108,16 +108,7 @@ struct QueryRoutes<Context: LogbookRouteContext> {
 
     private func timelineFilter(_ request: Request) throws -> TimelineFilter {
         var filter = TimelineFilter()
-        if let types = request.query("types") {
-            var set = Set<EventType>()
-            for name in types.split(separator: ",") {
-                guard let type = EventType(rawValue: String(name)) else {
-                    throw Problem.badRequest("unknown event type \"\(name)\"", field: "types")
-                }
-                set.insert(type)
-            }
-            filter.types = set
-        }
+        filter.types = try request.eventTypes()
         filter.from = try request.query("from", "an RFC 3339 time") { try? Timestamp(parsing: $0) }
         filter.to = try request.query("to", "an RFC 3339 time") { try? Timestamp(parsing: $0) }
         if let order = request.query("order") {

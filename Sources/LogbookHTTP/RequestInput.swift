@@ -89,6 +89,17 @@ extension Request {
         try query(name, "a date (yyyy-mm-dd)") { CivilDate(parsing: $0) }
     }
 
+    /// `types`: comma-separated event types, each one the domain knows.
+    func eventTypes() throws -> Set<EventType>? {
+        guard let text = query("types") else { return nil }
+        var types = Set<EventType>()
+        for name in text.split(separator: ",") {
+            guard let type = EventType(rawValue: String(name)) else { throw Problem.badRequest("unknown event type \"\(name)\"", field: "types") }
+            types.insert(type)
+        }
+        return types
+    }
+
     /// A page size between 1 and `maximum`.
     func limit(default value: Int, maximum: Int) throws -> Int {
         try query("limit", "a number from 1 to \(maximum)") { Int($0).flatMap { (1...maximum).contains($0) ? $0 : nil } } ?? value
@@ -100,12 +111,5 @@ extension LogbookRouteContext {
     func path(_ name: String) throws -> String {
         guard let value = parameters.get(name) else { throw Problem.badRequest("the path needs \(name)", field: name) }
         return value
-    }
-
-    /// A date path parameter.
-    func pathDate(_ name: String) throws -> CivilDate {
-        let text = try path(name)
-        guard let date = CivilDate(parsing: text) else { throw Problem.badRequest("\(name) must be a date (yyyy-mm-dd), not \"\(text)\"", field: name) }
-        return date
     }
 }
