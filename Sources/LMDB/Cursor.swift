@@ -47,18 +47,18 @@ public final class Cursor {
 
     /// Moves to the first entry whose key is ≥ `key` (a big-endian `UInt64`).
     public func seek(atOrAfter key: UInt64) throws -> Bool {
-        try BytesBridge.withValue(key) { keyValue in
-            self.key = keyValue
-            return try move(MDB_SET_RANGE, "seek ≥ \(key)")
-        }
+        try BytesBridge.withValue(key) { try seek($0, "seek ≥ \(key)") }
     }
 
     /// Moves to the first entry whose key is ≥ `key`.
     public func seek(atOrAfter key: Span<UInt8>) throws -> Bool {
-        try BytesBridge.withValue(key) { keyValue in
-            self.key = keyValue
-            return try move(MDB_SET_RANGE, "seek ≥ key")
-        }
+        try BytesBridge.withValue(key) { try seek($0, "seek ≥ key") }
+    }
+
+    @inline(__always)
+    private func seek(_ keyValue: MDB_val, _ name: @autoclosure () -> String) throws -> Bool {
+        key = keyValue
+        return try move(MDB_SET_RANGE, name())
     }
 
     /// Moves to the last entry whose key is ≤ `key` (a big-endian `UInt64`).

@@ -1,4 +1,11 @@
 internal import CLMDB
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Musl)
+internal import Musl
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
 
 /// An error returned by liblmdb: its return code, LMDB's own message for it, and the call that failed.
 ///
@@ -51,14 +58,15 @@ public struct LMDBError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let badTransaction = Code(rawValue: MDB_BAD_TXN)
         public static let badValueSize = Code(rawValue: MDB_BAD_VALSIZE)
         public static let badDatabase = Code(rawValue: MDB_BAD_DBI)
-        /// A system error: permission denied.
-        public static let accessDenied = Code(rawValue: 13)  // EACCES
-        /// A system error: no such file or directory.
-        public static let noSuchFile = Code(rawValue: 2)  // ENOENT
-        /// A system error: invalid argument (LMDB also answers this to misuse).
-        public static let invalidArgument = Code(rawValue: 22)  // EINVAL
-        /// A system error: the resource is busy or locked.
-        public static let tryAgain = Code(rawValue: 11)  // EAGAIN
+        /// A system error: permission denied (`EACCES`).
+        public static let accessDenied = Code(rawValue: EACCES)
+        /// A system error: no such file or directory (`ENOENT`).
+        public static let noSuchFile = Code(rawValue: ENOENT)
+        /// A system error: invalid argument (`EINVAL`; LMDB also answers this to misuse).
+        public static let invalidArgument = Code(rawValue: EINVAL)
+        /// A system error: the resource is busy or locked (`EAGAIN`, whose number differs between
+        /// Linux and Darwin).
+        public static let tryAgain = Code(rawValue: EAGAIN)
     }
 }
 

@@ -17,21 +17,22 @@ public class ReadTransaction {
 
     /// Calls `body` with the value stored under `key` (a big-endian `UInt64`), or returns `nil`.
     public final func get<R>(_ database: Database, key: UInt64, _ body: (Span<UInt8>) throws -> R) throws -> R? {
-        try ensureActive()
-        var value = MDB_val()
-        let rc = BytesBridge.withValue(key) { mdb_get(handle, database.dbi, &$0, &value) }
-        if rc == MDB_NOTFOUND { return nil }
-        try check(rc, "mdb_get(\(database.name))")
-        return try BytesBridge.withSpan(value, body)
+        try BytesBridge.withValue(key) { try get(database, &$0, "key \(key)", body) }
     }
 
     /// Calls `body` with the value stored under `key`, or returns `nil`.
     public final func get<R>(_ database: Database, key: Span<UInt8>, _ body: (Span<UInt8>) throws -> R) throws -> R? {
+        try BytesBridge.withValue(key) { try get(database, &$0, nil, body) }
+    }
+
+    /// The one lookup both key forms share.
+    @inline(__always)
+    private func get<R>(_ database: Database, _ key: inout MDB_val, _ keyText: @autoclosure () -> String?, _ body: (Span<UInt8>) throws -> R) throws -> R? {
         try ensureActive()
         var value = MDB_val()
-        let rc = BytesBridge.withValue(key) { mdb_get(handle, database.dbi, &$0, &value) }
+        let rc = mdb_get(handle, database.dbi, &key, &value)
         if rc == MDB_NOTFOUND { return nil }
-        try check(rc, "mdb_get(\(database.name))")
+        try check(rc, Self.operation("mdb_get", database, keyText()))
         return try BytesBridge.withSpan(value, body)
     }
 
@@ -65,6 +66,11 @@ public class ReadTransaction {
             overflowPages: stat.ms_overflow_pages, pageSize: Int(stat.ms_psize))
     }
 
+    /// How an error names the call: `mdb_put(events, key 42)`, or `mdb_put(events)` for byte keys.
+    static func operation(_ call: String, _ database: Database, _ key: String?) -> String {
+        key.map { "\(call)(\(database.name), \($0))" } ?? "\(call)(\(database.name))"
+    }
+
     /// The id of the transaction (the commit it sees, for readers).
     public final var id: Int { mdb_txn_id(handle) }
 }
@@ -87,43 +93,41 @@ public final class WriteTransaction: ReadTransaction {
 
     /// Stores `value` under `key` (a big-endian `UInt64`).
     public func put(_ database: Database, key: UInt64, value: Span<UInt8>, options: PutOptions = []) throws {
-        try ensureActive()
-        let rc = BytesBridge.withValue(key) { keyValue in
-            BytesBridge.withValue(value) { dataValue in
-                mdb_put(handle, database.dbi, &keyValue, &dataValue, options.rawValue)
-            }
-        }
-        try record(rc, "mdb_put(\(database.name), key \(key))")
+        try BytesBridge.withValue(key) { try put(database, &$0, value, options, "key \(key)") }
     }
 
     /// Stores `value` under `key`.
     public func put(_ database: Database, key: Span<UInt8>, value: Span<UInt8>, options: PutOptions = []) throws {
-        try ensureActive()
-        let rc = BytesBridge.withValue(key) { keyValue in
-            BytesBridge.withValue(value) { dataValue in
-                mdb_put(handle, database.dbi, &keyValue, &dataValue, options.rawValue)
-            }
-        }
-        try record(rc, "mdb_put(\(database.name))")
+        try BytesBridge.withValue(key) { try put(database, &$0, value, options, nil) }
     }
 
     /// Removes `key`; returns whether it was present.
     @discardableResult
     public func delete(_ database: Database, key: Span<UInt8>) throws -> Bool {
-        try ensureActive()
-        let rc = BytesBridge.withValue(key) { mdb_del(handle, database.dbi, &$0, nil) }
-        if rc == MDB_NOTFOUND { return false }
-        try record(rc, "mdb_del(\(database.name))")
-        return true
+        try BytesBridge.withValue(key) { try delete(database, &$0, nil) }
     }
 
     /// Removes `key` (a big-endian `UInt64`); returns whether it was present.
     @discardableResult
     public func delete(_ database: Database, key: UInt64) throws -> Bool {
+        try BytesBridge.withValue(key) { try delete(database, &$0, "key \(key)") }
+    }
+
+    /// The one put both key forms share.
+    @inline(__always)
+    private func put(_ database: Database, _ key: inout MDB_val, _ value: Span<UInt8>, _ options: PutOptions, _ keyText: @autoclosure () -> String?) throws {
         try ensureActive()
-        let rc = BytesBridge.withValue(key) { mdb_del(handle, database.dbi, &$0, nil) }
+        let rc = BytesBridge.withValue(value) { mdb_put(handle, database.dbi, &key, &$0, options.rawValue) }
+        try record(rc, Self.operation("mdb_put", database, keyText()))
+    }
+
+    /// The one delete both key forms share.
+    @inline(__always)
+    private func delete(_ database: Database, _ key: inout MDB_val, _ keyText: @autoclosure () -> String?) throws -> Bool {
+        try ensureActive()
+        let rc = mdb_del(handle, database.dbi, &key, nil)
         if rc == MDB_NOTFOUND { return false }
-        try record(rc, "mdb_del(\(database.name), key \(key))")
+        try record(rc, Self.operation("mdb_del", database, keyText()))
         return true
     }
 

@@ -1,0 +1,92 @@
+package import Foundation
+
+/// Limits on what one append may carry, checked before anything reaches the writer.
+package struct AppendLimits: Sendable {
+    package var maxEventBytes: Int
+
+    package init(maxEventBytes: Int) { self.maxEventBytes = maxEventBytes }
+
+    package static let maxStreamIDBytes = 256
+    package static let maxSubjectBytes = 256
+    package static let maxEventTypeBytes = 128
+    package static let maxCheckpointNameBytes = 256
+    package static let maxCheckpointDataBytes = 64 << 10
+
+    /// The first thing wrong with `request`, or nil if it may be appended.
+    package func problem(with request: AppendRequest) -> EventStoreError? {
+        if let reason = Self.nameProblem(request.stream, limit: Self.maxStreamIDBytes) {
+            return .invalidStreamID(request.stream, reason: reason)
+        }
+        guard !request.events.isEmpty else { return .emptyAppend(stream: request.stream) }
+        var seen = Set<UUIDKey>()
+        if request.events.count > 1 { seen.reserveCapacity(request.events.count) }
+        for event in request.events {
+            let id = event.eventId
+            if id == nilUUID { return .invalidEventID(id.uuidString.lowercased(), reason: "the nil UUID is not an event id") }
+            if request.events.count > 1, !seen.insert(UUIDKey(id)).inserted {
+                return .invalidEventID(id.uuidString.lowercased(), reason: "appears twice in one append")
+            }
+            if let reason = Self.nameProblem(event.type, limit: Self.maxEventTypeBytes) {
+                return .invalidEventType(event.type, reason: reason)
+            }
+            if let subject = event.subject, let reason = Self.nameProblem(subject, limit: Self.maxSubjectBytes) {
+                return .invalidSubject(subject, reason: reason)
+            }
+            let size = event.payload.count + event.metadata.count
+            if size > maxEventBytes { return .eventTooLarge(eventId: id, bytes: size, limit: maxEventBytes) }
+            if let recordedAt = event.recordedAt, abs(recordedAt.utcOffsetSeconds) > Timestamp.maxOffsetSeconds {
+                return .invalidTimestamp(eventId: id, reason: "recordedAt offset beyond ±18:00")
+            }
+            if abs(event.occurredAt.utcOffsetSeconds) > Timestamp.maxOffsetSeconds {
+                return .invalidTimestamp(eventId: id, reason: "occurredAt offset beyond ±18:00")
+            }
+        }
+        return nil
+    }
+
+    /// The first thing wrong with a checkpoint, or nil.
+    package func problem(with checkpoint: Checkpoint) -> EventStoreError? {
+        if let reason = Self.nameProblem(checkpoint.name, limit: Self.maxCheckpointNameBytes) {
+            return .invalidCheckpoint(name: checkpoint.name, reason: reason)
+        }
+        if checkpoint.data.count > Self.maxCheckpointDataBytes {
+            return .invalidCheckpoint(name: checkpoint.name, reason: "data of \(checkpoint.data.count) bytes exceeds \(Self.maxCheckpointDataBytes)")
+        }
+        return nil
+    }
+
+    /// Why `name` cannot be a stream id, subject, type or checkpoint name, or nil if it can.
+    package static func nameProblem(_ name: String, limit: Int) -> String? {
+        if name.isEmpty { return "must not be empty" }
+        let size = name.utf8.count
+        if size > limit { return "is \(size) bytes of UTF-8, over the limit of \(limit)" }
+        // In UTF-8, bytes below 0x20 and 0x7F only ever encode the ASCII control characters.
+        if name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return "contains a control character" }
+        return nil
+    }
+}
+
+
+package let nilUUID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
+/// A UUID as two integers: cheap to hash, and the source of idempotency fingerprints.
+package struct UUIDKey: Hashable, Sendable {
+    package let high: UInt64
+    package let low: UInt64
+
+    package init(_ id: UUID) {
+        let u = id.uuid
+        high = UInt64(u.0) << 56 | UInt64(u.1) << 48 | UInt64(u.2) << 40 | UInt64(u.3) << 32
+            | UInt64(u.4) << 24 | UInt64(u.5) << 16 | UInt64(u.6) << 8 | UInt64(u.7)
+        low = UInt64(u.8) << 56 | UInt64(u.9) << 48 | UInt64(u.10) << 40 | UInt64(u.11) << 32
+            | UInt64(u.12) << 24 | UInt64(u.13) << 16 | UInt64(u.14) << 8 | UInt64(u.15)
+    }
+
+    /// 16 bits summarising the id, kept in stream heads to spot retries cheaply.
+    package var fingerprint: UInt16 {
+        var x = high ^ (low &* 0x9E37_79B9_7F4A_7C15)
+        x ^= x >> 32
+        x ^= x >> 16
+        return UInt16(truncatingIfNeeded: x)
+    }
+}

@@ -1,0 +1,129 @@
+import EventLog
+import BinaryCoding
+import LMDB
+
+/// The work of one write transaction: decides each append against the stream's head, writes
+/// records and advances chain heads, then writes the touched heads once at the end.
+///
+/// Records go to the end of the `events` database with `MDB_APPEND`, so they fill fresh pages in
+/// order. The only other pages a batch dirties are those of the heads it touched (one small
+/// record per stream and subject) and of names seen for the first time.
+struct AppendSession {
+    let txn: WriteTransaction
+    /// A cursor on `events`, kept for the whole transaction: appending through it skips the
+    /// setup `mdb_put` repeats for every record.
+    let events: Cursor
+    let databases: LogDatabases
+    /// The writer's state, moved in for the transaction and handed back by ``finish()``.
+    var state: WriterState
+    let recordedAt: Timestamp
+    private var touchedStreams: [UInt32] = []
+    private var touchedSubjects: [UInt32] = []
+    private var scratch = ByteWriter(capacity: 4096)
+    private(set) var eventsWritten = 0
+    /// When a commit observer is attached: every event written, as the observer will see it.
+    private(set) var written: [CommittedBatch.Event] = []
+    let recordsEvents: Bool
+
+    init(
+        txn: WriteTransaction, events: Cursor, databases: LogDatabases, state: consuming WriterState, recordedAt: Timestamp,
+        recordsEvents: Bool
+    ) throws {
+        self.txn = txn
+        self.recordsEvents = recordsEvents
+        self.events = events
+        self.databases = databases
+        self.state = state
+        self.recordedAt = recordedAt
+        try self.state.begin(txn, databases)
+    }
+
+    /// Appends one request, or answers why not (a conflict leaves nothing written). Throws only
+    /// for storage failures, which abort the whole transaction.
+    mutating func apply(_ append: PreparedBatch.Append, of batch: PreparedBatch) throws -> Result<AppendResult, EventStoreError> {
+        let existing = try state.existingNumber(.stream, append.stream, txn, databases)
+        var current: UInt64?
+        if let existing {
+            let index = try state.loadHead(.stream, existing, txn, databases)
+            let count = state.streams.count(index)
+            current = count == 0 ? nil : count - 1
+            if let current, let repeated = try previousAppend(matching: append, of: batch, headIndex: index, current: current) {
+                return repeated
+            }
+        }
+        switch append.expectedVersion {
+        case .any: break
+        case .noStream where current == nil: break
+        case .streamExists where current != nil: break
+        case .exactly(let version) where current == version: break
+        default:
+            return .failure(.wrongExpectedVersion(stream: append.stream, expected: append.expectedVersion, actual: current))
+        }
+        let stream = try existing ?? state.number(.stream, append.stream, txn, databases)
+        let streamIndex = try state.loadHead(.stream, stream, txn, databases)
+        if state.streams.touch(streamIndex, serial: state.serial) { touchedStreams.append(stream) }
+        let first = state.headPosition + 1
+        var streamVersion: UInt64 = 0
+        for eventIndex in append.events {
+            let event = batch.events[eventIndex]
+            let position = state.nextPosition()
+            let (version, links) = state.streams.append(streamIndex, position: position)
+            state.streams.remember(streamIndex, fingerprint: event.key.fingerprint)
+            streamVersion = version
+            var subject: UInt32 = 0
+            var subjectSequence: UInt64 = 0
+            var subjectLinks = ChainLinks.first
+            if let name = event.subject {
+                subject = try state.number(.subject, name, txn, databases)
+                let subjectIndex = try state.loadHead(.subject, subject, txn, databases)
+                (subjectSequence, subjectLinks) = state.subjects.append(subjectIndex, position: position)
+                if state.subjects.touch(subjectIndex, serial: state.serial) { touchedSubjects.append(subject) }
+            }
+            let type = try state.number(.type, event.type, txn, databases)
+            scratch.bytes.removeAll(keepingCapacity: true)
+            RecordCodec.encode(
+                into: &scratch, position: position, typeNumber: type, streamNumber: stream, streamVersion: version,
+                streamLinks: links, subjectNumber: subject, subjectSequence: subjectSequence, subjectLinks: subjectLinks,
+                occurredMicros: event.occurredMicros, recordedAt: event.recordedAt ?? recordedAt,
+                tail: batch.tail(eventIndex), tailHash: event.tailHash)
+            try events.put(key: position, value: scratch.bytes.span, options: .append)
+            if recordsEvents {
+                written.append(CommittedBatch.Event(
+                    envelope: EventEnvelope(
+                        position: Position(position), stream: append.stream, streamVersion: version,
+                        recordedAt: event.recordedAt ?? recordedAt, header: event.header),
+                    metadata: batch.tails.bytes[event.metadata], payload: batch.tails.bytes[event.payload],
+                    decoded: event.decoded))
+            }
+        }
+        eventsWritten += append.events.count
+        return .success(AppendResult(
+            firstPosition: Position(first), lastPosition: Position(state.headPosition),
+            streamVersion: streamVersion, alreadyWritten: false))
+    }
+
+    /// Stores a checkpoint in this transaction.
+    mutating func store(_ checkpoint: Checkpoint) throws {
+        scratch.bytes.removeAll(keepingCapacity: true)
+        scratch.varint(checkpoint.position.rawValue)
+        scratch.append(checkpoint.data)
+        try txn.put(databases.checkpoints, key: checkpoint.name.utf8.span, value: scratch.bytes.span)
+    }
+
+    /// Writes every chain head the transaction advanced, in key order through one cursor (which
+    /// then mostly stays on its page), and hands the state back.
+    mutating func finish() throws {
+        touchedStreams.sort()
+        touchedSubjects.sort()
+        try txn.withCursor(databases.streamHeads) { cursor in
+            for number in touchedStreams {
+                try cursor.put(key: UInt64(number), value: state.streams.latestPosition(Int(number)))
+            }
+        }
+        try txn.withCursor(databases.subjectHeads) { cursor in
+            for number in touchedSubjects {
+                try cursor.put(key: UInt64(number), value: state.subjects.latestPosition(Int(number)))
+            }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import EventLog
+import LMDB
+
+/// The kinds of names the log interns into small numbers.
+enum NameKind: Int, CaseIterable, Sendable {
+    case stream
+    case subject
+    case type
+}
+
+/// The pair of databases that intern one kind of name: name → number and number → name.
+struct NameTables: Sendable {
+    let numbers: Database
+    let names: Database
+}
+
+/// Every LMDB database the event log keeps, opened once per environment.
+///
+/// - `events`: big-endian position → record (appended with `MDB_APPEND`).
+/// - `stream.*`, `subject.*`, `type.*`: interned names (name ↔ number).
+/// - `stream.heads`, `subject.heads`: number → ``ChainHead``: one small record per chain, the only
+///   index entries an append rewrites, so a batch dirties few pages.
+/// - `checkpoints`: name → position and blob.
+/// - `meta`: the storage format version.
+struct LogDatabases: Sendable {
+    let events: Database
+    let streamHeads: Database
+    let subjectHeads: Database
+    let checkpoints: Database
+    let meta: Database
+    private let tables: [NameTables]
+
+    static let formatKey = Array("format".utf8)
+    static let formatVersion: [UInt8] = [1]
+
+    func tables(_ kind: NameKind) -> NameTables { tables[kind.rawValue] }
+
+    static func open(in environment: Environment) throws -> LogDatabases {
+        let create = !environment.options.readOnly
+        func db(_ name: String) throws -> Database { try environment.openDatabase(named: name, create: create) }
+        let tables = try NameKind.allCases.map { kind in
+            let prefix = switch kind { case .stream: "stream"; case .subject: "subject"; case .type: "type" }
+            return NameTables(numbers: try db("\(prefix).numbers"), names: try db("\(prefix).names"))
+        }
+        let databases = LogDatabases(
+            events: try db("events"), streamHeads: try db("stream.heads"), subjectHeads: try db("subject.heads"),
+            checkpoints: try db("checkpoints"), meta: try db("meta"), tables: tables)
+        try databases.checkFormat(in: environment)
+        return databases
+    }
+
+    /// Stamps a new log with the format version, or refuses a log written in another format.
+    private func checkFormat(in environment: Environment) throws {
+        let stored = try environment.read { txn in try txn.bytes(meta, key: Self.formatKey.span) }
+        if let stored {
+            guard stored == Self.formatVersion else {
+                throw EventStoreError.storage("the log at \(environment.path) has storage format \(stored), this build reads \(Self.formatVersion)")
+            }
+        } else if !environment.options.readOnly {
+            try environment.write { txn in
+                try txn.put(meta, key: Self.formatKey.span, value: Self.formatVersion.span)
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import EventLog
+import LMDB
+
+/// Reads of the log inside one read (or write) transaction: records by position, streams and
+/// subjects through their chains, and the whole log with filters.
+struct LogReader {
+    let txn: ReadTransaction
+    let databases: LogDatabases
+    let resolver: NameResolver
+
+    /// The last committed position, 0 for an empty log.
+    func headPosition() throws -> UInt64 {
+        try txn.withCursor(databases.events) { cursor in try cursor.last() ? cursor.currentKey ?? 0 : 0 }
+    }
+
+    /// Calls `body` with the verified record at `position` and its decoded header.
+    @inline(__always)
+    func withRecord<R>(at position: UInt64, _ body: (Span<UInt8>, RecordHeader) throws -> R) throws -> R? {
+        try txn.get(databases.events, key: position) { span in
+            try body(span, try RecordCodec.decodeVerified(span, position: position))
+        }
+    }
+
+    /// The record at `position` that a chain link points to; a missing one is corruption.
+    @inline(__always)
+    func withLinkedRecord<R>(at position: UInt64, _ body: (Span<UInt8>, RecordHeader) throws -> R) throws -> R {
+        guard let result = try withRecord(at: position, body) else {
+            throw EventStoreError.corruption(position: Position(position), reason: "a chain link points to a missing record")
+        }
+        return result
+    }
+
+    /// The envelope of a verified record.
+    @inline(__always)
+    func envelope(_ header: RecordHeader, position: UInt64) throws -> EventEnvelope {
+        EventEnvelope(
+            position: Position(position),
+            stream: try resolver.name(.stream, header.streamNumber, in: txn, at: position),
+            streamVersion: header.streamVersion, recordedAt: header.recordedAt,
+            header: EventHeader(
+                eventId: header.eventId, type: try resolver.name(.type, header.typeNumber, in: txn, at: position),
+                schemaVersion: header.schemaVersion,
+                subject: header.subjectNumber == 0 ? nil : try resolver.name(.subject, header.subjectNumber, in: txn, at: position),
+                occurredAt: header.occurredAt, correlationId: header.correlationId, causationId: header.causationId))
+    }
+
+    /// A full copy of a verified record.
+    func recordedEvent(_ span: Span<UInt8>, _ header: RecordHeader, position: UInt64) throws -> RecordedEvent {
+        RecordedEvent(
+            envelope: try envelope(header, position: position),
+            metadata: span.extracting(header.metadataRange).copiedBytes(),
+            payload: span.extracting(header.payloadRange).copiedBytes())
+    }
+
+    /// The event at `position`, or nil.
+    func event(at position: UInt64) throws -> RecordedEvent? {
+        try withRecord(at: position) { span, header in try recordedEvent(span, header, position: position) }
+    }
+}
+
+/// The two kinds of chains the log threads through its records.
+enum ChainKind: Sendable, CustomStringConvertible {
+    case stream
+    case subject
+
+    var nameKind: NameKind { self == .stream ? .stream : .subject }
+
+    func heads(_ databases: LogDatabases) -> Database {
+        self == .stream ? databases.streamHeads : databases.subjectHeads
+    }
+
+    @inline(__always)
+    func links(_ header: RecordHeader) -> ChainLinks { self == .stream ? header.streamLinks : header.subjectLinks }
+
+    @inline(__always)
+    func version(_ header: RecordHeader) -> UInt64 { self == .stream ? header.streamVersion : header.subjectSequence }
+
+    var description: String { self == .stream ? "stream" : "subject" }
+}

@@ -1,0 +1,73 @@
+import EventLog
+import BinaryCoding
+import LMDB
+
+/// Turns interned numbers back into names (and names into numbers) for readers, caching what one
+/// read session has seen so a scan does not look each stream up again.
+///
+/// Numbers are dense (1, 2, 3… per kind), so a resolver made for long reads (`dense`) caches in
+/// an array indexed by number: a lookup costs no hashing. One made for short reads caches in a
+/// small dictionary, so it never allocates room for numbers it will not see. Either holds at
+/// most ``capacity`` names per kind. Not shared between threads: each read session (a scan, a
+/// subscription, a query) has its own.
+final class NameResolver {
+    private let databases: LogDatabases
+    private let dense: Bool
+    private var names: [[String?]] = Array(repeating: [], count: NameKind.allCases.count)
+    private var sparse: [[UInt32: String]] = Array(repeating: [:], count: NameKind.allCases.count)
+    private static let capacity = 1 << 18
+
+    init(databases: LogDatabases, dense: Bool = false) {
+        self.databases = databases
+        self.dense = dense
+    }
+
+    /// The name interned as `number`; a missing one means the log is corrupt.
+    @inline(__always)
+    func name(_ kind: NameKind, _ number: UInt32, in txn: ReadTransaction, at position: UInt64) throws -> String {
+        let index = Int(number)
+        if dense {
+            if index < names[kind.rawValue].count, let cached = names[kind.rawValue][index] { return cached }
+        } else if let cached = sparse[kind.rawValue][number] {
+            return cached
+        }
+        return try load(kind, number, in: txn, at: position)
+    }
+
+    private func load(_ kind: NameKind, _ number: UInt32, in txn: ReadTransaction, at position: UInt64) throws -> String {
+        guard let name = try txn.get(databases.tables(kind).names, key: UInt64(number), { String(decoding: $0.copiedBytes(), as: UTF8.self) })
+        else { throw EventStoreError.corruption(position: Position(position), reason: "unknown \(kind) number \(number)") }
+        let index = Int(number)
+        if !dense {
+            if sparse[kind.rawValue].count >= Self.capacity { sparse[kind.rawValue].removeAll() }
+            sparse[kind.rawValue][number] = name
+        } else if index < Self.capacity {
+            if index >= names[kind.rawValue].count {
+                names[kind.rawValue].append(contentsOf: repeatElement(nil, count: index + 1 - names[kind.rawValue].count))
+            }
+            names[kind.rawValue][index] = name
+        }
+        return name
+    }
+
+    /// The number interned for `name`, or nil if the log has never seen it.
+    func number(_ kind: NameKind, _ name: String, in txn: ReadTransaction) throws -> UInt32? {
+        try Self.number(kind, name, databases: databases, in: txn)
+    }
+
+    static func number(_ kind: NameKind, _ name: String, databases: LogDatabases, in txn: ReadTransaction) throws -> UInt32? {
+        try txn.get(databases.tables(kind).numbers, key: name.utf8.span) { span in
+            try? ByteReader.uint32(span, at: 0)
+        } ?? nil
+    }
+}
+
+extension NameKind: CustomStringConvertible {
+    var description: String {
+        switch self {
+        case .stream: "stream"
+        case .subject: "subject"
+        case .type: "event type"
+        }
+    }
+}

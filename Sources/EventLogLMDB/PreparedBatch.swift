@@ -1,0 +1,71 @@
+import EventLog
+import BinaryCoding
+import Foundation
+
+/// Appends made ready for the writer by the appending task: validated, with every event's tail
+/// encoded (into one shared buffer) and hashed, so the single writer thread only adds what it
+/// alone can know (numbers, versions, links, positions).
+struct PreparedBatch: Sendable {
+    /// One event, ready to be written: its header as the appender gave it, and where its
+    /// encoded tail sits in the shared buffer.
+    @dynamicMemberLookup
+    struct Event: Sendable {
+        let header: EventHeader
+        let key: UUIDKey
+        let recordedAt: Timestamp?
+        let tail: Range<Int>
+        let tailHash: UInt64
+        /// Where the metadata and the payload sit inside ``tail`` (in the shared buffer).
+        let metadata: Range<Int>
+        let payload: Range<Int>
+        /// The appender's in-memory form of the payload, for observers.
+        let decoded: (any Sendable)?
+
+        subscript<T>(dynamicMember keyPath: KeyPath<EventHeader, T>) -> T { header[keyPath: keyPath] }
+
+        var occurredMicros: Int64 { header.occurredAt.microsecondsSinceEpoch }
+    }
+
+    /// One append: a stream, an expectation, and its events' indices in ``events``.
+    struct Append: Sendable {
+        let stream: String
+        let expectedVersion: ExpectedVersion
+        let events: Range<Int>
+    }
+
+    private(set) var appends: [Append] = []
+    private(set) var events: [Event] = []
+    private(set) var tails = ByteWriter(capacity: 0)
+    /// Payload and metadata bytes, for the writer's per-transaction limit.
+    private(set) var byteCount = 0
+
+    init(reservingEvents count: Int) {
+        events.reserveCapacity(count)
+    }
+
+    /// Adds a request that passed validation.
+    mutating func add(_ request: AppendRequest) {
+        let first = events.count
+        for index in request.events.indices { add(request.events[index]) }
+        appends.append(Append(stream: request.stream, expectedVersion: request.expectedVersion, events: first..<events.count))
+    }
+
+    /// Adds one event, borrowed from its request (no copy of its fields).
+    private mutating func add(_ event: borrowing ProposedEvent) {
+            let start = tails.bytes.count
+            RecordCodec.appendTail(of: event, to: &tails)
+            let end = tails.bytes.count
+            let key = UUIDKey(event.eventId)
+            let payloadStart = end - event.payload.count
+            events.append(Event(
+                header: event.header, key: key, recordedAt: event.recordedAt, tail: start..<end,
+                tailHash: RecordCodec.tailHash(tails.bytes.span.extracting(start..<end)),
+                metadata: (payloadStart - event.metadata.count)..<payloadStart, payload: payloadStart..<end,
+                decoded: event.decoded))
+            byteCount += end - start
+    }
+
+    /// The encoded tail of event `index`.
+    @inline(__always)
+    func tail(_ index: Int) -> ArraySlice<UInt8> { tails.bytes[events[index].tail] }
+}

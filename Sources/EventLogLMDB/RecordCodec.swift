@@ -1,0 +1,174 @@
+package import EventLog
+package import BinaryCoding
+import Foundation
+
+/// The numbers and fixed fields of one stored event record, decoded without copying its bytes.
+///
+/// Names (stream, subject, type) are stored as interned numbers; metadata and payload are
+/// ranges into the borrowed record.
+struct RecordHeader {
+    var typeNumber: UInt32
+    var schemaVersion: UInt32
+    var streamNumber: UInt32
+    var streamVersion: UInt64
+    var streamLinks: ChainLinks
+    /// 0 when the event has no subject.
+    var subjectNumber: UInt32
+    var subjectSequence: UInt64
+    var subjectLinks: ChainLinks
+    var eventId: UUID
+    var occurredAt: Timestamp
+    var recordedAt: Timestamp
+    var correlationId: UUID?
+    var causationId: UUID?
+    var metadataRange: Range<Int>
+    var payloadRange: Range<Int>
+    /// Where the tail (the part the appender encoded) starts.
+    var tailStart: Int
+}
+
+/// The binary form of a stored event: a checksum, a *head* the writer encodes (numbers, chain
+/// links, recording time) and a *tail* the appending task encodes before the writer sees it
+/// (event id, schema version, occurred-at, correlation, metadata, payload).
+///
+/// Layout: 4-byte little-endian checksum; format byte; head: flags, then varints: type number,
+/// stream number, stream version, stream links, and if flagged subject number, subject sequence
+/// and subject links, then recorded-at as zigzag varints (micros after occurred-at, offset);
+/// tail: flags, schema version, 16-byte event id, occurred-at (zigzag micros and offset), the
+/// flagged correlation id, causation id and length-prefixed metadata, and the payload to the end.
+///
+/// The checksum is the low 32 bits of XXH64 of the head, seeded with the record's position plus
+/// XXH64 of the tail: every byte is covered, a record found at the wrong position fails, and the
+/// tail's hash is computed by the appending task, off the writer's thread.
+package enum RecordCodec {
+    static let formatVersion: UInt8 = 1
+
+    private enum Flag {
+        static let subject: UInt8 = 1
+        static let correlation: UInt8 = 1
+        static let causation: UInt8 = 2
+        static let metadata: UInt8 = 4
+    }
+
+    /// Appends the tail of `event` to `writer`.
+    package static func appendTail(of event: borrowing ProposedEvent, to writer: inout ByteWriter) {
+        var flags: UInt8 = 0
+        if event.correlationId != nil { flags |= Flag.correlation }
+        if event.causationId != nil { flags |= Flag.causation }
+        if !event.metadata.isEmpty { flags |= Flag.metadata }
+        writer.byte(flags)
+        writer.varint(UInt64(event.schemaVersion))
+        writer.uuid(event.eventId)
+        writer.signedVarint(event.occurredAt.microsecondsSinceEpoch)
+        writer.signedVarint(Int64(event.occurredAt.utcOffsetSeconds))
+        if let correlation = event.correlationId { writer.uuid(correlation) }
+        if let causation = event.causationId { writer.uuid(causation) }
+        if !event.metadata.isEmpty { writer.lengthPrefixed(event.metadata) }
+        writer.append(event.payload)
+    }
+
+    /// The hash of a tail that seeds the record's checksum.
+    @inline(__always)
+    package static func tailHash(_ tail: Span<UInt8>) -> UInt64 { XXHash64.hash(tail, from: 0, seed: 0) }
+
+    /// Encodes a whole record into `writer` (which must be empty): the head, then `tail`.
+    @inline(__always)
+    package static func encode(
+        into writer: inout ByteWriter, position: UInt64, typeNumber: UInt32, streamNumber: UInt32,
+        streamVersion: UInt64, streamLinks: ChainLinks, subjectNumber: UInt32, subjectSequence: UInt64,
+        subjectLinks: ChainLinks, occurredMicros: Int64, recordedAt: Timestamp,
+        tail: ArraySlice<UInt8>, tailHash: UInt64
+    ) {
+        writer.uint32(0)
+        writer.byte(formatVersion)
+        writer.byte(subjectNumber != 0 ? Flag.subject : 0)
+        writer.varint(UInt64(typeNumber))
+        writer.varint(UInt64(streamNumber))
+        writer.varint(streamVersion)
+        streamLinks.encode(into: &writer)
+        if subjectNumber != 0 {
+            writer.varint(UInt64(subjectNumber))
+            writer.varint(subjectSequence)
+            subjectLinks.encode(into: &writer)
+        }
+        writer.signedVarint(recordedAt.microsecondsSinceEpoch &- occurredMicros)
+        writer.signedVarint(Int64(recordedAt.utcOffsetSeconds))
+        let headEnd = writer.bytes.count
+        writer.bytes.append(contentsOf: tail)
+        let sum = checksum(writer.bytes.span, headEnd: headEnd, position: position, tailHash: tailHash)
+        writer.patchUInt32(sum, at: 0)
+    }
+
+    @inline(__always)
+    private static func checksum(_ record: Span<UInt8>, headEnd: Int, position: UInt64, tailHash: UInt64) -> UInt32 {
+        UInt32(truncatingIfNeeded: XXHash64.hash(record.extracting(0..<headEnd), from: 4, seed: position &+ tailHash))
+    }
+
+    /// Decodes a record's header and verifies its checksum.
+    @inline(__always)
+    static func decodeVerified(_ span: Span<UInt8>, position: UInt64) throws(EventStoreError) -> RecordHeader {
+        let header: RecordHeader
+        do {
+            header = try decodeUnchecked(span)
+        } catch {
+            throw .corruption(position: Position(position), reason: "undecodable record: \(error.reason)")
+        }
+        let stored = (try? ByteReader.uint32(span, at: 0)) ?? 0
+        let tailHash = Self.tailHash(span.extracting(header.tailStart...))
+        let computed = checksum(span, headEnd: header.tailStart, position: position, tailHash: tailHash)
+        guard stored == computed else {
+            throw .corruption(position: Position(position), reason: "checksum mismatch (stored \(hex(stored)), computed \(hex(computed)))")
+        }
+        return header
+    }
+
+    @inline(__always)
+    private static func decodeUnchecked(_ span: Span<UInt8>) throws(DecodeFailure) -> RecordHeader {
+        var o = 4
+        let format = try ByteReader.byte(span, &o)
+        guard format == formatVersion else { throw DecodeFailure(reason: "unknown record format \(format)") }
+        let headFlags = try ByteReader.byte(span, &o)
+        let typeNumber = try narrow(ByteReader.varint(span, &o))
+        let streamNumber = try narrow(ByteReader.varint(span, &o))
+        let streamVersion = try ByteReader.varint(span, &o)
+        let streamLinks = try ChainLinks.decode(span, &o)
+        var subjectNumber: UInt32 = 0
+        var subjectSequence: UInt64 = 0
+        var subjectLinks = ChainLinks.first
+        if headFlags & Flag.subject != 0 {
+            subjectNumber = try narrow(ByteReader.varint(span, &o))
+            subjectSequence = try ByteReader.varint(span, &o)
+            subjectLinks = try ChainLinks.decode(span, &o)
+        }
+        let recordedDelta = try ByteReader.signedVarint(span, &o)
+        let recordedOffset = try ByteReader.signedVarint(span, &o)
+        let tailStart = o
+        let tailFlags = try ByteReader.byte(span, &o)
+        let schemaVersion = try narrow(ByteReader.varint(span, &o))
+        let eventId = try ByteReader.uuid(span, &o)
+        let occurredMicros = try ByteReader.signedVarint(span, &o)
+        let occurredOffset = try ByteReader.signedVarint(span, &o)
+        guard abs(occurredOffset) <= Int64(Timestamp.maxOffsetSeconds), abs(recordedOffset) <= Int64(Timestamp.maxOffsetSeconds) else {
+            throw DecodeFailure(reason: "UTC offset out of range")
+        }
+        let correlationId = tailFlags & Flag.correlation != 0 ? try ByteReader.uuid(span, &o) : nil
+        let causationId = tailFlags & Flag.causation != 0 ? try ByteReader.uuid(span, &o) : nil
+        let metadataRange = tailFlags & Flag.metadata != 0 ? try ByteReader.lengthPrefixedRange(span, &o) : o..<o
+        return RecordHeader(
+            typeNumber: typeNumber, schemaVersion: schemaVersion, streamNumber: streamNumber,
+            streamVersion: streamVersion, streamLinks: streamLinks, subjectNumber: subjectNumber,
+            subjectSequence: subjectSequence, subjectLinks: subjectLinks, eventId: eventId,
+            occurredAt: Timestamp(microsecondsSinceEpoch: occurredMicros, utcOffsetSeconds: Int32(occurredOffset)),
+            recordedAt: Timestamp(microsecondsSinceEpoch: occurredMicros &+ recordedDelta, utcOffsetSeconds: Int32(recordedOffset)),
+            correlationId: correlationId, causationId: causationId,
+            metadataRange: metadataRange, payloadRange: o..<span.count, tailStart: tailStart)
+    }
+
+    @inline(__always)
+    private static func narrow(_ value: UInt64) throws(DecodeFailure) -> UInt32 {
+        guard let narrowed = UInt32(exactly: value) else { throw DecodeFailure(reason: "number \(value) out of range") }
+        return narrowed
+    }
+
+    private static func hex(_ value: UInt32) -> String { "0x" + String(value, radix: 16) }
+}

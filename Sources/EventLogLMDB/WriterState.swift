@@ -1,0 +1,143 @@
+import EventLog
+import BinaryCoding
+import LMDB
+
+/// What the single writer remembers between transactions: the head position, interned numbers
+/// and chain heads. Owned by the writer thread and moved into each transaction's session.
+///
+/// Heads live in arrays indexed by their interned number (numbers are dense, from 1), so finding
+/// a stream's head costs no hashing. A transaction updates the state as it goes; if it fails or is
+/// retried (the map grew), the state is marked dirty and reloaded from the database before the
+/// next use, so it never holds anything that was not committed. The caches are bounded: past
+/// ``capacity`` entries they are dropped and refilled from the database on demand.
+struct WriterState {
+    private(set) var headPosition: UInt64 = 0
+    private var streamNumbers: [String: UInt32] = [:]
+    private var subjectNumbers: [String: UInt32] = [:]
+    private var typeNumbers: [String: UInt32] = [:]
+    /// The last subject and type interned: consecutive events often share them.
+    private var lastSubject: (name: String, number: UInt32)?
+    private var lastType: (name: String, number: UInt32)?
+    private var nextNumbers: [UInt32] = Array(repeating: 1, count: NameKind.allCases.count)
+    /// Stream heads by stream number.
+    var streams = HeadTable(tracksFingerprints: true)
+    /// Subject heads by subject number.
+    var subjects = HeadTable(tracksFingerprints: false)
+    /// Increases with every transaction, to mark the heads it touched.
+    private(set) var serial: UInt64 = 0
+    let capacity: Int
+    private(set) var dirty = true
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// Starts a write transaction's use of the state, reloading it if the last one did not commit.
+    mutating func begin(_ txn: WriteTransaction, _ databases: LogDatabases) throws {
+        if dirty { try reload(txn, databases) }
+        dirty = true
+        serial += 1
+    }
+
+    /// Marks the state as matching the database after a successful commit, and trims the caches.
+    mutating func committed() {
+        dirty = false
+        if streams.loadedCount + subjects.loadedCount > capacity {
+            streams = HeadTable(tracksFingerprints: true)
+            subjects = HeadTable(tracksFingerprints: false)
+        }
+        if streamNumbers.count > capacity { streamNumbers = [:] }
+        if subjectNumbers.count > capacity { subjectNumbers = [:] }
+        if typeNumbers.count > capacity { typeNumbers = [:] }
+    }
+
+    private mutating func reload(_ txn: WriteTransaction, _ databases: LogDatabases) throws {
+        headPosition = try txn.withCursor(databases.events) { cursor in try cursor.last() ? cursor.currentKey ?? 0 : 0 }
+        streamNumbers = [:]
+        subjectNumbers = [:]
+        typeNumbers = [:]
+        lastSubject = nil
+        lastType = nil
+        for kind in NameKind.allCases {
+            let last = try txn.withCursor(databases.tables(kind).names) { cursor in try cursor.last() ? cursor.currentKey ?? 0 : 0 }
+            nextNumbers[kind.rawValue] = UInt32(last) + 1
+        }
+        streams = HeadTable(tracksFingerprints: true)
+        subjects = HeadTable(tracksFingerprints: false)
+    }
+
+    /// Assigns the next position.
+    @inline(__always)
+    mutating func nextPosition() -> UInt64 {
+        headPosition += 1
+        return headPosition
+    }
+
+    /// The number interned for `name`, looked up in the cache then the database; nil if new.
+    @inline(__always)
+    mutating func existingNumber(_ kind: NameKind, _ name: String, _ txn: WriteTransaction, _ databases: LogDatabases) throws -> UInt32? {
+        if let cached = cachedNumber(kind, name) { return cached }
+        guard let stored = try NameResolver.number(kind, name, databases: databases, in: txn) else { return nil }
+        cache(kind, name, stored)
+        return stored
+    }
+
+    @inline(__always)
+    private mutating func cachedNumber(_ kind: NameKind, _ name: String) -> UInt32? {
+        switch kind {
+        case .stream:
+            return streamNumbers[name]
+        case .subject:
+            if let lastSubject, lastSubject.name == name { return lastSubject.number }
+            guard let number = subjectNumbers[name] else { return nil }
+            lastSubject = (name, number)
+            return number
+        case .type:
+            if let lastType, lastType.name == name { return lastType.number }
+            guard let number = typeNumbers[name] else { return nil }
+            lastType = (name, number)
+            return number
+        }
+    }
+
+    @inline(__always)
+    private mutating func cache(_ kind: NameKind, _ name: String, _ number: UInt32) {
+        switch kind {
+        case .stream: streamNumbers[name] = number
+        case .subject: subjectNumbers[name] = number
+        case .type: typeNumbers[name] = number
+        }
+    }
+
+    /// The number for `name`, interning it (in this transaction) if the log has never seen it.
+    @inline(__always)
+    mutating func number(_ kind: NameKind, _ name: String, _ txn: WriteTransaction, _ databases: LogDatabases) throws -> UInt32 {
+        if let existing = try existingNumber(kind, name, txn, databases) { return existing }
+        let number = nextNumbers[kind.rawValue]
+        nextNumbers[kind.rawValue] += 1
+        let tables = databases.tables(kind)
+        var encoded = ByteWriter(capacity: 4)
+        encoded.uint32(number)
+        try txn.put(tables.numbers, key: name.utf8.span, value: encoded.bytes.span, options: .noOverwrite)
+        try txn.put(tables.names, key: UInt64(number), value: name.utf8.span, options: .append)
+        cache(kind, name, number)
+        return number
+    }
+
+    /// Makes sure the head of chain `number` is in memory (an absent head is an empty chain) and
+    /// returns its index in the chain's head array.
+    @inline(__always)
+    mutating func loadHead(_ chain: ChainKind, _ number: UInt32, _ txn: WriteTransaction, _ databases: LogDatabases) throws -> Int {
+        let index = Int(number)
+        switch chain {
+        case .stream:
+            if !streams.isLoaded(index) { streams.install(index, try Self.storedHead(chain, number, txn, databases)) }
+        case .subject:
+            if !subjects.isLoaded(index) { subjects.install(index, try Self.storedHead(chain, number, txn, databases)) }
+        }
+        return index
+    }
+
+    private static func storedHead(_ chain: ChainKind, _ number: UInt32, _ txn: WriteTransaction, _ databases: LogDatabases) throws -> ChainHead {
+        let reader = LogReader(txn: txn, databases: databases, resolver: NameResolver(databases: databases))
+        return try reader.writerHead(chain, number: number)
+    }
+}

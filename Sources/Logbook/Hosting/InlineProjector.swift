@@ -1,0 +1,81 @@
+import EventLog
+import EventLogLMDB
+import LMDB
+import Synchronization
+
+/// The inline projections: folds every committed batch into the live read models inside the
+/// log's write transaction (so read models commit atomically with their events), moves each live
+/// projection's checkpoint, and tells the query caches what changed once the commit is durable.
+final class InlineProjector: LogCommitObserver {
+    private struct State: Sendable {
+        var projections: ProjectionSet
+        var generations: [ProjectionKind: Int] = [:]
+        var pending = CommitSummary()
+        /// Set between a fold and the end of its transaction: still set at the next fold, it means
+        /// the transaction was rolled back and run again, and the caches hold the rolled-back fold.
+        var inFlight = false
+    }
+
+    private let store: ReadModelStore
+    private let control: ProjectionControl
+    private let committed: @Sendable (CommitSummary) -> Void
+    private let state: Mutex<State>
+    /// Past this many cached records, caches are dropped after a commit.
+    private let cacheLimit: Int
+
+    init(store: ReadModelStore, control: ProjectionControl, cacheLimit: Int = 200_000, committed: @escaping @Sendable (CommitSummary) -> Void) {
+        self.store = store
+        self.control = control
+        self.committed = committed
+        self.cacheLimit = cacheLimit
+        state = Mutex(State(projections: store.projectionSet()))
+    }
+
+    func logWillCommit(_ batch: borrowing CommittedBatch, in transaction: WriteTransaction) throws {
+        let control = self.control.snapshot
+        let live = Set(ProjectionKind.allCases).subtracting(control.rebuilding)
+        try state.withLock { state in
+            if state.inFlight { state.projections.dropCache() }
+            state.inFlight = true
+            // A projection that was rebuilt meanwhile: what is cached of it is stale.
+            for kind in ProjectionKind.allCases where state.generations[kind, default: 0] != control.generation[kind, default: 0] {
+                state.projections.dropCache([kind])
+                state.generations[kind] = control.generation[kind, default: 0]
+            }
+            state.projections.active = live
+            var summary = CommitSummary(position: batch.lastPosition.rawValue)
+            try batch.forEach { envelope, _, payload, decoded in
+                // Commands hand over the value they encoded: no need to decode it again.
+                let known = (decoded as? DomainEvent).map { FoldEvent(position: envelope.position.rawValue, envelope: envelope, event: $0) }
+                guard let fold = try known ?? FoldEvent.decode(envelope, payload: payload) else { return }
+                try state.projections.apply(fold, transaction)
+                summary.add(fold)
+            }
+            try state.projections.flush(transaction)
+            for kind in live {
+                try store.setCheckpoint(
+                    kind, .init(position: batch.lastPosition.rawValue, codeVersion: kind.codeVersion, rebuilding: false), transaction)
+            }
+            state.pending = summary
+        }
+    }
+
+    func logDidCommit() {
+        let summary = state.withLock { state in
+            state.inFlight = false
+            state.projections.markFlushed()
+            if state.projections.cachedCount > cacheLimit { state.projections.dropCache() }
+            defer { state.pending = CommitSummary() }
+            return state.pending
+        }
+        if !summary.isEmpty { committed(summary) }
+    }
+
+    func logDidAbort() {
+        state.withLock { state in
+            state.inFlight = false
+            state.projections.dropCache()
+            state.pending = CommitSummary()
+        }
+    }
+}

@@ -1,0 +1,51 @@
+// `logbook-test-helper append-loop --path DIR [--writers N]`: appends durable events until it is
+// killed, printing each acknowledged position.
+//
+// The crash-safety tests run it as a child process and kill it with SIGKILL at random moments;
+// every position printed must be in the log afterwards. A test-only executable: it is built for
+// the tests and never shipped in the `logbook` binary.
+import EventLog
+import EventLogLMDB
+import Foundation
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("logbook-test-helper: \(message)\n".utf8))
+    exit(64)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.first == "append-loop" else { fail("usage: logbook-test-helper append-loop --path DIR [--writers N]") }
+var path: String?
+var writers = 4
+var index = 1
+while index < arguments.count {
+    let value = index + 1 < arguments.count ? arguments[index + 1] : nil
+    switch arguments[index] {
+    case "--path": path = value
+    case "--writers": writers = value.flatMap(Int.init) ?? 0
+    default: fail("unknown argument \(arguments[index])")
+    }
+    index += 2
+}
+guard let path, writers > 0 else { fail("--path DIR is required and --writers must be positive") }
+
+let store = try LMDBEventStore(path: path)
+try await withThrowingTaskGroup(of: Void.self) { group in
+    for writer in 0..<writers {
+        group.addTask {
+            var sequence = 0
+            while true {
+                sequence += 1
+                let event = ProposedEvent(
+                    type: "test.appended", subject: "writer-\(writer)",
+                    occurredAt: Timestamp(microsecondsSinceEpoch: Int64(sequence)),
+                    payload: Array("\(writer):\(sequence)".utf8))
+                let result = try await store.append([event], to: "loop-\(writer)", expectedVersion: .any)
+                // One unbuffered write per line: an acknowledgement printed is one the parent can see.
+                let line = "ack \(writer) \(sequence) \(result.firstPosition) \(event.eventId.uuidString)\n"
+                FileHandle.standardOutput.write(Data(line.utf8))
+            }
+        }
+    }
+    try await group.waitForAll()
+}
