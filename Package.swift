@@ -14,8 +14,11 @@ let package = Package(
     products: [
         .library(name: "LMDB", targets: ["LMDB"]),
         .library(name: "EventLog", targets: ["EventLog"]),
+        .library(name: "EventLogLMDB", targets: ["EventLogLMDB"]),
         .library(name: "Logbook", targets: ["Logbook"]),
         .library(name: "LogbookHTTP", targets: ["LogbookHTTP"]),
+        // The event-log conformance suite and test fixtures, for other backends and for hosts.
+        .library(name: "LogbookTesting", targets: ["LogbookTesting"]),
         .executable(name: "logbook", targets: ["LogbookCLI"]),
     ],
     dependencies: [
@@ -43,17 +46,22 @@ let package = Package(
         .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: strictSettings),
         // Varints, little-endian integers and strings in byte buffers, for the storage encodings.
         .target(name: "BinaryCoding", swiftSettings: strictSettings),
-        // The append-only event log: envelope, append, reads, subscriptions, checkpoints.
-        .target(name: "EventLog", dependencies: ["LMDB", "BinaryCoding"], swiftSettings: strictSettings),
-        // The domain: events, commands and rules, projections, replay and the query API.
+        // The log's contract, backend-neutral: the EventStore protocol, envelope, errors, positions, timestamps.
+        .target(name: "EventLog", swiftSettings: strictSettings),
+        // The embedded log on LMDB: one writer with group commit, chains threaded through the records, subscriptions.
+        .target(name: "EventLogLMDB", dependencies: ["EventLog", "LMDB", "BinaryCoding"], swiftSettings: strictSettings),
+        // The domain: events, commands and rules, read models, replay and the query API, over any EventStore.
         .target(
             name: "Logbook",
             dependencies: [
-                "EventLog", "LMDB", "BinaryCoding",
+                "EventLog", "EventLogLMDB", "LMDB", "BinaryCoding",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
-        // HTTP: routes a host application mounts (or a ready Application), auth, problem+json, SSE, metrics.
+        // The deterministic demo data set (users, workouts, steps, goals, places) behind `logbook demo` and the benchmarks.
+        .target(name: "DemoData", dependencies: ["Logbook", "EventLog"], swiftSettings: strictSettings),
+        // HTTP: routes a host application mounts (or a ready Application), auth, problem+json, SSE, metrics, admin jobs.
         .target(
             name: "LogbookHTTP",
             dependencies: [
@@ -67,11 +75,20 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strictSettings),
+        // `logbook openapi`: the OpenAPI document of this build's routes, response schemas from real answers.
+        .target(
+            name: "LogbookOpenAPI",
+            dependencies: [
+                "LogbookHTTP", "Logbook", "DemoData", "EventLog",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
         // The benchmarks behind `logbook bench`, each with its raw baseline.
         .target(
             name: "LogBenchmarks",
             dependencies: [
-                "EventLog", "LMDB", "Logbook",
+                "EventLog", "EventLogLMDB", "LMDB", "BinaryCoding", "Logbook", "DemoData",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strictSettings),
@@ -79,32 +96,41 @@ let package = Package(
         .executableTarget(
             name: "LogbookCLI",
             dependencies: [
-                "EventLog", "LMDB", "Logbook", "LogbookHTTP", "LogBenchmarks",
+                "EventLog", "EventLogLMDB", "LMDB", "Logbook", "LogbookHTTP", "LogbookOpenAPI", "LogBenchmarks", "DemoData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
-        // Helpers the test targets share (temporary directories, stores, clocks).
-        .target(
-            name: "LogbookTestSupport", dependencies: ["EventLog", "Logbook"], path: "Tests/LogbookTestSupport",
+        // The conformance suite every EventStore backend runs, and fixtures for tests of code above the log.
+        .target(name: "LogbookTesting", dependencies: ["EventLog"], swiftSettings: strictSettings),
+        // A helper process for the crash tests (appends until killed); built for the tests, never shipped.
+        .executableTarget(
+            name: "LogbookTestHelper", dependencies: ["EventLog", "EventLogLMDB"], path: "Tests/LogbookTestHelper",
             swiftSettings: strictSettings),
+        // Helpers the test targets share (temporary stores and Logbooks, the built executables).
+        .target(
+            name: "LogbookTestSupport", dependencies: ["EventLog", "EventLogLMDB", "Logbook", "LogbookTesting"],
+            path: "Tests/LogbookTestSupport", swiftSettings: strictSettings),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "LogbookTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "EventLogTests",
-            // LogbookCLI: the crash and multi-process tests run the built `logbook` binary.
-            dependencies: ["EventLog", "LMDB", "LogbookCLI", "Logbook", "LogbookTestSupport"],
+            // The crash and multi-process tests run the built helper and `logbook` binaries.
+            dependencies: [
+                "EventLog", "EventLogLMDB", "LMDB", "LogbookCLI", "LogbookTestHelper", "Logbook", "LogbookTesting",
+                "LogbookTestSupport", "DemoData",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "LogbookTests",
             // LogbookCLI: the replay tests run the built `logbook` binary in another time zone.
-            dependencies: ["Logbook", "EventLog", "LMDB", "LogbookTestSupport", "LogbookCLI"],
+            dependencies: ["Logbook", "EventLog", "EventLogLMDB", "LMDB", "LogbookTesting", "LogbookTestSupport", "LogbookCLI", "DemoData"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "LogbookHTTPTests",
             dependencies: [
-                "LogbookHTTP", "Logbook", "EventLog", "LogbookTestSupport", "LogbookCLI",
+                "LogbookHTTP", "LogbookOpenAPI", "Logbook", "EventLog", "LogbookTestSupport", "LogbookCLI", "DemoData",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),

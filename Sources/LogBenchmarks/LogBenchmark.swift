@@ -1,3 +1,5 @@
+import EventLogLMDB
+import DemoData
 import EventLog
 import Foundation
 import Logbook
@@ -83,13 +85,13 @@ public struct LogBenchmark: Sendable {
 
         progress("durable appends: 1 writer, then \(concurrentWriters)")
         let rawSingleSeconds = try raw.appendSingles(count: durableSingleAppends, after: events, seed: 1 << 41)
-        let singleBefore = store.writerStatistics?.transactions ?? 0
+        let singleBefore = store.statistics?.transactions ?? 0
         let singleSeconds = try await appendConcurrently(store, workload, writers: 1, total: durableSingleAppends)
-        progress("single writer: \((store.writerStatistics?.transactions ?? 0) - singleBefore) transactions in \(singleSeconds) s")
-        let transactionsBefore = store.writerStatistics?.transactions ?? 0
+        progress("single writer: \((store.statistics?.transactions ?? 0) - singleBefore) transactions in \(singleSeconds) s")
+        let transactionsBefore = store.statistics?.transactions ?? 0
         let concurrentSeconds = try await appendConcurrently(
             store, workload, writers: concurrentWriters, total: durableConcurrentAppends)
-        let concurrentTransactions = (store.writerStatistics?.transactions ?? 0) - transactionsBefore
+        let concurrentTransactions = (store.statistics?.transactions ?? 0) - transactionsBefore
         memory.sample()
         await store.close()
         raw.close()

@@ -1,6 +1,7 @@
+public import DemoData
 public import EventLog
 import Foundation
-public import Logbook
+
 
 /// The fixed workload of `logbook bench log`: event i (from 1) goes to stream `user-%08d` of
 /// (i−1) mod 10,000 and subject (i−1) mod 1,000, with a 64-byte payload and a random v4 id.

@@ -1,3 +1,5 @@
+import EventLogLMDB
+import DemoData
 import EventLog
 import Foundation
 import Histogram
@@ -34,7 +36,7 @@ public struct ProjectionsBenchmark: Sendable {
         var configuration = LogbookConfiguration()
         configuration.log.durability = .noSync
         configuration.log.initialMapSize = 1 << 32
-        let logbook = try await Logbook.open(path: root + "/logbook", configuration: configuration)
+        var logbook = try await Logbook.open(path: root + "/logbook", configuration: configuration)
         var generator = DemoDataGenerator(seed: seed, users: users)
         generator.weeks = weeks
         progress("generating \(users) users × \(weeks) weeks")
@@ -54,22 +56,22 @@ public struct ProjectionsBenchmark: Sendable {
         report.set("commands_rejected", generated.rejected.values.reduce(0, +))
 
         if appendOnly {
-            let (inline, plain) = try await appendRates(logbook, root: root)
+            await logbook.close()
+            let (inline, plain) = try await appendRates(at: root + "/logbook", configuration: configuration)
             report.set("append_inline_eps", inline)
             report.set("append_plain_eps", plain)
             report.set("append_inline_ratio", inline / plain)
-            await logbook.close()
             return report
         }
         progress("decode-only scan of \(events) events")
         let decodeClock = Stopwatch()
-        let decoded = try logbook.decodeAll()
+        let decoded = try await Self.decodeAll(logbook.log)
         let decodeSeconds = decodeClock.seconds
         guard decoded == events else { throw BenchmarkFailure("decoded \(decoded) of \(events) events") }
 
         progress("rebuilding every read model")
         // Start the rebuild's peak from what the process holds, not from the decode scan's pages.
-        logbook.log.environment.releaseResidentPages()
+        (logbook.log as? LMDBEventStore)?.environment.releaseResidentPages()
         ProcessStats.resetPeakResident()
         let memory = SharedMemoryPeak()
         let rebuildClock = Stopwatch()
@@ -89,10 +91,12 @@ public struct ProjectionsBenchmark: Sendable {
         }
 
         progress("appending with and without inline projections")
-        let (inline, plain) = try await appendRates(logbook, root: root)
+        await logbook.close()
+        let (inline, plain) = try await appendRates(at: root + "/logbook", configuration: configuration)
         report.set("append_inline_eps", inline)
         report.set("append_plain_eps", plain)
         report.set("append_inline_ratio", inline / plain)
+        logbook = try await Logbook.open(path: root + "/logbook", configuration: configuration)
 
         progress("querying")
         report.set("query_p99_us", try await queryLatencies(logbook))
@@ -104,11 +108,23 @@ public struct ProjectionsBenchmark: Sendable {
         return report
     }
 
+    /// Decodes every event of the log into domain events without folding them: the baseline a
+    /// rebuild is compared with. Returns how many events were decoded.
+    static func decodeAll(_ log: any EventStore, chunkSize: Int = 65_536) async throws -> Int {
+        var count = 0
+        try await log.scan(after: .start, through: nil, filter: .all, chunkSize: chunkSize) { envelope, _, payload in
+            if try FoldEvent.decode(envelope, payload: payload) != nil { count += 1 }
+            return true
+        }
+        return count
+    }
+
     /// Live appends of step batches of 1,000 events (no flush at commit, so the projections' CPU
-    /// cost is what differs), into the same log with the inline projections on and off in turn,
-    /// fifty batches at a time. Before each block with projections, they catch up (untimed) with
-    /// the batches they missed.
-    private func appendRates(_ logbook: Logbook, root: String) async throws -> (inline: Double, plain: Double) {
+    /// cost is what differs), into the same log in blocks of fifty batches: through a Logbook
+    /// (inline projections folding every commit), then through the bare LMDB log with nothing
+    /// attached. Before each block with projections, opening the Logbook catches them up
+    /// (untimed) with the batches they missed.
+    private func appendRates(at path: String, configuration: LogbookConfiguration) async throws -> (inline: Double, plain: Double) {
         var random = SplitMix64(seed: seed &+ 99)
         var inlineSeconds = 0.0
         var plainSeconds = 0.0
@@ -118,6 +134,7 @@ public struct ProjectionsBenchmark: Sendable {
         var inlineEvents = 0
         var plainEvents = 0
         let base = try Timestamp(parsing: "2026-11-16T07:00:00Z").instant
+        var open: (logbook: Logbook?, store: LMDBEventStore?) = (nil, nil)
         while sent < appendEvents {
             var requests: [AppendRequest] = []
             for index in 0..<batch {
@@ -138,14 +155,19 @@ public struct ProjectionsBenchmark: Sendable {
                 requests.append(AppendRequest(stream: "steps-\(user)", events: [event]))
             }
             minute += 15
-            // Blocks of fifty batches: with the projections (after catching them up, untimed), then without.
+            // Blocks of fifty batches: with the projections, then without.
             let batchIndex = sent / batch
             let withProjections = (batchIndex / 50) % 2 == 0
             if batchIndex % 50 == 0 {
-                if withProjections { try await logbook.setInlineProjections(true) } else { try await logbook.setInlineProjectionsQuietly(false) }
+                await open.logbook?.close()
+                await open.store?.close()
+                open = withProjections
+                    ? (try await Logbook.open(path: path, configuration: configuration), nil)
+                    : (nil, try LMDBEventStore(path: path, configuration: configuration.log))
             }
+            let log: any EventStore = open.logbook?.log ?? open.store!
             let clock = Stopwatch()
-            for result in try await logbook.log.append(batch: requests) { _ = try result.get() }
+            for result in try await log.append(batch: requests) { _ = try result.get() }
             if withProjections {
                 inlineSeconds += clock.seconds
                 inlineEvents += batch
@@ -155,7 +177,8 @@ public struct ProjectionsBenchmark: Sendable {
             }
             sent += batch
         }
-        try await logbook.setInlineProjections(true)
+        await open.logbook?.close()
+        await open.store?.close()
         return (Double(inlineEvents) / inlineSeconds, Double(plainEvents) / plainSeconds)
     }
 
@@ -172,7 +195,7 @@ public struct ProjectionsBenchmark: Sendable {
         let sampleUsers = (0..<min(users, 64)).map(DemoDataGenerator.userId)
         for (name, run) in queries {
             for cached in [true, false] {
-                logbook.setCaching(cached)
+                logbook.cache.setEnabled(cached)
                 var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
                 if cached { for user in sampleUsers { try await run(user) } }
                 for iteration in 0..<queryIterations {
@@ -185,7 +208,7 @@ public struct ProjectionsBenchmark: Sendable {
                 report.set("\(name)_\(cached ? "cached" : "uncached")", Double(histogram.valueAtPercentile(99.0)) / 1000)
             }
         }
-        logbook.setCaching(true)
+        logbook.cache.setEnabled(true)
         return report
     }
 }

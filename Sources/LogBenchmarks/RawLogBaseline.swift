@@ -1,3 +1,4 @@
+import DemoData
 import EventLog
 import Foundation
 import Logbook

@@ -1,6 +1,5 @@
 import EventLog
 import Foundation
-import LMDB
 
 extension Logbook {
     /// Decides `command` against the current read models and appends its events. A rejected
@@ -22,7 +21,7 @@ extension Logbook {
         guard Set(keys).count == keys.count else {
             throw LogbookError.invalidArgument(name: "batch", reason: "two commands for the same user or the catalog in one batch")
         }
-        return try await withLocks(keys.sorted()) { try await self.decideAndAppend(batch) }
+        return try await withLocks(keys.sorted()) { try await self.run(batch) }
     }
 
     private func withLocks<R: Sendable>(_ keys: [String], _ body: () async throws -> R) async throws -> R {
@@ -30,74 +29,122 @@ extension Logbook {
         return try await locks.withLock(first) { try await withLocks(Array(keys.dropFirst()), body) }
     }
 
-    private func decideAndAppend(_ batch: [(Command, CommandContext)]) async throws -> [Result<CommandResult, LogbookError>] {
+    /// Answers repeats, decides, appends and maps the log's answers, deciding again the commands
+    /// whose stream another writer moved in between.
+    private func run(_ batch: [(Command, CommandContext)]) async throws -> [Result<CommandResult, LogbookError>] {
         var results = [Result<CommandResult, LogbookError>?](repeating: nil, count: batch.count)
-        var pending = Array(batch.indices)
-        for attempt in 0...configuration.retriesOnConflict {
-            var requests: [AppendRequest] = []
-            var slots: [(index: Int, workoutId: String?)] = []
-            try log.withSnapshot { snapshot in
-                var decider = Decider(projections: readModels.projectionSet(), txn: snapshot.transaction, now: .init(microsecondsSinceEpoch: 0))
-                for index in pending {
-                    let (command, context) = batch[index]
-                    decider.now = now(context)
-                    do {
-                        if let repeated = try repeatedCommand(command, context, snapshot) {
-                            results[index] = .success(repeated)
-                            continue
-                        }
-                        let decision = try decider.decide(command)
-                        if let existing = decision.existingWorkout {
-                            let version = try snapshot.streamVersion("workout-\(existing)") ?? 0
-                            results[index] = .success(CommandResult(
-                                stream: "workout-\(existing)", firstPosition: 0, lastPosition: 0, streamVersion: version,
-                                alreadyApplied: true, workoutId: existing))
-                            continue
-                        }
-                        let current = try snapshot.streamVersion(command.stream)
-                        let expected: ExpectedVersion = context.expectedVersion.map { .exactly($0) } ?? current.map { .exactly($0) } ?? .noStream
-                        requests.append(AppendRequest(
-                            stream: command.stream, events: proposed(decision, command: command, context: context), expectedVersion: expected))
-                        slots.append((index, decision.workoutId))
-                    } catch let error as LogbookError {
-                        results[index] = .failure(error)
-                    }
+        var pending: [Int] = []
+        for index in batch.indices {
+            if let original = try await originalResult(of: batch[index].0, batch[index].1) {
+                results[index] = .success(original)
+            } else {
+                pending.append(index)
+            }
+        }
+        for attempt in 0...configuration.retriesOnConflict where !pending.isEmpty {
+            var appends: [(index: Int, request: AppendRequest, workoutId: String?)] = []
+            for (index, plan) in try await decide(batch, pending) {
+                switch plan {
+                case .answered(let result): results[index] = .success(result)
+                case .refused(let error): results[index] = .failure(error)
+                case .append(let request, let workoutId): appends.append((index, request, workoutId))
                 }
             }
-            guard !requests.isEmpty else { break }
-            let appended = try await log.append(batch: requests)
             pending = []
-            for (slot, outcome) in zip(slots, appended) {
-                switch outcome {
-                case .success(let result):
-                    results[slot.index] = .success(CommandResult(
-                        stream: batch[slot.index].0.stream, firstPosition: result.firstPosition.rawValue,
-                        lastPosition: result.lastPosition.rawValue, streamVersion: result.streamVersion,
-                        alreadyApplied: result.alreadyWritten, workoutId: slot.workoutId))
-                case .failure(.wrongExpectedVersion) where batch[slot.index].1.expectedVersion == nil && attempt < configuration.retriesOnConflict:
-                    // Another writer moved the stream between decision and append: decide again.
-                    pending.append(slot.index)
-                case .failure(.wrongExpectedVersion(let stream, let expected, let actual)):
-                    if let pinned = batch[slot.index].1.expectedVersion {
-                        results[slot.index] = .failure(.versionConflict(stream: stream, expected: pinned, current: actual))
-                    } else {
-                        results[slot.index] = .failure(.conflict(
-                            stream: stream, reason: "expected version \(expected), the stream is at \(actual.map(String.init) ?? "no stream")"))
-                    }
-                case .failure(let error):
-                    results[slot.index] = .failure(.log(error))
+            guard !appends.isEmpty else { break }
+            let outcomes = try await log.append(batch: appends.map(\.request))
+            var written: UInt64 = 0
+            for (append, outcome) in zip(appends, outcomes) {
+                let (command, context) = batch[append.index]
+                if case .success(let result) = outcome { written = max(written, result.lastPosition.rawValue) }
+                if let result = Self.result(of: outcome, command, context, workoutId: append.workoutId, mayRetry: attempt < configuration.retriesOnConflict) {
+                    results[append.index] = result
+                } else {
+                    pending.append(append.index)
                 }
             }
-            if pending.isEmpty { break }
+            // Read your writes: the answer leaves once the read models hold what it wrote.
+            if written > 0 { try await host.waitUntilFolded(written) }
         }
         return results.map { $0 ?? .failure(.conflict(stream: "", reason: "gave up after repeated conflicts")) }
     }
 
+    /// What deciding one command came to.
+    private enum Plan {
+        /// Nothing to write: the answer is known (a repeated import).
+        case answered(CommandResult)
+        /// A rule or an argument refused the command.
+        case refused(LogbookError)
+        /// Events to append.
+        case append(AppendRequest, workoutId: String?)
+    }
+
+    /// Decides the commands at `indices` against one consistent view of the read models.
+    private func decide(_ batch: [(Command, CommandContext)], _ indices: [Int]) async throws -> [(Int, Plan)] {
+        let streams = indices.map { batch[$0].0.stream }
+        let subjects = indices.compactMap { batch[$0].0.user }
+        var repeatedImports: [(Int, String)] = []
+        var plans = try await host.withDecisionView(streams: streams, subjects: subjects) { view -> [(Int, Plan)] in
+            var decider = Decider(state: view.state, now: .init(microsecondsSinceEpoch: 0))
+            var plans: [(Int, Plan)] = []
+            for index in indices {
+                let (command, context) = batch[index]
+                decider.now = now(context)
+                do throws(LogbookError) {
+                    let decision = try decider.decide(command)
+                    if let existing = decision.existingWorkout {
+                        repeatedImports.append((index, existing))
+                        continue
+                    }
+                    let current = view.version(of: command.stream)
+                    let expected: ExpectedVersion = context.expectedVersion.map { .exactly($0) } ?? current.map { .exactly($0) } ?? .noStream
+                    let request = AppendRequest(stream: command.stream, events: proposed(decision, command: command, context: context), expectedVersion: expected)
+                    plans.append((index, .append(request, workoutId: decision.workoutId)))
+                } catch {
+                    plans.append((index, .refused(error)))
+                }
+            }
+            return plans
+        }
+        for (index, workoutId) in repeatedImports {
+            let stream = "workout-\(workoutId)"
+            let version = try await log.streamVersion(stream) ?? 0
+            plans.append((index, Plan.answered(CommandResult(
+                stream: stream, firstPosition: 0, lastPosition: 0, streamVersion: version, alreadyApplied: true, workoutId: workoutId))))
+        }
+        return plans
+    }
+
+    /// The command's result from the log's answer, or nil to decide it again (another writer
+    /// moved its stream between the decision and the append, and the caller pinned no version).
+    private static func result(
+        of outcome: Result<AppendResult, EventStoreError>, _ command: Command, _ context: CommandContext, workoutId: String?,
+        mayRetry: Bool
+    ) -> Result<CommandResult, LogbookError>? {
+        switch outcome {
+        case .success(let result):
+            return .success(CommandResult(
+                stream: command.stream, firstPosition: result.firstPosition.rawValue, lastPosition: result.lastPosition.rawValue,
+                streamVersion: result.streamVersion, alreadyApplied: result.alreadyWritten, workoutId: workoutId))
+        case .failure(let error) where error.code == .wrongExpectedVersion:
+            if let pinned = context.expectedVersion {
+                return .failure(.versionConflict(stream: command.stream, expected: pinned, current: error.actualVersion))
+            }
+            if mayRetry { return nil }
+            return .failure(.conflict(
+                stream: command.stream,
+                reason: "expected version \(error.expectedVersion.map(String.init(describing:)) ?? "?"), the stream is at \(error.actualVersion.map(String.init) ?? "no stream")"))
+        case .failure(let error):
+            return .failure(.log(error))
+        }
+    }
+
     /// If the caller's event id is already in the command's stream, the command was applied
-    /// before: answer its original result instead of deciding again.
-    private func repeatedCommand(_ command: Command, _ context: CommandContext, _ snapshot: borrowing LogSnapshot) throws -> CommandResult? {
-        guard let eventId = context.eventId,
-              let original = try snapshot.recentEvent(eventId, in: command.stream, window: 8) else { return nil }
+    /// before: its original result, without deciding again.
+    private func originalResult(of command: Command, _ context: CommandContext) async throws -> CommandResult? {
+        guard let eventId = context.eventId else { return nil }
+        let recent = try await log.readStream(command.stream, from: .max, direction: .backward, limit: 8)
+        guard let original = recent.first(where: { $0.eventId == eventId }) else { return nil }
         // Every command writes one event, so the event found is the whole original result.
         return CommandResult(
             stream: command.stream, firstPosition: original.position.rawValue, lastPosition: original.position.rawValue,
@@ -127,7 +174,9 @@ extension Command {
         case .finishWorkout(_, let e): e.workoutId
         case .importWorkout(_, let e): e.workoutId
         case .editWorkout(_, let e): e.workoutId
-        default: nil
+        case .registerUser, .updateProfile, .recordSteps, .setGoal, .clearGoal, .setDefaultGoal, .addPlace, .swipePlace,
+             .visitPlace, .editPlaceNotes, .resetPlaces:
+            nil
         }
     }
 }

@@ -29,7 +29,7 @@ extension Logbook {
     /// (cheap: no digest is computed).
     public func projectionStatus() throws -> [ProjectionStatus] {
         try readModels.environment.read { txn in
-            let head = try log.headPosition(in: txn).rawValue
+            let head = try host.headPosition(in: txn)
             return try ProjectionKind.allCases.map { kind in
                 let checkpoint = try readModels.checkpoint(kind, txn)
                 return ProjectionStatus(

@@ -154,12 +154,12 @@ extension Logbook {
         let limit = min(max(1, limit), 500)
         if let asOf {
             let end = try await position(asOf)
-            return try timelinePage(user: user, filter: filter, limit: limit, cursor: cursor, through: end)
+            return try await timelinePage(user: user, filter: filter, limit: limit, cursor: cursor, through: end)
         }
         let types = filter.types.map { $0.map(\.rawValue).sorted().joined(separator: ",") } ?? "*"
         let parameters = "\(types) \(filter.from?.rfc3339 ?? "-") \(filter.to?.rfc3339 ?? "-") \(filter.newestFirst) \(limit) \(cursor ?? "")"
         return try await cache.value(QueryCache.Key(query: .timeline, user: user, parameters: parameters), bytes: { 200 * $0.entries.count + 64 }) {
-            try self.timelinePage(user: user, filter: filter, limit: limit, cursor: cursor, through: nil)
+            try await self.timelinePage(user: user, filter: filter, limit: limit, cursor: cursor, through: nil)
         }
     }
 
@@ -201,7 +201,7 @@ extension Logbook {
         _ body: @escaping @Sendable (inout ProjectionSet, ReadTransaction?) throws -> V
     ) async throws -> V {
         if let asOf {
-            var projections = try projections(user: user, asOf: try await position(asOf))
+            var projections = try await projections(user: user, asOf: try await position(asOf))
             return try body(&projections, nil)
         }
         return try await cache.value(QueryCache.Key(query: cached, user: user, parameters: parameters), bytes: cost) {

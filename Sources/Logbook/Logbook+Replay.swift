@@ -71,7 +71,7 @@ extension Logbook {
         try replayer.prepare(kinds, in: readModels, fresh: fresh)
         let head = try await log.headPosition().rawValue
         let folded = try await replayer.fold(kinds, into: readModels, through: head, progress: progress)
-        let final = try replayer.finishLive(kinds, store: readModels, control: control)
+        let final = try await host.finishRebuild(kinds, control: control)
         live = true
         cache.clear()
         progress(RebuildProgress(projections: kinds.sorted(), position: final, head: max(head, final),
@@ -143,31 +143,29 @@ extension Logbook {
 
     /// Every read model of one user (and the catalog) as of `position`, folded in memory from
     /// the user's timeline and the catalog stream: live state is not touched.
-    func projections(user: String, asOf position: UInt64) throws -> ProjectionSet {
-        var projections = ProjectionSet.inMemory()
-        try log.withSnapshot { snapshot in
-            var events: [FoldEvent] = []
-            var next: UInt64 = 1
-            while next <= position {
-                let page = try snapshot.readSubject(user, from: Position(next), direction: .forward, limit: 4096)
-                guard !page.isEmpty else { break }
-                for event in page where event.position.rawValue <= position {
-                    if let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span) { events.append(fold) }
-                }
-                next = page[page.count - 1].position.rawValue + 1
+    func projections(user: String, asOf position: UInt64) async throws -> ProjectionSet {
+        var events: [FoldEvent] = []
+        var next: UInt64 = 1
+        while next <= position {
+            let page = try await log.readSubject(user, from: Position(next), direction: .forward, limit: 4096)
+            guard !page.isEmpty else { break }
+            for event in page where event.position.rawValue <= position {
+                if let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span) { events.append(fold) }
             }
-            var version: UInt64 = 0
-            while true {
-                let page = try snapshot.readStream(DomainEvent.catalogStream, from: version, direction: .forward, limit: 4096)
-                for event in page where event.position.rawValue <= position {
-                    if let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span) { events.append(fold) }
-                }
-                guard let last = page.last, last.position.rawValue <= position else { break }
-                version = last.streamVersion + 1
-            }
-            events.sort { $0.position < $1.position }
-            for event in events { try projections.apply(event, nil) }
+            next = page[page.count - 1].position.rawValue + 1
         }
+        var version: UInt64 = 0
+        while true {
+            let page = try await log.readStream(DomainEvent.catalogStream, from: version, direction: .forward, limit: 4096)
+            for event in page where event.position.rawValue <= position {
+                if let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span) { events.append(fold) }
+            }
+            guard let last = page.last, last.position.rawValue <= position else { break }
+            version = last.streamVersion + 1
+        }
+        events.sort { $0.position < $1.position }
+        var projections = ProjectionSet.inMemory()
+        for event in events { try projections.apply(event, nil) }
         return projections
     }
 }

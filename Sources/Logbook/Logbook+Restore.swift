@@ -42,16 +42,21 @@ extension Logbook {
         try await checkAgainstLog(requests, firstVersions)
         let results = try await log.append(batch: requests)
         var report = RestoreReport()
+        var written: UInt64 = 0
         for (index, result) in results.enumerated() {
             switch result {
             case .success(let appended):
+                written = max(written, appended.lastPosition.rawValue)
                 if appended.alreadyWritten { report.alreadyPresent += requests[index].events.count } else { report.written += requests[index].events.count }
-            case .failure(.wrongExpectedVersion(let stream, _, let actual)):
-                throw LogbookError.versionConflict(stream: stream, expected: firstVersions[index] == 0 ? 0 : firstVersions[index] - 1, current: actual)
+            case .failure(let error) where error.code == .wrongExpectedVersion:
+                throw LogbookError.versionConflict(
+                    stream: requests[index].stream, expected: firstVersions[index] == 0 ? 0 : firstVersions[index] - 1, current: error.actualVersion)
             case .failure(let error):
                 throw LogbookError.log(error)
             }
         }
+        // Read your writes: the answer leaves once the read models hold what was restored.
+        if written > 0 { try await host.waitUntilFolded(written) }
         return report
     }
 

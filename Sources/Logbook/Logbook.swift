@@ -1,59 +1,57 @@
 public import EventLog
+import EventLogLMDB
 import Foundation
 import LMDB
-import Synchronization
 
 /// Logbook as a library: the thing a host service embeds.
 ///
 /// It takes commands (validated against the rules of DESIGN §4, appended as events), keeps every
-/// read model current inline (in the same transaction as the events), answers queries (cached,
-/// read-your-writes), rebuilds read models from the log, verifies them, and answers any query as
-/// of a past position or time.
+/// read model current, answers queries (cached, read-your-writes), rebuilds read models from the
+/// log, verifies them, and answers any query as of a past position or time.
+///
+/// The log is any ``EventStore``. Embedded (``open(path:configuration:progress:)``), it is an
+/// LMDB log and the read models fold inside its own transactions; over a log shared by several
+/// servers (``open(following:readModelsAt:configuration:progress:)``), the read models live in a
+/// local LMDB directory and follow the log by subscription.
 ///
 /// ```swift
 /// let logbook = try await Logbook.open(path: "./data")
-/// try await logbook.registerUser("u-1", UserRegistered(displayName: "Ana", timeZone: "Europe/Berlin"))
+/// try await logbook.execute(.registerUser(user: "u-1", UserRegistered(displayName: "Ana", timeZone: "Europe/Berlin")))
 /// let week = try await logbook.weeklyStats(user: "u-1", containing: CivilDate(parsing: "2026-11-20")!)
 /// await logbook.close()
 /// ```
 public final class Logbook: Sendable {
     /// The event log underneath (for reads, subscriptions, export).
-    public let log: LMDBEventStore
+    public let log: any EventStore
     public let configuration: LogbookConfiguration
-    let readModels: ReadModelStore
+    /// Where the read models live and how they keep up with the log.
+    let host: any ReadModelHost
     let control = ProjectionControl()
-    let cache: QueryCache
+    package let cache: QueryCache
     let locks = KeyedLock()
-    /// The inline projections (nil for a read-only Logbook).
-    let inline: Mutex<InlineProjector?> = Mutex(nil)
 
-    private init(log: LMDBEventStore, readModels: ReadModelStore, configuration: LogbookConfiguration) {
+    var readModels: ReadModelStore { host.store }
+
+    private init(log: any EventStore, configuration: LogbookConfiguration, host: (QueryCache) throws -> any ReadModelHost) rethrows {
         self.log = log
-        self.readModels = readModels
         self.configuration = configuration
-        self.cache = QueryCache(maxEntries: configuration.cacheEntries, maxBytes: configuration.cacheBytes)
+        let cache = QueryCache(maxEntries: configuration.cacheEntries, maxBytes: configuration.cacheBytes)
+        self.cache = cache
+        self.host = try host(cache)
     }
 
-    /// Opens (creating if needed) the Logbook in directory `path`. Read models whose code
-    /// version changed, that were left mid-rebuild, or that are behind the log are rebuilt or
-    /// caught up before this returns; `progress` hears how that goes.
+    /// Opens (creating if needed) the embedded Logbook in directory `path`: an LMDB log with the
+    /// read models beside it, folded inline. Read models whose code version changed, that were
+    /// left mid-rebuild, or that are behind the log are rebuilt or caught up before this returns;
+    /// `progress` hears how that goes.
     public static func open(
         path: String, configuration: LogbookConfiguration = .init(),
         progress: @Sendable (RebuildProgress) -> Void = { _ in }
     ) async throws -> Logbook {
         let log = try LMDBEventStore(path: path, configuration: configuration.log)
         do {
-            let readModels = try ReadModelStore(environment: log.environment)
-            let logbook = Logbook(log: log, readModels: readModels, configuration: configuration)
-            if !configuration.log.readOnly {
-                let cache = logbook.cache
-                let projector = InlineProjector(store: readModels, control: logbook.control) { summary in
-                    cache.invalidate(summary)
-                }
-                try log.attach(projector)
-                logbook.inline.withLock { $0 = projector }
-                try await logbook.bringReadModelsUpToDate(progress: progress)
-            }
+            let logbook = try Logbook(log: log, configuration: configuration) { cache in try InlineReadModels(log: log, cache: cache) }
+            try await logbook.host.start(logbook, progress: progress)
             return logbook
         } catch {
             await log.close()
@@ -61,8 +59,29 @@ public final class Logbook: Sendable {
         }
     }
 
-    /// Commits what is queued and closes the log.
+    /// Opens a Logbook over `log` — a log this process shares with others, such as PostgreSQL —
+    /// with its read models in the local directory `readModelsAt`, following the log by
+    /// subscription. The read models are rebuilt or caught up before this returns. Closing the
+    /// Logbook closes `log` too.
+    public static func open(
+        following log: any EventStore, readModelsAt path: String, configuration: LogbookConfiguration = .init(),
+        progress: @Sendable (RebuildProgress) -> Void = { _ in }
+    ) async throws -> Logbook {
+        let logbook = try Logbook(log: log, configuration: configuration) { cache in
+            try FollowingReadModels(log: log, path: path, configuration: configuration, cache: cache)
+        }
+        do {
+            try await logbook.host.start(logbook, progress: progress)
+            return logbook
+        } catch {
+            await logbook.close()
+            throw error
+        }
+    }
+
+    /// Stops following the log, commits what is queued and closes the log.
     public func close() async {
+        await host.close()
         await log.close()
     }
 
@@ -87,7 +106,7 @@ public final class Logbook: Sendable {
 
     // MARK: Reading read models
 
-    /// Runs `body` with the live read models and the log in one read transaction.
+    /// Runs `body` with the live read models in one read transaction.
     func read<R>(_ body: (inout ProjectionSet, ReadTransaction) throws -> R) throws -> R {
         try readModels.environment.read { txn in
             var projections = readModels.projectionSet()

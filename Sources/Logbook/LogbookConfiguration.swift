@@ -1,8 +1,11 @@
 public import EventLog
+public import EventLogLMDB
+public import Logging
 
 /// How a ``Logbook`` is opened.
 public struct LogbookConfiguration: Sendable {
-    /// The event log's own settings (durability, map size, limits).
+    /// The embedded LMDB log's settings (durability, map size, limits); its map settings also size
+    /// the environment of read models that follow another log.
     public var log = LogConfiguration()
     /// The clock commands are judged by (the goal horizon, "today") when the caller gives none.
     public var clock: any LogClock = SystemLogClock()
@@ -13,6 +16,14 @@ public struct LogbookConfiguration: Sendable {
     public var cacheBytes = 64 << 20
     /// How often a command is decided again after another writer changed its stream meanwhile.
     public var retriesOnConflict = 3
+
+    /// Where Logbook reports what it does on its own (following a log, recovering from its failures).
+    public var logger = Logger(label: "logbook")
+    /// Read models that follow a log (not inline): how many events one local transaction folds at most.
+    public var followBatchSize = 4_096
+    /// Read models that follow a log: how long a write's answer, a decision or a query with a
+    /// minimum position waits for them to reach a position before giving up.
+    public var readYourWritesTimeout: Duration = .seconds(5)
 
     public init() {}
 }

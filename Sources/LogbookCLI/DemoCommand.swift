@@ -1,3 +1,4 @@
+import DemoData
 import ArgumentParser
 import EventLog
 import Foundation

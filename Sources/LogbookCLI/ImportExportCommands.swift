@@ -27,7 +27,7 @@ struct ExportCommand: AsyncParsableCommand {
             let sink = try LineSink(path: output)
             let bar = CountingProgress(total: last - min(after, last), enabled: output != nil, noun: "events exported")
             var written: UInt64 = 0
-            try logbook.log.scan(after: Position(after), through: Position(last)) { envelope, metadata, payload in
+            try await logbook.log.scan(after: Position(after), through: Position(last), filter: .all, chunkSize: 16_384) { envelope, metadata, payload in
                 try sink.write(try WireEvent(envelope: envelope, metadata: metadata, payload: payload).jsonLine)
                 written += 1
                 if written % 4096 == 0 { bar.update(written) }

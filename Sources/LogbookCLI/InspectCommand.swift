@@ -36,7 +36,7 @@ struct InspectCommand: AsyncParsableCommand {
 
     func run() async throws {
         let report = try await store.withLogbook(readOnly: true) { logbook in
-            let info = try logbook.log.storageInfo()
+            let info = try await logbook.log.storageInfo()
             let attributes = try FileManager.default.attributesOfItem(atPath: store.path + "/data.mdb")
             var recent: [String]?
             if events > 0 {
@@ -55,8 +55,8 @@ struct InspectCommand: AsyncParsableCommand {
         if json { return print(try Output.jsonText(report)) }
         print("""
         \(report.path): \(report.storage.headPosition) events, file \(megabytes(report.fileBytes)), \
-        map \(megabytes(report.storage.usedBytes)) used of \(megabytes(report.storage.mapSize)), \
-        readers \(report.storage.readersInUse)/\(report.storage.maxReaders)
+        map \(megabytes(report.storage.usedBytes)) used of \(megabytes(report.storage.mapSize ?? 0)), \
+        readers \(report.storage.readersInUse ?? 0)/\(report.storage.maxReaders ?? 0)
         """)
         print("databases:")
         for database in report.storage.databases {

@@ -1,3 +1,4 @@
+import LogbookOpenAPI
 import ArgumentParser
 import Foundation
 import LogbookHTTP

@@ -55,7 +55,7 @@ struct ReplayCommand: AsyncParsableCommand {
                 while done < end {
                     let through = min(done + 4096, end)
                     var events: [WireEvent] = []
-                    try source.log.scan(after: Position(done), through: Position(through)) { envelope, metadata, payload in
+                    try await source.log.scan(after: Position(done), through: Position(through), filter: .all, chunkSize: 4096) { envelope, metadata, payload in
                         events.append(try WireEvent(envelope: envelope, metadata: metadata, payload: payload))
                         return true
                     }

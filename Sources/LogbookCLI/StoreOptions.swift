@@ -1,3 +1,4 @@
+import EventLogLMDB
 import ArgumentParser
 import EventLog
 import Foundation

@@ -1,7 +1,7 @@
 import EventLog
 import Foundation
 import Hummingbird
-import Logbook
+package import Logbook
 
 /// Operators' routes (administrator role): projection checkpoints and lag, rebuilds with
 /// streamed progress, verification against a scratch rebuild, cache and storage status.
@@ -29,7 +29,7 @@ struct AdminRoutes<Context: LogbookRouteContext> {
         }
         group.route(.get, "admin/storage", "Sizes of the log and its databases, map use, readers", statuses: Statuses.admin, catalog: catalog) { _, context in
             try context.requireAdmin()
-            return try JSONOutput.response(try logbook.log.storageInfo())
+            return try JSONOutput.response(try await logbook.log.storageInfo())
         }
     }
 
@@ -75,7 +75,12 @@ struct AdminRoutes<Context: LogbookRouteContext> {
 }
 
 /// The answer of `POST /admin/verify`.
-struct VerifyReport: Encodable {
+package struct VerifyReport: Encodable {
     var allMatch: Bool
     var projections: [VerificationResult]
+
+    package init(allMatch: Bool, projections: [VerificationResult]) {
+        self.allMatch = allMatch
+        self.projections = projections
+    }
 }

@@ -1,10 +1,10 @@
 import EventLog
-import Foundation
-import Logbook
+package import Foundation
+package import Logbook
 
 /// A command's body: the payload (`data`) of the event it asks for, checked strictly against
 /// that event type's current schema, with the ids the path names filled in.
-enum EventBody {
+package enum EventBody {
     /// Parses a body that must be one JSON object.
     static func object(_ data: Data) throws -> [String: Any] {
         let parsed: Any
@@ -19,7 +19,7 @@ enum EventBody {
 
     /// Decodes a body as a `type` payload after putting `path` values in. Without path values the
     /// bytes go to the codec as they came (one parse; step batches are large).
-    static func decode(_ type: EventType, _ data: Data, path: [String: String] = [:]) throws -> DomainEvent {
+    package static func decode(_ type: EventType, _ data: Data, path: [String: String] = [:]) throws -> DomainEvent {
         if path.isEmpty { return try JSONEventCodec.decode(type, schemaVersion: type.currentSchemaVersion, data: data) }
         return try decode(type, try object(data), path: path)
     }

@@ -1,10 +1,10 @@
-import Foundation
+package import Foundation
 import Hummingbird
 import Logbook
 
 /// Responses with JSON bodies: canonical (sorted keys), so the same answer is the same bytes.
-enum JSONOutput {
-    static let encoder: JSONEncoder = {
+package enum JSONOutput {
+    package static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder

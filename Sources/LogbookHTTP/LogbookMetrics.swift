@@ -63,7 +63,7 @@ public final class LogbookMetrics: Sendable {
         let cacheStatus = logbook.cacheStatus()
         let projections = (try? logbook.projectionStatus()) ?? []
         let head = projections.first?.head ?? 0
-        let statistics = logbook.log.writerStatistics
+        let statistics = logbook.log.statistics
         previous.withLock { last in
             Gauge(label: "logbook_log_head_position", factory: factory).record(Int64(clamping: head))
             if let statistics {

@@ -98,39 +98,44 @@ public struct Problem: Error, HTTPResponseError, Sendable {
     }
 
     static func from(_ error: LogbookError) -> Problem {
-        switch error {
-        case .ruleViolation(let rule, let message):
-            return Problem(.unprocessableContent, type: "/problems/rule/\(rule.rawValue)", title: "Rule violated: \(rule.rawValue)",
-                           detail: message, rule: rule.rawValue)
-        case .notFound(let kind, let id):
-            return notFound("no \(kind) \"\(id)\"")
-        case .invalidArgument(let name, let reason):
-            return badRequest("\(name): \(reason)", field: name)
-        case .conflict(let stream, let reason):
-            return Problem(.conflict, type: "/problems/conflict", title: "Conflict", detail: "\(stream): \(reason)")
-        case .versionConflict(let stream, let expected, let current):
+        switch error.code {
+        case .ruleViolation:
+            let rule = error.rule?.rawValue ?? "rule"
+            return Problem(.unprocessableContent, type: "/problems/rule/\(rule)", title: "Rule violated: \(rule)",
+                           detail: error.message, rule: rule)
+        case .notFound:
+            return notFound("no \(error.kind ?? "item") \"\(error.id ?? "")\"")
+        case .invalidArgument:
+            let field = error.field ?? "argument"
+            return badRequest("\(field): \(error.message)", field: field)
+        case .conflict:
+            return Problem(.conflict, type: "/problems/conflict", title: "Conflict", detail: "\(error.stream ?? ""): \(error.message)")
+        case .versionConflict:
             return Problem(.conflict, type: "/problems/version-conflict", title: "Version conflict",
-                           detail: "\(stream) is at version \(current.map(String.init) ?? "none"), not \(expected)",
-                           currentVersion: current)
-        case .log(let error):
-            return from(error)
-        case .coding(let error):
-            return from(error)
-        case .storage(let text):
-            return Problem(.internalServerError, type: "/problems/storage", title: "Storage failure", detail: text)
+                           detail: "\(error.stream ?? "") is at version \(error.currentVersion.map(String.init) ?? "none"), not \(error.expectedVersion.map(String.init) ?? "?")",
+                           currentVersion: error.currentVersion)
+        case .log:
+            if let logError = error.logError { return from(logError) }
+        case .coding:
+            if let codingError = error.codingError { return from(codingError) }
+        case .notCaughtUp:
+            return Problem(.serviceUnavailable, type: "/problems/not-caught-up", title: "Read models behind", detail: error.description)
+        default:
+            break
         }
+        return Problem(.internalServerError, type: "/problems/storage", title: "Storage failure", detail: error.message)
     }
 
     static func from(_ error: EventStoreError) -> Problem {
-        switch error {
-        case .wrongExpectedVersion(let stream, _, let actual):
+        switch error.code {
+        case .wrongExpectedVersion:
             return Problem(.conflict, type: "/problems/version-conflict", title: "Version conflict",
-                           detail: error.description, field: stream, currentVersion: actual)
-        case .idempotencyConflict:
+                           detail: error.description, field: error.stream, currentVersion: error.actualVersion)
+        case .idempotencyConflict, .eventIdInUse:
             return Problem(.conflict, type: "/problems/idempotency-conflict", title: "Idempotency conflict", detail: error.description)
-        case .eventTooLarge(_, _, let limit):
-            return tooLarge(limit)
-        case .closed, .readOnly:
+        case .eventTooLarge:
+            return tooLarge(error.limit ?? 0)
+        case .closed, .readOnly, .unavailable:
             return Problem(.serviceUnavailable, type: "/problems/unavailable", title: "Unavailable", detail: error.description)
         case .corruption, .storage:
             return Problem(.internalServerError, type: "/problems/storage", title: "Storage failure", detail: error.description)

@@ -8,7 +8,7 @@ import ServiceLifecycle
 /// has been quiet for a while (so proxies keep the connection) and never buffers more than the
 /// subscription's own chunk: a slow client only falls behind.
 struct SSEPump: Sendable {
-    let log: LMDBEventStore
+    let log: any EventStore
     let after: UInt64
     let filter: EventFilter
     let keepAlive: Duration
@@ -24,7 +24,7 @@ struct SSEPump: Sendable {
     /// only ever used by one task at a time: the parent waits for the child (the task group
     /// ends only when every child has), and a cancelled child's copy is dropped unused.
     private struct Handoff: @unchecked Sendable {
-        var iterator: LMDBSubscription.Iterator
+        var iterator: EventSubscription.Iterator
     }
 
     func run(into writer: inout any ResponseBodyWriter) async throws {

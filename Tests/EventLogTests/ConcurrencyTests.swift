@@ -1,7 +1,10 @@
+import EventLogLMDB
+import DemoData
 import EventLog
 import Foundation
 import Logbook
 import LogbookTestSupport
+import LogbookTesting
 import Testing
 
 @Suite("Concurrent appenders and subscribers")
@@ -66,7 +69,9 @@ struct ConcurrencyTests {
                     case .streamExists: #expect(firstVersion > 0)
                     case .exactly(let version): #expect(firstVersion == version + 1)
                     }
-                case .failure(.wrongExpectedVersion(let stream, let expected, let actual)):
+                case .failure(let error) where error.code == .wrongExpectedVersion:
+                    let (stream, actual) = (error.stream, error.actualVersion)
+                    let expected = try #require(error.expectedVersion)
                     conflicts += 1
                     #expect(stream == attempt.stream)
                     #expect(expected == attempt.expected)

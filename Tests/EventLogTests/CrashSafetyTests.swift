@@ -1,10 +1,12 @@
+import EventLogLMDB
 import EventLog
 import Foundation
 import LogbookTestSupport
+import LogbookTesting
 import Synchronization
 import Testing
 
-/// A child `logbook append-loop` process, its acknowledgements collected as they arrive.
+/// A child `logbook-test-helper append-loop` process, its acknowledgements collected as they arrive.
 final class AppendingChild: Sendable {
     struct Ack: Hashable, Sendable {
         let position: UInt64
@@ -20,7 +22,7 @@ final class AppendingChild: Sendable {
     private let output = Output()
 
     init(path: String, writers: Int) throws {
-        process.executableURL = logbookExecutable
+        process.executableURL = testHelperExecutable
         process.arguments = ["append-loop", "--path", path, "--writers", String(writers)]
         let pipe = Pipe()
         process.standardOutput = pipe

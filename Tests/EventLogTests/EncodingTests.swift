@@ -1,4 +1,6 @@
 @testable import EventLog
+@testable import EventLogLMDB
+import DemoData
 import Foundation
 import Logbook
 import Testing

@@ -1,7 +1,10 @@
+import EventLogLMDB
+import DemoData
 import EventLog
 import Foundation
 import Logbook
 import LogbookTestSupport
+import LogbookTesting
 import Testing
 
 @Suite("Stream and subject indexes against a model of the log")

@@ -1,5 +1,6 @@
 import Foundation
 import LogbookTestSupport
+import LogbookTesting
 import LMDB
 import Testing
 

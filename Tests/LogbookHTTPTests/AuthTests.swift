@@ -4,6 +4,7 @@ import JWTKit
 import Logbook
 import LogbookHTTP
 import LogbookTestSupport
+import LogbookTesting
 import Logging
 import Testing
 

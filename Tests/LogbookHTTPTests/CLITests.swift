@@ -1,5 +1,6 @@
 import Foundation
 import LogbookTestSupport
+import LogbookTesting
 import Testing
 
 /// The `logbook` binary, run as a user runs it.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logbook
 import LogbookTestSupport
+import LogbookTesting
 import Testing
 
 /// Every command route, driven over HTTP against a real store, and its effect on the read side.

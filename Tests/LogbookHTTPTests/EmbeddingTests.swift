@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Logbook
 import LogbookHTTP
 import LogbookTestSupport
+import LogbookTesting
 import Logging
 import NIOCore
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logbook
 import LogbookTestSupport
+import LogbookTesting
 import Testing
 
 /// Every class of bad request gets `application/problem+json` naming what was wrong, writes

@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Logbook
 import LogbookHTTP
 import LogbookTestSupport
+import LogbookTesting
 import Logging
 import NIOCore
 

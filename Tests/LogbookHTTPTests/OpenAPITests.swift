@@ -1,8 +1,10 @@
+import LogbookOpenAPI
 import Foundation
 import Hummingbird
 import Logbook
 import LogbookHTTP
 import LogbookTestSupport
+import LogbookTesting
 import Logging
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logbook
 import LogbookTestSupport
+import LogbookTesting
 import Testing
 
 /// Every query route over HTTP: answers computed by hand from a small history, `asOf`, the

@@ -4,6 +4,7 @@ import Foundation
 import Logbook
 import LogbookHTTP
 import LogbookTestSupport
+import LogbookTesting
 import NIOCore
 import Synchronization
 import Testing

@@ -6,6 +6,7 @@ import Logbook
 import Hummingbird
 import NIOCore
 import LogbookTestSupport
+import LogbookTesting
 import Testing
 
 /// The live subscription over Server-Sent Events: ids are positions, `Last-Event-ID` resumes with

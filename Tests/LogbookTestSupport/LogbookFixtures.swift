@@ -1,6 +1,7 @@
 public import EventLog
 public import Foundation
 public import Logbook
+import LogbookTesting
 
 /// Opens a Logbook in a fresh temporary directory, runs `body`, closes it and removes the
 /// directory, even if `body` throws.

@@ -1,6 +1,6 @@
-public import EventLog
+public import EventLogLMDB
 public import Foundation
-import Synchronization
+import LogbookTesting
 
 /// Opens a real LMDB-backed log in a fresh temporary directory, runs `body`, closes the log and
 /// removes the directory, even if `body` throws.
@@ -23,32 +23,13 @@ public func withStore<R>(
     }
 }
 
-/// A clock that answers fixed, increasing timestamps, for repeatable `recordedAt`.
-public final class SteppingClock: LogClock, Sendable {
-    private let next = Mutex<Int64>(1_795_000_000_000_000)
-    public init() {}
-    public func now() -> Timestamp {
-        Timestamp(microsecondsSinceEpoch: next.withLock { value in
-            defer { value += 1000 }
-            return value
-        })
-    }
-}
-
-/// A test event with a readable payload.
-public func testEvent(
-    _ text: String = "payload", type: String = "test.happened", subject: String? = "u-1",
-    id: UUID = UUID(), occurredAt: Timestamp = Timestamp(microsecondsSinceEpoch: 1_795_000_000_000_000, utcOffsetSeconds: 3600)
-) -> ProposedEvent {
-    ProposedEvent(eventId: id, type: type, subject: subject, occurredAt: occurredAt, payload: Array(text.utf8))
-}
-
-extension RecordedEvent {
-    public var text: String { String(decoding: payload, as: UTF8.self) }
-}
-
 /// The `logbook` executable built beside the test bundle.
-public var logbookExecutable: URL {
+public var logbookExecutable: URL { builtExecutable("logbook") }
+
+/// The test-only helper executable (`append-loop` for the crash tests) built beside the test bundle.
+public var testHelperExecutable: URL { builtExecutable("LogbookTestHelper") }
+
+private func builtExecutable(_ name: String) -> URL {
     let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    return testBinary.deletingLastPathComponent().appendingPathComponent("logbook")
+    return testBinary.deletingLastPathComponent().appendingPathComponent(name)
 }

@@ -1,7 +1,9 @@
+import DemoData
 import EventLog
 import Foundation
 import Logbook
 import LogbookTestSupport
+import LogbookTesting
 import Testing
 
 @Suite("Query caches")

@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import Logbook
 import LogbookTestSupport
+import LogbookTesting
 import Testing
 
 /// Every rule of DESIGN §4 refuses what it must, with a typed error naming it, and writes nothing.
@@ -21,7 +22,8 @@ struct RulesTests {
         do {
             try await logbook.execute(command, context: when(now))
             Issue.record("\(command) was accepted; expected \(rule.rawValue)")
-        } catch LogbookError.ruleViolation(let broken, let message) {
+        } catch let error as LogbookError where error.code == .ruleViolation {
+            let (broken, message) = (error.rule, error.message)
             #expect(broken == rule, "\(message)")
             #expect(!message.isEmpty)
         }
@@ -64,7 +66,8 @@ struct RulesTests {
             do {
                 try await logbook.execute(.pauseWorkout(user: "u1", workoutId: "nope", at: nil), context: when(Self.now))
                 Issue.record("an unknown workout was paused")
-            } catch LogbookError.notFound(let kind, let id) {
+            } catch let error as LogbookError where error.code == .notFound {
+                let (kind, id) = (error.kind, error.id)
                 #expect(kind == "workout" && id == "nope")
             }
             // The next one may start now that w1 is finished.

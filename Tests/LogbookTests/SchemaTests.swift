@@ -2,6 +2,7 @@
 import EventLog
 import Foundation
 import LogbookTestSupport
+import LogbookTesting
 import Testing
 
 /// The JSON wire form against the JSON Schemas in `Schemas/events`, golden fixtures in
@@ -104,15 +105,15 @@ struct SchemaTests {
         expectError(good.replacingOccurrences(of: "\"stream\"", with: "\"strem\"")) { $0 == .invalidArgument(name: "strem", reason: "unknown field") }
         expectError(good.replacingOccurrences(of: "\"goal.set\"", with: "\"goal.smashed\"")) { $0 == .coding(.unknownEventType("goal.smashed")) }
         expectError(good.replacingOccurrences(of: "\"steps\":12000", with: "\"steps\":\"many\"")) {
-            if case .coding(.invalidJSON(_, let field, _)) = $0 { return field == "data.steps" }
+            if case .invalidJSON(_, let field, _)? = $0.codingError { return field == "data.steps" }
             return false
         }
         expectError(good.replacingOccurrences(of: "\"steps\":12000", with: "\"steps\":12000,\"color\":1")) {
-            if case .coding(.invalidJSON(_, let field, let reason)) = $0 { return field == "data.color" && reason == "unknown field" }
+            if case .invalidJSON(_, let field, let reason)? = $0.codingError { return field == "data.color" && reason == "unknown field" }
             return false
         }
         expectError(good.replacingOccurrences(of: "\"2026-11-20T08:00:00+01:00\"", with: "\"yesterday\"")) {
-            if case .invalidArgument(let name, _) = $0 { return name == "occurredAt" }
+            if $0.code == .invalidArgument, let name = $0.field { return name == "occurredAt" }
             return false
         }
         expectError(good.replacingOccurrences(of: "\"schemaVersion\":1", with: "\"schemaVersion\":7")) {

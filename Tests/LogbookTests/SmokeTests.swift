@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import Logbook
 import LogbookTestSupport
+import LogbookTesting
 import Testing
 
 @Suite("Logbook end to end")

@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import Logbook
 import LogbookTestSupport
+import LogbookTesting
 import Testing
 
 /// Read models on small histories whose numbers are worked out by hand.

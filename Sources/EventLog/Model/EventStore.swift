@@ -1,16 +1,14 @@
-/// The append-only event log, as every backend provides it.
+/// The append-only event log, as every backend provides it: the seam between Logbook and storage.
 ///
-/// The LMDB backend (``LMDBEventStore``) implements it today; a PostgreSQL backend will pass the
-/// same conformance suite later. Code above the log depends on this protocol, not on a backend.
+/// The LMDB backend (`LMDBEventStore`, module `EventLogLMDB`) implements it; other backends
+/// (PostgreSQL) implement it too and pass the same conformance suite (`LogbookTesting`). Code
+/// above the log — Logbook, its replayer, the HTTP layer — depends on this protocol only.
 ///
 /// Contract (see DESIGN §2): positions are global, gapless, from 1, in commit order; stream
 /// versions are gapless from 0; an append is atomic; re-sending an append's event ids to the same
 /// stream in the same order returns the original positions and writes nothing; every record is
-/// checksummed and a bad one raises ``EventStoreError/corruption(position:reason:)``.
+/// checksummed and a bad one raises an ``EventStoreError`` with code ``EventStoreError/Code/corruption``.
 public protocol EventStore: Sendable {
-    associatedtype Subscription: AsyncSequence & Sendable
-    where Subscription.Element == SubscriptionElement, Subscription.Failure == any Error
-
     /// Appends `events` to `stream` atomically if the stream's version matches `expectedVersion`.
     /// If `checkpoint` is given it is stored in the same transaction.
     func append(
@@ -43,13 +41,36 @@ public protocol EventStore: Sendable {
 
     /// Events after `position` (exclusive), catching up from the log and then continuing live,
     /// in order, with no gap and no duplicate.
-    func subscribe(after position: Position, filter: EventFilter) -> Subscription
+    func subscribe(after position: Position, filter: EventFilter) -> EventSubscription
+
+    /// Visits the events after `position` (through `end`, if given) matching `filter`, in log
+    /// order, handing `body` each envelope with its metadata and payload bytes (borrowed: valid
+    /// only during the call). Return false from `body` to stop. Returns the last position scanned.
+    ///
+    /// The bulk path of rebuilds and exports: a backend reads in chunks of about `chunkSize`
+    /// events and never holds one snapshot open for the whole scan. ``scanByPages(after:through:filter:chunkSize:_:)``
+    /// implements it on ``readAll(from:direction:limit:filter:)`` for backends without a faster way.
+    @discardableResult
+    func scan(
+        after position: Position, through end: Position?, filter: EventFilter, chunkSize: Int,
+        _ body: (EventEnvelope, _ metadata: Span<UInt8>, _ payload: Span<UInt8>) throws -> Bool
+    ) async throws -> Position
 
     /// The checkpoint stored under `name`, if any.
     func checkpoint(named name: String) async throws -> Checkpoint?
 
     /// Stores a checkpoint (replacing any of the same name).
     func storeCheckpoint(_ checkpoint: Checkpoint) async throws
+
+    /// Sizes and counters of the storage.
+    func storageInfo() async throws -> LogStorageInfo
+
+    /// Counters of the appends this process committed (nil where the backend keeps none, or the
+    /// store is read-only).
+    var statistics: WriterStatistics? { get }
+
+    /// Commits what is queued, ends subscriptions and releases the storage. Safe to call twice.
+    func close() async
 }
 
 extension EventStore {
@@ -61,7 +82,30 @@ extension EventStore {
     }
 
     /// Every event after `position`.
-    public func subscribe(after position: Position = .start) -> Subscription {
+    public func subscribe(after position: Position = .start) -> EventSubscription {
         subscribe(after: position, filter: .all)
+    }
+
+    /// A scan built on paged ``readAll(from:direction:limit:filter:)`` reads, for backends whose
+    /// ``scan(after:through:filter:chunkSize:_:)`` has no faster way.
+    @discardableResult
+    public func scanByPages(
+        after position: Position, through end: Position?, filter: EventFilter, chunkSize: Int,
+        _ body: (EventEnvelope, _ metadata: Span<UInt8>, _ payload: Span<UInt8>) throws -> Bool
+    ) async throws -> Position {
+        var last = position
+        let limit = end ?? Position(.max)
+        while last < limit {
+            let page = try await readAll(from: last.next, direction: .forward, limit: max(chunkSize, 1), filter: filter)
+            for event in page.events {
+                guard event.position <= limit else { return last }
+                last = event.position
+                if try !body(event.envelope, event.metadata.span, event.payload.span) { return last }
+            }
+            guard let scanned = page.scannedThrough else { break }
+            last = min(scanned, limit)
+            if page.reachedEnd { break }
+        }
+        return last
     }
 }

@@ -36,8 +36,12 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     var localMicroseconds: Int64 { microsecondsSinceEpoch + Int64(utcOffsetSeconds) * 1_000_000 }
 
     /// The calendar date in the timestamp's own offset: the event's local day.
-    public var localDate: CivilDate {
-        CivilDate(daysSinceEpoch: Int(localMicroseconds.floorDivided(by: 86_400_000_000)))
+    public var localDate: CivilDate { CivilDate(daysSinceEpoch: localDayNumber) }
+
+    /// The local day as days since 1970-01-01, in the timestamp's own offset.
+    @inline(__always)
+    public var localDayNumber: Int {
+        Int(localMicroseconds.floorDivided(by: 86_400_000_000))
     }
 
     /// Seconds since local midnight, in the timestamp's own offset.

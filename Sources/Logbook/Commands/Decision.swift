@@ -1,6 +1,5 @@
 import EventLog
 import Foundation
-import LMDB
 
 /// What deciding a command produced: events to append (with when they occurred), or the answer
 /// of a command that needs no new event (a repeated import).
@@ -11,10 +10,10 @@ struct Decision {
     var existingWorkout: String?
 }
 
-/// Judges commands against the current read models and the rules of DESIGN §4.
-struct Decider {
-    var projections: ProjectionSet
-    let txn: ReadTransaction
+/// Judges commands against a ``DecisionState`` and the rules of DESIGN §4: pure, given the state
+/// and the moment `now` (the goal horizon and the times of events without their own).
+struct Decider<State: DecisionState> {
+    var state: State
     var now: Timestamp
 
     mutating func decide(_ command: Command) throws(LogbookError) -> Decision {
@@ -31,7 +30,7 @@ struct Decider {
         switch command {
         case .registerUser(let user, let e):
             try Rules.id(user, "user")
-            guard try projections.profiles.profile(user, txn) == nil else {
+            guard try state.profile(user) == nil else {
                 throw rule(.userAlreadyRegistered, "user \(user) is already registered")
             }
             try Rules.text(e.displayName, "displayName", required: true)
@@ -46,11 +45,11 @@ struct Decider {
         case .startWorkout(let user, let e):
             _ = try registered(user)
             try Rules.id(e.workoutId, "workoutId")
-            guard try projections.activities.workouts.get(WorkoutKey(e.workoutId), txn) == nil else {
+            guard try state.workout(e.workoutId) == nil else {
                 throw rule(.workoutExists, "workout \(e.workoutId) already exists")
             }
-            if let active = try projections.activities.active.get(UserKey(user), txn) {
-                throw rule(.oneActiveWorkout, "workout \(active.text) is still running; finish or discard it first")
+            if let active = try state.activeWorkout(of: user) {
+                throw rule(.oneActiveWorkout, "workout \(active) is still running; finish or discard it first")
             }
             guard e.source.kind == .manual else {
                 throw rule(.workoutLifecycle, "a live workout's source kind is manual; use import for \(e.source.kind.rawValue)")
@@ -87,10 +86,10 @@ struct Decider {
                 throw rule(.importNeedsSource, "an import names its source kind (not manual) and the workout's id there")
             }
             try Rules.text(sourceId, "source.sourceId", required: true, limit: 256)
-            if let existing = try projections.activities.imports.get(ImportKey(user, e.source.kind, sourceId), txn) {
-                return Decision(workoutId: existing.text, existingWorkout: existing.text)
+            if let existing = try state.importedWorkout(user: user, kind: e.source.kind, sourceId: sourceId) {
+                return Decision(workoutId: existing, existingWorkout: existing)
             }
-            guard try projections.activities.workouts.get(WorkoutKey(e.workoutId), txn) == nil else {
+            guard try state.workout(e.workoutId) == nil else {
                 throw rule(.workoutExists, "workout \(e.workoutId) already exists")
             }
             guard e.endedAt.instant > e.startedAt.instant else { throw rule(.endsAfterStart, "endedAt must be after startedAt") }
@@ -132,7 +131,7 @@ struct Decider {
             return Decision(events: [(.goalDefaultSet(e), Rules.local(now, try Rules.timeZone(profile.timeZone)))])
         case .addPlace(let e):
             try Rules.place(e)
-            guard try !projections.places.exists(e.placeId, txn) else { throw rule(.placeExists, "place \(e.placeId) is already in the catalog") }
+            guard try !state.placeExists(e.placeId) else { throw rule(.placeExists, "place \(e.placeId) is already in the catalog") }
             return Decision(events: [(.placeAdded(e), now)])
         case .swipePlace(let user, let e):
             let profile = try registered(user)
@@ -157,7 +156,7 @@ struct Decider {
 
     private mutating func registered(_ user: String) throws -> Profile {
         try Rules.id(user, "user")
-        guard let profile = try projections.profiles.profile(user, txn) else {
+        guard let profile = try state.profile(user) else {
             throw rule(.userNotRegistered, "user \(user) is not registered")
         }
         return profile
@@ -166,7 +165,7 @@ struct Decider {
     private mutating func ownWorkout(_ user: String, _ id: String) throws -> ActivityRecord {
         _ = try registered(user)
         try Rules.id(id, "workoutId")
-        guard let workout = try projections.activities.workouts.get(WorkoutKey(id), txn), workout.user == user else {
+        guard let workout = try state.workout(id), workout.user == user else {
             throw LogbookError.notFound(kind: "workout", id: id)
         }
         return workout
@@ -174,6 +173,6 @@ struct Decider {
 
     private mutating func knownPlace(_ id: String) throws {
         try Rules.id(id, "placeId")
-        guard try projections.places.exists(id, txn) else { throw rule(.unknownPlace, "no place \(id) in the catalog") }
+        guard try state.placeExists(id) else { throw rule(.unknownPlace, "no place \(id) in the catalog") }
     }
 }

@@ -140,7 +140,7 @@ public struct StoredEvent: Sendable, Hashable {
 
 /// A set of event types as a bit mask: cheap to build per commit and to intersect.
 public struct EventTypeSet: Sendable, Hashable {
-    public private(set) var bits: UInt32 = 0
+    public private(set) var bits: UInt64 = 0
 
     public init() {}
 
@@ -148,8 +148,9 @@ public struct EventTypeSet: Sendable, Hashable {
         for type in types { insert(type) }
     }
 
-    public mutating func insert(_ type: EventType) { bits |= 1 << UInt32(type.index) }
-    public func contains(_ type: EventType) -> Bool { bits & (1 << UInt32(type.index)) != 0 }
+    public mutating func insert(_ type: EventType) { bits |= 1 << UInt64(type.index) }
+    public mutating func formUnion(_ other: EventTypeSet) { bits |= other.bits }
+    public func contains(_ type: EventType) -> Bool { bits & (1 << UInt64(type.index)) != 0 }
     public func intersects(_ other: EventTypeSet) -> Bool { bits & other.bits != 0 }
     public var isEmpty: Bool { bits == 0 }
     public static let all = EventTypeSet(EventType.allCases)

@@ -3,10 +3,18 @@ import LMDB
 
 /// Activities: every workout with its details and status, each user's list of counted workouts
 /// (newest first), the import index (source kind + id → workout) and each user's active workout.
-struct ActivitiesProjection: Projection {
-    static let name = "activities"
+struct ActivitiesProjection: ReadModel {
+    static let kind = ProjectionKind.activities
     static let codeVersion = 1
-    static let tableNames = ["workouts", "list", "imports", "active"]
+
+    static func reads(_ type: EventType) -> Bool {
+        switch type {
+        case .workoutStarted, .workoutPaused, .workoutResumed, .workoutFinished, .workoutDiscarded, .workoutImported,
+             .workoutEdited, .workoutDeleted: true
+        case .userRegistered, .userProfileUpdated, .stepsRecorded, .goalSet, .goalCleared, .goalDefaultSet,
+             .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset: false
+        }
+    }
 
     var workouts: ReadModelTable<WorkoutKey, ActivityRecord>
     var list: ReadModelTable<ActivityListKey, Marker>
@@ -79,7 +87,8 @@ struct ActivitiesProjection: Projection {
             record.status = .deleted
             record.countedPosition = 0
             workouts.set(WorkoutKey(e.workoutId), record)
-        default:
+        case .userRegistered, .userProfileUpdated, .stepsRecorded, .goalSet, .goalCleared, .goalDefaultSet,
+             .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset:
             break
         }
     }
@@ -94,26 +103,23 @@ struct ActivitiesProjection: Projection {
         if try active.get(UserKey(user), txn)?.text == workoutId { active.set(UserKey(user), nil) }
     }
 
-    mutating func flush(_ txn: WriteTransaction) throws {
-        try workouts.flush(txn)
-        try list.flush(txn)
-        try imports.flush(txn)
-        try active.flush(txn)
+    mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.visit(&workouts)
+        try visitor.visit(&list)
+        try visitor.visit(&imports)
+        try visitor.visit(&active)
     }
+}
 
-    mutating func dropCache() {
-        workouts.dropCache()
-        list.dropCache()
-        imports.dropCache()
-        active.dropCache()
+extension ProjectionKind {
+    /// The activities read model.
+    public static let activities = ProjectionKind(declared: "activities")
+}
+
+extension ProjectionSet {
+    /// The activities read model, changed in place.
+    var activities: ActivitiesProjection {
+        get { self[ActivitiesProjection.self] }
+        _modify { yield &self[ActivitiesProjection.self] }
     }
-
-    mutating func markFlushed() {
-        workouts.markFlushed()
-        list.markFlushed()
-        imports.markFlushed()
-        active.markFlushed()
-    }
-
-    var cachedCount: Int { workouts.cachedCount + list.cachedCount + imports.cachedCount + active.cachedCount }
 }

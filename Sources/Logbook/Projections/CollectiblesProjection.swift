@@ -57,10 +57,18 @@ struct LedgerWorkout: TableValue {
 /// deleted one leaves it, as if never recorded). Workout milestones (first workout, first 5 km,
 /// ten workouts, 100 km in total, a marathon) are read off the ledger; step and goal milestones
 /// (a 10,000-step day, a 7-day goal streak) off the stats and goals, when queried.
-struct CollectiblesProjection: Projection {
-    static let name = "collectibles"
+struct CollectiblesProjection: ReadModel {
+    static let kind = ProjectionKind.collectibles
     static let codeVersion = 1
-    static let tableNames = ["ledger", "workouts"]
+
+    static func reads(_ type: EventType) -> Bool {
+        switch type {
+        case .workoutStarted, .workoutFinished, .workoutImported, .workoutDiscarded, .workoutDeleted: true
+        case .userRegistered, .userProfileUpdated, .workoutPaused, .workoutResumed, .workoutEdited, .stepsRecorded,
+             .goalSet, .goalCleared, .goalDefaultSet, .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited,
+             .placesReset: false
+        }
+    }
 
     var ledger: ReadModelTable<UserPositionKey, LedgerEntry>
     var workouts: ReadModelTable<WorkoutKey, LedgerWorkout>
@@ -98,27 +106,17 @@ struct CollectiblesProjection: Projection {
             workout.countedPosition = 0
             workout.closed = true
             workouts.set(WorkoutKey(e.workoutId), workout)
-        default:
+        case .userRegistered, .userProfileUpdated, .workoutPaused, .workoutResumed, .workoutEdited, .stepsRecorded,
+             .goalSet, .goalCleared, .goalDefaultSet, .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited,
+             .placesReset:
             break
         }
     }
 
-    mutating func flush(_ txn: WriteTransaction) throws {
-        try ledger.flush(txn)
-        try workouts.flush(txn)
+    mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.visit(&ledger)
+        try visitor.visit(&workouts)
     }
-
-    mutating func dropCache() {
-        ledger.dropCache()
-        workouts.dropCache()
-    }
-
-    mutating func markFlushed() {
-        ledger.markFlushed()
-        workouts.markFlushed()
-    }
-
-    var cachedCount: Int { ledger.cachedCount + workouts.cachedCount }
 
     /// The workout milestones of `user`, from the ledger.
     mutating func workoutMilestones(user: String, _ txn: ReadTransaction?) throws -> [Collectible] {
@@ -138,5 +136,18 @@ struct CollectiblesProjection: Projection {
             if total >= 100_000 { earn("total_100km", "100 km in total", key, entry) }
         }
         return earned
+    }
+}
+
+extension ProjectionKind {
+    /// The collectibles read model.
+    public static let collectibles = ProjectionKind(declared: "collectibles")
+}
+
+extension ProjectionSet {
+    /// The collectibles read model, changed in place.
+    var collectibles: CollectiblesProjection {
+        get { self[CollectiblesProjection.self] }
+        _modify { yield &self[CollectiblesProjection.self] }
     }
 }

@@ -28,10 +28,18 @@ extension Goal: TableValue {
 /// Goal progress: each user's explicit goals per local date and the history of their default
 /// goal (each default applies from the local day of its `occurredAt` onwards). Steps, active
 /// minutes, met days and streaks are worked out when queried, together with the stats.
-struct GoalsProjection: Projection {
-    static let name = "goals"
+struct GoalsProjection: ReadModel {
+    static let kind = ProjectionKind.goals
     static let codeVersion = 1
-    static let tableNames = ["explicit", "defaults"]
+
+    static func reads(_ type: EventType) -> Bool {
+        switch type {
+        case .goalSet, .goalCleared, .goalDefaultSet: true
+        case .userRegistered, .userProfileUpdated, .workoutStarted, .workoutPaused, .workoutResumed,
+             .workoutFinished, .workoutDiscarded, .workoutImported, .workoutEdited, .workoutDeleted, .stepsRecorded,
+             .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset: false
+        }
+    }
 
     var explicit: ReadModelTable<UserDayKey, Goal>
     var defaults: ReadModelTable<UserDayKey, Goal>
@@ -48,29 +56,19 @@ struct GoalsProjection: Projection {
         case .goalCleared(let e):
             explicit.set(UserDayKey(fold.user, Int32(e.date.daysSinceEpoch)), nil)
         case .goalDefaultSet(let e):
-            let day = StatsProjection.day(fold.envelope.occurredAt)
+            let day = fold.envelope.occurredAt.localDay
             defaults.set(UserDayKey(fold.user, day), Goal(steps: e.steps, activeMinutes: e.activeMinutes))
-        default:
+        case .userRegistered, .userProfileUpdated, .workoutStarted, .workoutPaused, .workoutResumed,
+             .workoutFinished, .workoutDiscarded, .workoutImported, .workoutEdited, .workoutDeleted, .stepsRecorded,
+             .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset:
             break
         }
     }
 
-    mutating func flush(_ txn: WriteTransaction) throws {
-        try explicit.flush(txn)
-        try defaults.flush(txn)
+    mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.visit(&explicit)
+        try visitor.visit(&defaults)
     }
-
-    mutating func dropCache() {
-        explicit.dropCache()
-        defaults.dropCache()
-    }
-
-    mutating func markFlushed() {
-        explicit.markFlushed()
-        defaults.markFlushed()
-    }
-
-    var cachedCount: Int { explicit.cachedCount + defaults.cachedCount }
 
     /// Where a day's goal came from.
     enum Origin: String, Sendable, Codable { case explicit, `default`, standard }
@@ -110,5 +108,18 @@ struct GoalsProjection: Projection {
     /// The default goal in force on `date` (nil: none was ever set, so 10,000).
     mutating func defaultGoal(user: String, on date: CivilDate, _ txn: ReadTransaction?) throws -> Goal? {
         try defaults.records(in: UserDayKey(user, Int32.min)...UserDayKey(user, Int32(date.daysSinceEpoch)), txn).last?.1
+    }
+}
+
+extension ProjectionKind {
+    /// The goals read model.
+    public static let goals = ProjectionKind(declared: "goals")
+}
+
+extension ProjectionSet {
+    /// The goals read model, changed in place.
+    var goals: GoalsProjection {
+        get { self[GoalsProjection.self] }
+        _modify { yield &self[GoalsProjection.self] }
     }
 }

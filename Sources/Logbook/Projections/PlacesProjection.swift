@@ -4,10 +4,18 @@ import LMDB
 
 /// Places: the shared catalog in the order places were added, and each user's status of each
 /// place (not seen, interested, not interested, visited), visits and notes.
-struct PlacesProjection: Projection {
-    static let name = "places"
+struct PlacesProjection: ReadModel {
+    static let kind = ProjectionKind.places
     static let codeVersion = 1
-    static let tableNames = ["catalog", "order", "status"]
+
+    static func reads(_ type: EventType) -> Bool {
+        switch type {
+        case .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset: true
+        case .userRegistered, .userProfileUpdated, .workoutStarted, .workoutPaused, .workoutResumed,
+             .workoutFinished, .workoutDiscarded, .workoutImported, .workoutEdited, .workoutDeleted, .stepsRecorded,
+             .goalSet, .goalCleared, .goalDefaultSet: false
+        }
+    }
 
     var catalog: ReadModelTable<PlaceKey, CatalogPlace>
     var order: ReadModelTable<SequenceKey, TextValue>
@@ -47,30 +55,18 @@ struct PlacesProjection: Projection {
                 place.lastVisit = nil
                 status.set(key, place.isBlank ? nil : place)
             }
-        default:
+        case .userRegistered, .userProfileUpdated, .workoutStarted, .workoutPaused, .workoutResumed,
+             .workoutFinished, .workoutDiscarded, .workoutImported, .workoutEdited, .workoutDeleted, .stepsRecorded,
+             .goalSet, .goalCleared, .goalDefaultSet:
             break
         }
     }
 
-    mutating func flush(_ txn: WriteTransaction) throws {
-        try catalog.flush(txn)
-        try order.flush(txn)
-        try status.flush(txn)
+    mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.visit(&catalog)
+        try visitor.visit(&order)
+        try visitor.visit(&status)
     }
-
-    mutating func dropCache() {
-        catalog.dropCache()
-        order.dropCache()
-        status.dropCache()
-    }
-
-    mutating func markFlushed() {
-        catalog.markFlushed()
-        order.markFlushed()
-        status.markFlushed()
-    }
-
-    var cachedCount: Int { catalog.cachedCount + order.cachedCount + status.cachedCount }
 
     /// True if the catalog holds `placeId`.
     mutating func exists(_ placeId: String, _ txn: ReadTransaction?) throws -> Bool {
@@ -130,5 +126,18 @@ extension PlacesProjection {
                 let (x, y) = (a.lastVisit?.instant ?? .min, b.lastVisit?.instant ?? .min)
                 return x == y ? a.place.placeId.utf8.lexicographicallyPrecedes(b.place.placeId.utf8) : x > y
             }
+    }
+}
+
+extension ProjectionKind {
+    /// The places read model.
+    public static let places = ProjectionKind(declared: "places")
+}
+
+extension ProjectionSet {
+    /// The places read model, changed in place.
+    var places: PlacesProjection {
+        get { self[PlacesProjection.self] }
+        _modify { yield &self[PlacesProjection.self] }
     }
 }

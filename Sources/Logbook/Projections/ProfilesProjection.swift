@@ -40,10 +40,18 @@ struct UserKey: TableKey {
 
 /// Profiles: each user's display name, time zone, week start, units and preferred step source.
 /// Several read models and the command rules (goal horizon in the user's time zone) use it.
-struct ProfilesProjection: Projection {
-    static let name = "profiles"
+struct ProfilesProjection: ReadModel {
+    static let kind = ProjectionKind.profiles
     static let codeVersion = 1
-    static let tableNames = ["users"]
+
+    static func reads(_ type: EventType) -> Bool {
+        switch type {
+        case .userRegistered, .userProfileUpdated: true
+        case .workoutStarted, .workoutPaused, .workoutResumed, .workoutFinished, .workoutDiscarded, .workoutImported,
+             .workoutEdited, .workoutDeleted, .stepsRecorded, .goalSet, .goalCleared, .goalDefaultSet, .placeAdded,
+             .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset: false
+        }
+    }
 
     var users: ReadModelTable<UserKey, Profile>
 
@@ -67,18 +75,32 @@ struct ProfilesProjection: Projection {
                 case .set(let source): profile.preferredStepSource = source
                 }
             }
-        default:
+        case .workoutStarted, .workoutPaused, .workoutResumed, .workoutFinished, .workoutDiscarded, .workoutImported,
+             .workoutEdited, .workoutDeleted, .stepsRecorded, .goalSet, .goalCleared, .goalDefaultSet, .placeAdded,
+             .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset:
             break
         }
     }
 
-    mutating func flush(_ txn: WriteTransaction) throws { try users.flush(txn) }
-    mutating func dropCache() { users.dropCache() }
-    mutating func markFlushed() { users.markFlushed() }
-    var cachedCount: Int { users.cachedCount }
+    mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.visit(&users)
+    }
 
     /// The profile of `user`, if registered.
     mutating func profile(_ user: String, _ txn: ReadTransaction?) throws -> Profile? {
         try users.get(UserKey(user), txn)
+    }
+}
+
+extension ProjectionKind {
+    /// The profiles read model.
+    public static let profiles = ProjectionKind(declared: "profiles")
+}
+
+extension ProjectionSet {
+    /// The profiles read model, changed in place.
+    var profiles: ProfilesProjection {
+        get { self[ProfilesProjection.self] }
+        _modify { yield &self[ProfilesProjection.self] }
     }
 }

@@ -8,10 +8,18 @@ import LMDB
 /// Steps: a sample counts on the local day of its start; the same sample (source, start
 /// instant, end instant) counts once, the first time. Which source's total is the day's steps is
 /// a view choice made when queried (preferred source, else the largest single source).
-struct StatsProjection: Projection {
-    static let name = "stats"
+struct StatsProjection: ReadModel {
+    static let kind = ProjectionKind.stats
     static let codeVersion = 1
-    static let tableNames = ["workouts", "days", "steps", "samples"]
+
+    static func reads(_ type: EventType) -> Bool {
+        switch type {
+        case .workoutStarted, .workoutFinished, .workoutImported, .workoutDiscarded, .workoutDeleted, .workoutEdited,
+             .stepsRecorded: true
+        case .userRegistered, .userProfileUpdated, .workoutPaused, .workoutResumed, .goalSet, .goalCleared,
+             .goalDefaultSet, .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset: false
+        }
+    }
 
     var workouts: ReadModelTable<WorkoutKey, StatsWorkout>
     var days: ReadModelTable<UserDayKey, DayActivity>
@@ -30,24 +38,14 @@ struct StatsProjection: Projection {
         switch fold.event {
         case .workoutStarted(let e):
             guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
-            workouts.set(WorkoutKey(e.workoutId), StatsWorkout(user: fold.user, day: Self.day(e.startedAt), type: e.activityType))
+            workouts.set(WorkoutKey(e.workoutId), StatsWorkout(user: fold.user, day: e.startedAt.localDay, type: e.activityType))
         case .workoutFinished(let e):
-            guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
-            workout.distanceMeters = e.distanceMeters
-            workout.movingSeconds = e.movingSeconds
-            workout.counted = true
-            workout.closed = true
-            try addToDay(workout, sign: 1, position: position, txn)
-            workouts.set(WorkoutKey(e.workoutId), workout)
+            guard let workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
+            try countFinished(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds, position: position, txn)
         case .workoutImported(let e):
             guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
-            var workout = StatsWorkout(user: fold.user, day: Self.day(e.startedAt), type: e.activityType)
-            workout.distanceMeters = e.distanceMeters
-            workout.movingSeconds = e.movingSeconds
-            workout.counted = true
-            workout.closed = true
-            try addToDay(workout, sign: 1, position: position, txn)
-            workouts.set(WorkoutKey(e.workoutId), workout)
+            let workout = StatsWorkout(user: fold.user, day: e.startedAt.localDay, type: e.activityType)
+            try countFinished(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds, position: position, txn)
         case .workoutDiscarded(let e):
             guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.counted else { return }
             workout.closed = true
@@ -66,17 +64,23 @@ struct StatsProjection: Projection {
             workouts.set(WorkoutKey(e.workoutId), workout)
         case .stepsRecorded(let e):
             try count(e.samples, user: fold.user, position: position, txn)
-        default:
+        case .userRegistered, .userProfileUpdated, .workoutPaused, .workoutResumed, .goalSet, .goalCleared,
+             .goalDefaultSet, .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset:
             break
         }
     }
 
-    /// The local day (days since 1970) of a timestamp, in its own offset.
-    @inline(__always)
-    static func day(_ timestamp: Timestamp) -> Int32 {
-        let local = timestamp.microsecondsSinceEpoch + Int64(timestamp.utcOffsetSeconds) * 1_000_000
-        let dayLength: Int64 = 86_400_000_000
-        return Int32(truncatingIfNeeded: local >= 0 ? local / dayLength : (local - dayLength + 1) / dayLength)
+    /// Closes a workout as counted (finished, or imported finished) and adds it to its day.
+    private mutating func countFinished(
+        _ workoutId: String, _ workout: StatsWorkout, distance: Int, moving: Int, position: UInt64, _ txn: ReadTransaction?
+    ) throws {
+        var workout = workout
+        workout.distanceMeters = distance
+        workout.movingSeconds = moving
+        workout.counted = true
+        workout.closed = true
+        try addToDay(workout, sign: 1, position: position, txn)
+        workouts.set(WorkoutKey(workoutId), workout)
     }
 
     private mutating func addToDay(_ workout: StatsWorkout, sign: Int, position: UInt64, _ txn: ReadTransaction?) throws {
@@ -99,14 +103,14 @@ struct StatsProjection: Projection {
             var end = start + 1
             while end < batch.count, batch[end].source == source, utcDay(batch[end].start.instant) == day { end += 1 }
             // Steps of the run's new samples, by local day (one day unless the run spans local midnight).
-            let firstDay = Self.day(batch[start].start)
+            let firstDay = batch[start].start.localDay
             var firstDaySteps = 0
             var firstDayCounted = false
             var otherDays: [(day: Int32, steps: Int)] = []
             try samples.modify(SampleDayKey(user, source, Int32(truncatingIfNeeded: day)), txn, initial: { CountedSamples() }) { counted in
                 for sample in batch[start..<end]
                 where counted.insert(start: sample.start.instant, end: sample.end.instant, dayStart: day * dayLength) {
-                    let localDay = Self.day(sample.start)
+                    let localDay = sample.start.localDay
                     if localDay == firstDay {
                         firstDaySteps += sample.count
                         firstDayCounted = true
@@ -131,26 +135,29 @@ struct StatsProjection: Projection {
         }
     }
 
-    mutating func flush(_ txn: WriteTransaction) throws {
-        try workouts.flush(txn)
-        try days.flush(txn)
-        try steps.flush(txn)
-        try samples.flush(txn)
+    mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.visit(&workouts)
+        try visitor.visit(&days)
+        try visitor.visit(&steps)
+        try visitor.visit(&samples)
     }
+}
 
-    mutating func dropCache() {
-        workouts.dropCache()
-        days.dropCache()
-        steps.dropCache()
-        samples.dropCache()
+extension ProjectionKind {
+    /// The stats read model.
+    public static let stats = ProjectionKind(declared: "stats")
+}
+
+extension ProjectionSet {
+    /// The stats read model, changed in place.
+    var stats: StatsProjection {
+        get { self[StatsProjection.self] }
+        _modify { yield &self[StatsProjection.self] }
     }
+}
 
-    mutating func markFlushed() {
-        workouts.markFlushed()
-        days.markFlushed()
-        steps.markFlushed()
-        samples.markFlushed()
-    }
-
-    var cachedCount: Int { workouts.cachedCount + days.cachedCount + steps.cachedCount + samples.cachedCount }
+extension Timestamp {
+    /// The local day (days since 1970) in the timestamp's own offset, as the read models key days.
+    @inline(__always)
+    var localDay: Int32 { Int32(truncatingIfNeeded: localDayNumber) }
 }

@@ -67,10 +67,18 @@ struct TimelineWorkout: TableValue {
 /// The audit timeline: every event of a user, in log order, described in one line. The rows are
 /// the log's own subject index; this projection keeps, per position, the context a description
 /// needs ("set to 12,000, was 10,000"), and the little state that context comes from.
-struct TimelineProjection: Projection {
-    static let name = "timeline"
+struct TimelineProjection: ReadModel {
+    static let kind = ProjectionKind.timeline
     static let codeVersion = 1
-    static let tableNames = ["context", "goals", "defaults", "workouts", "places"]
+
+    static func reads(_ type: EventType) -> Bool {
+        switch type {
+        case .goalSet, .goalCleared, .goalDefaultSet, .workoutStarted, .workoutImported, .workoutPaused,
+             .workoutResumed, .workoutFinished, .workoutDiscarded, .workoutDeleted, .workoutEdited, .placeAdded,
+             .placeSwiped, .placeVisited, .placeNotesEdited: true
+        case .userRegistered, .userProfileUpdated, .stepsRecorded, .placesReset: false
+        }
+    }
 
     var context: ReadModelTable<UserPositionKey, TimelineContext>
     var goals: ReadModelTable<UserDayKey, Goal>
@@ -99,7 +107,7 @@ struct TimelineProjection: Projection {
             context.set(key, TimelineContext(previousGoal: try goal(user: user, day: day, txn)))
             goals.set(UserDayKey(user, day), nil)
         case .goalDefaultSet(let e):
-            let day = StatsProjection.day(fold.envelope.occurredAt)
+            let day = fold.envelope.occurredAt.localDay
             let previous = try defaults.records(in: UserDayKey(user, Int32.min)...UserDayKey(user, day), txn).last?.1 ?? .standard
             context.set(key, TimelineContext(previousGoal: previous))
             defaults.set(UserDayKey(user, day), Goal(steps: e.steps, activeMinutes: e.activeMinutes))
@@ -127,7 +135,7 @@ struct TimelineProjection: Projection {
             try describePlace(e.placeId, key, txn)
         case .placeNotesEdited(let e):
             try describePlace(e.placeId, key, txn)
-        default:
+        case .userRegistered, .userProfileUpdated, .stepsRecorded, .placesReset:
             break
         }
     }
@@ -148,31 +156,24 @@ struct TimelineProjection: Projection {
         context.set(key, TimelineContext(placeName: name.text))
     }
 
-    mutating func flush(_ txn: WriteTransaction) throws {
-        try context.flush(txn)
-        try goals.flush(txn)
-        try defaults.flush(txn)
-        try workouts.flush(txn)
-        try places.flush(txn)
+    mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.visit(&context)
+        try visitor.visit(&goals)
+        try visitor.visit(&defaults)
+        try visitor.visit(&workouts)
+        try visitor.visit(&places)
     }
+}
 
-    mutating func dropCache() {
-        context.dropCache()
-        goals.dropCache()
-        defaults.dropCache()
-        workouts.dropCache()
-        places.dropCache()
-    }
+extension ProjectionKind {
+    /// The timeline read model.
+    public static let timeline = ProjectionKind(declared: "timeline")
+}
 
-    mutating func markFlushed() {
-        context.markFlushed()
-        goals.markFlushed()
-        defaults.markFlushed()
-        workouts.markFlushed()
-        places.markFlushed()
-    }
-
-    var cachedCount: Int {
-        context.cachedCount + goals.cachedCount + defaults.cachedCount + workouts.cachedCount + places.cachedCount
+extension ProjectionSet {
+    /// The timeline read model, changed in place.
+    var timeline: TimelineProjection {
+        get { self[TimelineProjection.self] }
+        _modify { yield &self[TimelineProjection.self] }
     }
 }

@@ -1,33 +1,5 @@
 import Synchronization
 
-/// The queries whose answers are cached, and the event types each depends on.
-public enum CachedQuery: String, Sendable, Hashable, CaseIterable, Codable {
-    case stats, goals, places, activities, timeline, collectibles
-
-    /// An append of one of these types for a user invalidates that user's entries.
-    var dependsOn: EventTypeSet {
-        switch self {
-        case .stats: Self.statsTypes
-        case .goals: Self.goalTypes
-        case .places: Self.placeTypes
-        case .activities: Self.activityTypes
-        case .timeline: EventTypeSet.all
-        case .collectibles: Self.goalTypes
-        }
-    }
-
-    private static let workoutTypes: [EventType] = [.workoutFinished, .workoutImported, .workoutEdited, .workoutDeleted]
-    private static let profileTypes: [EventType] = [.userRegistered, .userProfileUpdated]
-    private static let statsTypes = EventTypeSet(workoutTypes + profileTypes + [.stepsRecorded])
-    private static let goalTypes = EventTypeSet(workoutTypes + profileTypes + [.stepsRecorded, .goalSet, .goalCleared, .goalDefaultSet])
-    private static let placeTypes = EventTypeSet([.placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .placeAdded, .userRegistered])
-    private static let activityTypes = EventTypeSet(
-        workoutTypes + [.workoutStarted, .workoutPaused, .workoutResumed, .workoutDiscarded, .userRegistered])
-
-    /// Catalog changes (places added) invalidate every user's entries of this cache.
-    var dependsOnCatalog: Bool { self == .places || self == .timeline }
-}
-
 /// One cache's counters, as the status query reports them.
 public struct CacheStatus: Sendable, Hashable, Codable {
     public var name: String
@@ -50,7 +22,7 @@ public struct CacheStatus: Sendable, Hashable, Codable {
 /// - An answer computed from a snapshot taken before an invalidation is returned but not kept.
 /// - Identical concurrent queries share one computation (single flight).
 /// - Each cache is bounded by entries and bytes; the oldest entries go first.
-final class QueryCache: Sendable {
+package final class QueryCache: Sendable {
     struct Key: Hashable, Sendable {
         var query: CachedQuery
         var user: String
@@ -203,7 +175,7 @@ final class QueryCache: Sendable {
                 // computation that starts from now on reads the committed state.
                 let cached = state.keysByUser[user]
                 guard cached?.isEmpty == false || state.computing[user] != nil else { continue }
-                for query in CachedQuery.allCases where query.dependsOn.intersects(types) {
+                for query in ReadModelRegistry.cachedQueries where query.dependsOn.intersects(types) {
                     state.epochs[Self.epochKey(query, user), default: 0] += 1
                 }
                 for key in cached ?? [] where key.query.dependsOn.intersects(types) { stale.append(key) }
@@ -222,7 +194,7 @@ final class QueryCache: Sendable {
                 state.counters[query, default: Counters()].lastInvalidation = summary.position
             }
             if summary.catalogChanged {
-                for query in CachedQuery.allCases where query.dependsOnCatalog {
+                for query in ReadModelRegistry.cachedQueries where query.dependsOnCatalog {
                     state.counters[query, default: Counters()].lastInvalidation = summary.position
                 }
             }
@@ -232,10 +204,10 @@ final class QueryCache: Sendable {
     /// Counters of every cache.
     func status() -> [CacheStatus] {
         state.withLock { state in
-            CachedQuery.allCases.map { query in
+            ReadModelRegistry.cachedQueries.map { query in
                 let counters = state.counters[query] ?? Counters()
                 return CacheStatus(
-                    name: query.rawValue, entries: state.entries.keys.filter { $0.query == query }.count, bytes: counters.bytes,
+                    name: query.name, entries: state.entries.keys.filter { $0.query == query }.count, bytes: counters.bytes,
                     hits: counters.hits, misses: counters.misses, computed: counters.computed,
                     lastInvalidatingPosition: counters.lastInvalidation)
             }
@@ -243,7 +215,7 @@ final class QueryCache: Sendable {
     }
 
     /// Turns caching on or off (off: every query is computed, nothing is kept).
-    func setEnabled(_ on: Bool) {
+    package func setEnabled(_ on: Bool) {
         enabled.store(on, ordering: .relaxed)
         if !on { clear() }
     }
@@ -254,7 +226,7 @@ final class QueryCache: Sendable {
             state.entries.removeAll()
             state.keysByUser.removeAll()
             state.order.removeAll()
-            for query in CachedQuery.allCases { state.counters[query, default: Counters()].bytes = 0 }
+            for query in ReadModelRegistry.cachedQueries { state.counters[query, default: Counters()].bytes = 0 }
             state.generation += 1
         }
     }

@@ -54,12 +54,13 @@ public struct TimelineFilter: Sendable, Hashable {
 
 extension Logbook {
     /// A page of `user`'s timeline: rows from the log's subject index, described with the
-    /// context the timeline read model kept, in one snapshot of both. At most `limit` entries;
-    /// a page whose filter matches rarely may hold fewer and still carry a cursor (it stops after
+    /// context the timeline read model kept. Rows the timeline has not folded yet (a read model
+    /// following the log from elsewhere) are left for a later page. At most `limit` entries; a page
+    /// whose filter matches rarely may hold fewer and still carry a cursor (it stops after
     /// examining 5,000 events).
     func timelinePage(
         user: String, filter: TimelineFilter, limit: Int, cursor: String?, through end: UInt64?
-    ) throws -> TimelinePage {
+    ) async throws -> TimelinePage {
         var start: UInt64
         if let cursor {
             guard let position = UInt64(cursor) else { throw LogbookError.invalidArgument(name: "cursor", reason: "not a timeline cursor") }
@@ -67,55 +68,57 @@ extension Logbook {
         } else {
             start = filter.newestFirst ? (end ?? .max) : 1
         }
-        if let end { start = min(start, end) }
-        return try log.withSnapshot { snapshot in
-            var context = readModels.projectionSet(active: [.timeline]).timeline
-            var entries: [TimelineEntry] = []
-            var examined = 0
-            var lastExamined: UInt64?
-            var exhausted = false
-            while entries.count < limit, examined < 5_000 {
-                let page = try snapshot.readSubject(
-                    user, from: Position(start), direction: filter.newestFirst ? .backward : .forward, limit: min(256, max(limit * 2, 32)))
-                if page.isEmpty {
+        let folded = try readModels.environment.read { txn in try readModels.checkpoint(.timeline, txn)?.position ?? 0 }
+        let bound = min(end ?? .max, folded)
+        start = min(start, bound)
+        var rows: [(RecordedEvent, DomainEvent)] = []
+        var examined = 0
+        var lastExamined: UInt64?
+        var exhausted = false
+        while rows.count < limit, examined < 5_000 {
+            let page = try await log.readSubject(
+                user, from: Position(start), direction: filter.newestFirst ? .backward : .forward, limit: min(256, max(limit * 2, 32)))
+            if page.isEmpty || start == 0 {
+                exhausted = true
+                break
+            }
+            for event in page {
+                if event.position.rawValue > bound {
                     exhausted = true
                     break
                 }
-                for event in page {
-                    if let end, event.position.rawValue > end {
-                        exhausted = true
-                        break
-                    }
-                    examined += 1
-                    lastExamined = event.position.rawValue
-                    guard let type = EventType(rawValue: event.type) else { continue }
-                    if let types = filter.types, !types.contains(type) { continue }
-                    if let from = filter.from, event.occurredAt.instant < from.instant { continue }
-                    if let to = filter.to, event.occurredAt.instant > to.instant { continue }
-                    let domainEvent: DomainEvent
-                    do {
-                        domainEvent = try BinaryEventCodec.decode(type, schemaVersion: event.schemaVersion, payload: event.payload.span)
-                    } catch let error as DomainCodingError {
-                        throw LogbookError.coding(error)
-                    }
-                    let details = try context.context.get(UserPositionKey(user, event.position.rawValue), snapshot.transaction)
-                    entries.append(TimelineEntry(
-                        position: event.position.rawValue, eventId: event.eventId, type: event.type, stream: event.stream,
-                        occurredAt: event.occurredAt, recordedAt: event.recordedAt,
-                        description: TimelineDescriptions.describe(domainEvent, occurredAt: event.occurredAt, context: details)))
-                    if entries.count == limit { break }
+                examined += 1
+                lastExamined = event.position.rawValue
+                guard let type = EventType(rawValue: event.type) else { continue }
+                if let types = filter.types, !types.contains(type) { continue }
+                if let from = filter.from, event.occurredAt.instant < from.instant { continue }
+                if let to = filter.to, event.occurredAt.instant > to.instant { continue }
+                do {
+                    rows.append((event, try BinaryEventCodec.decode(type, schemaVersion: event.schemaVersion, payload: event.payload.span)))
+                } catch {
+                    throw LogbookError.coding(error)
                 }
-                if exhausted || entries.count == limit { break }
-                let last = page[page.count - 1].position.rawValue
-                if filter.newestFirst {
-                    if last <= 1 { exhausted = true; break }
-                    start = last - 1
-                } else {
-                    start = last + 1
-                }
+                if rows.count == limit { break }
             }
-            let more = !exhausted
-            return TimelinePage(entries: entries, nextCursor: more ? lastExamined.map(String.init) : nil)
+            if exhausted || rows.count == limit { break }
+            let last = page[page.count - 1].position.rawValue
+            if filter.newestFirst {
+                if last <= 1 { exhausted = true; break }
+                start = last - 1
+            } else {
+                start = last + 1
+            }
         }
+        let entries = try readModels.environment.read { txn in
+            var context = readModels.projectionSet(active: [.timeline]).timeline
+            return try rows.map { event, domainEvent in
+                let details = try context.context.get(UserPositionKey(user, event.position.rawValue), txn)
+                return TimelineEntry(
+                    position: event.position.rawValue, eventId: event.eventId, type: event.type, stream: event.stream,
+                    occurredAt: event.occurredAt, recordedAt: event.recordedAt,
+                    description: TimelineDescriptions.describe(domainEvent, occurredAt: event.occurredAt, context: details))
+            }
+        }
+        return TimelinePage(entries: entries, nextCursor: exhausted ? nil : lastExamined.map(String.init))
     }
 }

@@ -1,9 +1,9 @@
-import EventLog
+package import EventLog
 
 extension FoldEvent {
     /// The fold event of a stored event, or nil for event types Logbook does not know (a log
     /// may carry events of other applications; projections ignore them).
-    static func decode(_ envelope: EventEnvelope, payload: Span<UInt8>) throws(LogbookError) -> FoldEvent? {
+    package static func decode(_ envelope: EventEnvelope, payload: Span<UInt8>) throws(LogbookError) -> FoldEvent? {
         guard let type = EventType(rawValue: envelope.type) else { return nil }
         do {
             let event = try BinaryEventCodec.decode(type, schemaVersion: envelope.schemaVersion, payload: payload)

@@ -16,7 +16,7 @@ public struct RebuildProgress: Sendable, Hashable, Codable {
 /// resumable, into the live store (then catching up inside a write transaction and going live)
 /// or into a scratch store (for `verify`).
 struct Replayer: Sendable {
-    let log: LMDBEventStore
+    let log: any EventStore
     let chunkSize: Int
 
     /// Folds events after each projection's checkpoint up to `end` into `store`, one write
@@ -41,13 +41,13 @@ struct Replayer: Sendable {
         let slice = max(1, min(chunkSize, 8_192))
         let log = self.log
         try await withThrowingTaskGroup(of: DecodedSlice.self) { group in
-            group.addTask { try Self.decode(log, after: start, through: end, limit: slice) }
+            group.addTask { try await Self.decode(log, after: start, through: end, limit: slice) }
             while let decoded = try await group.next() {
                 try Task.checkCancellation()
                 let events = decoded.events
                 let last = decoded.through
                 guard last > position else { break }
-                if last < end { group.addTask { try Self.decode(log, after: last, through: end, limit: slice) } }
+                if last < end { group.addTask { try await Self.decode(log, after: last, through: end, limit: slice) } }
                 guard !events.isEmpty else {
                     position = last
                     continue
@@ -93,9 +93,9 @@ struct Replayer: Sendable {
             }
         }
         projections.markFlushed()
-        // The chunk's pages of the log need not stay resident: a rebuild's memory is a chunk's.
-        log.environment.releaseResidentPages()
-        if store.environment !== log.environment { store.environment.releaseResidentPages() }
+        // The chunk's pages need not stay resident: a rebuild's memory is a chunk's (the embedded
+        // log shares this map, so its pages go too).
+        store.environment.releaseResidentPages()
         for kind in kinds where checkpoints[kind, default: 0] < position { checkpoints[kind] = position }
         if projections.cachedCount > 300_000 { projections.dropCache() }
     }
@@ -107,11 +107,11 @@ struct Replayer: Sendable {
     }
 
     /// Reads and decodes up to `limit` events after `position` (through `end`).
-    private static func decode(_ log: LMDBEventStore, after position: UInt64, through end: UInt64, limit: Int) throws -> DecodedSlice {
+    private static func decode(_ log: any EventStore, after position: UInt64, through end: UInt64, limit: Int) async throws -> DecodedSlice {
         var events: [FoldEvent] = []
         events.reserveCapacity(limit)
         var scanned = 0
-        let through = try log.scan(after: Position(position), through: Position(end), chunkSize: limit) { envelope, _, payload in
+        let through = try await log.scan(after: Position(position), through: Position(end), filter: .all, chunkSize: limit) { envelope, _, payload in
             if let fold = try FoldEvent.decode(envelope, payload: payload) { events.append(fold) }
             scanned += 1
             return scanned < limit
@@ -136,31 +136,6 @@ struct Replayer: Sendable {
                     try store.setCheckpoint(kind, .init(position: current.position, codeVersion: kind.codeVersion, rebuilding: true), txn)
                 }
             }
-        }
-    }
-
-    /// Folds what remains up to the head inside one write transaction — no append can commit
-    /// meanwhile — and puts the projections back into inline folding in that same transaction.
-    func finishLive(_ kinds: Set<ProjectionKind>, store: ReadModelStore, control: ProjectionControl) throws -> UInt64 {
-        try store.environment.write { txn in
-            var projections = store.projectionSet(active: kinds)
-            var checkpoints: [ProjectionKind: UInt64] = [:]
-            for kind in kinds { checkpoints[kind] = try store.checkpoint(kind, txn)?.position ?? 0 }
-            let from = checkpoints.values.min() ?? 0
-            let head = try log.headPosition(in: txn).rawValue
-            try log.scan(in: txn, after: Position(from)) { envelope, _, payload in
-                guard let fold = try FoldEvent.decode(envelope, payload: payload) else { return true }
-                projections.active = kinds.filter { checkpoints[$0, default: 0] < fold.position }
-                try projections.apply(fold, txn)
-                return true
-            }
-            projections.active = kinds
-            try projections.flush(txn)
-            for kind in kinds {
-                try store.setCheckpoint(kind, .init(position: head, codeVersion: kind.codeVersion, rebuilding: false), txn)
-            }
-            control.goLive(kinds)
-            return head
         }
     }
 }

@@ -15,15 +15,23 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
         var dirty: Bool
     }
 
+    /// The table's name within its read model.
+    let name: String
     let database: Database?
     private var cache: [Key: Entry] = [:]
     /// The keys of dirty entries, each once (an entry's flag says whether it is listed).
     private var dirtyKeys: [Key] = []
 
-    init(_ database: Database) { self.database = database }
+    init(name: String, database: Database) {
+        self.name = name
+        self.database = database
+    }
 
     /// A table that lives only in memory.
-    init(inMemory: Void) { self.database = nil }
+    init(inMemory name: String) {
+        self.name = name
+        self.database = nil
+    }
 
     var isInMemory: Bool { database == nil }
     /// The cached records (nil: known absent or removed).

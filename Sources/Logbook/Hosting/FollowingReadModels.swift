@@ -1,0 +1,209 @@
+import EventLog
+import Foundation
+import LMDB
+import Synchronization
+
+/// Read models kept in a local LMDB environment of their own that follows a log it shares no
+/// transaction with — a log in PostgreSQL shared by several servers, or any other
+/// ``EventStore`` — through a subscription, like a read replica.
+///
+/// On start the read models are rebuilt or caught up from the log; then a task folds each batch
+/// the subscription delivers in one local write transaction, moves the checkpoints to the batch's
+/// last position, invalidates the query caches and wakes whoever waits for that position.
+/// Decisions wait until every event of the command's streams and user is folded; a write's answer
+/// waits (bounded) until the read models hold it, so a client reads its own writes. If the log
+/// fails (a database restart), the task backs off and subscribes again from the checkpoints: no
+/// event is skipped or folded twice.
+final class FollowingReadModels: ReadModelHost {
+    let log: any EventStore
+    let store: ReadModelStore
+    private let environment: Environment
+    private let cache: QueryCache
+    private let configuration: LogbookConfiguration
+    private let waiters = PositionWaiters()
+    private let knownHead = Atomic<UInt64>(0)
+    private let follower = Mutex<Task<Void, Never>?>(nil)
+
+    /// Read models in directory `path` (created if needed) for `log`.
+    init(log: any EventStore, path: String, configuration: LogbookConfiguration, cache: QueryCache) throws {
+        self.log = log
+        self.cache = cache
+        self.configuration = configuration
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        var options = EnvironmentOptions()
+        options.initialMapSize = configuration.log.initialMapSize
+        options.maxMapSize = configuration.log.maxMapSize
+        options.maxDatabases = configuration.log.maxDatabases
+        // Read models can always be rebuilt from the log: their commits need not wait for the disk.
+        options.durability = .relaxed
+        environment = try Environment(path: path, options: options)
+        do {
+            store = try ReadModelStore(environment: environment)
+        } catch {
+            environment.close()
+            throw error
+        }
+    }
+
+    func start(_ logbook: Logbook, progress: (RebuildProgress) -> Void) async throws {
+        try await logbook.bringReadModelsUpToDate(progress: progress)
+        let from = try liveFloor(logbook.control)
+        waiters.advance(to: from)
+        knownHead.store(try await log.headPosition().rawValue, ordering: .relaxed)
+        let control = logbook.control
+        let task = Task { await self.follow(control: control) }
+        follower.withLock { $0 = task }
+    }
+
+    func withDecisionView<R>(streams: [String], subjects: [String], _ body: (inout DecisionView) throws -> R) async throws -> R {
+        var versions: [String: UInt64?] = [:]
+        var needed: UInt64 = 0
+        for stream in Set(streams) {
+            let last = try await log.readStream(stream, from: .max, direction: .backward, limit: 1).first
+            versions[stream] = last?.streamVersion
+            needed = max(needed, last?.position.rawValue ?? 0)
+        }
+        for subject in Set(subjects) {
+            let last = try await log.readSubject(subject, from: Position(.max), direction: .backward, limit: 1).first
+            needed = max(needed, last?.position.rawValue ?? 0)
+        }
+        try await waitUntilFolded(needed)
+        return try environment.read { txn in
+            var view = DecisionView(state: ReadModelState(projections: store.projectionSet(), txn: txn), streamVersions: versions)
+            return try body(&view)
+        }
+    }
+
+    func waitUntilFolded(_ position: UInt64) async throws {
+        guard waiters.reached < position else { return }
+        guard await waiters.wait(for: position, timeout: configuration.readYourWritesTimeout) else {
+            throw LogbookError.notCaughtUp(
+                position: position, reason: "the read models stand at \(waiters.reached) after waiting \(configuration.readYourWritesTimeout)")
+        }
+    }
+
+    func headPosition(in txn: ReadTransaction) throws -> UInt64 {
+        max(knownHead.load(ordering: .relaxed), waiters.reached)
+    }
+
+    /// Puts the rebuilt read models back into live folding where their rebuild stopped; the
+    /// following task sees them come back behind it and folds what they missed.
+    func finishRebuild(_ kinds: Set<ProjectionKind>, control: ProjectionControl) async throws -> UInt64 {
+        try store.environment.write { txn in
+            var position: UInt64 = 0
+            for kind in kinds {
+                let checkpoint = try store.checkpoint(kind, txn)?.position ?? 0
+                try store.setCheckpoint(kind, .init(position: checkpoint, codeVersion: kind.codeVersion, rebuilding: false), txn)
+                position = max(position, checkpoint)
+            }
+            control.goLive(kinds)
+            return position
+        }
+    }
+
+    func close() async {
+        let task = follower.withLock { task in
+            defer { task = nil }
+            return task
+        }
+        task?.cancel()
+        await task?.value
+        waiters.close()
+        environment.close()
+    }
+
+    // MARK: Following
+
+    /// The lowest checkpoint of the live read models: where following resumes.
+    private func liveFloor(_ control: ProjectionControl) throws -> UInt64 {
+        let live = Set(ProjectionKind.allCases).subtracting(control.snapshot.rebuilding)
+        return try environment.read { txn in
+            try live.map { try store.checkpoint($0, txn)?.position ?? 0 }.min() ?? 0
+        }
+    }
+
+    /// Subscribes from the live read models' floor and folds batch after batch, until the store
+    /// closes or the task is cancelled; subscribes again after a failure (backing off) or when a
+    /// read model comes back live behind the others.
+    private func follow(control: ProjectionControl) async {
+        var projections = store.projectionSet()
+        var generations: [ProjectionKind: Int] = [:]
+        var failures = 0
+        while !Task.isCancelled {
+            do {
+                var iterator = log.subscribe(after: Position(try liveFloor(control)), filter: .all).makeAsyncIterator()
+                var behind = false
+                while !behind, let batch = try await iterator.nextBatch(limit: configuration.followBatchSize) {
+                    behind = try fold(batch, into: &projections, control: control, generations: &generations)
+                    failures = 0
+                    if let head = try? await log.headPosition() { knownHead.store(head.rawValue, ordering: .relaxed) }
+                }
+                if !behind { return }
+            } catch is CancellationError {
+                return
+            } catch {
+                projections.dropCache()
+                failures += 1
+                configuration.logger.warning("following the log failed; subscribing again", metadata: [
+                    "error": "\(error)", "attempt": "\(failures)",
+                ])
+                try? await Task.sleep(for: .milliseconds(min(5_000, 50 << min(failures, 7))))
+            }
+        }
+    }
+
+    /// Folds one batch into the live read models in one local write transaction. Returns true,
+    /// folding nothing, when a live read model stands behind the batch (it came back from a
+    /// rebuild): the caller subscribes again from there.
+    private func fold(
+        _ batch: [SubscriptionElement], into projections: inout ProjectionSet, control: ProjectionControl,
+        generations: inout [ProjectionKind: Int]
+    ) throws -> Bool {
+        guard let first = batch.first?.position.rawValue, let last = batch.last?.position.rawValue else { return false }
+        let snapshot = control.snapshot
+        let live = Set(ProjectionKind.allCases).subtracting(snapshot.rebuilding)
+        for kind in ProjectionKind.allCases where generations[kind, default: 0] != snapshot.generation[kind, default: 0] {
+            projections.dropCache([kind])
+            generations[kind] = snapshot.generation[kind, default: 0]
+        }
+        var checkpoints: [ProjectionKind: UInt64] = [:]
+        try environment.read { txn in
+            for kind in live { checkpoints[kind] = try store.checkpoint(kind, txn)?.position ?? 0 }
+        }
+        if checkpoints.values.contains(where: { $0 + 1 < first }) { return true }
+        let uniform = checkpoints.values.allSatisfy { $0 < first }
+        var summary = CommitSummary(position: last)
+        var attempts = 0
+        do {
+            try environment.write { txn in
+                attempts += 1
+                if attempts > 1 {
+                    // The map grew and the transaction runs again: fold again from what is committed.
+                    projections.dropCache()
+                    summary = CommitSummary(position: last)
+                }
+                projections.active = live
+                for element in batch {
+                    guard case .event(let event) = element,
+                          let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span) else { continue }
+                    if !uniform { projections.active = live.filter { checkpoints[$0, default: 0] < fold.position } }
+                    try projections.apply(fold, txn)
+                    summary.add(fold)
+                }
+                projections.active = live
+                try projections.flush(txn)
+                for kind in live where checkpoints[kind, default: 0] < last {
+                    try store.setCheckpoint(kind, .init(position: last, codeVersion: kind.codeVersion, rebuilding: false), txn)
+                }
+            }
+        } catch {
+            projections.dropCache()
+            throw error
+        }
+        projections.markFlushed()
+        if projections.cachedCount > 200_000 { projections.dropCache() }
+        if !summary.isEmpty { cache.invalidate(summary) }
+        waiters.advance(to: last)
+        return false
+    }
+}

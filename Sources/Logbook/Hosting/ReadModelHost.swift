@@ -1,0 +1,49 @@
+import EventLog
+import LMDB
+
+/// Where Logbook's read models live and how they keep up with the log: the seam between the
+/// domain and a backend's transactions.
+///
+/// Two hosts exist. ``InlineReadModels`` folds every commit inside the LMDB log's own write
+/// transaction (the embedded default: read-your-writes for free, the fastest path).
+/// ``FollowingReadModels`` keeps the read models in a local LMDB environment of their own and
+/// follows any ``EventStore`` by subscription, like a read replica (a log in PostgreSQL, shared
+/// by several servers). Everything else — commands, queries, rebuilds, verification — is written
+/// once against this protocol.
+protocol ReadModelHost: Sendable {
+    /// The read models' storage: a local LMDB environment and their databases in it.
+    var store: ReadModelStore { get }
+
+    /// Brings the read models up to date and starts keeping them so. Called once, by ``Logbook``.
+    func start(_ logbook: Logbook, progress: (RebuildProgress) -> Void) async throws
+
+    /// Runs `body` with the read models and the current versions of `streams`, consistent with
+    /// each other: every event of those streams, and of the users `subjects` (the consistency
+    /// boundary of the rules that read across a user's streams), is folded into what `body` reads.
+    func withDecisionView<R>(streams: [String], subjects: [String], _ body: (inout DecisionView) throws -> R) async throws -> R
+
+    /// Returns once every live read model has folded `position` (read-your-writes), or throws
+    /// ``LogbookError/Code/notCaughtUp`` after the configured wait.
+    func waitUntilFolded(_ position: UInt64) async throws
+
+    /// The log's head as far as status reports are concerned, read with the checkpoints.
+    func headPosition(in txn: ReadTransaction) throws -> UInt64
+
+    /// Ends a rebuild of `kinds` whose fold reached the log's head: folds what was appended
+    /// meanwhile and puts them back into live folding. Returns the position they stand at.
+    func finishRebuild(_ kinds: Set<ProjectionKind>, control: ProjectionControl) async throws -> UInt64
+
+    /// Stops following the log.
+    func close() async
+}
+
+/// What a command is decided against: the read models, and the versions of the streams the
+/// commands write to, as of one consistent moment.
+struct DecisionView: ~Copyable {
+    var state: ReadModelState
+    /// The version of each stream asked for (nil inside: the stream does not exist).
+    let streamVersions: [String: UInt64?]
+
+    /// The version of `stream` (nil: it does not exist).
+    func version(of stream: String) -> UInt64? { streamVersions[stream] ?? nil }
+}

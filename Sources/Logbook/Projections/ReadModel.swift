@@ -1,0 +1,135 @@
+package import EventLog
+import LMDB
+
+/// One event as the read models see it: where it is, what it is, when it happened.
+package struct FoldEvent: Sendable {
+    package let position: UInt64
+    package let envelope: EventEnvelope
+    package let event: DomainEvent
+
+    /// The user the event concerns, or "" for catalog events.
+    var user: String { envelope.subject ?? "" }
+}
+
+/// A read model: a pure fold of events into tables, and what the rest of Logbook needs to know
+/// about it. Each read model lives in one file that declares all of it, and one line of
+/// ``ReadModelRegistry`` makes it part of Logbook (see the DocC article "Adding a read model").
+///
+/// The same code runs inline (inside the log's write transaction), following a log from a
+/// subscription, in rebuilds (in chunks, from the log) and for as-of queries (in memory). A read
+/// model reads nothing but its own tables and the events: no clock, no randomness, no dependence
+/// on hash order, locale or time zone.
+protocol ReadModel: Sendable {
+    /// The read model's name: its checkpoint's and its databases' names (`rm.<name>.<table>`).
+    static var kind: ProjectionKind { get }
+    /// Bumped whenever the fold or the stored form changes: the read model then rebuilds on open.
+    static var codeVersion: Int { get }
+    /// Whether the fold reads events of `type`. Caches of the queries that read this model are
+    /// invalidated by exactly these types (``CachedQuery``). Written as an exhaustive switch, so
+    /// a new event type makes the compiler ask every read model.
+    static func reads(_ type: EventType) -> Bool
+
+    /// The read model over `tables` (each table made with ``ProjectionTables/table(_:_:_:)``).
+    init(_ tables: ProjectionTables)
+
+    /// Folds one event in. Written as an exhaustive switch over ``DomainEvent``.
+    mutating func apply(_ event: FoldEvent, _ txn: ReadTransaction?) throws
+
+    /// Hands every table to `visitor`, once each: flushing, forgetting and counting cached
+    /// records, and the table names all go through this one list.
+    mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws
+}
+
+/// Work done on each table of a read model (see ``ReadModel/visitTables(_:)``).
+protocol TableVisitor {
+    mutating func visit<Key: TableKey, Value: TableValue>(_ table: inout ReadModelTable<Key, Value>) throws
+}
+
+extension ReadModel {
+    /// The names of the read model's tables (without the `rm.<name>.` prefix).
+    static var tableNames: [String] {
+        var model = Self(ProjectionTables(inMemory: ()))
+        var names = TableNames()
+        try? model.visitTables(&names)
+        return names.names
+    }
+
+    /// The event types the fold reads.
+    static var readTypes: EventTypeSet { EventTypeSet(EventType.allCases.filter(reads)) }
+
+    /// Writes the tables' changed records (again, if the transaction is retried).
+    mutating func flush(_ txn: WriteTransaction) throws {
+        var flusher = TableFlusher(txn: txn)
+        try visitTables(&flusher)
+    }
+
+    /// Forgets which records changed, after the flushing transaction committed.
+    mutating func markFlushed() {
+        var marker = TableFlushMarker()
+        try? visitTables(&marker)
+    }
+
+    /// Forgets cached records.
+    mutating func dropCache() {
+        var dropper = TableCacheDropper()
+        try? visitTables(&dropper)
+    }
+
+    /// How many records are cached (to bound memory during rebuilds).
+    var cachedCount: Int {
+        mutating get {
+            var counter = TableCacheCounter()
+            try? visitTables(&counter)
+            return counter.count
+        }
+    }
+}
+
+private struct TableNames: TableVisitor {
+    var names: [String] = []
+    mutating func visit<Key: TableKey, Value: TableValue>(_ table: inout ReadModelTable<Key, Value>) { names.append(table.name) }
+}
+
+private struct TableFlusher: TableVisitor {
+    let txn: WriteTransaction
+    mutating func visit<Key: TableKey, Value: TableValue>(_ table: inout ReadModelTable<Key, Value>) throws { try table.flush(txn) }
+}
+
+private struct TableFlushMarker: TableVisitor {
+    mutating func visit<Key: TableKey, Value: TableValue>(_ table: inout ReadModelTable<Key, Value>) { table.markFlushed() }
+}
+
+private struct TableCacheDropper: TableVisitor {
+    mutating func visit<Key: TableKey, Value: TableValue>(_ table: inout ReadModelTable<Key, Value>) { table.dropCache() }
+}
+
+private struct TableCacheCounter: TableVisitor {
+    var count = 0
+    mutating func visit<Key: TableKey, Value: TableValue>(_ table: inout ReadModelTable<Key, Value>) { count += table.cachedCount }
+}
+
+/// Where a read model's tables live: named LMDB databases, or memory.
+struct ProjectionTables: Sendable {
+    private let databases: [String: Database]
+    let inMemory: Bool
+
+    init(databases: [String: Database]) {
+        self.databases = databases
+        self.inMemory = false
+    }
+
+    init(inMemory: Void) {
+        self.databases = [:]
+        self.inMemory = true
+    }
+
+    /// The table named `name`, backed by its database or by memory.
+    func table<K: TableKey, V: TableValue>(_ name: String, _: K.Type = K.self, _: V.Type = V.self) -> ReadModelTable<K, V> {
+        if inMemory { return ReadModelTable(inMemory: name) }
+        guard let database = databases[name] else { preconditionFailure("no database for table \(name)") }
+        return ReadModelTable(name: name, database: database)
+    }
+}
+
+/// The full name of a read model's database.
+func databaseName(projection: String, table: String) -> String { "rm.\(projection).\(table)" }

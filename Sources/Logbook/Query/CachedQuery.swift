@@ -1,0 +1,47 @@
+/// A family of cached query answers, and what they read: the read models whose folds change
+/// them. A commit invalidates a user's entries of this cache exactly when it carries an event
+/// type one of those read models reads (``ReadModel/reads(_:)``) — no second list to keep in step.
+public struct CachedQuery: Sendable, Hashable, CustomStringConvertible {
+    /// The cache's name, as `cacheStatus()` and metrics report it.
+    public let name: String
+    /// The read models the answers are computed from.
+    let readModels: [ProjectionKind]
+    /// The answers also list the user's events straight from the log (the timeline), so every
+    /// event of the user changes them.
+    let readsUserLog: Bool
+    /// An append of one of these types for a user invalidates that user's entries.
+    let dependsOn: EventTypeSet
+    /// Catalog changes (places added) invalidate every user's entries of this cache.
+    let dependsOnCatalog: Bool
+
+    init(name: String, reads readModels: [ProjectionKind], readsUserLog: Bool = false) {
+        self.name = name
+        self.readModels = readModels
+        self.readsUserLog = readsUserLog
+        var types = EventTypeSet()
+        for kind in readModels { types.formUnion(ReadModelRegistry.model(kind).readTypes) }
+        if readsUserLog { types = .all }
+        dependsOn = types
+        dependsOnCatalog = EventType.allCases.contains { $0.family == .catalog && types.contains($0) }
+    }
+
+    public var description: String { name }
+
+    public static func == (lhs: CachedQuery, rhs: CachedQuery) -> Bool { lhs.name == rhs.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+}
+
+extension CachedQuery {
+    /// Profiles and statistics.
+    public static let stats = CachedQuery(name: "stats", reads: [.profiles, .stats])
+    /// Goal weeks and streaks (steps and active minutes come from the stats).
+    public static let goals = CachedQuery(name: "goals", reads: [.profiles, .stats, .goals])
+    /// The deck, saved and visited places.
+    public static let places = CachedQuery(name: "places", reads: [.profiles, .places])
+    /// Activity lists, details, calendars and insights.
+    public static let activities = CachedQuery(name: "activities", reads: [.profiles, .activities])
+    /// Timeline pages: the user's events from the log, described with the timeline's context.
+    public static let timeline = CachedQuery(name: "timeline", reads: [.timeline], readsUserLog: true)
+    /// Collectibles (workout milestones from the ledger, step and goal milestones from stats and goals).
+    public static let collectibles = CachedQuery(name: "collectibles", reads: [.profiles, .stats, .goals, .collectibles])
+}
