@@ -1,4 +1,4 @@
-import EventLog
+public import EventLog
 
 /// Where one read model stands against the log: its checkpoint, code version and lag.
 public struct ProjectionStatus: Sendable, Hashable, Codable {
@@ -37,5 +37,16 @@ extension Logbook {
                     head: head, rebuilding: checkpoint?.rebuilding ?? true)
             }
         }
+    }
+}
+
+extension Logbook {
+    /// Returns once every live read model has folded `position`: at once for the embedded
+    /// Logbook, whose read models fold inside the log's own commits; a Logbook following a log
+    /// written by others waits up to ``LogbookConfiguration/readYourWritesTimeout`` and then
+    /// throws ``LogbookError/Code/notCaughtUp``. Ask before a query that must see a write made
+    /// elsewhere (its answer's position).
+    public func catchUp(to position: Position) async throws {
+        try await host.waitUntilFolded(position.rawValue)
     }
 }

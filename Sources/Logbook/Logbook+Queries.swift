@@ -196,7 +196,7 @@ extension Logbook {
 
     /// Answers from the cache (or computes and caches), or — as of a past moment — from the
     /// read models folded in memory.
-    private func query<V: Sendable>(
+    func query<V: Sendable>(
         _ cached: CachedQuery, user: String, parameters: String, asOf: AsOf?, cost: @escaping @Sendable (V) -> Int,
         _ body: @escaping @Sendable (inout ProjectionSet, ReadTransaction?) throws -> V
     ) async throws -> V {

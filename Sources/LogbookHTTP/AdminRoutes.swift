@@ -1,13 +1,15 @@
 import EventLog
 import Foundation
+import HTTPTypes
 import Hummingbird
 package import Logbook
 
-/// Operators' routes (administrator role): projection checkpoints and lag, rebuilds with
-/// streamed progress, verification against a scratch rebuild, cache and storage status.
+/// Operators' routes (administrator role): projection checkpoints and lag, rebuilds and
+/// verifications run as jobs of ``AdminJobs`` (their progress streamed, or polled), cache and
+/// storage status.
 struct AdminRoutes<Context: LogbookRouteContext> {
     let logbook: Logbook
-
+    let jobs: AdminJobs
     let catalog: RouteCatalog
 
     func register(on group: RouterGroup<Context>) {
@@ -15,13 +17,23 @@ struct AdminRoutes<Context: LogbookRouteContext> {
             try context.requireAdmin()
             return try JSONOutput.response(try logbook.projectionStatus())
         }
-        group.route(.post, "admin/rebuild", "Rebuild projections, streaming NDJSON progress", query: ["projections"],
-                    statuses: Statuses.admin, catalog: catalog) { try await rebuild($0, $1) }
-        group.route(.post, "admin/verify", "Rebuild into a scratch store and compare digests with the live read models",
-                    statuses: Statuses.admin, catalog: catalog) { _, context in
+        group.route(.post, "admin/rebuild", "Rebuild projections as a job, streaming NDJSON progress (wait=false: answer 202 with the job at once)",
+                    query: ["projections", "wait"], statuses: Statuses.admin + [202], catalog: catalog) { try await rebuild($0, $1) }
+        group.route(.post, "admin/verify", "Rebuild into a scratch store and compare digests with the live read models, as a job (wait=false: 202 with the job)",
+                    query: ["wait"], statuses: Statuses.admin + [202, 500], catalog: catalog) { try await verify($0, $1) }
+        group.route(.get, "admin/jobs", "Administrative jobs (rebuilds, verifications), newest first", statuses: Statuses.admin, catalog: catalog) { _, context in
             try context.requireAdmin()
-            let results = try await logbook.verify()
-            return try JSONOutput.response(VerifyReport(allMatch: results.allSatisfy(\.matches), projections: results))
+            return try JSONOutput.response(jobs.all())
+        }
+        group.route(.get, "admin/jobs/{job}", "One administrative job: state, progress, result", statuses: Statuses.admin + [404], catalog: catalog) { _, context in
+            try context.requireAdmin()
+            return try JSONOutput.response(try job(context))
+        }
+        group.route(.delete, "admin/jobs/{job}", "Cancel a running job (it stops after its current chunk)", statuses: Statuses.admin + [404, 409], catalog: catalog) { _, context in
+            try context.requireAdmin()
+            let job = try job(context)
+            guard jobs.cancel(job.id) else { throw Problem(.conflict, type: "/problems/conflict", title: "Conflict", detail: "job \(job.id) is \(job.state.rawValue)") }
+            return try JSONOutput.response(jobs.job(job.id) ?? job, status: .accepted)
         }
         group.route(.get, "admin/caches", "Entries, bytes, hits and misses of every query cache", statuses: Statuses.admin, catalog: catalog) { _, context in
             try context.requireAdmin()
@@ -33,9 +45,23 @@ struct AdminRoutes<Context: LogbookRouteContext> {
         }
     }
 
-    /// Rebuilds the projections named in `?projections=` (default: all), streaming progress as
-    /// NDJSON lines and ending with the new digests. Progress lines are sampled: a slow client
-    /// sees fewer of them, never slows the rebuild.
+    private func job(_ context: Context) throws -> AdminJob {
+        let id = context.parameters.get("job") ?? ""
+        guard let job = jobs.job(id.lowercased()) else { throw Problem.notFound("no job \"\(id)\"") }
+        return job
+    }
+
+    /// Whether the client asked not to wait (`wait=false`).
+    private func detached(_ request: Request) throws -> Bool {
+        guard let wait = request.query("wait") else { return false }
+        guard wait == "true" || wait == "false" else { throw Problem.badRequest("wait is true or false", field: "wait") }
+        return wait == "false"
+    }
+
+    /// Starts a rebuild of the projections named in `?projections=` (default: all) and streams its
+    /// progress as NDJSON lines, ending with the new digests. Progress lines are sampled: a slow
+    /// client sees fewer of them, never slows the rebuild; a client that leaves leaves the job
+    /// running (its id is in `X-Logbook-Job`).
     private func rebuild(_ request: Request, _ context: Context) async throws -> Response {
         try context.requireAdmin()
         var kinds = Set(ProjectionKind.allCases)
@@ -49,28 +75,48 @@ struct AdminRoutes<Context: LogbookRouteContext> {
                 kinds.insert(kind)
             }
         }
-        let logbook = logbook
-        let chosen = kinds
+        let detached = try detached(request)
+        let job = jobs.rebuild(kinds)
         var headers = HTTPFields()
+        headers[HTTPField.Name("X-Logbook-Job")!] = job.id
+        if detached { return try JSONOutput.response(job, status: .accepted, headers: headers) }
         headers[.contentType] = "application/x-ndjson"
+        let jobs = self.jobs
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            let (updates, continuation) = AsyncStream<RebuildProgress>.makeStream(bufferingPolicy: .bufferingNewest(1))
-            let rebuild = Task {
-                defer { continuation.finish() }
-                return try await logbook.rebuild(chosen) { continuation.yield($0) }
+            var last: AdminJob?
+            var written: RebuildProgress?
+            for await state in jobs.updates(of: job.id) {
+                last = state
+                if let progress = state.progress, progress != written {
+                    try await writer.write(ByteBuffer(data: try JSONOutput.encoder.encode(progress) + Data("\n".utf8)))
+                    written = progress
+                }
             }
-            for await progress in updates {
-                try await writer.write(ByteBuffer(data: try JSONOutput.encoder.encode(progress) + Data("\n".utf8)))
-            }
-            do {
-                let digests = try await rebuild.value
+            if let digests = last?.digests {
                 try await writer.write(ByteBuffer(data: try JSONOutput.encoder.encode(["digests": digests]) + Data("\n".utf8)))
-            } catch {
-                let problem = Problem.from(error) ?? Problem(.internalServerError, type: "/problems/internal", title: "Rebuild failed", detail: "\(error)")
-                try await writer.write(ByteBuffer(data: try JSONOutput.encoder.encode(["error": problem.detail]) + Data("\n".utf8)))
+            } else {
+                let reason = last?.error ?? "the rebuild was \(last?.state.rawValue ?? "lost")"
+                try await writer.write(ByteBuffer(data: try JSONOutput.encoder.encode(["error": reason]) + Data("\n".utf8)))
             }
             try await writer.finish(nil)
         })
+    }
+
+    /// Starts a verification and answers its results when it ends (or the job at once, with
+    /// `wait=false`).
+    private func verify(_ request: Request, _ context: Context) async throws -> Response {
+        try context.requireAdmin()
+        let detached = try detached(request)
+        let job = jobs.verify()
+        var headers = HTTPFields()
+        headers[HTTPField.Name("X-Logbook-Job")!] = job.id
+        if detached { return try JSONOutput.response(job, status: .accepted, headers: headers) }
+        let finished = await jobs.result(of: job.id)
+        guard let results = finished?.verification else {
+            throw Problem(.internalServerError, type: "/problems/verify-failed", title: "Verification failed",
+                          detail: finished?.error ?? "the verification was \(finished?.state.rawValue ?? "lost")")
+        }
+        return try JSONOutput.response(VerifyReport(allMatch: results.allSatisfy(\.matches), projections: results), headers: headers)
     }
 }
 

@@ -15,6 +15,9 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
     public let logbook: Logbook
     public let configuration: HTTPConfiguration
     public let metrics: LogbookMetrics?
+    /// The administrative jobs (rebuilds, verifications) the routes start: run it as a service
+    /// of the host's group, so shutdown cancels them and waits for them.
+    public let jobs: AdminJobs
     let keys: TokenKeys?
     private let catalog = RouteCatalog()
 
@@ -26,6 +29,7 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
         self.logbook = logbook
         self.configuration = configuration
         self.metrics = metrics
+        self.jobs = AdminJobs(logbook: logbook)
         if let secret = configuration.jwtSecret, !secret.isEmpty {
             guard secret.utf8.count >= 32 else {
                 throw LogbookError.invalidArgument(name: "jwtSecret", reason: "use at least 32 bytes of secret for HS256")
@@ -53,7 +57,7 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
         CommandRoutes<Context>(logbook: logbook, maxBodyBytes: configuration.maxBodyBytes, catalog: catalog).register(on: secured)
         QueryRoutes<Context>(logbook: logbook, catalog: catalog).register(on: secured)
         LogRoutes<Context>(logbook: logbook, keepAlive: configuration.sseKeepAlive, catalog: catalog).register(on: secured)
-        AdminRoutes<Context>(logbook: logbook, catalog: catalog).register(on: secured)
+        AdminRoutes<Context>(logbook: logbook, jobs: jobs, catalog: catalog).register(on: secured)
     }
 }
 

@@ -25,14 +25,21 @@ public enum LogbookServer {
     public static func router(
         logbook: Logbook, configuration: HTTPConfiguration, metrics: LogbookMetrics?, logger: Logger
     ) async throws -> Router<LogbookRequestContext> {
+        try await routerAndJobs(logbook: logbook, configuration: configuration, metrics: metrics, logger: logger).router
+    }
+
+    private static func routerAndJobs(
+        logbook: Logbook, configuration: HTTPConfiguration, metrics: LogbookMetrics?, logger: Logger
+    ) async throws -> (router: Router<LogbookRequestContext>, jobs: AdminJobs) {
         let router = Router(context: LogbookRequestContext.self)
         let routes = try await LogbookRoutes<LogbookRequestContext>(
             logbook: logbook, configuration: configuration, metrics: metrics, logger: logger)
         routes.register(on: router.group())
-        return router
+        return (router, routes.jobs)
     }
 
-    /// An application serving `logbook` on `host:port` that closes it on graceful shutdown
+    /// An application serving `logbook` on `host:port` that ends its administrative jobs and
+    /// closes it on graceful shutdown
     /// (SIGTERM or SIGINT with `runService()`). `onServerRunning` hears the bound port (useful
     /// with port 0).
     public static func application(
@@ -40,11 +47,12 @@ public enum LogbookServer {
         host: String = "127.0.0.1", port: Int = 8080, logger: Logger = Logger(label: "logbook"),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
-        let router = try await router(logbook: logbook, configuration: configuration, metrics: metrics, logger: logger)
+        let (router, jobs) = try await routerAndJobs(logbook: logbook, configuration: configuration, metrics: metrics, logger: logger)
         return Application(
             router: router,
             configuration: .init(address: .hostname(host, port: port), serverName: "Logbook"),
-            services: [LogbookService(logbook: logbook)],
+            // Shutdown runs backwards: the server drains, the jobs end, then the Logbook closes.
+            services: [LogbookService(logbook: logbook), jobs],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: logger)
     }

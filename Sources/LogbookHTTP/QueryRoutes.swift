@@ -74,6 +74,9 @@ struct QueryRoutes<Context: LogbookRouteContext> {
                 try await logbook.insights(user: user, days: days, today: today, asOf: asOf)
             }
         }
+        read("users/{user}/records", "Personal records per activity type: best paces over 1, 5 and 10 km, longest distance and time") {
+            try await answer(.records, $0, $1) { user, asOf in try await logbook.personalRecords(user: user, asOf: asOf) }
+        }
         read("users/{user}/collectibles", "Milestones earned") { try await answer(.collectibles, $0, $1) { user, asOf in try await logbook.collectibles(user: user, asOf: asOf) } }
         read("users/{user}/timeline", "The audit timeline, paged by cursor", query: ["types", "from", "to", "order", "limit", "cursor"]) { request, context in
             let filter = try timelineFilter(request)

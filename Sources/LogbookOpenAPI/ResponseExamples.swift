@@ -37,6 +37,7 @@ public enum ResponseExamples {
             try add("GET users/{user}/calendar", try await logbook.calendar(user: user, year: 2026, month: 10))
             try add("GET users/{user}/insights", try await logbook.insights(user: user, days: 30, today: weeks[2]))
             try add("GET users/{user}/collectibles", try await logbook.collectibles(user: user))
+            try add("GET users/{user}/records", try await logbook.personalRecords(user: user))
             try add("GET users/{user}/timeline", try await logbook.timeline(user: user, limit: 200))
         }
         // Command results: a new workout, the same import again (already applied), a goal.
@@ -51,8 +52,15 @@ public enum ResponseExamples {
         try add("GET admin/projections", try logbook.projectionStatus())
         try add("GET admin/caches", logbook.cacheStatus())
         try add("GET admin/storage", try await logbook.log.storageInfo())
-        let verified = try await logbook.verify()
+        let jobs = AdminJobs(logbook: logbook)
+        let job = jobs.verify()
+        guard let finished = await jobs.result(of: job.id), let verified = finished.verification else {
+            throw LogbookError.storage("the example verification did not finish")
+        }
         try add("POST admin/verify", VerifyReport(allMatch: verified.allSatisfy(\.matches), projections: verified))
+        try add("GET admin/jobs", jobs.all())
+        try add("GET admin/jobs/{job}", finished)
+        try add("DELETE admin/jobs/{job}", finished)
         return examples
     }
 }

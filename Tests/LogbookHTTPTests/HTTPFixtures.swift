@@ -44,9 +44,10 @@ struct TestServer: Sendable {
 /// Runs `body` against a fresh server; `configure` adjusts the HTTP configuration.
 func withServer(
     _ configure: (inout HTTPConfiguration) -> Void = { _ in },
+    logbook configureLogbook: (inout LogbookConfiguration) -> Void = { _ in },
     _ body: @escaping @Sendable (TestServer) async throws -> Void
 ) async throws {
-    try await withLogbook({ $0.clock = SteppingClock() }) { logbook, _ in
+    try await withLogbook({ $0.clock = SteppingClock(); configureLogbook(&$0) }) { logbook, _ in
         var configuration = HTTPConfiguration(jwtSecret: testSecret)
         configure(&configuration)
         var logger = Logger(label: "test")

@@ -42,6 +42,11 @@ struct ProjectionSet: Sendable {
         }
     }
 
+    /// Hands each read model, in registry order, to `body`, which may change it in place.
+    mutating func forEachMember(_ body: (inout any ReadModel) throws -> Void) rethrows {
+        for index in members.indices { try body(&members[index]) }
+    }
+
     mutating func apply(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
         var bits = mask
         while bits != 0 {

@@ -12,10 +12,11 @@ enum ReadModelRegistry {
         ActivitiesProjection.self,
         TimelineProjection.self,
         CollectiblesProjection.self,
+        RecordsProjection.self,
     ]
 
     /// The cached queries (each declares the read models it reads).
-    static let cachedQueries: [CachedQuery] = [.stats, .goals, .places, .activities, .timeline, .collectibles]
+    static let cachedQueries: [CachedQuery] = [.stats, .goals, .places, .activities, .timeline, .collectibles, .records]
 
     /// The read models' names, in order.
     static let kinds: [ProjectionKind] = models.map { $0.kind }

@@ -110,13 +110,16 @@ extension Logbook {
             }
         }
         let entries = try readModels.environment.read { txn in
-            var context = readModels.projectionSet(active: [.timeline]).timeline
+            var projections = readModels.projectionSet()
             return try rows.map { event, domainEvent in
-                let details = try context.context.get(UserPositionKey(user, event.position.rawValue), txn)
+                let position = event.position.rawValue
+                let details = try projections.timeline.context.get(UserPositionKey(user, position), txn)
+                let line = TimelineDescriptions.describe(domainEvent, occurredAt: event.occurredAt, context: details)
+                let notes = try projections.timelineNotes(user: user, position: position, txn)
                 return TimelineEntry(
-                    position: event.position.rawValue, eventId: event.eventId, type: event.type, stream: event.stream,
+                    position: position, eventId: event.eventId, type: event.type, stream: event.stream,
                     occurredAt: event.occurredAt, recordedAt: event.recordedAt,
-                    description: TimelineDescriptions.describe(domainEvent, occurredAt: event.occurredAt, context: details))
+                    description: ([line] + notes).joined(separator: ". "))
             }
         }
         return TimelinePage(entries: entries, nextCursor: exhausted ? nil : lastExamined.map(String.init))

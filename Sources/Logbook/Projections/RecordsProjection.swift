@@ -1,0 +1,255 @@
+import BinaryCoding
+import EventLog
+import LMDB
+
+/// The personal records Logbook keeps, per user and activity type.
+public enum RecordKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The best average pace over a workout of at least 1 km.
+    case fastest1K = "fastest_1k"
+    /// The best average pace over a workout of at least 5 km.
+    case fastest5K = "fastest_5k"
+    /// The best average pace over a workout of at least 10 km.
+    case fastest10K = "fastest_10k"
+    /// The longest distance.
+    case longestDistance = "longest_distance"
+    /// The longest moving time.
+    case longestTime = "longest_time"
+
+    /// For the pace records: the distance a workout must reach to count.
+    var minimumMeters: Int? {
+        switch self {
+        case .fastest1K: 1_000
+        case .fastest5K: 5_000
+        case .fastest10K: 10_000
+        case .longestDistance, .longestTime: nil
+        }
+    }
+
+    /// True when `a` beats `b` at this record (strictly: the first to reach a value holds it).
+    func beats(_ a: RecordEntry, _ b: RecordEntry) -> Bool {
+        switch self {
+        case .fastest1K, .fastest5K, .fastest10K:
+            // Lower seconds per metre; compared exactly, as a cross-multiplication of integers.
+            Int64(a.movingSeconds) * Int64(b.distanceMeters) < Int64(b.movingSeconds) * Int64(a.distanceMeters)
+        case .longestDistance: a.distanceMeters > b.distanceMeters
+        case .longestTime: a.movingSeconds > b.movingSeconds
+        }
+    }
+
+    /// Whether `entry` can hold this record at all.
+    func admits(_ entry: RecordEntry) -> Bool {
+        guard let minimum = minimumMeters else { return self == .longestTime ? entry.movingSeconds > 0 : entry.distanceMeters > 0 }
+        return entry.distanceMeters >= minimum && entry.movingSeconds > 0
+    }
+
+    /// How a timeline line names it.
+    var phrase: String {
+        switch self {
+        case .fastest1K: "fastest 1 km"
+        case .fastest5K: "fastest 5 km"
+        case .fastest10K: "fastest 10 km"
+        case .longestDistance: "longest distance"
+        case .longestTime: "longest time"
+        }
+    }
+}
+
+/// A counted workout as the records keep it, under the position that made it count.
+struct RecordEntry: TableValue, Equatable {
+    var workoutId: String
+    var date: CivilDate
+    var distanceMeters: Int
+    var movingSeconds: Int
+    func encode(into w: inout ByteWriter) { w.string(workoutId); w.date(date); w.int(distanceMeters); w.int(movingSeconds) }
+    init(workoutId: String, date: CivilDate, distanceMeters: Int, movingSeconds: Int) {
+        self.workoutId = workoutId
+        self.date = date
+        self.distanceMeters = distanceMeters
+        self.movingSeconds = movingSeconds
+    }
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        workoutId = try ByteReader.string(s, &o)
+        date = try FieldReader.date(s, &o)
+        distanceMeters = try FieldReader.int(s, &o)
+        movingSeconds = try FieldReader.int(s, &o)
+    }
+}
+
+/// Key of a record entry: a user, an activity type, the position that made the workout count.
+struct RecordEntryKey: TableKey {
+    let user: String
+    let type: ActivityType
+    let position: UInt64
+    init(_ user: String, _ type: ActivityType, _ position: UInt64) { self.user = user; self.type = type; self.position = position }
+    func encode(into w: inout ByteWriter) { w.keyString(user); w.keyString(type.rawValue); w.keyInt(Int64(bitPattern: position)) }
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        user = try KeyReader.string(s, &o)
+        guard let type = ActivityType(rawValue: try KeyReader.string(s, &o)) else { throw DecodeFailure(reason: "unknown activity type in a record key") }
+        self.type = type
+        position = UInt64(bitPattern: try KeyReader.int(s, &o))
+    }
+    static func < (a: RecordEntryKey, b: RecordEntryKey) -> Bool {
+        if a.user != b.user { return a.user.utf8.lexicographicallyPrecedes(b.user.utf8) }
+        if a.type != b.type { return a.type.rawValue.utf8.lexicographicallyPrecedes(b.type.rawValue.utf8) }
+        return a.position < b.position
+    }
+}
+
+/// What the records fold remembers about a workout until (and after) it counts.
+struct RecordWorkout: TableValue {
+    var user: String
+    var type: ActivityType
+    var startedOn: CivilDate
+    /// The position that made it count, 0 while it does not.
+    var countedPosition: UInt64 = 0
+    var closed = false
+    func encode(into w: inout ByteWriter) { w.string(user); w.enumeration(type); w.date(startedOn); w.varint(countedPosition); w.byte(closed ? 1 : 0) }
+    init(user: String, type: ActivityType, startedOn: CivilDate) { self.user = user; self.type = type; self.startedOn = startedOn }
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        user = try ByteReader.string(s, &o)
+        type = try FieldReader.enumeration(s, &o, ActivityType.self)
+        startedOn = try FieldReader.date(s, &o)
+        countedPosition = try ByteReader.varint(s, &o)
+        closed = try ByteReader.byte(s, &o) == 1
+    }
+}
+
+/// The records a workout broke when it came to count, for its timeline line.
+struct RecordFalls: TableValue {
+    var kinds: [RecordKind]
+    func encode(into w: inout ByteWriter) { w.varint(UInt64(kinds.count)); for kind in kinds { w.enumeration(kind) } }
+    init(kinds: [RecordKind]) { self.kinds = kinds }
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        let count = try ByteReader.varint(s, &o)
+        kinds = []
+        for _ in 0..<count { kinds.append(try FieldReader.enumeration(s, &o, RecordKind.self)) }
+    }
+}
+
+/// Personal records: each user's counted workouts per activity type (a deleted one leaves, as if
+/// never recorded; a new type moves it), from which the best paces over 1, 5 and 10 km, the
+/// longest distance and the longest moving time are read when asked; and, per position, the
+/// standing records a workout broke when it came to count (the first workout of a type sets
+/// records but breaks none), for the timeline.
+struct RecordsProjection: ReadModel {
+    static let kind = ProjectionKind.records
+    static let codeVersion = 1
+
+    static func reads(_ type: EventType) -> Bool {
+        switch type {
+        case .workoutStarted, .workoutFinished, .workoutDiscarded, .workoutImported, .workoutEdited, .workoutDeleted: true
+        case .userRegistered, .userProfileUpdated, .workoutPaused, .workoutResumed, .stepsRecorded, .goalSet, .goalCleared,
+             .goalDefaultSet, .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset: false
+        }
+    }
+
+    var workouts: ReadModelTable<WorkoutKey, RecordWorkout>
+    var entries: ReadModelTable<RecordEntryKey, RecordEntry>
+    var falls: ReadModelTable<UserPositionKey, RecordFalls>
+
+    init(_ tables: ProjectionTables) {
+        workouts = tables.table("workouts")
+        entries = tables.table("entries")
+        falls = tables.table("falls")
+    }
+
+    mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.visit(&workouts)
+        try visitor.visit(&entries)
+        try visitor.visit(&falls)
+    }
+
+    mutating func apply(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        switch fold.event {
+        case .workoutStarted(let e):
+            guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
+            workouts.set(WorkoutKey(e.workoutId), RecordWorkout(user: fold.user, type: e.activityType, startedOn: e.startedAt.localDate))
+        case .workoutFinished(let e):
+            guard let workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
+            try count(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds, position: fold.position, txn)
+        case .workoutImported(let e):
+            guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
+            let workout = RecordWorkout(user: fold.user, type: e.activityType, startedOn: e.startedAt.localDate)
+            try count(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds, position: fold.position, txn)
+        case .workoutDiscarded(let e):
+            guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
+            workout.closed = true
+            workouts.set(WorkoutKey(e.workoutId), workout)
+        case .workoutDeleted(let e):
+            guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn) else { return }
+            if workout.countedPosition != 0 { entries.set(RecordEntryKey(workout.user, workout.type, workout.countedPosition), nil) }
+            workout.countedPosition = 0
+            workout.closed = true
+            workouts.set(WorkoutKey(e.workoutId), workout)
+        case .workoutEdited(let e):
+            guard let type = e.activityType, var workout = try workouts.get(WorkoutKey(e.workoutId), txn), workout.type != type else { return }
+            if workout.countedPosition != 0 {
+                let old = RecordEntryKey(workout.user, workout.type, workout.countedPosition)
+                let entry = try entries.get(old, txn)
+                entries.set(old, nil)
+                entries.set(RecordEntryKey(workout.user, type, workout.countedPosition), entry)
+            }
+            workout.type = type
+            workouts.set(WorkoutKey(e.workoutId), workout)
+        case .userRegistered, .userProfileUpdated, .workoutPaused, .workoutResumed, .stepsRecorded, .goalSet, .goalCleared,
+             .goalDefaultSet, .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset:
+            break
+        }
+    }
+
+    /// Counts a finished (or imported) workout: notes the records it breaks, then keeps it.
+    private mutating func count(
+        _ workoutId: String, _ workout: RecordWorkout, distance: Int, moving: Int, position: UInt64, _ txn: ReadTransaction?
+    ) throws {
+        var workout = workout
+        let entry = RecordEntry(workoutId: workoutId, date: workout.startedOn, distanceMeters: distance, movingSeconds: moving)
+        let standing = try records(user: workout.user, type: workout.type, txn)
+        let broken = RecordKind.allCases.filter { kind in
+            guard kind.admits(entry), let holder = standing[kind] else { return false }
+            return kind.beats(entry, holder.entry)
+        }
+        if !broken.isEmpty { falls.set(UserPositionKey(workout.user, position), RecordFalls(kinds: broken)) }
+        entries.set(RecordEntryKey(workout.user, workout.type, position), entry)
+        workout.countedPosition = position
+        workout.closed = true
+        workouts.set(WorkoutKey(workoutId), workout)
+    }
+
+    /// The holder of each record of one user and type: the first counted workout to reach the best value.
+    mutating func records(user: String, type: ActivityType, _ txn: ReadTransaction?) throws -> [RecordKind: (position: UInt64, entry: RecordEntry)] {
+        let prefix = keyPrefix { $0.keyString(user); $0.keyString(type.rawValue) }
+        var holders: [RecordKind: (position: UInt64, entry: RecordEntry)] = [:]
+        for (key, entry) in try entries.records(withPrefix: prefix, txn) {
+            for kind in RecordKind.allCases where kind.admits(entry) {
+                if let holder = holders[kind], !kind.beats(entry, holder.entry) { continue }
+                holders[kind] = (key.position, entry)
+            }
+        }
+        return holders
+    }
+}
+
+extension RecordsProjection: TimelineAnnotating {
+    /// "Personal records: fastest 5 km, longest distance" on the line of a workout that broke them.
+    mutating func timelineNote(user: String, position: UInt64, _ txn: ReadTransaction?) throws -> String? {
+        guard let fell = try falls.get(UserPositionKey(user, position), txn), !fell.kinds.isEmpty else { return nil }
+        return (fell.kinds.count == 1 ? "Personal record: " : "Personal records: ") + fell.kinds.map(\.phrase).joined(separator: ", ")
+    }
+}
+
+extension ProjectionKind {
+    /// The personal records read model.
+    public static let records = ProjectionKind(declared: "records")
+}
+
+extension ProjectionSet {
+    /// The personal records read model, changed in place.
+    var records: RecordsProjection {
+        get { self[RecordsProjection.self] }
+        _modify { yield &self[RecordsProjection.self] }
+    }
+}

@@ -1,0 +1,196 @@
+public import EventLog
+import Foundation
+public import Logbook
+public import ServiceLifecycle
+import Synchronization
+
+/// One piece of long-running administrative work (a rebuild, a verification) and how it stands.
+public struct AdminJob: Sendable, Hashable, Codable {
+    /// What the job does.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        case rebuild, verify
+    }
+
+    /// Where the job is in its life.
+    public enum State: String, Sendable, Hashable, Codable {
+        case running, succeeded, failed, cancelled
+    }
+
+    /// The job's id: a lower-case UUID.
+    public let id: String
+    public let kind: Kind
+    public internal(set) var state: State
+    /// The read models it works on.
+    public let projections: [ProjectionKind]
+    /// The last progress report (nil before the first).
+    public internal(set) var progress: RebuildProgress?
+    public let startedAt: Timestamp
+    public internal(set) var finishedAt: Timestamp?
+    /// A finished rebuild's new digests.
+    public internal(set) var digests: [ProjectionDigest]?
+    /// A finished verification's results.
+    public internal(set) var verification: [VerificationResult]?
+    /// Why the job failed.
+    public internal(set) var error: String?
+
+    /// True once the job has ended, one way or another.
+    public var isFinished: Bool { state != .running }
+}
+
+/// The administrative jobs of one Logbook: each runs in a task this object owns — not in the
+/// request that asked for it — so it goes on if the client leaves, can be polled
+/// (`GET /admin/jobs/{id}`) or cancelled (`DELETE /admin/jobs/{id}`), and ends with the service.
+///
+/// Run it as a `Service` (``LogbookServer`` does; a host that mounts the routes adds
+/// ``LogbookRoutes/jobs`` to its service group): at graceful shutdown it cancels the running jobs
+/// and waits for them, so the Logbook can close after them. Finished jobs are remembered, the
+/// newest ``retainedJobs`` of them.
+public final class AdminJobs: Service, Sendable {
+    private struct Entry {
+        var job: AdminJob
+        var task: Task<Void, Never>?
+        var watchers: [UUID: AsyncStream<AdminJob>.Continuation] = [:]
+    }
+
+    private let logbook: Logbook
+    private let entries = Mutex<[String: Entry]>([:])
+    private let order = Mutex<[String]>([])
+    /// How many finished jobs stay listed.
+    public let retainedJobs: Int
+
+    /// Jobs of `logbook`.
+    public init(logbook: Logbook, retainedJobs: Int = 50) {
+        self.logbook = logbook
+        self.retainedJobs = retainedJobs
+    }
+
+    /// Waits for graceful shutdown, then cancels the running jobs and waits until they end.
+    public func run() async throws {
+        try? await gracefulShutdown()
+        let running = entries.withLock { $0.values.compactMap(\.task) }
+        for task in running { task.cancel() }
+        for task in running { await task.value }
+    }
+
+    /// Starts a rebuild of `kinds`.
+    public func rebuild(_ kinds: Set<ProjectionKind>) -> AdminJob {
+        start(.rebuild, kinds) { logbook, report in
+            let digests = try await logbook.rebuild(kinds) { report($0) }
+            return { $0.digests = digests }
+        }
+    }
+
+    /// Starts a verification of every read model.
+    public func verify() -> AdminJob {
+        start(.verify, Set(ProjectionKind.allCases)) { logbook, report in
+            let results = try await logbook.verify { report($0) }
+            return { $0.verification = results }
+        }
+    }
+
+    /// The job with this id, if it is remembered.
+    public func job(_ id: String) -> AdminJob? { entries.withLock { $0[id]?.job } }
+
+    /// Every remembered job, newest first.
+    public func all() -> [AdminJob] {
+        let ids = order.withLock { $0 }
+        return entries.withLock { entries in ids.reversed().compactMap { entries[$0]?.job } }
+    }
+
+    /// Cancels a running job; false if there is no such running job.
+    @discardableResult
+    public func cancel(_ id: String) -> Bool {
+        let task = entries.withLock { $0[id].flatMap { $0.job.isFinished ? nil : $0.task } }
+        task?.cancel()
+        return task != nil
+    }
+
+    /// The job's states as they change, ending with its final state (the newest state only, if
+    /// the reader falls behind). Empty if there is no such job.
+    public func updates(of id: String) -> AsyncStream<AdminJob> {
+        let (stream, continuation) = AsyncStream<AdminJob>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let watcher = UUID()
+        let current = entries.withLock { entries -> AdminJob? in
+            guard let entry = entries[id] else { return nil }
+            if !entry.job.isFinished { entries[id]?.watchers[watcher] = continuation }
+            return entry.job
+        }
+        if let current { continuation.yield(current) }
+        if current?.isFinished ?? true { continuation.finish() }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.entries.withLock { $0[id]?.watchers.removeValue(forKey: watcher) }
+        }
+        return stream
+    }
+
+    /// The job's final state, once it has ended.
+    public func result(of id: String) async -> AdminJob? {
+        var last: AdminJob?
+        for await state in updates(of: id) { last = state }
+        return last
+    }
+
+    private typealias Work = @Sendable (Logbook, _ report: @escaping @Sendable (RebuildProgress) -> Void) async throws -> @Sendable (inout AdminJob) -> Void
+
+    private func start(_ kind: AdminJob.Kind, _ kinds: Set<ProjectionKind>, _ work: @escaping Work) -> AdminJob {
+        let job = AdminJob(
+            id: UUID().uuidString.lowercased(), kind: kind, state: .running, projections: kinds.sorted(), progress: nil,
+            startedAt: logbook.configuration.clock.now())
+        entries.withLock { $0[job.id] = Entry(job: job) }
+        order.withLock { $0.append(job.id) }
+        let logbook = self.logbook
+        let task = Task { [self] in
+            do {
+                let finish = try await work(logbook) { progress in self.update(job.id) { $0.progress = progress } }
+                end(job.id, .succeeded, finish)
+            } catch is CancellationError {
+                end(job.id, .cancelled) { _ in }
+            } catch {
+                let text = "\(error)"
+                end(job.id, .failed) { $0.error = text }
+            }
+        }
+        entries.withLock { $0[job.id]?.task = task }
+        forgetOldJobs()
+        return job
+    }
+
+    private func update(_ id: String, _ change: (inout AdminJob) -> Void) {
+        let (job, watchers) = entries.withLock { entries -> (AdminJob?, [AsyncStream<AdminJob>.Continuation]) in
+            guard entries[id] != nil else { return (nil, []) }
+            change(&entries[id]!.job)
+            return (entries[id]!.job, Array(entries[id]!.watchers.values))
+        }
+        if let job { for watcher in watchers { watcher.yield(job) } }
+    }
+
+    private func end(_ id: String, _ state: AdminJob.State, _ change: (inout AdminJob) -> Void) {
+        let now = logbook.configuration.clock.now()
+        let (job, watchers) = entries.withLock { entries -> (AdminJob?, [AsyncStream<AdminJob>.Continuation]) in
+            guard entries[id] != nil else { return (nil, []) }
+            change(&entries[id]!.job)
+            entries[id]!.job.state = state
+            entries[id]!.job.finishedAt = now
+            entries[id]!.task = nil
+            defer { entries[id]!.watchers = [:] }
+            return (entries[id]!.job, Array(entries[id]!.watchers.values))
+        }
+        if let job {
+            for watcher in watchers {
+                watcher.yield(job)
+                watcher.finish()
+            }
+        }
+    }
+
+    /// Forgets the oldest finished jobs beyond ``retainedJobs``.
+    private func forgetOldJobs() {
+        let ids = order.withLock { $0 }
+        let finished = entries.withLock { entries in ids.filter { entries[$0]?.job.isFinished ?? true } }
+        let excess = finished.count - retainedJobs
+        guard excess > 0 else { return }
+        let dropped = Set(finished.prefix(excess))
+        entries.withLock { entries in for id in dropped { entries[id] = nil } }
+        order.withLock { $0.removeAll { dropped.contains($0) } }
+    }
+}
