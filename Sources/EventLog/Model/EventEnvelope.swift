@@ -20,6 +20,7 @@ public struct EventHeader: Sendable, Hashable {
     public var correlationId: UUID?
     public var causationId: UUID?
 
+    @inlinable
     public init(
         eventId: UUID, type: String, schemaVersion: UInt32, subject: String?, occurredAt: Timestamp,
         correlationId: UUID? = nil, causationId: UUID? = nil
@@ -49,6 +50,7 @@ public struct EventEnvelope: Sendable, Hashable {
     public var recordedAt: Timestamp
     public var header: EventHeader
 
+    @inlinable
     public init(position: Position, stream: String, streamVersion: UInt64, recordedAt: Timestamp, header: EventHeader) {
         self.position = position
         self.stream = stream
@@ -58,6 +60,7 @@ public struct EventEnvelope: Sendable, Hashable {
     }
 
     /// The header's fields, read and written as the envelope's own.
+    @inlinable
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<EventHeader, T>) -> T {
         get { header[keyPath: keyPath] }
         set { header[keyPath: keyPath] = newValue }
@@ -74,15 +77,25 @@ public struct RecordedEvent: Sendable, Hashable {
     public var payload: [UInt8]
 
     /// The event made of an envelope and copies of its bytes.
+    @inlinable
     public init(envelope: EventEnvelope, metadata: [UInt8], payload: [UInt8]) {
         self.envelope = envelope
         self.metadata = metadata
         self.payload = payload
     }
 
-    /// The envelope's fields (and its header's), read and written as the event's own.
+    /// The envelope's fields, read and written as the event's own.
+    @inlinable
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<EventEnvelope, T>) -> T {
         get { envelope[keyPath: keyPath] }
         set { envelope[keyPath: keyPath] = newValue }
+    }
+
+    /// The header's fields, read and written as the event's own (one level of key path, so a
+    /// read compiles to a field access).
+    @inlinable
+    public subscript<T>(dynamicMember keyPath: WritableKeyPath<EventHeader, T>) -> T {
+        get { envelope.header[keyPath: keyPath] }
+        set { envelope.header[keyPath: keyPath] = newValue }
     }
 }

@@ -7,17 +7,17 @@ public struct Position: RawRepresentable, Sendable, Hashable, Comparable, Codabl
 {
     public let rawValue: UInt64
 
-    public init(rawValue: UInt64) { self.rawValue = rawValue }
-    public init(_ value: UInt64) { self.rawValue = value }
-    public init(integerLiteral value: UInt64) { self.rawValue = value }
+    @inlinable public init(rawValue: UInt64) { self.rawValue = rawValue }
+    @inlinable public init(_ value: UInt64) { self.rawValue = value }
+    @inlinable public init(integerLiteral value: UInt64) { self.rawValue = value }
 
     /// Before the first event: a subscription from here starts at position 1.
     public static let start = Position(0)
 
     /// The position right after this one.
-    public var next: Position { Position(rawValue + 1) }
+    @inlinable public var next: Position { Position(rawValue + 1) }
 
-    public static func < (lhs: Position, rhs: Position) -> Bool { lhs.rawValue < rhs.rawValue }
+    @inlinable public static func < (lhs: Position, rhs: Position) -> Bool { lhs.rawValue < rhs.rawValue }
     public var description: String { String(rawValue) }
 
     public init(from decoder: any Decoder) throws {

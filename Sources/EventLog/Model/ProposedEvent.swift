@@ -30,6 +30,7 @@ public struct ProposedEvent: Sendable, Hashable {
     }
 
     /// The header's fields, read and written as the event's own.
+    @inlinable
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<EventHeader, T>) -> T {
         get { header[keyPath: keyPath] }
         set { header[keyPath: keyPath] = newValue }

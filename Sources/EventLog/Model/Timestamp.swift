@@ -15,6 +15,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// The largest offset accepted, ±18 hours.
     public static let maxOffsetSeconds: Int32 = 18 * 3600
 
+    @inlinable
     public init(microsecondsSinceEpoch: Int64, utcOffsetSeconds: Int32 = 0) {
         self.microsecondsSinceEpoch = microsecondsSinceEpoch
         self.utcOffsetSeconds = utcOffsetSeconds
@@ -27,19 +28,21 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     }
 
     /// The instant as microseconds since the epoch (offset ignored): use it to compare instants.
+    @inlinable
     public var instant: Int64 { microsecondsSinceEpoch }
 
     /// The instant as a `Date`.
     public var date: Date { Date(timeIntervalSince1970: Double(microsecondsSinceEpoch) / 1_000_000) }
 
     /// Microseconds since the epoch of the wall-clock reading in the timestamp's own offset.
+    @usableFromInline
     var localMicroseconds: Int64 { microsecondsSinceEpoch + Int64(utcOffsetSeconds) * 1_000_000 }
 
     /// The calendar date in the timestamp's own offset: the event's local day.
     public var localDate: CivilDate { CivilDate(daysSinceEpoch: localDayNumber) }
 
     /// The local day as days since 1970-01-01, in the timestamp's own offset.
-    @inline(__always)
+    @inlinable
     public var localDayNumber: Int {
         Int(localMicroseconds.floorDivided(by: 86_400_000_000))
     }
@@ -143,6 +146,7 @@ public struct TimestampParseError: Error, Sendable, Hashable, CustomStringConver
 }
 
 extension Int64 {
+    @usableFromInline
     func floorDivided(by divisor: Int64) -> Int64 {
         let q = self / divisor
         return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? q - 1 : q

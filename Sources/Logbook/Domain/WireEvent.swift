@@ -6,19 +6,11 @@ public import Foundation
 /// and `data`, no insignificant whitespace, so exporting the same event always gives the same
 /// bytes. Events are written in the current schema version of their type (older payloads are
 /// upcast on the way out).
+@dynamicMemberLookup
 public struct WireEvent: Sendable, Hashable {
-    /// The event's position (ignored on import: positions are assigned anew).
-    public var position: UInt64?
-    public var stream: String
-    public var streamVersion: UInt64
-    public var eventId: UUID
-    public var type: EventType
-    public var schemaVersion: UInt32
-    public var subject: String?
-    public var occurredAt: Timestamp
-    public var recordedAt: Timestamp
-    public var correlationId: UUID?
-    public var causationId: UUID?
+    /// The event's envelope (stream, version, ids, times). Its position is ``Position/start`` when
+    /// the wire form carried none; its type and schema version are the event's current ones.
+    public var envelope: EventEnvelope
     /// The metadata object as canonical JSON text (`{}` when empty).
     public var metadata: String
     public var event: DomainEvent
@@ -27,20 +19,27 @@ public struct WireEvent: Sendable, Hashable {
         position: UInt64?, stream: String, streamVersion: UInt64, eventId: UUID, subject: String?, occurredAt: Timestamp,
         recordedAt: Timestamp, correlationId: UUID? = nil, causationId: UUID? = nil, metadata: String = "{}", event: DomainEvent
     ) {
-        self.position = position
-        self.stream = stream
-        self.streamVersion = streamVersion
-        self.eventId = eventId
-        self.type = event.type
-        self.schemaVersion = event.type.currentSchemaVersion
-        self.subject = subject
-        self.occurredAt = occurredAt
-        self.recordedAt = recordedAt
-        self.correlationId = correlationId
-        self.causationId = causationId
+        envelope = EventEnvelope(
+            position: Position(position ?? 0), stream: stream, streamVersion: streamVersion, recordedAt: recordedAt,
+            header: EventHeader(
+                eventId: eventId, type: event.type.rawValue, schemaVersion: event.type.currentSchemaVersion, subject: subject,
+                occurredAt: occurredAt, correlationId: correlationId, causationId: causationId))
         self.metadata = metadata
         self.event = event
     }
+
+    /// The envelope's fields, read as the event's own.
+    public subscript<T>(dynamicMember keyPath: KeyPath<EventEnvelope, T>) -> T { envelope[keyPath: keyPath] }
+    /// The header's fields, read as the event's own.
+    public subscript<T>(dynamicMember keyPath: KeyPath<EventHeader, T>) -> T { envelope.header[keyPath: keyPath] }
+
+    /// The event's position (nil when not known: ignored on import, where positions are assigned anew).
+    public var position: UInt64? { envelope.position == .start ? nil : envelope.position.rawValue }
+    /// The event's type.
+    public var type: EventType { event.type }
+    /// The schema version the wire form is written in: the type's current one (older payloads
+    /// are upcast on the way out).
+    public var schemaVersion: UInt32 { event.type.currentSchemaVersion }
 
     /// The wire form of a stored event (its payload decoded and upcast).
     public init(_ recorded: RecordedEvent) throws(LogbookError) {
@@ -63,18 +62,19 @@ public struct WireEvent: Sendable, Hashable {
             for index in metadata.indices { bytes.append(metadata[index]) }
             metadataText = String(decoding: bytes, as: UTF8.self)
         }
-        self.init(
-            position: e.position.rawValue, stream: e.stream, streamVersion: e.streamVersion, eventId: e.eventId, subject: e.subject,
-            occurredAt: e.occurredAt, recordedAt: e.recordedAt, correlationId: e.correlationId, causationId: e.causationId,
-            metadata: metadataText, event: event)
+        envelope = e
+        envelope.schemaVersion = type.currentSchemaVersion
+        self.metadata = metadataText
+        self.event = event
     }
 
     /// The event as a proposal to append when restoring: ids, times and metadata kept.
     public var proposed: ProposedEvent {
         var proposal = ProposedEvent(
-            eventId: eventId, type: type.rawValue, schemaVersion: type.currentSchemaVersion, subject: subject,
-            occurredAt: occurredAt, recordedAt: recordedAt, correlationId: correlationId, causationId: causationId,
-            metadata: metadata == "{}" ? [] : Array(metadata.utf8), payload: BinaryEventCodec.encode(event))
+            eventId: envelope.eventId, type: type.rawValue, schemaVersion: schemaVersion, subject: envelope.subject,
+            occurredAt: envelope.occurredAt, recordedAt: envelope.recordedAt, correlationId: envelope.correlationId,
+            causationId: envelope.causationId, metadata: metadata == "{}" ? [] : Array(metadata.utf8),
+            payload: BinaryEventCodec.encode(event))
         proposal.decoded = event
         return proposal
     }
@@ -83,16 +83,16 @@ public struct WireEvent: Sendable, Hashable {
     public var jsonLine: String {
         var line = "{"
         line += "\"position\":" + (position.map(String.init) ?? "null")
-        line += ",\"stream\":" + JSONText.string(stream)
-        line += ",\"streamVersion\":\(streamVersion)"
-        line += ",\"eventId\":" + JSONText.string(eventId.uuidString.lowercased())
+        line += ",\"stream\":" + JSONText.string(envelope.stream)
+        line += ",\"streamVersion\":\(envelope.streamVersion)"
+        line += ",\"eventId\":" + JSONText.string(envelope.eventId.uuidString.lowercased())
         line += ",\"type\":" + JSONText.string(type.rawValue)
         line += ",\"schemaVersion\":\(schemaVersion)"
-        line += ",\"subject\":" + (subject.map(JSONText.string) ?? "null")
-        line += ",\"occurredAt\":" + JSONText.string(occurredAt.rfc3339)
-        line += ",\"recordedAt\":" + JSONText.string(recordedAt.rfc3339)
-        line += ",\"correlationId\":" + (correlationId.map { JSONText.string($0.uuidString.lowercased()) } ?? "null")
-        line += ",\"causationId\":" + (causationId.map { JSONText.string($0.uuidString.lowercased()) } ?? "null")
+        line += ",\"subject\":" + (envelope.subject.map(JSONText.string) ?? "null")
+        line += ",\"occurredAt\":" + JSONText.string(envelope.occurredAt.rfc3339)
+        line += ",\"recordedAt\":" + JSONText.string(envelope.recordedAt.rfc3339)
+        line += ",\"correlationId\":" + (envelope.correlationId.map { JSONText.string($0.uuidString.lowercased()) } ?? "null")
+        line += ",\"causationId\":" + (envelope.causationId.map { JSONText.string($0.uuidString.lowercased()) } ?? "null")
         line += ",\"metadata\":" + metadata
         line += ",\"data\":" + String(decoding: JSONEventCodec.encode(event), as: UTF8.self)
         return line + "}"
@@ -147,7 +147,6 @@ public struct WireEvent: Sendable, Hashable {
             subject: try fields.optional("subject"), occurredAt: try fields.timestamp("occurredAt"),
             recordedAt: try fields.timestamp("recordedAt"), correlationId: try fields.optionalUUID("correlationId"),
             causationId: try fields.optionalUUID("causationId"), metadata: metadata, event: event)
-        self.schemaVersion = type.currentSchemaVersion
     }
 }
 

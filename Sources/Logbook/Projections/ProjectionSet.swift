@@ -7,9 +7,12 @@ import LMDB
 /// Built from ``ReadModelRegistry``; a query reaches one read model by its type
 /// (`projections[StatsProjection.self]`, or the accessor its file declares, `projections.stats`).
 struct ProjectionSet: Sendable {
-    private var members: [any ReadModel]
+    /// The read models, in registry order, each made when first used.
+    private var members: [(any ReadModel)?]
+    /// Where each read model's tables live, in registry order.
+    private let tables: [ProjectionTables]
     /// Which read models fold and flush (a bit per registry index, for a cheap test per event).
-    private var mask: UInt64 = 0
+    private var mask: UInt64
 
     var active: Set<ProjectionKind> {
         get { Set(ProjectionKind.allCases.filter { mask & Self.bit($0) != 0 }) }
@@ -18,33 +21,37 @@ struct ProjectionSet: Sendable {
 
     private static func bit(_ kind: ProjectionKind) -> UInt64 { 1 << UInt64(kind.index) }
 
-    init(tables: (ProjectionKind) -> ProjectionTables, active: Set<ProjectionKind> = Set(ProjectionKind.allCases)) {
-        members = ReadModelRegistry.models.map { $0.init(tables($0.kind)) }
-        self.active = active
+    /// Read models over `tables` (one per registry entry, in order); all of them active unless
+    /// `active` says otherwise.
+    init(tables: [ProjectionTables], active: Set<ProjectionKind>? = nil) {
+        precondition(tables.count == ReadModelRegistry.models.count, "one set of tables per read model")
+        self.tables = tables
+        members = Array(repeating: nil, count: tables.count)
+        mask = active.map { $0.reduce(0) { $0 | Self.bit($1) } } ?? (UInt64.max >> (64 - UInt64(tables.count)))
     }
 
     /// Every read model in memory, for as-of queries and tests.
-    static func inMemory() -> ProjectionSet { ProjectionSet(tables: { _ in ProjectionTables(inMemory: ()) }) }
+    static func inMemory() -> ProjectionSet {
+        ProjectionSet(tables: Array(repeating: ProjectionTables(inMemory: ()), count: ReadModelRegistry.models.count))
+    }
 
     /// The read model of type `P`, changed in place.
     subscript<P: ReadModel>(_ type: P.Type) -> P {
-        get {
-            guard let model = members[P.kind.index] as? P else { preconditionFailure("registry order broken for \(P.kind)") }
-            return model
-        }
+        get { members[P.kind.index] as? P ?? P(tables[P.kind.index]) }
         _modify {
             let index = P.kind.index
-            guard var model = members[index] as? P else { preconditionFailure("registry order broken for \(P.kind)") }
+            var model = members[index] as? P ?? P(tables[index])
             // Leave nothing behind that shares the model's storage, so changing it copies nothing.
-            members[index] = Vacant()
+            members[index] = nil
             defer { members[index] = model }
             yield &model
         }
     }
 
-    /// Hands each read model, in registry order, to `body`, which may change it in place.
-    mutating func forEachMember(_ body: (inout any ReadModel) throws -> Void) rethrows {
-        for index in members.indices { try body(&members[index]) }
+    /// The member at registry `index`, made if needed.
+    @inline(__always)
+    private mutating func prepare(_ index: Int) {
+        if members[index] == nil { members[index] = ReadModelRegistry.models[index].init(tables[index]) }
     }
 
     mutating func apply(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
@@ -52,38 +59,50 @@ struct ProjectionSet: Sendable {
         while bits != 0 {
             let index = bits.trailingZeroBitCount
             bits &= bits - 1
-            try members[index].apply(fold, txn)
+            prepare(index)
+            try members[index]!.apply(fold, txn)
         }
     }
 
     mutating func flush(_ txn: WriteTransaction) throws {
-        for index in members.indices where mask & (1 << UInt64(index)) != 0 { try members[index].flush(txn) }
+        for index in members.indices where mask & (1 << UInt64(index)) != 0 { try members[index]?.flush(txn) }
     }
 
     mutating func markFlushed() {
-        for index in members.indices { members[index].markFlushed() }
+        for index in members.indices { members[index]?.markFlushed() }
     }
 
-    mutating func dropCache(_ kinds: Set<ProjectionKind> = Set(ProjectionKind.allCases)) {
-        for kind in kinds { members[kind.index].dropCache() }
+    mutating func dropCache(_ kinds: Set<ProjectionKind>? = nil) {
+        for index in members.indices where kinds?.contains(ReadModelRegistry.kinds[index]) ?? true { members[index]?.dropCache() }
     }
 
     var cachedCount: Int {
         mutating get {
             var total = 0
-            for index in members.indices { total += members[index].cachedCount }
+            for index in members.indices { total += members[index]?.cachedCount ?? 0 }
             return total
         }
     }
-}
 
-/// What stands in a ``ProjectionSet``'s slot while its read model is being changed in place.
-private struct Vacant: ReadModel {
-    static let kind = ProjectionKind(declared: "")
-    static let codeVersion = 0
-    static func reads(_ type: EventType) -> Bool { false }
-    init(_ tables: ProjectionTables) {}
-    init() {}
-    mutating func apply(_ event: FoldEvent, _ txn: ReadTransaction?) throws {}
-    mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {}
+    /// Hands each read model, in registry order, to `body`, which may change it in place.
+    mutating func forEachMember(_ body: (inout any ReadModel) throws -> Void) rethrows {
+        for index in members.indices {
+            prepare(index)
+            try body(&members[index]!)
+        }
+    }
+
+    /// The notes the read models add to the timeline line of `user`'s event at `position`, in
+    /// registry order (see ``ReadModel/timelineNote(user:position:_:)``).
+    mutating func timelineNotes(user: String, position: UInt64, _ txn: ReadTransaction?) throws -> [String] {
+        var notes: [String] = []
+        for index in Self.annotating {
+            prepare(index)
+            if let note = try members[index]!.timelineNote(user: user, position: position, txn) { notes.append(note) }
+        }
+        return notes
+    }
+
+    /// The registry indices of the read models that note timeline lines.
+    private static let annotating = ReadModelRegistry.models.indices.filter { ReadModelRegistry.models[$0].notesTimeline }
 }

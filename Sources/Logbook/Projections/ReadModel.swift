@@ -38,6 +38,14 @@ protocol ReadModel: Sendable {
     /// Hands every table to `visitor`, once each: flushing, forgetting and counting cached
     /// records, and the table names all go through this one list.
     mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws
+
+    /// Whether the read model adds notes to timeline lines (default false).
+    static var notesTimeline: Bool { get }
+
+    /// The note the read model adds to the audit timeline's line of `user`'s event at
+    /// `position` ("Personal record: longest distance"), if any. Asked only of read models whose
+    /// ``notesTimeline`` is true; the default has none.
+    mutating func timelineNote(user: String, position: UInt64, _ txn: ReadTransaction?) throws -> String?
 }
 
 /// Work done on each table of a read model (see ``ReadModel/visitTables(_:)``).
@@ -46,6 +54,10 @@ protocol TableVisitor {
 }
 
 extension ReadModel {
+    static var notesTimeline: Bool { false }
+
+    mutating func timelineNote(user: String, position: UInt64, _ txn: ReadTransaction?) throws -> String? { nil }
+
     /// The names of the read model's tables (without the `rm.<name>.` prefix).
     static var tableNames: [String] {
         var model = Self(ProjectionTables(inMemory: ()))

@@ -76,24 +76,55 @@ struct RecordEntry: TableValue, Equatable {
     }
 }
 
-/// Key of a record entry: a user, an activity type, the position that made the workout count.
-struct RecordEntryKey: TableKey {
+/// Every counted workout of one user and activity type, in the order they came to count.
+struct RecordEntries: TableValue {
+    var items: [(position: UInt64, entry: RecordEntry)] = []
+    func encode(into w: inout ByteWriter) {
+        w.varint(UInt64(items.count))
+        for item in items { w.varint(item.position); item.entry.encode(into: &w) }
+    }
+    init() {}
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        let count = try ByteReader.varint(s, &o)
+        for _ in 0..<count {
+            let position = try ByteReader.varint(s, &o)
+            let workoutId = try ByteReader.string(s, &o)
+            let date = try FieldReader.date(s, &o)
+            let distance = try FieldReader.int(s, &o)
+            let moving = try FieldReader.int(s, &o)
+            items.append((position, RecordEntry(workoutId: workoutId, date: date, distanceMeters: distance, movingSeconds: moving)))
+        }
+    }
+
+    /// Adds an entry, keeping the order of positions.
+    mutating func insert(_ entry: RecordEntry, at position: UInt64) {
+        let index = items.firstIndex { $0.position > position } ?? items.count
+        items.insert((position, entry), at: index)
+    }
+
+    /// Removes and returns the entry counted at `position`.
+    mutating func remove(at position: UInt64) -> RecordEntry? {
+        guard let index = items.firstIndex(where: { $0.position == position }) else { return nil }
+        return items.remove(at: index).entry
+    }
+}
+
+/// Key of a user's records of one activity type.
+struct UserTypeKey: TableKey {
     let user: String
     let type: ActivityType
-    let position: UInt64
-    init(_ user: String, _ type: ActivityType, _ position: UInt64) { self.user = user; self.type = type; self.position = position }
-    func encode(into w: inout ByteWriter) { w.keyString(user); w.keyString(type.rawValue); w.keyInt(Int64(bitPattern: position)) }
+    init(_ user: String, _ type: ActivityType) { self.user = user; self.type = type }
+    func encode(into w: inout ByteWriter) { w.keyString(user); w.keyString(type.rawValue) }
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
         var o = 0
         user = try KeyReader.string(s, &o)
         guard let type = ActivityType(rawValue: try KeyReader.string(s, &o)) else { throw DecodeFailure(reason: "unknown activity type in a record key") }
         self.type = type
-        position = UInt64(bitPattern: try KeyReader.int(s, &o))
     }
-    static func < (a: RecordEntryKey, b: RecordEntryKey) -> Bool {
+    static func < (a: UserTypeKey, b: UserTypeKey) -> Bool {
         if a.user != b.user { return a.user.utf8.lexicographicallyPrecedes(b.user.utf8) }
-        if a.type != b.type { return a.type.rawValue.utf8.lexicographicallyPrecedes(b.type.rawValue.utf8) }
-        return a.position < b.position
+        return a.type.rawValue.utf8.lexicographicallyPrecedes(b.type.rawValue.utf8)
     }
 }
 
@@ -130,7 +161,8 @@ struct RecordFalls: TableValue {
     }
 }
 
-/// Personal records: each user's counted workouts per activity type (a deleted one leaves, as if
+/// Personal records: each user's counted workouts per activity type, in one record per user and
+/// type (a deleted one leaves, as if
 /// never recorded; a new type moves it), from which the best paces over 1, 5 and 10 km, the
 /// longest distance and the longest moving time are read when asked; and, per position, the
 /// standing records a workout broke when it came to count (the first workout of a type sets
@@ -148,7 +180,7 @@ struct RecordsProjection: ReadModel {
     }
 
     var workouts: ReadModelTable<WorkoutKey, RecordWorkout>
-    var entries: ReadModelTable<RecordEntryKey, RecordEntry>
+    var entries: ReadModelTable<UserTypeKey, RecordEntries>
     var falls: ReadModelTable<UserPositionKey, RecordFalls>
 
     init(_ tables: ProjectionTables) {
@@ -181,17 +213,18 @@ struct RecordsProjection: ReadModel {
             workouts.set(WorkoutKey(e.workoutId), workout)
         case .workoutDeleted(let e):
             guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn) else { return }
-            if workout.countedPosition != 0 { entries.set(RecordEntryKey(workout.user, workout.type, workout.countedPosition), nil) }
+            if workout.countedPosition != 0 { _ = try removeEntry(workout, txn) }
             workout.countedPosition = 0
             workout.closed = true
             workouts.set(WorkoutKey(e.workoutId), workout)
         case .workoutEdited(let e):
             guard let type = e.activityType, var workout = try workouts.get(WorkoutKey(e.workoutId), txn), workout.type != type else { return }
             if workout.countedPosition != 0 {
-                let old = RecordEntryKey(workout.user, workout.type, workout.countedPosition)
-                let entry = try entries.get(old, txn)
-                entries.set(old, nil)
-                entries.set(RecordEntryKey(workout.user, type, workout.countedPosition), entry)
+                if let moved = try removeEntry(workout, txn) {
+                    try entries.modify(UserTypeKey(workout.user, type), txn, initial: { RecordEntries() }) {
+                        $0.insert(moved, at: workout.countedPosition)
+                    }
+                }
             }
             workout.type = type
             workouts.set(WorkoutKey(e.workoutId), workout)
@@ -199,6 +232,15 @@ struct RecordsProjection: ReadModel {
              .goalDefaultSet, .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset:
             break
         }
+    }
+
+    /// Takes a counted workout's entry out of its user's and type's list (and the list, once empty).
+    private mutating func removeEntry(_ workout: RecordWorkout, _ txn: ReadTransaction?) throws -> RecordEntry? {
+        let key = UserTypeKey(workout.user, workout.type)
+        guard var list = try entries.get(key, txn) else { return nil }
+        let removed = list.remove(at: workout.countedPosition)
+        entries.set(key, list.items.isEmpty ? nil : list)
+        return removed
     }
 
     /// Counts a finished (or imported) workout: notes the records it breaks, then keeps it.
@@ -213,7 +255,7 @@ struct RecordsProjection: ReadModel {
             return kind.beats(entry, holder.entry)
         }
         if !broken.isEmpty { falls.set(UserPositionKey(workout.user, position), RecordFalls(kinds: broken)) }
-        entries.set(RecordEntryKey(workout.user, workout.type, position), entry)
+        try entries.modify(UserTypeKey(workout.user, workout.type), txn, initial: { RecordEntries() }) { $0.insert(entry, at: position) }
         workout.countedPosition = position
         workout.closed = true
         workouts.set(WorkoutKey(workoutId), workout)
@@ -221,19 +263,20 @@ struct RecordsProjection: ReadModel {
 
     /// The holder of each record of one user and type: the first counted workout to reach the best value.
     mutating func records(user: String, type: ActivityType, _ txn: ReadTransaction?) throws -> [RecordKind: (position: UInt64, entry: RecordEntry)] {
-        let prefix = keyPrefix { $0.keyString(user); $0.keyString(type.rawValue) }
         var holders: [RecordKind: (position: UInt64, entry: RecordEntry)] = [:]
-        for (key, entry) in try entries.records(withPrefix: prefix, txn) {
+        for (position, entry) in try entries.get(UserTypeKey(user, type), txn)?.items ?? [] {
             for kind in RecordKind.allCases where kind.admits(entry) {
                 if let holder = holders[kind], !kind.beats(entry, holder.entry) { continue }
-                holders[kind] = (key.position, entry)
+                holders[kind] = (position, entry)
             }
         }
         return holders
     }
 }
 
-extension RecordsProjection: TimelineAnnotating {
+extension RecordsProjection {
+    static let notesTimeline = true
+
     /// "Personal records: fastest 5 km, longest distance" on the line of a workout that broke them.
     mutating func timelineNote(user: String, position: UInt64, _ txn: ReadTransaction?) throws -> String? {
         guard let fell = try falls.get(UserPositionKey(user, position), txn), !fell.kinds.isEmpty else { return nil }

@@ -111,9 +111,10 @@ extension Logbook {
         }
         let entries = try readModels.environment.read { txn in
             var projections = readModels.projectionSet()
+            var timeline = projections.timeline
             return try rows.map { event, domainEvent in
                 let position = event.position.rawValue
-                let details = try projections.timeline.context.get(UserPositionKey(user, position), txn)
+                let details = try timeline.context.get(UserPositionKey(user, position), txn)
                 let line = TimelineDescriptions.describe(domainEvent, occurredAt: event.occurredAt, context: details)
                 let notes = try projections.timelineNotes(user: user, position: position, txn)
                 return TimelineEntry(

@@ -9,6 +9,8 @@ import LMDB
 struct ReadModelStore: Sendable {
     let environment: Environment
     private let databases: [ProjectionKind: [String: Database]]
+    /// Each read model's tables, in registry order.
+    private let tables: [ProjectionTables]
     let meta: Database
 
     init(environment: Environment) throws {
@@ -22,14 +24,12 @@ struct ReadModelStore: Sendable {
             databases[kind] = tables
         }
         self.databases = databases
+        tables = ProjectionKind.allCases.map { ProjectionTables(databases: databases[$0]!) }
         meta = try environment.openDatabase(named: "rm.meta")
     }
 
-    /// The tables of one projection.
-    func tables(_ kind: ProjectionKind) -> ProjectionTables { ProjectionTables(databases: databases[kind]!) }
-
-    /// Projections backed by these databases.
-    func projectionSet(active: Set<ProjectionKind> = Set(ProjectionKind.allCases)) -> ProjectionSet {
+    /// Read models backed by these databases (every one active unless `active` says otherwise).
+    func projectionSet(active: Set<ProjectionKind>? = nil) -> ProjectionSet {
         ProjectionSet(tables: tables, active: active)
     }
 

@@ -135,13 +135,25 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
                 }
             }
         }
-        for (key, entry) in cache where include(key) {
+        forEachChange { key, value in
+            guard include(key) else { return }
             var writer = ByteWriter(capacity: 32)
             key.encode(into: &writer)
-            guard writer.bytes.starts(with: prefix) else { continue }
-            merged[key] = entry.value
+            guard writer.bytes.starts(with: prefix) else { return }
+            merged[key] = value
         }
         return merged.sorted { $0.key < $1.key }
+    }
+
+    /// Visits the cached records that may differ from the database: in a table backed by one,
+    /// only the changed (dirty) ones — a clean cached record is what the database holds — so a
+    /// range read costs its range, not the size of the cache; in memory, every record.
+    private func forEachChange(_ body: (Key, Value?) -> Void) {
+        if database == nil {
+            for (key, entry) in cache { body(key, entry.value) }
+        } else {
+            for key in dirtyKeys { body(key, cache[key]?.value ?? nil) }
+        }
     }
 }
 
@@ -163,7 +175,7 @@ extension ReadModelTable {
                 }
             }
         }
-        for (key, value) in cacheSnapshot where range.contains(key) { merged[key] = value }
+        forEachChange { key, value in if range.contains(key) { merged[key] = value } }
         return merged.sorted { $0.key < $1.key }
     }
 }

@@ -1,0 +1,103 @@
+import BinaryCoding
+import DemoData
+import EventLog
+import Foundation
+@testable import Logbook
+import LogbookTestSupport
+import LogbookTesting
+import Testing
+
+/// The registry is the one list of read models, and what each read model declares about itself
+/// is true: the event types it says it reads are the only ones its fold depends on (cache
+/// invalidation trusts that list), its names are unique, and every cached query reads something.
+@Suite("Read-model registry")
+struct RegistryTests {
+    /// The canonical bytes of one in-memory read model's tables (names, keys and values in order).
+    struct TableBytes: TableVisitor {
+        var bytes: [UInt8] = []
+        var records = 0
+        mutating func visit<Key: TableKey, Value: TableValue>(_ table: inout ReadModelTable<Key, Value>) {
+            bytes += Array(table.name.utf8) + [0]
+            for (key, value) in table.cacheSnapshot.sorted(by: { $0.key < $1.key }) {
+                guard let value else { continue }
+                records += 1
+                var writer = ByteWriter(capacity: 64)
+                key.encode(into: &writer)
+                writer.bytes.append(0xFF)
+                value.encode(into: &writer)
+                bytes += writer.bytes
+            }
+        }
+    }
+
+    /// A short fingerprint of read model `kind` after folding `events` in memory: its record
+    /// and byte counts and an FNV-1a hash of its canonical bytes.
+    func fold(_ kind: ProjectionKind, _ events: [FoldEvent]) throws -> String {
+        var projections = ProjectionSet.inMemory()
+        projections.active = [kind]
+        for event in events { try projections.apply(event, nil) }
+        var bytes = TableBytes()
+        try projections.forEachMember { member in
+            guard type(of: member).kind == kind else { return }
+            try member.visitTables(&bytes)
+        }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes.bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return "\(bytes.records) records, \(bytes.bytes.count) bytes, fnv \(String(hash, radix: 16))"
+    }
+
+    @Test("every read model's fold depends only on the event types it declares it reads")
+    func readsAreHonest() async throws {
+        try await withLogbook { logbook, _ in
+            var generator = DemoDataGenerator(seed: 31, users: 3)
+            generator.weeks = 2
+            _ = try await generator.run(on: logbook)
+            // What two weeks of the generator leave out: every other event type, once.
+            let user = DemoDataGenerator.userId(0)
+            let now = when("2026-09-08T12:00:00+02:00")
+            let start = at("2026-09-08T07:00:00+02:00")
+            try await logbook.execute(.updateProfile(user: user, UserProfileUpdated(weekStart: .sunday, preferredStepSource: .set("watch"))), context: now)
+            try await logbook.execute(.clearGoal(user: user, date: day("2026-09-01")), context: now)
+            try await logbook.execute(.importWorkout(user: user, WorkoutImported(
+                workoutId: "x-edited", activityType: .run, startedAt: start, endedAt: at("2026-09-08T08:00:00+02:00"),
+                distanceMeters: 12_000, movingSeconds: 3_500, source: WorkoutSource(kind: .strava, sourceId: "x1"))), context: now)
+            try await logbook.execute(.editWorkout(user: user, WorkoutEdited(workoutId: "x-edited", title: "Long", activityType: .hike)), context: now)
+            try await logbook.execute(.startWorkout(user: user, WorkoutStarted(workoutId: "x-discarded", activityType: .walk, startedAt: start)), context: now)
+            try await logbook.execute(.discardWorkout(user: user, workoutId: "x-discarded"), context: now)
+            try await logbook.execute(.resetPlaces(user: user), context: now)
+            var events: [FoldEvent] = []
+            try await logbook.log.scan(after: .start, through: nil, filter: .all, chunkSize: 4096) { envelope, _, payload in
+                if let fold = try FoldEvent.decode(envelope, payload: payload) { events.append(fold) }
+                return true
+            }
+            #expect(Set(events.map(\.event.type)) == Set(EventType.allCases), "the history should hold every event type")
+            for model in ReadModelRegistry.models {
+                let all = try fold(model.kind, events)
+                let read = try fold(model.kind, events.filter { model.reads($0.event.type) })
+                #expect(!all.hasPrefix("0 records"), "\(model.kind) folded nothing")
+                #expect(all == read, "\(model.kind)'s fold depends on an event type it does not declare in reads(_:)")
+            }
+        }
+    }
+
+    @Test("names are unique, the registry is the order of the kinds, and every cached query depends on something")
+    func declarations() {
+        let names = ReadModelRegistry.models.map { $0.kind.rawValue }
+        #expect(Set(names).count == names.count)
+        #expect(ProjectionKind.allCases.map(\.rawValue) == names)
+        #expect(ProjectionKind(rawValue: "stats") == .stats)
+        #expect(ProjectionKind(rawValue: "nope") == nil)
+        for model in ReadModelRegistry.models {
+            let tables = model.tableNames
+            #expect(!tables.isEmpty && Set(tables).count == tables.count, "\(model.kind): \(tables)")
+            #expect(!model.readTypes.isEmpty)
+        }
+        for query in ReadModelRegistry.cachedQueries {
+            #expect(!query.dependsOn.isEmpty, "\(query.name) depends on nothing")
+            for kind in query.readModels { #expect(ReadModelRegistry.models.contains { $0.kind == kind }) }
+        }
+        // Catalog changes reach exactly the caches that read the catalog.
+        #expect(CachedQuery.places.dependsOnCatalog && CachedQuery.timeline.dependsOnCatalog)
+        #expect(!CachedQuery.stats.dependsOnCatalog && !CachedQuery.records.dependsOnCatalog)
+    }
+}
