@@ -40,7 +40,7 @@ public struct DemoDataGenerator: Sendable {
         var catalogBatch: [(Command, CommandContext)] = []
         for (index, place) in DemoCatalog.places().enumerated() {
             let now = Timestamp(microsecondsSinceEpoch: start.instant + Int64(index) * 1_000_000)
-            catalogBatch.append((.addPlace(place), CommandContext(now: now, eventId: random.uuid(), recordAtNow: true)))
+            catalogBatch.append((.addPlace(place), CommandContext(now: now, eventId: random.timeOrderedUUID(at: now.instant), recordAtNow: true)))
         }
         for item in catalogBatch { try await execute([item]) }
         var people = (0..<users).map { index in

@@ -50,9 +50,8 @@ struct DemoUser {
 
     private mutating func add(_ minute: Int, second: Int = 0, _ command: Command) throws {
         sequence += 1
-        planned.append(Planned(
-            at: try Self.instant(of: day, minute: minute, second: second, in: zone), user: index, sequence: sequence,
-            command: command, eventId: random.uuid()))
+        let at = try Self.instant(of: day, minute: minute, second: second, in: zone)
+        planned.append(Planned(at: at, user: index, sequence: sequence, command: command, eventId: random.timeOrderedUUID(at: at.instant)))
     }
 
     /// The user's commands on `day`.

@@ -1,3 +1,4 @@
+import EventLog
 public import Foundation
 
 /// A small, fast, seeded random number generator (SplitMix64), so generated data is the same on
@@ -13,6 +14,14 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+
+    /// A time-ordered (version 7) UUID for an event at `timestamp`: the same two draws as
+    /// ``uuid()``, so choosing one or the other changes nothing else that is generated.
+    public mutating func timeOrderedUUID(at instantMicroseconds: Int64) -> UUID {
+        let a = next()
+        let b = next()
+        return UUID.timeOrdered(millis: UInt64(max(0, instantMicroseconds / 1000)), counter: UInt16(truncatingIfNeeded: a), random: b)
     }
 
     /// A random version-4 UUID.

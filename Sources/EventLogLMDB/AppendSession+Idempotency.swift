@@ -1,101 +1,118 @@
+import BinaryCoding
 import EventLog
 import Foundation
+import LMDB
 
-/// Recognising a retried append: its event ids are already the stream's events at some version.
-///
-/// With an exact expected version (or `no_stream`) the check is exact at any depth: the events
-/// after the expected version are compared. With `any` or `stream_exists` the stream head's
-/// fingerprints of its last ``ChainHead/fingerprintWindow`` events are consulted first, and only
-/// a fingerprint match costs a read. No global index of event ids exists, so an append batch does
-/// not dirty pages for idempotency.
+/// Event ids are unique in the whole log. An append whose ids are already there is either the
+/// same append sent again — all of its ids, in the same stream, in order at consecutive versions —
+/// answered with the original positions while nothing is written, however much was appended
+/// since; or refused: ids of another stream are ``EventStoreError/Code/eventIdInUse`` (naming
+/// where the id lives), a mix of repeated and new ids, or repeated ids out of order, an
+/// ``EventStoreError/Code/idempotencyConflict``.
 extension AppendSession {
-    func previousAppend(
-        matching append: PreparedBatch.Append, of batch: PreparedBatch, headIndex: Int, current: UInt64
-    ) throws -> Result<AppendResult, EventStoreError>? {
-        if append.expectedVersion == .any || append.expectedVersion == .streamExists {
-            // The common case: no id of the append is among the stream's latest fingerprints.
-            var mayRepeat = false
-            for index in append.events where state.streams.mayContain(headIndex, fingerprint: batch.events[index].key.fingerprint) {
-                mayRepeat = true
-                break
-            }
-            guard mayRepeat else { return nil }
+    func previousAppend(matching append: PreparedBatch.Append, of batch: PreparedBatch) throws -> Result<AppendResult, EventStoreError>? {
+        var found: [(offset: Int, position: UInt64)] = []
+        for (offset, eventIndex) in append.events.enumerated() {
+            if let position = try position(of: batch.events[eventIndex]) { found.append((offset, position)) }
         }
-        let head = state.streams.head(headIndex)
-        let ids = append.events.map { batch.events[$0].key }
-        let eventIds = append.events.map { batch.events[$0].eventId }
-        let request = (stream: append.stream, expectedVersion: append.expectedVersion, eventIds: eventIds)
-        let start: UInt64
-        switch request.expectedVersion {
-        case .exactly(let version):
-            guard version < current else { return nil }
-            start = version + 1
-        case .noStream:
-            start = 0
-        case .any, .streamExists:
-            guard let found = try windowMatch(ids, head: head, current: current, request: request) else { return nil }
-            switch found {
-            case .success(let version): start = version
-            case .failure(let error): return .failure(error)
-            }
-        }
-        let last = min(start + UInt64(ids.count) - 1, current)
+        guard !found.isEmpty else { return nil }
         let reader = LogReader(txn: txn, databases: databases, resolver: NameResolver(databases: databases))
-        guard let lastPosition = try reader.locate(version: last, in: .stream, head: head) else { return nil }
-        var stored: [(id: UUIDKey, position: UInt64)] = []
-        try reader.walkBack(from: .init(version: last, position: lastPosition), count: last - start + 1, in: .stream) { _, header, position in
-            stored.append((UUIDKey(header.eventId), position))
+        let stored = try found.map { item in
+            try reader.withLinkedRecord(at: item.position) { _, header in (stream: header.streamNumber, version: header.streamVersion) }
         }
-        stored.reverse()
-        guard stored.first?.id == ids[0] else {
-            if case .exactly = request.expectedVersion { return nil }
-            if request.expectedVersion == .noStream { return nil }
+        func eventId(_ offset: Int) -> UUID { batch.events[append.events.lowerBound + offset].eventId }
+        let requested = try NameResolver.number(.stream, append.stream, databases: databases, in: txn)
+        if let index = stored.indices.first(where: { stored[$0].stream != requested }) {
+            let elsewhere = try reader.resolver.name(.stream, stored[index].stream, in: txn, at: found[index].position)
+            return .failure(.eventIdInUse(
+                eventId(found[index].offset), stream: elsewhere, position: Position(found[index].position),
+                reason: "an id names one event of the whole log, and event \(found[index].offset) of this append to \"\(append.stream)\" reuses it"))
+        }
+        guard found.count == append.events.count else {
             return .failure(.idempotencyConflict(
-                stream: request.stream, eventId: request.eventIds[0],
-                reason: "its events are in the stream, but not starting with the append's first event"))
+                stream: append.stream, eventId: eventId(found[0].offset),
+                reason: "the stream holds \(found.count) of the append's \(append.events.count) events; a retry repeats all of them, a new append none"))
         }
-        for (index, id) in ids.enumerated() {
-            guard index < stored.count else {
-                return .failure(.idempotencyConflict(
-                    stream: request.stream, eventId: request.eventIds[0],
-                    reason: "the stream holds only the first \(stored.count) of its \(ids.count) events"))
-            }
-            guard stored[index].id == id else {
-                return .failure(.idempotencyConflict(
-                    stream: request.stream, eventId: request.eventIds[0],
-                    reason: "event \(index) differs from the stream's event at version \(start + UInt64(index))"))
-            }
+        for (offset, item) in stored.enumerated() where item.version != stored[0].version + UInt64(offset) {
+            return .failure(.idempotencyConflict(
+                stream: append.stream, eventId: eventId(offset),
+                reason: "event \(offset) is at version \(item.version), not \(stored[0].version + UInt64(offset)): not the original order"))
         }
         return .success(AppendResult(
-            firstPosition: Position(stored[0].position), lastPosition: Position(stored[stored.count - 1].position),
-            streamVersion: last, alreadyWritten: true))
+            firstPosition: Position(found[0].position), lastPosition: Position(found[found.count - 1].position),
+            streamVersion: stored[stored.count - 1].version, alreadyWritten: true))
     }
 
-    /// The version where the append would have started, if one of its ids is among the stream's
-    /// latest events; a conflict if it matches somewhere that cannot be a repeat.
-    private func windowMatch(
-        _ ids: [UUIDKey], head: ChainHead, current: UInt64,
-        request: (stream: String, expectedVersion: ExpectedVersion, eventIds: [UUID])
-    ) throws -> Result<UInt64, EventStoreError>? {
-        let fingerprints = head.recentFingerprints
-        guard !fingerprints.isEmpty else { return nil }
-        let windowStart = current + 1 - UInt64(fingerprints.count)
-        let reader = LogReader(txn: txn, databases: databases, resolver: NameResolver(databases: databases))
-        for (index, id) in ids.enumerated() {
-            let fingerprint = id.fingerprint
-            for (slot, stored) in fingerprints.enumerated() where stored == fingerprint {
-                let version = windowStart + UInt64(slot)
-                guard let position = try reader.locate(version: version, in: .stream, head: head) else { continue }
-                let storedId = try reader.withLinkedRecord(at: position) { _, header in UUIDKey(header.eventId) }
-                guard storedId == id else { continue }
-                guard version >= UInt64(index) else {
-                    return .failure(.idempotencyConflict(
-                        stream: request.stream, eventId: request.eventIds[index],
-                        reason: "it is at version \(version), too early to be event \(index) of a repeated append"))
-                }
-                return .success(version - UInt64(index))
+    /// The position of the event with `event`'s id, if the log (this transaction included) has one.
+    /// A time-ordered id newer than every indexed one is new without a lookup: the common case.
+    func position(of event: PreparedBatch.Event) throws -> UInt64? {
+        if event.key.isTimeOrdered {
+            if state.maxOrderedId.map({ event.key > $0 }) ?? true { return nil }
+        } else if let position = journalIndex[event.key] ?? journal.committedPosition(of: event.key) {
+            return position
+        }
+        var key = ByteWriter(capacity: 16)
+        key.uuid(event.eventId)
+        return try txn.get(databases.ids(for: event.key), key: key.bytes.span) { span in try IdIndex.position(span) }
+    }
+
+    /// Indexes the id of the event just written at `position`: a time-ordered id in its tree
+    /// (at the right edge when it is the newest), any other id in the journal.
+    mutating func index(_ event: PreparedBatch.Event, at position: UInt64) throws {
+        idScratch.bytes.removeAll(keepingCapacity: true)
+        idScratch.uuid(event.eventId)
+        guard event.key.isTimeOrdered else {
+            try idJournal.put(key: position, value: idScratch.bytes.span, options: .append)
+            journalEntries.append((event.key, position))
+            journalIndex[event.key] = position
+            return
+        }
+        let newest = state.maxOrderedId.map { event.key > $0 } ?? true
+        IdIndex.write(position, into: &idScratch)
+        try putOrderedId(options: newest ? .append : .noOverwrite)
+        if newest { state.maxOrderedId = event.key }
+    }
+
+    private func putOrderedId(options: PutOptions) throws {
+        let entry = idScratch.bytes.span
+        try orderedIds.put(key: entry.extracting(0..<16), value: entry.extracting(16..<24), options: options)
+    }
+
+    /// Moves every journal entry — committed ones and this transaction's — into `ids.other` in
+    /// key order, and empties the journal.
+    mutating func foldJournal() throws {
+        var entries = journal.entries + journalEntries
+        entries.sort { $0.0 < $1.0 }
+        try txn.withCursor(databases.otherIds) { cursor in
+            var bytes = ByteWriter(capacity: 24)
+            for (key, position) in entries {
+                bytes.bytes.removeAll(keepingCapacity: true)
+                IdIndex.write(key, into: &bytes)
+                IdIndex.write(position, into: &bytes)
+                try cursor.put(key: bytes.bytes.span.extracting(0..<16), value: bytes.bytes.span.extracting(16..<24))
             }
         }
-        return nil
+        try txn.clear(databases.idJournal)
+        folded = true
+    }
+}
+
+/// The entries of the id index: a key as the id's 16 bytes, a value as a position in 8
+/// little-endian bytes.
+enum IdIndex {
+    static func write(_ key: UUIDKey, into writer: inout ByteWriter) {
+        for shift in stride(from: 56, through: 0, by: -8) { writer.byte(UInt8(truncatingIfNeeded: key.high >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) { writer.byte(UInt8(truncatingIfNeeded: key.low >> UInt64(shift))) }
+    }
+
+    static func write(_ position: UInt64, into writer: inout ByteWriter) {
+        for shift in stride(from: 0, to: 64, by: 8) { writer.byte(UInt8(truncatingIfNeeded: position >> UInt64(shift))) }
+    }
+
+    static func position(_ span: Span<UInt8>) throws -> UInt64 {
+        guard span.count == 8 else { throw EventStoreError.storage("an id index entry of \(span.count) bytes") }
+        var value: UInt64 = 0
+        for index in (0..<8).reversed() { value = value << 8 | UInt64(span[index]) }
+        return value
     }
 }

@@ -7,7 +7,8 @@ import LMDB
 ///
 /// Records go to the end of the `events` database with `MDB_APPEND`, so they fill fresh pages in
 /// order. The only other pages a batch dirties are those of the heads it touched (one small
-/// record per stream and subject) and of names seen for the first time.
+/// record per stream and subject), of names seen for the first time, and of the id index: the
+/// right edge of its time-ordered tree, or wherever a client's own ids fall.
 struct AppendSession {
     let txn: WriteTransaction
     /// A cursor on `events`, kept for the whole transaction: appending through it skips the
@@ -20,6 +21,20 @@ struct AppendSession {
     private var touchedStreams: [UInt32] = []
     private var touchedSubjects: [UInt32] = []
     private var scratch = ByteWriter(capacity: 4096)
+    /// Key and value of one id index entry.
+    var idScratch = ByteWriter(capacity: 24)
+    /// Cursors on the time-ordered id tree and the id journal, kept for the transaction: their
+    /// puts go at the right edge, where the cursor already is.
+    let orderedIds: Cursor
+    let idJournal: Cursor
+    /// The ids not yet folded into `ids.other`, committed so far.
+    let journal: IdJournal
+    /// This transaction's journal entries (ids that are not time-ordered), to hand to the
+    /// journal once committed, and to look up meanwhile.
+    var journalEntries: [(UUIDKey, UInt64)] = []
+    var journalIndex: [UUIDKey: UInt64] = [:]
+    /// The transaction folded the journal into `ids.other`.
+    var folded = false
     private(set) var eventsWritten = 0
     /// When a commit observer is attached: every event written, as the observer will see it.
     private(set) var written: [CommittedBatch.Event] = []
@@ -27,9 +42,12 @@ struct AppendSession {
 
     init(
         txn: WriteTransaction, events: Cursor, databases: LogDatabases, state: consuming WriterState, recordedAt: Timestamp,
-        recordsEvents: Bool
+        recordsEvents: Bool, journal: IdJournal, orderedIds: Cursor, idJournal: Cursor
     ) throws {
         self.txn = txn
+        self.journal = journal
+        self.orderedIds = orderedIds
+        self.idJournal = idJournal
         self.recordsEvents = recordsEvents
         self.events = events
         self.databases = databases
@@ -41,15 +59,13 @@ struct AppendSession {
     /// Appends one request, or answers why not (a conflict leaves nothing written). Throws only
     /// for storage failures, which abort the whole transaction.
     mutating func apply(_ append: PreparedBatch.Append, of batch: PreparedBatch) throws -> Result<AppendResult, EventStoreError> {
+        if let repeated = try previousAppend(matching: append, of: batch) { return repeated }
         let existing = try state.existingNumber(.stream, append.stream, txn, databases)
         var current: UInt64?
         if let existing {
             let index = try state.loadHead(.stream, existing, txn, databases)
             let count = state.streams.count(index)
             current = count == 0 ? nil : count - 1
-            if let current, let repeated = try previousAppend(matching: append, of: batch, headIndex: index, current: current) {
-                return repeated
-            }
         }
         switch append.expectedVersion {
         case .any: break
@@ -68,7 +84,6 @@ struct AppendSession {
             let event = batch.events[eventIndex]
             let position = state.nextPosition()
             let (version, links) = state.streams.append(streamIndex, position: position)
-            state.streams.remember(streamIndex, fingerprint: event.key.fingerprint)
             streamVersion = version
             var subject: UInt32 = 0
             var subjectSequence: UInt64 = 0
@@ -87,6 +102,7 @@ struct AppendSession {
                 occurredMicros: event.occurredMicros, recordedAt: event.recordedAt ?? recordedAt,
                 tail: batch.tail(eventIndex), tailHash: event.tailHash)
             try events.put(key: position, value: scratch.bytes.span, options: .append)
+            try index(event, at: position)
             if recordsEvents {
                 written.append(CommittedBatch.Event(
                     envelope: EventEnvelope(
@@ -113,6 +129,7 @@ struct AppendSession {
     /// Writes every chain head the transaction advanced, in key order through one cursor (which
     /// then mostly stays on its page), and hands the state back.
     mutating func finish() throws {
+        if journal.count + journalEntries.count >= journal.foldThreshold { try foldJournal() }
         touchedStreams.sort()
         touchedSubjects.sort()
         try txn.withCursor(databases.streamHeads) { cursor in

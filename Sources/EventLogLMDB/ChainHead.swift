@@ -19,28 +19,6 @@ struct ChainHead: Sendable {
 
     /// The spine, from the oldest node (version 0) to the latest event.
     private(set) var spine: [Node] = []
-    /// 16-bit fingerprints of the latest event ids (streams only), for idempotency: the newest in
-    /// the low 16 bits, up to ``fingerprintWindow`` of them.
-    private(set) var fingerprintBits: UInt128 = 0
-    private(set) var fingerprintCount: UInt8 = 0
-    static let fingerprintWindow = 8
-
-    /// The fingerprints of the latest events, oldest first.
-    var recentFingerprints: [UInt16] {
-        (0..<Int(fingerprintCount)).reversed().map { UInt16(truncatingIfNeeded: fingerprintBits >> (16 * UInt128($0))) }
-    }
-
-    /// True if `fingerprint` is among the latest events' fingerprints.
-    @inline(__always)
-    func mayContain(fingerprint: UInt16) -> Bool {
-        var bits = fingerprintBits
-        for _ in 0..<fingerprintCount {
-            if UInt16(truncatingIfNeeded: bits) == fingerprint { return true }
-            bits >>= 16
-        }
-        return false
-    }
-
     /// How many events the chain holds.
     var count: UInt64 { spine.last.map { $0.version + 1 } ?? 0 }
     /// The latest event, if any.
@@ -76,12 +54,6 @@ struct ChainHead: Sendable {
             jumpPositionDelta: position - jump.position))
     }
 
-    /// Remembers an appended event id's fingerprint, keeping the latest ``fingerprintWindow``.
-    mutating func remember(fingerprint: UInt16) {
-        fingerprintBits = (fingerprintBits << 16) | UInt128(fingerprint)
-        if Int(fingerprintCount) < Self.fingerprintWindow { fingerprintCount += 1 }
-    }
-
     /// The spine node with the smallest version ≥ `version`: where a search for `version` starts.
     func startNode(forVersion version: UInt64) -> Node? {
         spine.first { $0.version >= version }
@@ -99,17 +71,15 @@ struct ChainHead: Sendable {
         spine = [latest]
     }
 
-    init(spine: [Node], fingerprintBits: UInt128, fingerprintCount: UInt8) {
+    init(spine: [Node]) {
         self.spine = spine
-        self.fingerprintBits = fingerprintBits
-        self.fingerprintCount = fingerprintCount
     }
 
     // MARK: Storage form
 
     /// A head is stored as just the position of the chain's latest event (8 bytes, little-endian),
-    /// so rewriting it never resizes its B-tree node. Everything else (version, spine,
-    /// fingerprints) is read back from the records it links to.
+    /// so rewriting it never resizes its B-tree node. Everything else (version, spine) is read
+    /// back from the records it links to.
     static func storedValue(latestPosition: UInt64) -> UInt64 { latestPosition }
 
     static func decodeLatestPosition(_ span: Span<UInt8>) throws(DecodeFailure) -> UInt64 {

@@ -26,8 +26,8 @@ extension LogReader {
         return try head(chain, number: number)
     }
 
-    /// The full head the writer keeps: the spine (following jumps from the latest event down to
-    /// version 0) and, for streams, the fingerprints of the latest event ids.
+    /// The full head the writer keeps: the spine, following jumps from the latest event down to
+    /// version 0.
     func writerHead(_ chain: ChainKind, number: UInt32) throws -> ChainHead {
         guard let latest = try latestPosition(chain, number: number) else { return ChainHead() }
         var spine: [ChainHead.Node] = []
@@ -42,14 +42,6 @@ extension LogReader {
             position -= links.jumpPositionDelta
         }
         spine.reverse()
-        var head = ChainHead(spine: spine, fingerprintBits: 0, fingerprintCount: 0)
-        if chain == .stream {
-            var ids: [UInt16] = []
-            try walkBack(from: spine[spine.count - 1], count: UInt64(ChainHead.fingerprintWindow), in: chain) { _, header, _ in
-                ids.append(UUIDKey(header.eventId).fingerprint)
-            }
-            for fingerprint in ids.reversed() { head.remember(fingerprint: fingerprint) }
-        }
-        return head
+        return ChainHead(spine: spine)
     }
 }

@@ -1,5 +1,6 @@
 public import EventLog
 import BinaryCoding
+public import Foundation
 /// ``EventStore`` conformance: appends go to the writer thread, reads run in read transactions.
 extension LMDBEventStore {
     public func append(
@@ -17,6 +18,10 @@ extension LMDBEventStore {
 
     public func event(at position: Position) async throws -> RecordedEvent? {
         try withReader { reader in try reader.event(at: position.rawValue) }
+    }
+
+    public func location(ofEvent id: UUID) async throws -> EventLocation? {
+        try withReader { reader in try reader.location(ofEvent: id, journal: idJournal) }
     }
 
     public func readStream(_ stream: String, from version: UInt64, direction: ReadDirection, limit: Int) async throws -> [RecordedEvent] {

@@ -7,7 +7,7 @@ extension LMDBEventStore {
     public func storageInfo() async throws -> LogStorageInfo {
         let info = environment.info()
         let databases = self.databases
-        let named: [Database] = [databases.events, databases.streamHeads, databases.subjectHeads, databases.checkpoints, databases.meta]
+        let named: [Database] = [databases.events, databases.orderedIds, databases.otherIds, databases.streamHeads, databases.subjectHeads, databases.checkpoints, databases.meta]
             + NameKind.allCases.flatMap { [databases.tables($0).numbers, databases.tables($0).names] }
         return try withReader { reader in
             LogStorageInfo(

@@ -19,6 +19,8 @@ public final class LMDBEventStore: EventStore {
     public let environment: Environment
     let databases: LogDatabases
     let watcher: HeadWatcher
+    /// The client-chosen event ids not yet folded into the id index's tree.
+    let idJournal: IdJournal
     private let writer: LogWriter?
     private let writerLock: WriterLockFile?
     private let isClosed = Atomic<Bool>(false)
@@ -27,6 +29,7 @@ public final class LMDBEventStore: EventStore {
     public init(path: String, configuration: LogConfiguration = .init()) throws {
         self.path = path
         self.configuration = configuration
+        idJournal = IdJournal(foldThreshold: configuration.idJournalFoldThreshold)
         if configuration.readOnly {
             writerLock = nil
         } else {
@@ -46,18 +49,21 @@ public final class LMDBEventStore: EventStore {
         environment = try Environment(path: path, options: options)
         do {
             databases = try LogDatabases.open(in: environment)
+            if !configuration.readOnly { try IdIndexBuilder.buildIfNeeded(environment, databases) }
         } catch {
             environment.close()
             throw error
         }
         let databases = self.databases
+        let idJournal = self.idJournal
         let head = try environment.read { txn in
-            try LogReader(txn: txn, databases: databases, resolver: NameResolver(databases: databases)).headPosition()
+            try idJournal.refresh(in: txn, databases)
+            return try LogReader(txn: txn, databases: databases, resolver: NameResolver(databases: databases)).headPosition()
         }
         watcher = HeadWatcher(head: head)
         writer = configuration.readOnly
             ? nil
-            : LogWriter(environment: environment, databases: databases, configuration: configuration, watcher: watcher)
+            : LogWriter(environment: environment, databases: databases, configuration: configuration, watcher: watcher, journal: idJournal)
     }
 
     /// Commits what is queued, stops the writer, wakes subscribers (their sequences end) and

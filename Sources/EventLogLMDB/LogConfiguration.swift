@@ -21,6 +21,10 @@ public struct LogConfiguration: Sendable {
     public var maxBytesPerTransaction = 64 << 20
     /// How many records one filtered read examines at most before returning what it found.
     public var maxRecordsScannedPerRead = 16_384
+    /// How many event ids that are not time-ordered (a client's own) wait in the id journal —
+    /// in memory, about 50 bytes each — before the writer folds them into the id index in one
+    /// sorted pass. Larger: fewer, bigger folds; time-ordered ids never wait.
+    public var idJournalFoldThreshold = 262_144
     /// How many stream and subject heads (and names) the writer keeps in memory.
     public var writerCacheCapacity = 100_000
     /// How many events a subscription reads per read transaction while catching up.

@@ -20,10 +20,19 @@ struct NameTables: Sendable {
 /// - `stream.*`, `subject.*`, `type.*`: interned names (name ↔ number).
 /// - `stream.heads`, `subject.heads`: number → ``ChainHead``: one small record per chain, the only
 ///   index entries an append rewrites, so a batch dirties few pages.
+/// - `ids.ordered`, `ids.other`: event id (16 bytes) → position (8 bytes, little-endian): every
+///   event id of the log, so ids are unique in the whole log. Time-ordered (version 7) ids — what
+///   the log and Logbook make — go to `ids.ordered`, where they arrive in increasing order and
+///   append at the tree's right edge; any other id (a client's own) is first appended to
+///   `ids.journal` (position → id) and folded into `ids.other` in large sorted batches
+///   (``IdJournal``).
 /// - `checkpoints`: name → position and blob.
-/// - `meta`: the storage format version.
+/// - `meta`: the storage format version, and `ids` once every event's id is indexed.
 struct LogDatabases: Sendable {
     let events: Database
+    let orderedIds: Database
+    let otherIds: Database
+    let idJournal: Database
     let streamHeads: Database
     let subjectHeads: Database
     let checkpoints: Database
@@ -32,6 +41,13 @@ struct LogDatabases: Sendable {
 
     static let formatKey = Array("format".utf8)
     static let formatVersion: [UInt8] = [1]
+    /// Present (value 1) once the id index holds every event's id; stores written before the
+    /// index existed have it built when a writer opens them.
+    static let idsIndexedKey = Array("ids".utf8)
+
+    /// The index database an id belongs to.
+    @inline(__always)
+    func ids(for key: UUIDKey) -> Database { key.isTimeOrdered ? orderedIds : otherIds }
 
     func tables(_ kind: NameKind) -> NameTables { tables[kind.rawValue] }
 
@@ -43,7 +59,7 @@ struct LogDatabases: Sendable {
             return NameTables(numbers: try db("\(prefix).numbers"), names: try db("\(prefix).names"))
         }
         let databases = LogDatabases(
-            events: try db("events"), streamHeads: try db("stream.heads"), subjectHeads: try db("subject.heads"),
+            events: try db("events"), orderedIds: try db("ids.ordered"), otherIds: try db("ids.other"), idJournal: try db("ids.journal"), streamHeads: try db("stream.heads"), subjectHeads: try db("subject.heads"),
             checkpoints: try db("checkpoints"), meta: try db("meta"), tables: tables)
         try databases.checkFormat(in: environment)
         return databases

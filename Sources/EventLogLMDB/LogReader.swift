@@ -1,4 +1,6 @@
+import BinaryCoding
 import EventLog
+import Foundation
 import LMDB
 
 /// Reads of the log inside one read (or write) transaction: records by position, streams and
@@ -50,6 +52,34 @@ struct LogReader {
             envelope: try envelope(header, position: position),
             metadata: span.extracting(header.metadataRange).copiedBytes(),
             payload: span.extracting(header.payloadRange).copiedBytes())
+    }
+
+    /// Where the event with id `id` is: through the id index and its journal, or — in a log written before the
+    /// index existed and opened read-only, so never indexed — by scanning the records.
+    func location(ofEvent id: UUID, journal: IdJournal) throws -> EventLocation? {
+        var key = ByteWriter(capacity: 16)
+        key.uuid(id)
+        let indexKey = UUIDKey(id)
+        var position = try txn.get(databases.ids(for: indexKey), key: key.bytes.span) { try IdIndex.position($0) }
+        if position == nil, !indexKey.isTimeOrdered { position = try journal.position(of: indexKey, in: txn, databases) }
+        let flag = LogDatabases.idsIndexedKey
+        if position == nil, try txn.bytes(databases.meta, key: flag.span) == nil {
+            position = try txn.withCursor(databases.events) { cursor in
+                var more = try cursor.first()
+                while more {
+                    let current = cursor.currentKey ?? 0
+                    if try cursor.withCurrentValue({ try RecordCodec.decodeVerified($0, position: current).eventId }) == id { return current }
+                    more = try cursor.next()
+                }
+                return nil
+            }
+        }
+        guard let position else { return nil }
+        return try withLinkedRecord(at: position) { _, header in
+            EventLocation(
+                position: Position(position), stream: try resolver.name(.stream, header.streamNumber, in: txn, at: position),
+                streamVersion: header.streamVersion)
+        }
     }
 
     /// The event at `position`, or nil.

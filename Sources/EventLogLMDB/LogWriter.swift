@@ -16,7 +16,9 @@ final class LogWriter: Sendable {
     let statistics = WriterStatistics()
     private let observerSlot: ObserverSlot
 
-    init(environment: Environment, databases: LogDatabases, configuration: LogConfiguration, watcher: HeadWatcher) {
+    init(
+        environment: Environment, databases: LogDatabases, configuration: LogConfiguration, watcher: HeadWatcher, journal: IdJournal
+    ) {
         limits = AppendLimits(maxEventBytes: configuration.maxEventBytes)
         let observerSlot = ObserverSlot()
         self.observerSlot = observerSlot
@@ -26,7 +28,7 @@ final class LogWriter: Sendable {
         let thread = Thread {
             let loop = WriterLoop(
                 environment: environment, databases: databases, configuration: configuration,
-                watcher: watcher, statistics: statistics, observer: observerSlot)
+                watcher: watcher, statistics: statistics, observer: observerSlot, journal: journal)
             var expected = 1
             var gather = Duration.microseconds(100)
             while let jobs = queue.takeBatch(

@@ -11,12 +11,14 @@ final class WriterLoop {
     let watcher: HeadWatcher
     let statistics: WriterStatistics
     let observerSlot: ObserverSlot
+    let journal: IdJournal
 
     init(
         environment: Environment, databases: LogDatabases, configuration: LogConfiguration, watcher: HeadWatcher,
-        statistics: WriterStatistics, observer: ObserverSlot
+        statistics: WriterStatistics, observer: ObserverSlot, journal: IdJournal
     ) {
         self.observerSlot = observer
+        self.journal = journal
         self.environment = environment
         self.databases = databases
         self.state = WriterState(capacity: configuration.writerCacheCapacity)
@@ -33,6 +35,11 @@ final class WriterLoop {
         do {
             let outcome = try environment.write { txn in try write(jobs, recordedAt: recordedAt, observer: observer, in: txn) }
             state.committed()
+            if outcome.folded {
+                journal.folded(through: state.headPosition)
+            } else if !outcome.journalEntries.isEmpty {
+                journal.record(outcome.journalEntries, through: state.headPosition)
+            }
             if outcome.events > 0 { observer?.logDidCommit() }
             watcher.publish(state.headPosition)
             statistics.record(events: outcome.events, appends: outcome.appends, rejected: outcome.rejected)
@@ -49,6 +56,9 @@ final class WriterLoop {
         var events = 0
         var appends = 0
         var rejected = 0
+        /// The transaction's journal entries, and whether it folded the journal.
+        var journalEntries: [(UUIDKey, UInt64)] = []
+        var folded = false
     }
 
     /// One attempt at the transaction; it runs again from the committed state if the map grew.
@@ -56,12 +66,14 @@ final class WriterLoop {
         _ jobs: [WriteJob], recordedAt: Timestamp, observer: (any LogCommitObserver)?, in txn: WriteTransaction
     ) throws -> Outcome {
         try txn.withCursor(databases.events) { events in
+          try txn.withCursor(databases.orderedIds) { orderedIds in
+          try txn.withCursor(databases.idJournal) { idJournal in
             // Move the state in; if this attempt throws, a fresh (dirty) state takes its place.
             let taken = state
             state = WriterState(capacity: taken.capacity)
             var session = try AppendSession(
                 txn: txn, events: events, databases: databases, state: taken, recordedAt: recordedAt,
-                recordsEvents: observer != nil)
+                recordsEvents: observer != nil, journal: journal, orderedIds: orderedIds, idJournal: idJournal)
             var outcome = Outcome()
             outcome.results.reserveCapacity(jobs.count)
             for job in jobs { outcome.results.append(try apply(job, to: &session, counting: &outcome)) }
@@ -71,7 +83,11 @@ final class WriterLoop {
             }
             state = session.state
             outcome.events = session.eventsWritten
+            outcome.journalEntries = session.journalEntries
+            outcome.folded = session.folded
             return outcome
+          }
+          }
         }
     }
 

@@ -20,9 +20,11 @@ struct WriterState {
     private var lastType: (name: String, number: UInt32)?
     private var nextNumbers: [UInt32] = Array(repeating: 1, count: NameKind.allCases.count)
     /// Stream heads by stream number.
-    var streams = HeadTable(tracksFingerprints: true)
+    var streams = HeadTable()
     /// Subject heads by subject number.
-    var subjects = HeadTable(tracksFingerprints: false)
+    var subjects = HeadTable()
+    /// The largest time-ordered event id indexed (nil: none yet): a newer one needs no lookup.
+    var maxOrderedId: UUIDKey?
     /// Increases with every transaction, to mark the heads it touched.
     private(set) var serial: UInt64 = 0
     let capacity: Int
@@ -41,8 +43,8 @@ struct WriterState {
     mutating func committed() {
         dirty = false
         if streams.loadedCount + subjects.loadedCount > capacity {
-            streams = HeadTable(tracksFingerprints: true)
-            subjects = HeadTable(tracksFingerprints: false)
+            streams = HeadTable()
+            subjects = HeadTable()
         }
         if streamNumbers.count > capacity { streamNumbers = [:] }
         if subjectNumbers.count > capacity { subjectNumbers = [:] }
@@ -60,8 +62,15 @@ struct WriterState {
             let last = try txn.withCursor(databases.tables(kind).names) { cursor in try cursor.last() ? cursor.currentKey ?? 0 : 0 }
             nextNumbers[kind.rawValue] = UInt32(last) + 1
         }
-        streams = HeadTable(tracksFingerprints: true)
-        subjects = HeadTable(tracksFingerprints: false)
+        streams = HeadTable()
+        subjects = HeadTable()
+        maxOrderedId = try txn.withCursor(databases.orderedIds) { cursor -> UUIDKey? in
+            guard try cursor.last() else { return nil }
+            return try cursor.withCurrent { key, _ in
+                var offset = 0
+                return UUIDKey(try ByteReader.uuid(key, &offset))
+            }
+        }
     }
 
     /// Assigns the next position.

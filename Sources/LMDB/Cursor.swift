@@ -100,13 +100,22 @@ extension Cursor {
     /// Stores `value` under `key` (a big-endian `UInt64`) through this cursor, which must belong
     /// to a write transaction. Sorted keys put through one cursor skip most of the tree search.
     public func put(key: UInt64, value: Span<UInt8>, options: PutOptions = []) throws {
+        try BytesBridge.withValue(key) { try put($0, value, options, "key \(key)") }
+    }
+
+    /// Stores `value` under `key` through this cursor, which must belong to a write transaction.
+    public func put(key: Span<UInt8>, value: Span<UInt8>, options: PutOptions = []) throws {
+        try BytesBridge.withValue(key) { try put($0, value, options, nil) }
+    }
+
+    /// The one cursor put both key forms share.
+    private func put(_ keyValue: MDB_val, _ value: Span<UInt8>, _ options: PutOptions, _ keyText: @autoclosure () -> String?) throws {
         if isFinished || transaction.isFinished { throw LMDBUsageError.transactionFinished }
-        let rc = BytesBridge.withValue(key) { keyValue in
-            BytesBridge.withValue(value) { dataValue in mdb_cursor_put(handle, &keyValue, &dataValue, options.rawValue) }
-        }
+        var keyValue = keyValue
+        let rc = BytesBridge.withValue(value) { dataValue in mdb_cursor_put(handle, &keyValue, &dataValue, options.rawValue) }
         positioned = false
         if rc == MDB_MAP_FULL, let writer = transaction as? WriteTransaction { writer.noteMapFull() }
-        try check(rc, "mdb_cursor_put(\(database.name), key \(key))")
+        try check(rc, ReadTransaction.operation("mdb_cursor_put", database, keyText()))
     }
 }
 

@@ -122,6 +122,19 @@ public struct LogBenchmark: Sendable {
         report.set("bytes_ratio", bytesPerEvent / rawBytesPerEvent)
         report.set("peak_rss_bytes", ProcessStats.peakResidentBytes)
         report.set("peak_rss_anon_bytes", memory.peak)
+
+        // The same appends again, with ids a client chose (random, version 4): the ids that go
+        // through the id journal instead of appending to the time-ordered index.
+        progress("appending \(events) events with client-chosen ids, to the log and to raw LMDB")
+        let clientWorkload = LogWorkload(events: events, clientIds: true)
+        let clientRaw = try RawLogBaseline(workload: clientWorkload, path: root + "/raw-client-ids")
+        let clientStore = try LMDBEventStore(path: root + "/log-client-ids", configuration: configuration)
+        let client = try await appendBatched(clientStore, clientRaw, clientWorkload, &memory)
+        await clientStore.close()
+        clientRaw.close()
+        report.set("client_ids_append_batched_eps", Double(events) / client.log.seconds)
+        report.set("client_ids_append_batched_ratio", client.raw.seconds / client.log.seconds)
+        report.set("client_ids_write_bytes_per_event", Double(client.log.writeBytes) / Double(events))
         return report
     }
 

@@ -36,7 +36,7 @@ extension Logbook {
         var pending: [Int] = []
         for index in batch.indices {
             if let original = try await originalResult(of: batch[index].0, batch[index].1) {
-                results[index] = .success(original)
+                results[index] = original
             } else {
                 pending.append(index)
             }
@@ -139,23 +139,27 @@ extension Logbook {
         }
     }
 
-    /// If the caller's event id is already in the command's stream, the command was applied
-    /// before: its original result, without deciding again.
-    private func originalResult(of command: Command, _ context: CommandContext) async throws -> CommandResult? {
-        guard let eventId = context.eventId else { return nil }
-        let recent = try await log.readStream(command.stream, from: .max, direction: .backward, limit: 8)
-        guard let original = recent.first(where: { $0.eventId == eventId }) else { return nil }
+    /// If the caller's event id is already in the log, the command was applied before: its
+    /// original result, without deciding again, however much was written since. An id used by an
+    /// event of another stream is refused, naming where it lives.
+    private func originalResult(of command: Command, _ context: CommandContext) async throws -> Result<CommandResult, LogbookError>? {
+        guard let eventId = context.eventId, let original = try await log.location(ofEvent: eventId) else { return nil }
+        guard original.stream == command.stream else {
+            return .failure(.log(.eventIdInUse(
+                eventId, stream: original.stream, position: original.position,
+                reason: "the command's event id names an event of another stream")))
+        }
         // Every command writes one event, so the event found is the whole original result.
-        return CommandResult(
+        return .success(CommandResult(
             stream: command.stream, firstPosition: original.position.rawValue, lastPosition: original.position.rawValue,
-            streamVersion: original.streamVersion, alreadyApplied: true, workoutId: command.workoutId)
+            streamVersion: original.streamVersion, alreadyApplied: true, workoutId: command.workoutId))
     }
 
     private func proposed(_ decision: Decision, command: Command, context: CommandContext) -> [ProposedEvent] {
         let recordedAt = context.recordAtNow ? now(context).utc : nil
         return decision.events.enumerated().map { index, item in
             var event = ProposedEvent(
-                eventId: index == 0 ? (context.eventId ?? UUID()) : UUID(), type: item.0.type.rawValue,
+                eventId: index == 0 ? (context.eventId ?? .timeOrdered()) : .timeOrdered(), type: item.0.type.rawValue,
                 schemaVersion: item.0.type.currentSchemaVersion, subject: command.user, occurredAt: item.occurredAt,
                 recordedAt: recordedAt, correlationId: context.correlationId, causationId: context.causationId,
                 payload: BinaryEventCodec.encode(item.0))

@@ -17,6 +17,7 @@ public enum EventStoreConformance: String, CaseIterable, Sendable, CustomTestStr
     case roundTrip
     case expectedVersions
     case idempotentRetries
+    case eventIdsAreUniqueInTheWholeLog
     case partialOverlapIsAnError
     case batchAppendsAreIndependent
     case appendsAreAtomic
@@ -36,6 +37,7 @@ public enum EventStoreConformance: String, CaseIterable, Sendable, CustomTestStr
         case .roundTrip: try await Self.roundTrip(store)
         case .expectedVersions: try await Self.expectedVersions(store)
         case .idempotentRetries: try await Self.idempotentRetries(store)
+        case .eventIdsAreUniqueInTheWholeLog: try await Self.eventIdsAreUniqueInTheWholeLog(store)
         case .partialOverlapIsAnError: try await Self.partialOverlapIsAnError(store)
         case .batchAppendsAreIndependent: try await Self.batchAppendsAreIndependent(store)
         case .appendsAreAtomic: try await Self.appendsAreAtomic(store)
@@ -136,6 +138,56 @@ public enum EventStoreConformance: String, CaseIterable, Sendable, CustomTestStr
         #expect(twice.alreadyWritten)
         #expect(twice.firstPosition == once.firstPosition)
         #expect(try await store.readStream("s", from: 0, direction: .forward, limit: 100).count == 25)
+    }
+
+    static func eventIdsAreUniqueInTheWholeLog(_ store: some EventStore) async throws {
+        // Ids of both kinds: time-ordered (what the log makes) and random (a client's own).
+        for (name, make) in [("time-ordered", { UUID.timeOrdered() }), ("random", { UUID() })] {
+            let original = [testEvent("a", id: make()), testEvent("b", id: make()), testEvent("c", id: make())]
+            let written = try await store.append(original, to: "orders-\(name)", expectedVersion: .any)
+            let single = testEvent("single", id: make())
+            let once = try await store.append([single], to: "orders-\(name)")
+            // Hundreds of events later, into the same stream and others, a retry still answers the original.
+            for index in 0..<300 { _ = try await store.append([testEvent("filler", id: make())], to: index % 3 == 0 ? "orders-\(name)" : "other-\(index % 7)") }
+            let head = try await store.headPosition()
+            for expected in [ExpectedVersion.any, .streamExists, .exactly(0), .noStream] {
+                let retry = try await store.append(original, to: "orders-\(name)", expectedVersion: expected)
+                #expect(retry.alreadyWritten, "\(name) retry with \(expected)")
+                #expect(retry.firstPosition == written.firstPosition && retry.lastPosition == written.lastPosition)
+                #expect(retry.streamVersion == written.streamVersion)
+            }
+            #expect(try await store.append([single], to: "orders-\(name)").firstPosition == once.firstPosition)
+            #expect(try await store.headPosition() == head, "a retry wrote something")
+            // The same id in another stream, alone or beside new events, is refused and names where it lives.
+            for attempt in [[original[1]], [testEvent("new", id: make()), original[1]]] {
+                do {
+                    _ = try await store.append(attempt, to: "elsewhere-\(name)")
+                    Issue.record("\(name): an id of another stream was accepted")
+                } catch let error as EventStoreError {
+                    #expect(error.code == .eventIdInUse, "\(error)")
+                    #expect(error.eventId == original[1].eventId)
+                    #expect(error.stream == "orders-\(name)")
+                    #expect(error.position == written.firstPosition.next)
+                }
+            }
+            #expect(try await store.headPosition() == head, "a refused append wrote something")
+            #expect(try await store.streamVersion("elsewhere-\(name)") == nil)
+            // Where an id lives, and that an unknown one lives nowhere.
+            let location = try await store.location(ofEvent: original[2].eventId)
+            #expect(location == EventLocation(position: written.lastPosition, stream: "orders-\(name)", streamVersion: written.streamVersion))
+            #expect(try await store.location(ofEvent: make()) == nil)
+            // In one batch: a second request repeating the first is its retry; one reusing its id elsewhere is refused.
+            let fresh = testEvent("fresh", id: make())
+            let results = try await store.append(batch: [
+                AppendRequest(stream: "batch-\(name)", events: [fresh]),
+                AppendRequest(stream: "batch-\(name)", events: [fresh]),
+                AppendRequest(stream: "batch-other-\(name)", events: [fresh]),
+            ])
+            let first = try results[0].get()
+            #expect(try results[1].get() == AppendResult(firstPosition: first.firstPosition, lastPosition: first.lastPosition, streamVersion: 0, alreadyWritten: true))
+            #expect(throws: EventStoreError.self) { try results[2].get() }
+            if case .failure(let error) = results[2] { #expect(error.code == .eventIdInUse && error.stream == "batch-\(name)") }
+        }
     }
 
     static func partialOverlapIsAnError(_ store: some EventStore) async throws {

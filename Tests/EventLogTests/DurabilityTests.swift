@@ -26,7 +26,7 @@ struct DurabilityTests {
         }
     }
 
-    @Test("a retry after a restart is still recognised: heads and fingerprints are rebuilt from the records")
+    @Test("a retry after a restart is still recognised: the id index is on disk")
     func idempotencyAcrossRestart() async throws {
         try await withTemporaryDirectory { path in
             let events = [testEvent("a"), testEvent("b")]

@@ -69,8 +69,8 @@ package struct AppendLimits: Sendable {
 
 package let nilUUID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
-/// A UUID as two integers: cheap to hash, and the source of idempotency fingerprints.
-package struct UUIDKey: Hashable, Sendable {
+/// A UUID as two integers: cheap to hash and to compare in byte order.
+package struct UUIDKey: Hashable, Comparable, Sendable {
     package let high: UInt64
     package let low: UInt64
 
@@ -82,11 +82,11 @@ package struct UUIDKey: Hashable, Sendable {
             | UInt64(u.12) << 24 | UInt64(u.13) << 16 | UInt64(u.14) << 8 | UInt64(u.15)
     }
 
-    /// 16 bits summarising the id, kept in stream heads to spot retries cheaply.
-    package var fingerprint: UInt16 {
-        var x = high ^ (low &* 0x9E37_79B9_7F4A_7C15)
-        x ^= x >> 32
-        x ^= x >> 16
-        return UInt16(truncatingIfNeeded: x)
-    }
+    /// True for a version-7 (time-ordered) id: its version nibble is the high half of byte 6.
+    @inline(__always)
+    package var isTimeOrdered: Bool { (high >> 12) & 0xF == 7 }
+
+    /// Byte order, which is the order of the ids' keys in an index.
+    @inline(__always)
+    package static func < (a: UUIDKey, b: UUIDKey) -> Bool { a.high != b.high ? a.high < b.high : a.low < b.low }
 }

@@ -101,3 +101,16 @@ public enum SubscriptionElement: Sendable, Hashable {
         }
     }
 }
+
+/// Where an event of the log is: found by its id (``EventStore/location(ofEvent:)``).
+public struct EventLocation: Sendable, Hashable {
+    public var position: Position
+    public var stream: String
+    public var streamVersion: UInt64
+
+    public init(position: Position, stream: String, streamVersion: UInt64) {
+        self.position = position
+        self.stream = stream
+        self.streamVersion = streamVersion
+    }
+}

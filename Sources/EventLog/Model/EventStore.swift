@@ -1,3 +1,5 @@
+public import Foundation
+
 /// The append-only event log, as every backend provides it: the seam between Logbook and storage.
 ///
 /// The LMDB backend (`LMDBEventStore`, module `EventLogLMDB`) implements it; other backends
@@ -5,8 +7,10 @@
 /// above the log — Logbook, its replayer, the HTTP layer — depends on this protocol only.
 ///
 /// Contract (see DESIGN §2): positions are global, gapless, from 1, in commit order; stream
-/// versions are gapless from 0; an append is atomic; re-sending an append's event ids to the same
-/// stream in the same order returns the original positions and writes nothing; every record is
+/// versions are gapless from 0; an append is atomic; event ids are unique in the whole log:
+/// re-sending an append's event ids to the same stream in the same order returns the original
+/// positions and writes nothing, however much was written since, and an id already used anywhere
+/// else is refused with ``EventStoreError/Code/eventIdInUse``; every record is
 /// checksummed and a bad one raises an ``EventStoreError`` with code ``EventStoreError/Code/corruption``.
 public protocol EventStore: Sendable {
     /// Appends `events` to `stream` atomically if the stream's version matches `expectedVersion`.
@@ -21,6 +25,10 @@ public protocol EventStore: Sendable {
 
     /// The event at `position`, or nil if there is none.
     func event(at position: Position) async throws -> RecordedEvent?
+
+    /// Where the event with id `id` is, or nil if no event of the log has it (event ids are
+    /// unique in the whole log).
+    func location(ofEvent id: UUID) async throws -> EventLocation?
 
     /// Up to `limit` events of `stream`, starting at `version` and going in `direction`.
     func readStream(_ stream: String, from version: UInt64, direction: ReadDirection, limit: Int) async throws -> [RecordedEvent]

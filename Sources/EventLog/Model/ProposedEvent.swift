@@ -17,7 +17,7 @@ public struct ProposedEvent: Sendable, Hashable {
     public var decoded: (any Sendable)?
 
     public init(
-        eventId: UUID = UUID(), type: String, schemaVersion: UInt32 = 1, subject: String? = nil,
+        eventId: UUID = .timeOrdered(), type: String, schemaVersion: UInt32 = 1, subject: String? = nil,
         occurredAt: Timestamp, recordedAt: Timestamp? = nil, correlationId: UUID? = nil, causationId: UUID? = nil,
         metadata: [UInt8] = [], payload: [UInt8]
     ) {
