@@ -46,36 +46,47 @@ extension AppendSession {
     /// The position of the event with `event`'s id, if the log (this transaction included) has one.
     /// A time-ordered id newer than every indexed one is new without a lookup: the common case.
     func position(of event: PreparedBatch.Event) throws -> UInt64? {
-        if event.key.isTimeOrdered {
-            if state.maxOrderedId.map({ event.key > $0 }) ?? true { return nil }
-        } else if let position = journalIndex[event.key] ?? journal.committedPosition(of: event.key) {
-            return position
+        let key = event.key
+        if key.isTimeOrdered {
+            if state.maxOrderedId.map({ key > $0 }) ?? true { return nil }
+            if let run, key >= run.firstKey {
+                if let position = try OrderedIdRuns.position(of: key, in: run, txn, databases) { return position }
+            } else if let position = try OrderedIdRuns.position(of: key, in: txn, databases) {
+                return position
+            }
         }
-        var key = ByteWriter(capacity: 16)
-        key.uuid(event.eventId)
-        return try txn.get(databases.ids(for: event.key), key: key.bytes.span) { span in try IdIndex.position(span) }
+        if let position = journalIndex[key] ?? journal.committedPosition(of: key) { return position }
+        var bytes = ByteWriter(capacity: 16)
+        bytes.uuid(event.eventId)
+        return try txn.get(databases.otherIds, key: bytes.bytes.span) { span in try IdIndex.position(span) }
     }
 
-    /// Indexes the id of the event just written at `position`: a time-ordered id in its tree
-    /// (at the right edge when it is the newest), any other id in the journal.
+    /// Indexes the id of the event just written at `position`: a time-ordered id newer than
+    /// every indexed one extends this transaction's run (``OrderedIdRuns``), any other id goes
+    /// to the journal.
     mutating func index(_ event: PreparedBatch.Event, at position: UInt64) throws {
-        idScratch.bytes.removeAll(keepingCapacity: true)
-        idScratch.uuid(event.eventId)
-        guard event.key.isTimeOrdered else {
-            try idJournal.put(key: position, value: idScratch.bytes.span, options: .append)
-            journalEntries.append((event.key, position))
-            journalIndex[event.key] = position
+        if event.key.isTimeOrdered, state.maxOrderedId.map({ event.key > $0 }) ?? true {
+            if var current = run, current.firstPosition + UInt64(current.count) == position {
+                current.count += 1
+                run = current
+            } else {
+                try run?.write(orderedIds)
+                run = OrderedIdRuns.Run(firstKey: event.key, firstPosition: position, count: 1)
+            }
+            state.maxOrderedId = event.key
             return
         }
-        let newest = state.maxOrderedId.map { event.key > $0 } ?? true
-        IdIndex.write(position, into: &idScratch)
-        try putOrderedId(options: newest ? .append : .noOverwrite)
-        if newest { state.maxOrderedId = event.key }
+        idScratch.bytes.removeAll(keepingCapacity: true)
+        idScratch.uuid(event.eventId)
+        try idJournal.put(key: position, value: idScratch.bytes.span, options: .append)
+        journalEntries.append((event.key, position))
+        journalIndex[event.key] = position
     }
 
-    private func putOrderedId(options: PutOptions) throws {
-        let entry = idScratch.bytes.span
-        try orderedIds.put(key: entry.extracting(0..<16), value: entry.extracting(16..<24), options: options)
+    /// Writes the transaction's open run of time-ordered ids.
+    mutating func closeRun() throws {
+        try run?.write(orderedIds)
+        run = nil
     }
 
     /// Moves every journal entry — committed ones and this transaction's — into `ids.other` in

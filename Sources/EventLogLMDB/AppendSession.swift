@@ -21,7 +21,7 @@ struct AppendSession {
     private var touchedStreams: [UInt32] = []
     private var touchedSubjects: [UInt32] = []
     private var scratch = ByteWriter(capacity: 4096)
-    /// Key and value of one id index entry.
+    /// One id, for the journal.
     var idScratch = ByteWriter(capacity: 24)
     /// Cursors on the time-ordered id tree and the id journal, kept for the transaction: their
     /// puts go at the right edge, where the cursor already is.
@@ -35,6 +35,8 @@ struct AppendSession {
     var journalIndex: [UUIDKey: UInt64] = [:]
     /// The transaction folded the journal into `ids.other`.
     var folded = false
+    /// The run of time-ordered ids this transaction is writing, not yet in `ids.ordered`.
+    var run: OrderedIdRuns.Run?
     private(set) var eventsWritten = 0
     /// When a commit observer is attached: every event written, as the observer will see it.
     private(set) var written: [CommittedBatch.Event] = []
@@ -129,6 +131,7 @@ struct AppendSession {
     /// Writes every chain head the transaction advanced, in key order through one cursor (which
     /// then mostly stays on its page), and hands the state back.
     mutating func finish() throws {
+        try closeRun()
         if journal.count + journalEntries.count >= journal.foldThreshold { try foldJournal() }
         touchedStreams.sort()
         touchedSubjects.sort()

@@ -20,8 +20,8 @@ extension LMDBEventStore {
         try withReader { reader in try reader.event(at: position.rawValue) }
     }
 
-    public func location(ofEvent id: UUID) async throws -> EventLocation? {
-        try withReader { reader in try reader.location(ofEvent: id, journal: idJournal) }
+    public func locations(ofEvents ids: [UUID]) async throws -> [EventLocation?] {
+        try withReader { reader in try ids.map { try reader.location(ofEvent: $0, journal: idJournal) } }
     }
 
     public func readStream(_ stream: String, from version: UInt64, direction: ReadDirection, limit: Int) async throws -> [RecordedEvent] {

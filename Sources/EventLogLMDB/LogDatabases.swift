@@ -20,12 +20,12 @@ struct NameTables: Sendable {
 /// - `stream.*`, `subject.*`, `type.*`: interned names (name ↔ number).
 /// - `stream.heads`, `subject.heads`: number → ``ChainHead``: one small record per chain, the only
 ///   index entries an append rewrites, so a batch dirties few pages.
-/// - `ids.ordered`, `ids.other`: event id (16 bytes) → position (8 bytes, little-endian): every
-///   event id of the log, so ids are unique in the whole log. Time-ordered (version 7) ids — what
-///   the log and Logbook make — go to `ids.ordered`, where they arrive in increasing order and
-///   append at the tree's right edge; any other id (a client's own) is first appended to
-///   `ids.journal` (position → id) and folded into `ids.other` in large sorted batches
-///   (``IdJournal``).
+/// - `ids.ordered`, `ids.other`, `ids.journal`: every event id of the log, so ids are unique in
+///   the whole log. Time-ordered (version 7) ids — what the log and Logbook make — that arrive
+///   newer than every indexed one are kept as runs in `ids.ordered`, one entry per batch
+///   (``OrderedIdRuns``); any other id (a client's own) is appended to `ids.journal`
+///   (position → id) and folded into `ids.other` (id → position, 8 bytes little-endian) in large
+///   sorted batches (``IdJournal``).
 /// - `checkpoints`: name → position and blob.
 /// - `meta`: the storage format version, and `ids` once every event's id is indexed.
 struct LogDatabases: Sendable {
@@ -44,10 +44,9 @@ struct LogDatabases: Sendable {
     /// Present (value 1) once the id index holds every event's id; stores written before the
     /// index existed have it built when a writer opens them.
     static let idsIndexedKey = Array("ids".utf8)
-
-    /// The index database an id belongs to.
-    @inline(__always)
-    func ids(for key: UUIDKey) -> Database { key.isTimeOrdered ? orderedIds : otherIds }
+    /// Meta key: the newest time-ordered id an old log held when it was indexed (they are in
+    /// `ids.other`); only ids newer than it and every run skip the lookup.
+    static let orderedFloorKey = Array("ids.floor".utf8)
 
     func tables(_ kind: NameKind) -> NameTables { tables[kind.rawValue] }
 

@@ -60,8 +60,9 @@ struct LogReader {
         var key = ByteWriter(capacity: 16)
         key.uuid(id)
         let indexKey = UUIDKey(id)
-        var position = try txn.get(databases.ids(for: indexKey), key: key.bytes.span) { try IdIndex.position($0) }
-        if position == nil, !indexKey.isTimeOrdered { position = try journal.position(of: indexKey, in: txn, databases) }
+        var position = indexKey.isTimeOrdered ? try OrderedIdRuns.position(of: indexKey, in: txn, databases) : nil
+        if position == nil { position = try txn.get(databases.otherIds, key: key.bytes.span) { try IdIndex.position($0) } }
+        if position == nil { position = try journal.position(of: indexKey, in: txn, databases) }
         let flag = LogDatabases.idsIndexedKey
         if position == nil, try txn.bytes(databases.meta, key: flag.span) == nil {
             position = try txn.withCursor(databases.events) { cursor in

@@ -64,13 +64,13 @@ struct WriterState {
         }
         streams = HeadTable()
         subjects = HeadTable()
-        maxOrderedId = try txn.withCursor(databases.orderedIds) { cursor -> UUIDKey? in
-            guard try cursor.last() else { return nil }
-            return try cursor.withCurrent { key, _ in
-                var offset = 0
-                return UUIDKey(try ByteReader.uuid(key, &offset))
-            }
+        let newestRun = try OrderedIdRuns.last(in: txn, databases).map { try OrderedIdRuns.lastKey(of: $0, in: txn, databases) }
+        let floorKey = LogDatabases.orderedFloorKey
+        let floor = try txn.get(databases.meta, key: floorKey.span) { span in
+            var offset = 0
+            return UUIDKey(try ByteReader.uuid(span, &offset))
         }
+        maxOrderedId = [newestRun, floor].compactMap { $0 }.max()
     }
 
     /// Assigns the next position.

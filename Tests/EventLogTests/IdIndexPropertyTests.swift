@@ -34,6 +34,42 @@ struct IdIndexPropertyTests {
             var versions: [String: UInt64] = [:]
             var head: UInt64 = 0
             var seen: Set<String> = []
+            /// What the rules say of appending `chosen` to `target` now; a write is recorded in the model.
+            func judge(_ chosen: [UUID], _ target: String) -> Outcome {
+                let found = chosen.compactMap { ids[$0] }
+                let expected: Outcome
+                if found.isEmpty {
+                    expected = .written(first: head + 1, last: head + UInt64(chosen.count))
+                    for id in chosen {
+                        head += 1
+                        ids[id] = Stored(stream: target, version: versions[target].map { $0 + 1 } ?? 0, position: head)
+                        versions[target] = ids[id]!.version
+                    }
+                    appends.append((target, chosen))
+                } else if found.contains(where: { $0.stream != target }) {
+                    expected = .refused(.eventIdInUse)
+                } else if found.count != chosen.count || found.enumerated().contains(where: { $0.element.version != found[0].version + UInt64($0.offset) }) {
+                    expected = .refused(.idempotencyConflict)
+                } else {
+                    expected = .repeated(first: found[0].position, last: found[found.count - 1].position)
+                }
+                switch expected {
+                case .written: seen.insert("written")
+                case .repeated: seen.insert("repeated")
+                case .refused(let code): seen.insert(code.rawValue)
+                }
+                return expected
+            }
+            func outcome(_ result: Result<AppendResult, EventStoreError>) -> Outcome {
+                switch result {
+                case .success(let result):
+                    result.alreadyWritten
+                        ? .repeated(first: result.firstPosition.rawValue, last: result.lastPosition.rawValue)
+                        : .written(first: result.firstPosition.rawValue, last: result.lastPosition.rawValue)
+                case .failure(let error): .refused(error.code)
+                }
+            }
+            var clock: Int64 = 1_795_000_000_000_000
             for step in 0..<500 {
                 let stream = "s-\(random.next() % 6)"
                 var chosen: [UUID] = []
@@ -49,46 +85,28 @@ struct IdIndexPropertyTests {
                     let reused = Array(ids.keys)[Int(random.next() % UInt64(ids.count))]
                     chosen = random.next() % 2 == 0 ? [reused, random.uuid()] : [random.uuid(), reused]
                 } else {
-                    for _ in 0..<(1 + Int(random.next() % 3)) {
-                        chosen.append(random.next() % 2 == 0 ? random.uuid() : random.timeOrderedUUID(at: 1_795_000_000_000_000 + Int64(step) * 1000))
+                    // New ids: random ones, time-ordered ones as a server makes them (increasing),
+                    // and now and then a time-ordered one from an earlier moment (out of order).
+                    for _ in 0..<(1 + Int(random.next() % 12)) {
+                        clock += 1_000
+                        switch random.next() % 4 {
+                        case 0: chosen.append(random.uuid())
+                        case 1: chosen.append(random.timeOrderedUUID(at: clock - Int64(random.next() % 200) * 1_000))
+                        default: chosen.append(random.timeOrderedUUID(at: clock))
+                        }
                     }
                 }
-                // What the rules say.
-                let found = chosen.compactMap { ids[$0] }
-                let expected: Outcome
-                if found.isEmpty {
-                    expected = .written(first: head + 1, last: head + UInt64(chosen.count))
-                } else if found.contains(where: { $0.stream != target }) {
-                    expected = .refused(.eventIdInUse)
-                } else if found.count != chosen.count || found.enumerated().contains(where: { $0.element.version != found[0].version + UInt64($0.offset) }) {
-                    expected = .refused(.idempotencyConflict)
-                } else {
-                    expected = .repeated(first: found[0].position, last: found[found.count - 1].position)
-                }
-                // What the log does.
                 let events = chosen.map { testEvent("\(step)", id: $0) }
-                let actual: Outcome
-                do {
-                    let result = try await store.append(events, to: target, expectedVersion: .any)
-                    actual = result.alreadyWritten
-                        ? .repeated(first: result.firstPosition.rawValue, last: result.lastPosition.rawValue)
-                        : .written(first: result.firstPosition.rawValue, last: result.lastPosition.rawValue)
-                } catch let error as EventStoreError {
-                    actual = .refused(error.code)
-                }
-                #expect(actual == expected, "step \(step): \(target) \(chosen.map { $0.uuidString.prefix(8) })")
-                switch expected {
-                case .written: seen.insert("written")
-                case .repeated: seen.insert("repeated")
-                case .refused(let code): seen.insert(code.rawValue)
-                }
-                if case .written = expected {
-                    for id in chosen {
-                        head += 1
-                        ids[id] = Stored(stream: target, version: versions[target].map { $0 + 1 } ?? 0, position: head)
-                        versions[target] = ids[id]!.version
-                    }
-                    appends.append((target, chosen))
+                if roll == 9 {
+                    // The same append twice in one commit: written, then answered as written.
+                    let request = AppendRequest(stream: target, events: events, expectedVersion: .any)
+                    let expected = [judge(chosen, target), judge(chosen, target)]
+                    let actual = try await store.append(batch: [request, request]).map(outcome)
+                    #expect(actual == expected, "step \(step): batch to \(target)")
+                } else {
+                    let expected = judge(chosen, target)
+                    let actual = outcome(try await store.append(batch: [AppendRequest(stream: target, events: events, expectedVersion: .any)])[0])
+                    #expect(actual == expected, "step \(step): \(target) \(chosen.map { $0.uuidString.prefix(8) })")
                 }
             }
             #expect(seen == ["written", "repeated", "event_id_in_use", "idempotency_conflict"], "the history missed a case: \(seen)")
@@ -103,8 +121,10 @@ struct IdIndexPropertyTests {
             var configuration = LogConfiguration()
             if seed % 2 == 0 { configuration.idJournalFoldThreshold = 37 }
             let reopened = try LMDBEventStore(path: path, configuration: configuration)
-            for (id, stored) in ids.prefix(50) {
-                #expect(try await reopened.location(ofEvent: id)?.position.rawValue == stored.position)
+            let all = Array(ids)
+            let reopenedLocations = try await reopened.locations(ofEvents: all.map(\.key))
+            for ((_, stored), location) in zip(all, reopenedLocations) {
+                #expect(location?.position.rawValue == stored.position)
             }
             let retry = try #require(appends.last)
             #expect(try await reopened.append(retry.ids.map { testEvent("again", id: $0) }, to: retry.stream).alreadyWritten)

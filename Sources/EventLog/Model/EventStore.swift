@@ -26,9 +26,9 @@ public protocol EventStore: Sendable {
     /// The event at `position`, or nil if there is none.
     func event(at position: Position) async throws -> RecordedEvent?
 
-    /// Where the event with id `id` is, or nil if no event of the log has it (event ids are
-    /// unique in the whole log).
-    func location(ofEvent id: UUID) async throws -> EventLocation?
+    /// Where the events with ids `ids` are, in the order asked: nil for an id no event of the log
+    /// has (event ids are unique in the whole log). One consistent view of the log answers all.
+    func locations(ofEvents ids: [UUID]) async throws -> [EventLocation?]
 
     /// Up to `limit` events of `stream`, starting at `version` and going in `direction`.
     func readStream(_ stream: String, from version: UInt64, direction: ReadDirection, limit: Int) async throws -> [RecordedEvent]
@@ -82,6 +82,11 @@ public protocol EventStore: Sendable {
 }
 
 extension EventStore {
+    /// Where the event with id `id` is, or nil if no event of the log has it.
+    public func location(ofEvent id: UUID) async throws -> EventLocation? {
+        try await locations(ofEvents: [id])[0]
+    }
+
     /// Appends `events` to `stream`.
     public func append(
         _ events: [ProposedEvent], to stream: String, expectedVersion: ExpectedVersion = .any
