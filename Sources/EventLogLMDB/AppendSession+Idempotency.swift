@@ -44,16 +44,14 @@ extension AppendSession {
     }
 
     /// The position of the event with `event`'s id, if the log (this transaction included) has one.
-    /// A time-ordered id newer than every indexed one is new without a lookup: the common case.
+    /// A time-ordered id newer than every one indexed before this transaction's open run needs no
+    /// read: the common case, even when concurrent appenders deliver ids a little out of order.
     func position(of event: PreparedBatch.Event) throws -> UInt64? {
         let key = event.key
         if key.isTimeOrdered {
             if state.maxOrderedId.map({ key > $0 }) ?? true { return nil }
-            if let run, key >= run.firstKey {
-                if let position = try OrderedIdRuns.position(of: key, in: run, txn, databases) { return position }
-            } else if let position = try OrderedIdRuns.position(of: key, in: txn, databases) {
-                return position
-            }
+            if run != nil, runFloor.map({ key > $0 }) ?? true { return runIds[key] }
+            if let position = try OrderedIdRuns.position(of: key, in: txn, databases) { return position }
         }
         if let position = journalIndex[key] ?? journal.committedPosition(of: key) { return position }
         var bytes = ByteWriter(capacity: 16)
@@ -62,19 +60,25 @@ extension AppendSession {
     }
 
     /// Indexes the id of the event just written at `position`: a time-ordered id newer than
-    /// every indexed one extends this transaction's run (``OrderedIdRuns``), any other id goes
-    /// to the journal.
+    /// every id indexed before the open run joins the run (``OrderedIdRuns``) — or starts one —
+    /// and any other id goes to the journal.
     mutating func index(_ event: PreparedBatch.Event, at position: UInt64) throws {
-        if event.key.isTimeOrdered, state.maxOrderedId.map({ event.key > $0 }) ?? true {
-            if var current = run, current.firstPosition + UInt64(current.count) == position {
-                current.count += 1
-                run = current
-            } else {
-                try run?.write(orderedIds)
-                run = OrderedIdRuns.Run(firstKey: event.key, firstPosition: position, count: 1)
+        let key = event.key
+        // An open run holds every id indexed since it began, so it ends where its positions do.
+        if let open = run, open.firstPosition + UInt64(open.count) != position { try closeRun() }
+        if key.isTimeOrdered {
+            let floor = run != nil ? runFloor : state.maxOrderedId
+            if floor.map({ key > $0 }) ?? true {
+                if run != nil {
+                    run!.extend(key)
+                } else {
+                    runFloor = state.maxOrderedId
+                    run = OrderedIdRuns.Run(key, at: position)
+                }
+                runIds[key] = position
+                if state.maxOrderedId.map({ key > $0 }) ?? true { state.maxOrderedId = key }
+                return
             }
-            state.maxOrderedId = event.key
-            return
         }
         idScratch.bytes.removeAll(keepingCapacity: true)
         idScratch.uuid(event.eventId)
@@ -87,6 +91,7 @@ extension AppendSession {
     mutating func closeRun() throws {
         try run?.write(orderedIds)
         run = nil
+        runIds.removeAll(keepingCapacity: true)
     }
 
     /// Moves every journal entry — committed ones and this transaction's — into `ids.other` in

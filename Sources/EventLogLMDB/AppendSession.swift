@@ -35,8 +35,11 @@ struct AppendSession {
     var journalIndex: [UUIDKey: UInt64] = [:]
     /// The transaction folded the journal into `ids.other`.
     var folded = false
-    /// The run of time-ordered ids this transaction is writing, not yet in `ids.ordered`.
+    /// The run of time-ordered ids this transaction is writing, not yet in `ids.ordered`, the
+    /// newest id indexed before it (its ids are all newer), and its ids' positions.
     var run: OrderedIdRuns.Run?
+    var runFloor: UUIDKey?
+    var runIds: [UUIDKey: UInt64] = [:]
     private(set) var eventsWritten = 0
     /// When a commit observer is attached: every event written, as the observer will see it.
     private(set) var written: [CommittedBatch.Event] = []

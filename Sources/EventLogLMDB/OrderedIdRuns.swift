@@ -5,27 +5,60 @@ import LMDB
 
 /// The sparse index of time-ordered (version 7) event ids, `ids.ordered`.
 ///
-/// The log's own ids increase with its positions, so it keeps one entry per *run* — events at
-/// consecutive positions whose ids increase and are newer than every id indexed before — rather
-/// than one per event: the run's first id (16 bytes) → its first position (8 bytes,
-/// little-endian) and length (4 bytes, little-endian). A batch of appends is one run, one entry
-/// at the tree's right edge. Runs never overlap in ids or positions, so the run holding an id is
-/// the one starting at or before it, and the id's position is found by binary search of the
-/// run's records (whose headers carry their ids). A version-7 id that does not continue a run
-/// (older than the newest indexed) is indexed like any other id (``IdJournal``).
+/// The log's own ids grow with its positions, so it keeps one entry per *run* — events at
+/// consecutive positions whose ids are all newer than every id indexed before the run — rather
+/// than one per event: the run's smallest id (16 bytes) → its first position (8 bytes,
+/// little-endian), length (4 bytes, little-endian), largest id (16 bytes) and whether its ids
+/// ascend with its positions (1 byte). A batch of appends is one run, one entry at the tree's
+/// right edge. Runs never overlap in ids or positions, so the run that may hold an id is the one
+/// starting at or before it; inside it the id is found by binary search of the run's records
+/// (whose headers carry their ids), or by reading them all when concurrent appenders made its
+/// ids arrive a little out of order. A version-7 id older than the newest indexed before its run
+/// is indexed like any other id (``IdJournal``).
 enum OrderedIdRuns {
-    /// One run: `count` events from `firstPosition`, the first with id `firstKey`.
+    /// One run: `count` events from `firstPosition`, with ids from `firstKey` to `lastKey`.
     struct Run: Sendable, Hashable {
+        /// The smallest id of the run (its first one when `ascending`).
         var firstKey: UUIDKey
         var firstPosition: UInt64
         var count: UInt32
+        /// The largest id of the run.
+        var lastKey: UUIDKey
+        /// The ids increase with the positions.
+        var ascending: Bool
+
+        init(_ key: UUIDKey, at position: UInt64) {
+            firstKey = key
+            lastKey = key
+            firstPosition = position
+            count = 1
+            ascending = true
+        }
+
+        init(firstKey: UUIDKey, firstPosition: UInt64, count: UInt32, lastKey: UUIDKey, ascending: Bool) {
+            self.firstKey = firstKey
+            self.firstPosition = firstPosition
+            self.count = count
+            self.lastKey = lastKey
+            self.ascending = ascending
+        }
+
+        /// The run with the next position's id added.
+        mutating func extend(_ key: UUIDKey) {
+            count += 1
+            ascending = ascending && key > lastKey
+            firstKey = min(firstKey, key)
+            lastKey = max(lastKey, key)
+        }
 
         func write(_ cursor: Cursor) throws {
             var key = ByteWriter(capacity: 16)
             IdIndex.write(firstKey, into: &key)
-            var value = ByteWriter(capacity: 12)
+            var value = ByteWriter(capacity: 29)
             IdIndex.write(firstPosition, into: &value)
             for shift in stride(from: 0, to: 32, by: 8) { value.byte(UInt8(truncatingIfNeeded: count >> UInt32(shift))) }
+            IdIndex.write(lastKey, into: &value)
+            value.byte(ascending ? 1 : 0)
             try cursor.put(key: key.bytes.span, value: value.bytes.span, options: .append)
         }
     }
@@ -52,10 +85,18 @@ enum OrderedIdRuns {
         return try position(of: key, in: run, txn, databases)
     }
 
-    /// The position of the event with id `key` in `run` (which starts at or before it), if any.
+    /// The position of the event with id `key` in `run`, if it has one.
     static func position(of key: UUIDKey, in run: Run, _ txn: ReadTransaction, _ databases: LogDatabases) throws -> UInt64? {
-        if run.firstKey == key { return run.firstPosition }
+        guard key >= run.firstKey, key <= run.lastKey else { return nil }
+        if run.ascending, run.firstKey == key { return run.firstPosition }
         let reader = LogReader(txn: txn, databases: databases, resolver: NameResolver(databases: databases))
+        guard run.ascending else {
+            for position in run.firstPosition..<(run.firstPosition + UInt64(run.count))
+            where try reader.withLinkedRecord(at: position, { _, header in UUIDKey(header.eventId) }) == key {
+                return position
+            }
+            return nil
+        }
         var low = run.firstPosition + 1
         var high = run.firstPosition + UInt64(run.count) - 1
         while low <= high {
@@ -67,15 +108,9 @@ enum OrderedIdRuns {
         return nil
     }
 
-    /// The id of the run's last event: the newest id indexed when it is the last run.
-    static func lastKey(of run: Run, in txn: ReadTransaction, _ databases: LogDatabases) throws -> UUIDKey {
-        let reader = LogReader(txn: txn, databases: databases, resolver: NameResolver(databases: databases))
-        return try reader.withLinkedRecord(at: run.firstPosition + UInt64(run.count) - 1) { _, header in UUIDKey(header.eventId) }
-    }
-
     private static func decode(_ cursor: Cursor) throws -> Run {
         try cursor.withCurrent { key, value in
-            guard key.count == 16, value.count == 12 else {
+            guard key.count == 16, value.count == 29 else {
                 throw EventStoreError.storage("an ordered id index entry of \(key.count) + \(value.count) bytes")
             }
             var offset = 0
@@ -83,7 +118,9 @@ enum OrderedIdRuns {
             let position = try IdIndex.position(value.extracting(0..<8))
             var count: UInt32 = 0
             for index in (8..<12).reversed() { count = count << 8 | UInt32(value[index]) }
-            return Run(firstKey: first, firstPosition: position, count: count)
+            var keyOffset = 12
+            let last = UUIDKey(try ByteReader.uuid(value, &keyOffset))
+            return Run(firstKey: first, firstPosition: position, count: count, lastKey: last, ascending: value[28] == 1)
         }
     }
 }

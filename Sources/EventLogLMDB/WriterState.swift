@@ -64,7 +64,7 @@ struct WriterState {
         }
         streams = HeadTable()
         subjects = HeadTable()
-        let newestRun = try OrderedIdRuns.last(in: txn, databases).map { try OrderedIdRuns.lastKey(of: $0, in: txn, databases) }
+        let newestRun = try OrderedIdRuns.last(in: txn, databases)?.lastKey
         let floorKey = LogDatabases.orderedFloorKey
         let floor = try txn.get(databases.meta, key: floorKey.span) { span in
             var offset = 0
