@@ -72,6 +72,18 @@ extension Logbook {
 
     // MARK: Places
 
+    /// One catalog place as the user sees it: status (swiped left included), visits, last visit
+    /// and the user's notes. Throws ``LogbookError/Code/notFound`` if the catalog has no such place.
+    public func place(user: String, placeId: String, asOf: AsOf? = nil) async throws -> PlaceView {
+        try await query(.places, user: user, parameters: "place \(placeId)", asOf: asOf, cost: { _ in 1024 }) { projections, txn in
+            _ = try Self.requireProfile(user, &projections, txn)
+            guard let view = try projections.places.place(user: user, placeId: placeId, txn) else {
+                throw LogbookError.notFound(kind: "place", id: placeId)
+            }
+            return view
+        }
+    }
+
     /// Places the user has not seen yet, in catalog order.
     public func placesDeck(user: String, limit: Int = 20, asOf: AsOf? = nil) async throws -> [PlaceView] {
         try await query(.places, user: user, parameters: "deck \(limit)", asOf: asOf, cost: { 512 * $0.count + 64 }) { projections, txn in

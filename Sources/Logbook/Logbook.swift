@@ -29,15 +29,22 @@ public final class Logbook: Sendable {
     let control = ProjectionControl()
     package let cache: QueryCache
     let locks = KeyedLock()
+    /// The answers to keyed requests, beside the read models.
+    let requestKeys: RequestKeyStore
 
     var readModels: ReadModelStore { host.store }
 
-    private init(log: any EventStore, configuration: LogbookConfiguration, host: (QueryCache) throws -> any ReadModelHost) rethrows {
+    private init(
+        log: any EventStore, configuration: LogbookConfiguration, directory: String, host: (QueryCache) throws -> any ReadModelHost
+    ) throws {
         self.log = log
         self.configuration = configuration
         let cache = QueryCache(maxEntries: configuration.cacheEntries, maxBytes: configuration.cacheBytes)
         self.cache = cache
         self.host = try host(cache)
+        requestKeys = try RequestKeyStore(
+            path: (directory as NSString).appendingPathComponent("request-keys"), retention: configuration.idempotencyKeyRetention,
+            clock: configuration.clock, durability: configuration.log.durability == .noSync ? .noSync : .relaxed)
     }
 
     /// Opens (creating if needed) the embedded Logbook in directory `path`: an LMDB log with the
@@ -50,7 +57,7 @@ public final class Logbook: Sendable {
     ) async throws -> Logbook {
         let log = try LMDBEventStore(path: path, configuration: configuration.log)
         do {
-            let logbook = try Logbook(log: log, configuration: configuration) { cache in try InlineReadModels(log: log, cache: cache) }
+            let logbook = try Logbook(log: log, configuration: configuration, directory: path) { cache in try InlineReadModels(log: log, cache: cache) }
             try await logbook.host.start(logbook, progress: progress)
             return logbook
         } catch {
@@ -67,7 +74,7 @@ public final class Logbook: Sendable {
         following log: any EventStore, readModelsAt path: String, configuration: LogbookConfiguration = .init(),
         progress: @Sendable (RebuildProgress) -> Void = { _ in }
     ) async throws -> Logbook {
-        let logbook = try Logbook(log: log, configuration: configuration) { cache in
+        let logbook = try Logbook(log: log, configuration: configuration, directory: path) { cache in
             try FollowingReadModels(log: log, path: path, configuration: configuration, cache: cache)
         }
         do {
@@ -82,6 +89,7 @@ public final class Logbook: Sendable {
     /// Stops following the log, commits what is queued and closes the log.
     public func close() async {
         await host.close()
+        requestKeys.close()
         await log.close()
     }
 

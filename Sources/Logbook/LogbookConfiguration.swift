@@ -24,6 +24,11 @@ public struct LogbookConfiguration: Sendable {
     /// Read models that follow a log: how long a write's answer, a decision or a query with a
     /// minimum position waits for them to reach a position before giving up.
     public var readYourWritesTimeout: Duration = .seconds(5)
+    /// How long the answer to a keyed request (``Logbook/once(_:_:)``, HTTP's `Idempotency-Key`)
+    /// is kept to answer its retries. Older keys are forgotten: a retry after that still writes
+    /// nothing (its event id is derived from key and request) and answers as already applied, and
+    /// another request under the same key is no longer refused but taken as new.
+    public var idempotencyKeyRetention: Duration = .seconds(24 * 3600)
 
     public init() {}
 }

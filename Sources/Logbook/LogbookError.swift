@@ -33,6 +33,8 @@ public struct LogbookError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let notCaughtUp = Code(rawValue: "not_caught_up")
         /// The storage failed.
         public static let storage = Code(rawValue: "storage")
+        /// An idempotency key already answered a different request (``LogbookError/id`` is the key).
+        public static let idempotencyConflict = Code(rawValue: "idempotency_conflict")
     }
 
     /// What kind of refusal this is.
@@ -88,6 +90,7 @@ public struct LogbookError: Error, Sendable, Hashable, CustomStringConvertible {
         case .log: logError?.description ?? message
         case .coding: codingError?.description ?? message
         case .notCaughtUp: "the read models did not reach position \(position ?? 0) in time: \(message)"
+        case .idempotencyConflict: "idempotency key \"\(id ?? "")\": \(message)"
         default: "storage failure: \(message)"
         }
     }
@@ -115,6 +118,9 @@ extension LogbookError {
 
     /// The read models did not reach `position` within the wait allowed.
     public static func notCaughtUp(position: UInt64, reason: String) -> Self { Self(.notCaughtUp, position: position, message: reason) }
+
+    /// Idempotency key `key` was used before for another request.
+    public static func idempotencyConflict(key: String, reason: String) -> Self { Self(.idempotencyConflict, id: key, message: reason) }
 
     /// The storage failed, with its own text.
     public static func storage(_ text: String) -> Self { Self(.storage, message: text) }

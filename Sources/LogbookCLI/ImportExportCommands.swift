@@ -41,7 +41,8 @@ struct ExportCommand: AsyncParsableCommand {
 }
 
 /// `logbook import`: appends an NDJSON export as facts, keeping ids and times; a second import of
-/// the same file writes nothing. The whole file is validated before anything is written.
+/// the same file writes nothing. The whole file is validated before anything is written: each
+/// line parses, and no event id is used twice in the file or by another event of the log.
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
@@ -61,17 +62,9 @@ struct ImportCommand: AsyncParsableCommand {
     func run() async throws {
         let source = try LineSource(path: file)
         defer { source.discard() }
-        // Pass 1: every line must parse and validate before anything is written.
-        var count: UInt64 = 0
-        try source.forEachLine { number, line in
-            do {
-                _ = try WireEvent(jsonLine: line)
-            } catch {
-                throw CLIError("\(source.name):\(number): \(error)")
-            }
-            count += 1
-        }
         let report = try await store.withLogbook(readOnly: false, configure: { $0.log.durability = durability.value }) { logbook in
+            // Pass 1: every line must parse, and every id be new or the same event, before anything is written.
+            let count = try await ImportCheck(source: source, log: logbook.log).run()
             let bar = CountingProgress(total: count, enabled: !json, noun: "events imported")
             var total = RestoreReport()
             var batch: [WireEvent] = []

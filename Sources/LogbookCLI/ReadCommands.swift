@@ -56,23 +56,18 @@ struct StatsCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var read: ReadOptions
-
-    @Option(help: "A day of the week to show (yyyy-mm-dd; default: the user's last week with data).")
-    var week: String?
+    @OptionGroup var week: WeekOption
 
     @Option(help: "What the bars show: steps, distance or time.")
     var metric = "steps"
 
     func validate() throws {
-        if let week, CivilDate(parsing: week) == nil { throw ValidationError("--week must be a date (yyyy-mm-dd).") }
         guard ["steps", "distance", "time"].contains(metric) else { throw ValidationError("--metric must be steps, distance or time.") }
     }
 
     func run() async throws {
         let stats = try await store.withLogbook(readOnly: true) { logbook in
-            let day: CivilDate
-            if let week, let parsed = CivilDate(parsing: week) { day = parsed } else { day = try await lastActiveDay(logbook) }
-            return try await logbook.weeklyStats(user: read.user, containing: day, asOf: try read.parsedAsOf())
+            try await logbook.weeklyStats(user: read.user, containing: try await week.day(of: read.user, in: logbook), asOf: try read.parsedAsOf())
         }
         if read.json { return print(try Output.jsonText(stats)) }
         print("\(read.user), week \(stats.from) – \(stats.to): \(stats.steps) steps, \(stats.totals.workouts) workouts, "
@@ -85,11 +80,23 @@ struct StatsCommand: AsyncParsableCommand {
             print("  \(day.date)  \(String(value).leftPadded(7)) \(unit.padding(toLength: 5, withPad: " ", startingAt: 0)) \(bar)")
         }
     }
+}
 
-    /// The local day of the user's latest event (so the default week has data).
-    private func lastActiveDay(_ logbook: Logbook) async throws -> CivilDate {
-        let latest = try await logbook.log.readSubject(read.user, from: Position(UInt64.max), direction: .backward, limit: 1)
-        guard let event = latest.first else { throw CLIError("no events of user \(read.user)") }
+/// `--week`, shared by `stats` and `goals`: a day of the week to show, by default the day of the
+/// user's latest event (so the week shown has data).
+struct WeekOption: ParsableArguments {
+    @Option(help: "A day of the week to show (yyyy-mm-dd; default: the user's last week with data).")
+    var week: String?
+
+    func validate() throws {
+        if let week, CivilDate(parsing: week) == nil { throw ValidationError("--week must be a date (yyyy-mm-dd).") }
+    }
+
+    /// The day asked for, or the local day of the user's latest event.
+    func day(of user: String, in logbook: Logbook) async throws -> CivilDate {
+        if let week, let parsed = CivilDate(parsing: week) { return parsed }
+        let latest = try await logbook.log.readSubject(user, from: Position(UInt64.max), direction: .backward, limit: 1)
+        guard let event = latest.first else { throw CLIError("no events of user \(user)") }
         return event.occurredAt.localDate
     }
 }
@@ -100,22 +107,17 @@ struct GoalsCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var read: ReadOptions
-
-    @Option(help: "A day of the week to show (yyyy-mm-dd).")
-    var week: String
-
-    func validate() throws {
-        if CivilDate(parsing: week) == nil { throw ValidationError("--week must be a date (yyyy-mm-dd).") }
-    }
+    @OptionGroup var week: WeekOption
 
     func run() async throws {
         let goals = try await store.withLogbook(readOnly: true) { logbook in
-            try await logbook.goalWeek(user: read.user, containing: CivilDate(parsing: week)!, asOf: try read.parsedAsOf())
+            try await logbook.goalWeek(user: read.user, containing: try await week.day(of: read.user, in: logbook), asOf: try read.parsedAsOf())
         }
         if read.json { return print(try Output.jsonText(goals)) }
         print("\(read.user), week of \(goals.weekStart): \(goals.daysMet)/7 days met; streak \(goals.streaks.current), longest \(goals.streaks.longest)")
         for day in goals.days {
-            print("  \(day.date)  \(day.met ? "✓" : "·")  \(String(day.steps).leftPadded(6)) / \(String(day.goal.steps).leftPadded(6)) steps  (\(day.origin))")
+            print("  \(day.date)  \(day.met ? "✓" : "·")  \(String(day.steps).leftPadded(6)) / \(String(day.goal.steps).leftPadded(6)) steps  "
+                + "\(String(day.activeMinutes).leftPadded(3)) min (\(day.movingSeconds) s)  (\(day.origin))")
         }
     }
 }

@@ -5,8 +5,12 @@ import Hummingbird
 import Logbook
 
 /// The write side: one route per command, each taking the payload of the event it asks for.
-/// `Idempotency-Key` (a UUID) becomes the first event's id, so a retried request answers the
-/// original result and writes nothing; `If-Match` pins the stream version (409 with the current
+///
+/// Every route accepts `Idempotency-Key` (1 to 255 visible ASCII characters, such as a UUID): a
+/// retry of the same request (same caller, method, path, query and body bytes) answers the
+/// original status and body (with `Idempotent-Replayed: true`) and writes nothing, for
+/// ``LogbookConfiguration/idempotencyKeyRetention``; the same key with another request is 422
+/// `/problems/idempotency-conflict`. `If-Match` pins the stream version (409 with the current
 /// version if it moved).
 struct CommandRoutes<Context: LogbookRouteContext> {
     let logbook: Logbook
@@ -17,93 +21,97 @@ struct CommandRoutes<Context: LogbookRouteContext> {
     func register(on group: RouterGroup<Context>) {
         func command(
             _ method: HTTPRequest.Method, _ path: String, _ summary: String, body: EventType?,
-            _ handler: @escaping @Sendable (Request, Context) async throws -> Response
+            _ handler: @escaping @Sendable (Request, Context, CommandContext) async throws -> CommandResult
         ) {
             group.route(method, path, summary, body: body.map { "events/\($0.rawValue).v\($0.currentSchemaVersion).schema.json" },
-                        statuses: Statuses.command, catalog: catalog, use: handler)
+                        statuses: Statuses.command, catalog: catalog) { request, context in
+                try await keyed(request, context, handler)
+            }
         }
-        command(.post, "users/{user}", "Register a user (body: user.registered data)", body: .userRegistered) { try await event(.userRegistered, $0, $1) }
-        command(.patch, "users/{user}/profile", "Update the profile (body: user.profile_updated data)", body: .userProfileUpdated) { try await event(.userProfileUpdated, $0, $1) }
+        command(.post, "users/{user}", "Register a user (body: user.registered data)", body: .userRegistered) { try await event(.userRegistered, $0, $1, $2) }
+        command(.patch, "users/{user}/profile", "Update the profile (body: user.profile_updated data)", body: .userProfileUpdated) { try await event(.userProfileUpdated, $0, $1, $2) }
         command(.post, "users/{user}/workouts", "Start a workout (body: workout.started data; workoutId optional)", body: .workoutStarted) {
-            try await newWorkout(.workoutStarted, $0, $1)
+            try await newWorkout(.workoutStarted, $0, $1, $2)
         }
         command(.post, "users/{user}/imports", "Import a finished workout (body: workout.imported data; workoutId optional)", body: .workoutImported) {
-            try await newWorkout(.workoutImported, $0, $1)
+            try await newWorkout(.workoutImported, $0, $1, $2)
         }
         command(.post, "users/{user}/workouts/{workoutId}/pause", "Pause a running workout (body: optional {at})", body: nil) {
-            try await pauseOrResume(pause: true, $0, $1)
+            try await pauseOrResume(pause: true, $0, $1, $2)
         }
         command(.post, "users/{user}/workouts/{workoutId}/resume", "Resume a paused workout (body: optional {at})", body: nil) {
-            try await pauseOrResume(pause: false, $0, $1)
+            try await pauseOrResume(pause: false, $0, $1, $2)
         }
         command(.post, "users/{user}/workouts/{workoutId}/finish", "Finish a workout (body: workout.finished data)", body: .workoutFinished) {
-            try await event(.workoutFinished, $0, $1, path: ["workoutId"])
+            try await event(.workoutFinished, $0, $1, $2, path: ["workoutId"])
         }
         command(.post, "users/{user}/workouts/{workoutId}/discard", "Discard an unfinished workout", body: nil) {
-            try await event(.workoutDiscarded, $0, $1, path: ["workoutId"])
+            try await event(.workoutDiscarded, $0, $1, $2, path: ["workoutId"])
         }
         command(.patch, "users/{user}/workouts/{workoutId}", "Edit a workout's title, notes or type (body: workout.edited data)", body: .workoutEdited) {
-            try await event(.workoutEdited, $0, $1, path: ["workoutId"])
+            try await event(.workoutEdited, $0, $1, $2, path: ["workoutId"])
         }
         command(.delete, "users/{user}/workouts/{workoutId}", "Delete a workout (as if never recorded)", body: nil) {
-            try await event(.workoutDeleted, $0, $1, path: ["workoutId"])
+            try await event(.workoutDeleted, $0, $1, $2, path: ["workoutId"])
         }
-        command(.post, "users/{user}/steps", "Record a batch of step samples (body: steps.recorded data)", body: .stepsRecorded) { try await event(.stepsRecorded, $0, $1) }
+        command(.post, "users/{user}/steps", "Record a batch of step samples (body: steps.recorded data)", body: .stepsRecorded) { try await event(.stepsRecorded, $0, $1, $2) }
         command(.put, "users/{user}/goals/{date}", "Set the step goal of a day (body: {steps, activeMinutes?})", body: .goalSet) {
-            try await event(.goalSet, $0, $1, path: ["date"])
+            try await event(.goalSet, $0, $1, $2, path: ["date"])
         }
         command(.delete, "users/{user}/goals/{date}", "Clear a day's goal (back to the default)", body: nil) {
-            try await event(.goalCleared, $0, $1, path: ["date"])
+            try await event(.goalCleared, $0, $1, $2, path: ["date"])
         }
         command(.put, "users/{user}/default-goal", "Set the default daily goal (body: goal.default_set data)", body: .goalDefaultSet) {
-            try await event(.goalDefaultSet, $0, $1)
+            try await event(.goalDefaultSet, $0, $1, $2)
         }
         command(.post, "users/{user}/places/{placeId}/swipe", "Swipe a place right or left (body: {direction})", body: .placeSwiped) {
-            try await event(.placeSwiped, $0, $1, path: ["placeId"])
+            try await event(.placeSwiped, $0, $1, $2, path: ["placeId"])
         }
         command(.post, "users/{user}/places/{placeId}/visit", "Mark a place visited (body: {visitedAt})", body: .placeVisited) {
-            try await event(.placeVisited, $0, $1, path: ["placeId"])
+            try await event(.placeVisited, $0, $1, $2, path: ["placeId"])
         }
         command(.put, "users/{user}/places/{placeId}/notes", "Edit one's notes on a place (body: {notes})", body: .placeNotesEdited) {
-            try await event(.placeNotesEdited, $0, $1, path: ["placeId"])
+            try await event(.placeNotesEdited, $0, $1, $2, path: ["placeId"])
         }
-        command(.post, "users/{user}/places/reset", "Put every place back in the deck", body: nil) { try await event(.placesReset, $0, $1) }
-        command(.post, "catalog/places", "Add a place to the shared catalog (administrators; body: place.added data)", body: .placeAdded) { request, context in
+        command(.post, "users/{user}/places/reset", "Put every place back in the deck", body: nil) { try await event(.placesReset, $0, $1, $2) }
+        command(.post, "catalog/places", "Add a place to the shared catalog (administrators; body: place.added data)", body: .placeAdded) { request, context, commandContext in
             try context.requireAdmin()
             let payload = try await EventBody.decode(.placeAdded, request.jsonBody(limit: maxBodyBytes))
-            return try await execute(Command(user: "", event: payload), request)
+            return try await logbook.execute(Command(user: "", event: payload), context: commandContext)
         }
     }
 
     /// A command whose body is the payload of `type`, with `path` parameters filled in.
-    private func event(_ type: EventType, _ request: Request, _ context: Context, path: [String] = []) async throws -> Response {
+    private func event(
+        _ type: EventType, _ request: Request, _ context: Context, _ commandContext: CommandContext, path: [String] = []
+    ) async throws -> CommandResult {
         let user = try context.path("user")
         try context.requireAccess(to: user)
         var values: [String: String] = [:]
         for name in path { values[name] = try context.path(name) }
         let payload = try await EventBody.decode(type, request.jsonBody(limit: maxBodyBytes), path: values)
-        return try await execute(Command(user: user, event: payload), request)
+        return try await logbook.execute(Command(user: user, event: payload), context: commandContext)
     }
 
     /// Starting or importing a workout: the client may name it; if not, the workout id is the
-    /// `Idempotency-Key` (so a retry names the same workout) or a fresh UUID.
-    private func newWorkout(_ type: EventType, _ request: Request, _ context: Context) async throws -> Response {
+    /// event id an `Idempotency-Key` gives (so a retry names the same workout) or a fresh UUID.
+    private func newWorkout(_ type: EventType, _ request: Request, _ context: Context, _ commandContext: CommandContext) async throws -> CommandResult {
         let user = try context.path("user")
         try context.requireAccess(to: user)
         let body = try await request.jsonBody(limit: maxBodyBytes)
         var object = try EventBody.object(body)
         let payload: DomainEvent
         if object["workoutId"] == nil {
-            object["workoutId"] = (try request.idempotencyKey() ?? UUID()).uuidString.lowercased()
+            object["workoutId"] = (commandContext.eventId ?? UUID()).uuidString.lowercased()
             payload = try EventBody.decode(type, object, path: [:])
         } else {
             payload = try EventBody.decode(type, body)
         }
-        return try await execute(Command(user: user, event: payload), request)
+        return try await logbook.execute(Command(user: user, event: payload), context: commandContext)
     }
 
     /// Pause and resume take an optional `at` (default: now).
-    private func pauseOrResume(pause: Bool, _ request: Request, _ context: Context) async throws -> Response {
+    private func pauseOrResume(pause: Bool, _ request: Request, _ context: Context, _ commandContext: CommandContext) async throws -> CommandResult {
         let user = try context.path("user")
         try context.requireAccess(to: user)
         let workoutId = try context.path("workoutId")
@@ -111,10 +119,38 @@ struct CommandRoutes<Context: LogbookRouteContext> {
         let command: Command = pause
             ? .pauseWorkout(user: user, workoutId: workoutId, at: at)
             : .resumeWorkout(user: user, workoutId: workoutId, at: at)
-        return try await execute(command, request)
+        return try await logbook.execute(command, context: commandContext)
     }
 
-    private func execute(_ command: Command, _ request: Request) async throws -> Response {
-        try JSONOutput.response(try await logbook.execute(command, context: try request.commandContext()))
+    /// Runs a command route, once per `Idempotency-Key` when the request has one: the key's
+    /// request is fingerprinted (caller, method, path, query, body bytes), its first event gets the
+    /// id the key derives, and its answer is kept for retries.
+    private func keyed(
+        _ request: Request, _ context: Context,
+        _ handler: @Sendable (Request, Context, CommandContext) async throws -> CommandResult
+    ) async throws -> Response {
+        var commandContext = CommandContext(expectedVersion: try request.expectedVersion())
+        guard let key = request.idempotencyKey() else {
+            return try JSONOutput.response(try await handler(request, context, commandContext))
+        }
+        var request = request
+        let body = try await request.bufferBody(limit: maxBodyBytes)
+        let identity = context.identity?.idempotencyScope ?? "anonymous"
+        let fingerprint = IdempotentRequest.fingerprint([
+            Array(request.method.rawValue.utf8), Array(request.uri.path.utf8), Array((request.uri.query ?? "").utf8), body,
+        ])
+        let keyedRequest = try IdempotentRequest(key: key, scope: identity, fingerprint: fingerprint)
+        let buffered = request
+        let (answer, replayed) = try await logbook.once(keyedRequest) { eventId in
+            commandContext.eventId = eventId
+            let result = try await handler(buffered, context, commandContext)
+            return StoredResponse(
+                status: result.alreadyApplied ? 200 : 201, entityTag: "\"\(result.streamVersion)\"",
+                body: Array(try JSONOutput.encoder.encode(result)))
+        }
+        var headers = HTTPFields()
+        headers[.eTag] = answer.entityTag
+        if replayed { headers[HTTPField.Name("Idempotent-Replayed")!] = "true" }
+        return JSONOutput.response(bytes: Data(answer.body), status: HTTPResponse.Status(code: answer.status), headers: headers)
     }
 }

@@ -11,6 +11,10 @@ public struct Identity: Sendable, Hashable {
         self.user = user
         self.isAdmin = isAdmin
     }
+
+    /// Whose `Idempotency-Key`s these are (``IdempotentRequest/scope``): keys of different
+    /// callers never meet.
+    public var idempotencyScope: String { (isAdmin ? "admin:" : "user:") + user }
 }
 
 /// What Logbook's routes need of a request context: somewhere to keep the caller's identity.

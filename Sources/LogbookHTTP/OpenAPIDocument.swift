@@ -25,8 +25,8 @@ public enum OpenAPIDocument {
                 "title": "Logbook",
                 "version": version,
                 "description": "Event-sourced fitness and places backend. Commands take the data of the event they ask for "
-                    + "(Schemas/events); fields named in the path may be left out of the body. Idempotency-Key (a UUID) makes a "
-                    + "retry safe; If-Match pins the stream version. Every refusal is application/problem+json (RFC 9457).",
+                    + "(Schemas/events); fields named in the path may be left out of the body. Idempotency-Key makes a retry "
+                    + "answer the original and write nothing; If-Match pins the stream version. Every refusal is application/problem+json (RFC 9457).",
             ],
             "servers": [["url": "/"]],
             "security": [["bearer": [String]()]],
@@ -59,8 +59,10 @@ public enum OpenAPIDocument {
         }
         let isCommand = route.statuses.contains(201)
         if isCommand {
-            parameters.append(["name": "Idempotency-Key", "in": "header", "required": false, "schema": ["type": "string", "format": "uuid"],
-                               "description": "The client's id for the command's first event: a retry answers the original result."])
+            parameters.append(["name": "Idempotency-Key", "in": "header", "required": false, "schema": ["type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[!-~]+$"],
+                               "description": "The client's key for this request (a UUID is a good choice): a retry of the same request "
+                                   + "answers the original status and body with Idempotent-Replayed: true and writes nothing (kept 24 h by "
+                                   + "default); the same key with another method, path, query or body is 422 idempotency-conflict."])
             parameters.append(["name": "If-Match", "in": "header", "required": false, "schema": ["type": "string"],
                                "description": "The stream version the client expects (\"3\"); 409 with currentVersion if it moved."])
         }
@@ -161,9 +163,9 @@ public enum OpenAPIDocument {
         401: "Missing, malformed, expired or wrongly signed bearer token",
         403: "The token is another user's, or lacks the administrator role",
         404: "No such user, workout, place or stream",
-        409: "Version conflict (with currentVersion) or an idempotency conflict",
+        409: "Version conflict (with currentVersion), or an event id another event has",
         413: "The body is larger than the configured limit",
-        422: "A domain rule refused the command (rule names it)",
+        422: "A domain rule refused the command (rule names it), or an Idempotency-Key was used for another request",
         503: "Not ready: a read model is rebuilding",
     ]
 

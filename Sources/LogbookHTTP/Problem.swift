@@ -118,6 +118,9 @@ public struct Problem: Error, HTTPResponseError, Sendable {
             if let logError = error.logError { return from(logError) }
         case .coding:
             if let codingError = error.codingError { return from(codingError) }
+        case .idempotencyConflict:
+            return Problem(.unprocessableContent, type: "/problems/idempotency-conflict", title: "Idempotency key reused",
+                           detail: error.description, field: "Idempotency-Key")
         case .notCaughtUp:
             return Problem(.serviceUnavailable, type: "/problems/not-caught-up", title: "Read models behind", detail: error.description)
         default:

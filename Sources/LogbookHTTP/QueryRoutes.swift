@@ -45,6 +45,10 @@ struct QueryRoutes<Context: LogbookRouteContext> {
             let category = try category(request)
             return try await answer(.places, request, context) { user, asOf in try await logbook.visitedPlaces(user: user, category: category, asOf: asOf) }
         }
+        read("users/{user}/places/{placeId}", "One catalog place as the user sees it: status, visits, last visit, notes") { request, context in
+            let placeId = try context.path("placeId")
+            return try await answer(.places, request, context) { user, asOf in try await logbook.place(user: user, placeId: placeId, asOf: asOf) }
+        }
         read("users/{user}/activities", "Counted workouts, newest first, filtered and paged",
              query: ["type", "from", "to", "text", "limit", "cursor"]) { request, context in
             let filter = ActivityFilter(

@@ -29,13 +29,20 @@ extension Request {
         try EventBody.object(try await jsonBody(limit: limit))
     }
 
-    /// `Idempotency-Key`: the client's id for the command's first event (a UUID).
-    func idempotencyKey() throws -> UUID? {
-        guard let text = headers[HTTPField.Name("Idempotency-Key")!] else { return nil }
-        guard let id = UUID(uuidString: text.trimmingCharacters(in: .whitespaces)) else {
-            throw Problem.badRequest("Idempotency-Key must be a UUID, not \"\(text)\"", field: "Idempotency-Key")
+    /// `Idempotency-Key`, as sent (checked by ``IdempotentRequest``).
+    func idempotencyKey() -> String? {
+        headers[HTTPField.Name("Idempotency-Key")!]
+    }
+
+    /// The body's bytes, kept in the request so handlers can read it again; refused with 413 if
+    /// larger than `limit`.
+    mutating func bufferBody(limit: Int) async throws -> [UInt8] {
+        if let length = headers[.contentLength].flatMap(Int.init), length > limit { throw Problem.tooLarge(limit) }
+        do {
+            return Array(try await collectBody(upTo: limit).readableBytesView)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw Problem.tooLarge(limit)
         }
-        return id
     }
 
     /// `If-Match`: the stream version the client expects, as an entity tag (`"3"`) or a number.
@@ -47,11 +54,6 @@ extension Request {
             throw Problem.badRequest("If-Match must be a stream version such as \"3\"", field: "If-Match")
         }
         return version
-    }
-
-    /// The command context of this request: the idempotency key and the expected version.
-    func commandContext() throws -> CommandContext {
-        CommandContext(eventId: try idempotencyKey(), expectedVersion: try expectedVersion())
     }
 
     /// An optional query parameter.

@@ -29,6 +29,9 @@ public enum ResponseExamples {
                 try add("GET users/{user}/places/saved", try await logbook.savedPlaces(user: user, category: category))
                 try add("GET users/{user}/places/visited", try await logbook.visitedPlaces(user: user, category: category))
             }
+            for place in try await logbook.visitedPlaces(user: user, category: .restaurant).prefix(3) + (try await logbook.placesDeck(user: user, limit: 3)) {
+                try add("GET users/{user}/places/{placeId}", try await logbook.place(user: user, placeId: place.place.placeId))
+            }
             let page = try await logbook.activities(user: user, limit: 50)
             try add("GET users/{user}/activities", page)
             for activity in page.activities.prefix(20) {

@@ -55,6 +55,33 @@ struct CLITests {
         }
     }
 
+    @Test("an import line whose event id is another event's, in the log or the file, is refused by line and nothing is imported")
+    func reusedIdImport() async throws {
+        try await withTemporaryDirectory { directory in
+            func line(_ user: String, id: String) -> String {
+                #"{"position":1,"stream":"user-\#(user)","streamVersion":0,"eventId":"\#(id)","type":"user.registered","schemaVersion":1,"subject":"\#(user)","occurredAt":"2026-11-17T08:00:00Z","recordedAt":"2026-11-17T08:00:00Z","correlationId":null,"causationId":null,"metadata":{},"data":{"displayName":"\#(user)","timeZone":"UTC","units":"metric","weekStart":"monday"}}"#
+            }
+            let anaId = "5b0e4a8e-1d7c-4c5e-9a0b-2f6d8c3e1a70"
+            let first = directory + "/first.ndjson", reused = directory + "/reused.ndjson", twice = directory + "/twice.ndjson"
+            try (line("ana", id: anaId) + "\n").write(toFile: first, atomically: true, encoding: .utf8)
+            try (line("cy", id: "0d6b1f9e-4c55-4f0a-8e2b-7a1c3d5e9f01") + "\n" + line("bob", id: anaId) + "\n").write(toFile: reused, atomically: true, encoding: .utf8)
+            try (line("cy", id: "0d6b1f9e-4c55-4f0a-8e2b-7a1c3d5e9f01") + "\n" + line("dee", id: "0d6b1f9e-4c55-4f0a-8e2b-7a1c3d5e9f01") + "\n")
+                .write(toFile: twice, atomically: true, encoding: .utf8)
+            #expect(try runLogbook(["import", "--path", directory + "/data", first], includeErrors: true).0 == 0)
+            let (status, output) = try runLogbook(["import", "--path", directory + "/data", reused], includeErrors: true)
+            #expect(status != 0)
+            #expect(output.contains("reused.ndjson:2"), "\(output)")
+            #expect(output.contains(anaId) && output.contains("user-ana"), "\(output)")
+            let (twiceStatus, twiceOutput) = try runLogbook(["import", "--path", directory + "/data", twice], includeErrors: true)
+            #expect(twiceStatus != 0)
+            #expect(twiceOutput.contains("twice.ndjson:2") && twiceOutput.contains("line 1"), "\(twiceOutput)")
+            let (_, inspect) = try runLogbook(["inspect", "--path", directory + "/data", "--json"], includeErrors: true)
+            #expect(inspect.contains("\"headPosition\":1"), "\(inspect)")
+            // The first file again is a repeat: nothing new, no error.
+            #expect(try runLogbook(["import", "--path", directory + "/data", first], includeErrors: true).0 == 0)
+        }
+    }
+
     @Test("rebuild then verify succeeds; replay to a position; read commands print JSON")
     func rebuildVerifyReplayAndReads() async throws {
         try await Self.withDemo { path in

@@ -51,7 +51,7 @@ struct ErrorTests {
         try await withServer { server in
             try await register(server, "ana")
             try await Self.expectProblem(server, .put, "/users/ana/goals/2026-13-40", body: #"{"steps":9000}"#, status: .badRequest, field: "date")
-            try await Self.expectProblem(server, .post, "/users/ana/steps", body: "{\"samples\":[]}", headers: ["Idempotency-Key": "not-a-uuid"],
+            try await Self.expectProblem(server, .post, "/users/ana/steps", body: "{\"samples\":[]}", headers: ["Idempotency-Key": "not a key"],
                                          status: .badRequest, field: "Idempotency-Key")
             try await Self.expectProblem(server, .put, "/users/ana/goals/2026-11-20", body: #"{"steps":9000}"#, headers: ["If-Match": "soon"],
                                          status: .badRequest, field: "If-Match")

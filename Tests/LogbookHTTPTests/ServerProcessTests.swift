@@ -63,10 +63,10 @@ struct ServerProcessTests {
             #expect(registered.0 == 201)
             // 8 clients append steps until the server stops answering; each remembers what was acknowledged.
             let acknowledgedSoFar = Counter()
-            let acknowledged = try await withThrowingTaskGroup(of: [(UUID, UInt64)].self) { group in
+            let acknowledged = try await withThrowingTaskGroup(of: [(UUID, UInt64, String)].self) { group in
                 for clientIndex in 0..<8 {
                     group.addTask {
-                        var mine: [(UUID, UInt64)] = []
+                        var mine: [(UUID, UInt64, String)] = []
                         for index in 0..<100_000 {
                             let key = UUID()
                             let second = String(format: "%02d", index % 60), minute = String(format: "%02d", (index / 60) % 60)
@@ -78,7 +78,7 @@ struct ServerProcessTests {
                             if status == 201, let data = text.data(using: .utf8),
                                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
                                let position = object["firstPosition"] as? Int {
-                                mine.append((key, UInt64(position)))
+                                mine.append((key, UInt64(position), body))
                                 acknowledgedSoFar.add()
                             } else if status != 201 {
                                 break
@@ -92,7 +92,7 @@ struct ServerProcessTests {
                 let deadline = ContinuousClock.now + .seconds(300)
                 while acknowledgedSoFar.value < 50, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
                 kill(process.processIdentifier, SIGTERM)
-                var all: [(UUID, UInt64)] = []
+                var all: [(UUID, UInt64, String)] = []
                 for try await mine in group { all += mine }
                 return all
             }
@@ -102,9 +102,13 @@ struct ServerProcessTests {
             #expect(process.terminationStatus == 0)
             #expect(acknowledged.count >= 50, "too few appends were in flight to test anything")
             let logbook = try await Logbook.open(path: path + "/data")
-            for (key, position) in acknowledged {
+            for (key, position, body) in acknowledged {
+                // The first event's id is the one the key derives for this caller and request.
+                let request = try IdempotentRequest(
+                    key: key.uuidString, scope: Identity(user: "ana", isAdmin: false).idempotencyScope,
+                    fingerprint: IdempotentRequest.fingerprint([Array("POST".utf8), Array("/users/ana/steps".utf8), [], Array(body.utf8)]))
                 let event = try await logbook.log.event(at: Position(position))
-                #expect(event?.eventId == key, "acknowledged append at \(position) lost")
+                #expect(event?.eventId == request.eventId, "acknowledged append at \(position) lost")
             }
             await logbook.close()
         }

@@ -156,4 +156,48 @@ struct RulesTests {
             #expect(retry.firstPosition == first.firstPosition)
         }
     }
+
+    @Test("re-sending 200 commands after 200 more writes to the same streams answers each original and writes nothing")
+    func retriesAfterManyWrites() async throws {
+        try await withLogbook { logbook, _ in
+            try await setUp(logbook)
+            func goal(_ index: Int) -> Command {
+                .setGoal(user: "u1", GoalSet(date: day("2026-11-20").adding(days: index % 60), steps: 1_000 + index))
+            }
+            var originals: [(UUID, Command, CommandResult)] = []
+            for index in 0..<200 {
+                let id = UUID()
+                originals.append((id, goal(index), try await logbook.execute(goal(index), context: when(Self.now, id: id))))
+            }
+            for index in 200..<400 { try await logbook.execute(goal(index), context: when(Self.now)) }
+            let head = try await logbook.log.headPosition()
+            for (id, command, original) in originals {
+                let retry = try await logbook.execute(command, context: when(Self.now, id: id))
+                #expect(retry.alreadyApplied)
+                #expect(retry.firstPosition == original.firstPosition)
+                #expect(retry.streamVersion == original.streamVersion)
+            }
+            #expect(try await logbook.log.headPosition() == head)
+        }
+    }
+
+    @Test("an event id used in another stream is refused with a typed error naming where it lives, and writes nothing")
+    func idReusedElsewhere() async throws {
+        try await withLogbook { logbook, _ in
+            try await setUp(logbook)
+            try await logbook.execute(.registerUser(user: "u2", UserRegistered(displayName: "Bo", timeZone: "UTC")), context: when(Self.now))
+            let id = UUID()
+            let original = try await logbook.execute(.setGoal(user: "u1", GoalSet(date: day("2026-11-21"), steps: 5_000)), context: when(Self.now, id: id))
+            let head = try await logbook.log.headPosition()
+            do {
+                try await logbook.execute(.setGoal(user: "u2", GoalSet(date: day("2026-11-21"), steps: 5_000)), context: when(Self.now, id: id))
+                Issue.record("an id of u1's stream was accepted for u2's")
+            } catch let error as LogbookError {
+                #expect(error.logError?.code == .eventIdInUse, "\(error)")
+                #expect(error.logError?.position?.rawValue == original.firstPosition)
+                #expect(error.description.contains(id.uuidString.lowercased()) || error.description.contains(id.uuidString))
+            }
+            #expect(try await logbook.log.headPosition() == head)
+        }
+    }
 }

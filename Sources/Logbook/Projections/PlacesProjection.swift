@@ -82,8 +82,17 @@ public struct PlaceView: Sendable, Hashable, Codable {
     public var lastVisit: Timestamp?
     /// The local date of the last visit, in its own offset.
     public var lastVisitDate: CivilDate?
-    /// The user's notes (the catalog's notes are in `place`).
+    /// The user's notes (the catalog's notes are in `place`), whatever the status, swiped left included.
     public var userNotes: String?
+
+    init(_ place: PlaceAdded, _ state: UserPlace) {
+        self.place = place
+        status = state.status
+        visitCount = state.visitCount
+        lastVisit = state.lastVisit
+        lastVisitDate = state.lastVisit?.localDate
+        userNotes = state.notes
+    }
 }
 
 extension PlacesProjection {
@@ -94,12 +103,15 @@ extension PlacesProjection {
         var views: [PlaceView] = []
         for (_, id) in try order.records(in: SequenceKey(0)...SequenceKey(.max), txn) {
             guard let entry = try catalog.get(PlaceKey(id.text), txn) else { continue }
-            let state = states[id.text] ?? UserPlace()
-            views.append(PlaceView(
-                place: entry.place, status: state.status, visitCount: state.visitCount, lastVisit: state.lastVisit,
-                lastVisitDate: state.lastVisit?.localDate, userNotes: state.notes))
+            views.append(PlaceView(entry.place, states[id.text] ?? UserPlace()))
         }
         return views
+    }
+
+    /// One catalog place with the user's state, or nil if the catalog has no such place.
+    mutating func place(user: String, placeId: String, _ txn: ReadTransaction?) throws -> PlaceView? {
+        guard let entry = try catalog.get(PlaceKey(placeId), txn) else { return nil }
+        return PlaceView(entry.place, try status.get(UserPlaceKey(user, placeId), txn) ?? UserPlace())
     }
 
     /// The places not seen yet, in catalog order.

@@ -8,8 +8,10 @@ public struct GoalDay: Sendable, Hashable, Codable {
     /// `explicit` (set for this date), `default` (the user's default then in force) or `standard` (10,000).
     public var origin: String
     public var steps: Int
-    /// Moving time of the day's counted workouts, in whole minutes.
+    /// Moving time of the day's counted workouts, in whole minutes (``movingSeconds`` / 60, rounded down).
     public var activeMinutes: Int
+    /// Moving time of the day's counted workouts, in seconds: what ``activeMinutes`` is made of.
+    public var movingSeconds: Int
     public var met: Bool
 }
 
@@ -36,7 +38,10 @@ public struct GoalWeek: Sendable, Hashable, Codable {
     public var days: [GoalDay]
     public var daysMet: Int
     public var steps: Int
+    /// The sum of the days' whole active minutes.
     public var activeMinutes: Int
+    /// The sum of the days' moving seconds.
+    public var movingSeconds: Int
     /// Streaks as of the week's last day (or the last day with data, if earlier).
     public var streaks: Streaks
 }
@@ -49,7 +54,9 @@ extension ProjectionSet {
         return zip(stats.days, goals).map { day, goal in
             let minutes = day.movingSeconds / 60
             let met = day.steps >= goal.0.steps && (goal.0.activeMinutes.map { minutes >= $0 } ?? true)
-            return GoalDay(date: day.date, goal: goal.0, origin: goal.1.rawValue, steps: day.steps, activeMinutes: minutes, met: met)
+            return GoalDay(
+                date: day.date, goal: goal.0, origin: goal.1.rawValue, steps: day.steps, activeMinutes: minutes,
+                movingSeconds: day.movingSeconds, met: met)
         }
     }
 
@@ -87,7 +94,7 @@ extension ProjectionSet {
         return GoalWeek(
             user: user, weekStart: start, days: days, daysMet: days.filter(\.met).count,
             steps: days.reduce(0) { $0 + $1.steps }, activeMinutes: days.reduce(0) { $0 + $1.activeMinutes },
-            streaks: try streaks(user: user, profile: profile, asOf: streakDay, txn))
+            movingSeconds: days.reduce(0) { $0 + $1.movingSeconds }, streaks: try streaks(user: user, profile: profile, asOf: streakDay, txn))
     }
 
     /// Every milestone the user has earned: workout ones from the ledger, step and goal ones

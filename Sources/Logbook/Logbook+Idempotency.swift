@@ -1,0 +1,33 @@
+import EventLog
+public import Foundation
+
+extension Logbook {
+    /// Runs a keyed request at most once: the first time, `perform` runs with the event id the
+    /// request's first event must carry (``IdempotentRequest/eventId``) and its answer is kept
+    /// (when it is a success, status 200–299) for ``LogbookConfiguration/idempotencyKeyRetention``;
+    /// a retry — same scope, key and fingerprint — gets the kept answer and runs nothing. The same
+    /// key with another fingerprint is refused with ``LogbookError/Code/idempotencyConflict``.
+    ///
+    /// Requests with one key run one at a time in this process, so two identical requests racing
+    /// write once and answer alike. Across processes, and for a retry whose answer was not kept (a
+    /// crash between the append and the keeping, or a key older than the retention), the log's
+    /// unique event ids make the retry write nothing: it answers the original positions as
+    /// already applied. A refused request (an error, or a status outside 200–299) keeps nothing,
+    /// so its retry decides again.
+    public func once(
+        _ request: IdempotentRequest, _ perform: (_ eventId: UUID) async throws -> StoredResponse
+    ) async throws -> (response: StoredResponse, replayed: Bool) {
+        try await locks.withLock("idempotency-key:\(request.scope)\u{0}\(request.key)") {
+            if let entry = try requestKeys.entry(for: request) {
+                guard entry.fingerprint == request.fingerprint else {
+                    throw LogbookError.idempotencyConflict(
+                        key: request.key, reason: "it was used at \(entry.storedAt) for another request (method, path or body); use a new key for a new request")
+                }
+                return (entry.response, true)
+            }
+            let response = try await perform(request.eventId)
+            if (200..<300).contains(response.status) { try await requestKeys.remember(response, for: request) }
+            return (response, false)
+        }
+    }
+}
