@@ -122,10 +122,7 @@ final class RequestKeyStore: Sendable {
         try txn.withCursor(byTime) { cursor in
             var more = try cursor.first()
             while more, expired.count < Self.pruneBatch {
-                let timeKey = try cursor.withCurrent { key, _ in Array(unsafeUninitializedCapacity: key.count) { buffer, count in
-                    for index in 0..<key.count { buffer[index] = key[index] }
-                    count = key.count
-                } }
+                let timeKey = try cursor.withCurrent { key, _ in key.copiedBytes() }
                 guard timeKey.count == 40, Self.micros(timeKey) < cutoff.microsecondsSinceEpoch else { break }
                 expired.append(timeKey)
                 more = try cursor.next()
@@ -167,7 +164,7 @@ final class RequestKeyStore: Sendable {
         var offset = 0
         func bytes() throws -> [UInt8] {
             let range = try ByteReader.lengthPrefixedRange(span, &offset)
-            return range.map { span[$0] }
+            return span.extracting(range).copiedBytes()
         }
         do {
             let storedAt = Timestamp(microsecondsSinceEpoch: try ByteReader.signedVarint(span, &offset))
