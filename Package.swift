@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "LMDB", targets: ["LMDB"]),
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "EventLogLMDB", targets: ["EventLogLMDB"]),
+        .library(name: "EventLogPostgres", targets: ["EventLogPostgres"]),
         .library(name: "Logbook", targets: ["Logbook"]),
         .library(name: "LogbookHTTP", targets: ["LogbookHTTP"]),
         // The event-log conformance suite and test fixtures, for other backends and for hosts.
@@ -32,6 +33,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // Tests only: a real HTTP client against a real server process (graceful shutdown test).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
@@ -50,6 +54,19 @@ let package = Package(
         .target(name: "EventLog", swiftSettings: strictSettings),
         // The embedded log on LMDB: one writer with group commit, chains threaded through the records, subscriptions.
         .target(name: "EventLogLMDB", dependencies: ["EventLog", "LMDB", "BinaryCoding"], swiftSettings: strictSettings),
+        // The log in PostgreSQL, shared by several servers: a head row locked per commit keeps positions
+        // gapless and in commit order; LISTEN/NOTIFY wakes subscriptions. The only module importing PostgresNIO.
+        .target(
+            name: "EventLogPostgres",
+            dependencies: [
+                "EventLog",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings),
         // The domain: events, commands and rules, read models, replay and the query API, over any EventStore.
         .target(
             name: "Logbook",
@@ -105,7 +122,7 @@ let package = Package(
         .target(name: "LogbookTesting", dependencies: ["EventLog"], swiftSettings: strictSettings),
         // A helper process for the crash tests (appends until killed); built for the tests, never shipped.
         .executableTarget(
-            name: "LogbookTestHelper", dependencies: ["EventLog", "EventLogLMDB"], path: "Tests/LogbookTestHelper",
+            name: "LogbookTestHelper", dependencies: ["EventLog", "EventLogLMDB", "EventLogPostgres"], path: "Tests/LogbookTestHelper",
             swiftSettings: strictSettings),
         // Helpers the test targets share (temporary stores and Logbooks, the built executables).
         .target(
@@ -118,6 +135,14 @@ let package = Package(
             dependencies: [
                 "EventLog", "EventLogLMDB", "LMDB", "LogbookCLI", "LogbookTestHelper", "Logbook", "LogbookTesting",
                 "LogbookTestSupport", "DemoData",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "EventLogPostgresTests",
+            // A real PostgreSQL (tools/postgres) and the helper process for the crash and two-process tests.
+            dependencies: [
+                "EventLog", "EventLogPostgres", "LogbookTesting", "LogbookTestSupport", "LogbookTestHelper", "Logbook", "DemoData",
             ],
             swiftSettings: strictSettings
         ),

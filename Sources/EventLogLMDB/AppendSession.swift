@@ -80,6 +80,15 @@ struct AppendSession {
         default:
             return .failure(.wrongExpectedVersion(stream: append.stream, expected: append.expectedVersion, actual: current))
         }
+        if let condition = append.subjectCondition {
+            var latest: UInt64 = 0
+            if let number = try state.existingNumber(.subject, condition.subject, txn, databases) {
+                latest = state.subjects.latestPosition(try state.loadHead(.subject, number, txn, databases))
+            }
+            if latest != condition.lastPosition.rawValue {
+                return .failure(.subjectMoved(subject: condition.subject, expected: condition.lastPosition, actual: latest == 0 ? nil : Position(latest)))
+            }
+        }
         let stream = try existing ?? state.number(.stream, append.stream, txn, databases)
         let streamIndex = try state.loadHead(.stream, stream, txn, databases)
         if state.streams.touch(streamIndex, serial: state.serial) { touchedStreams.append(stream) }

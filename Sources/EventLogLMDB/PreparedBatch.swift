@@ -30,6 +30,7 @@ struct PreparedBatch: Sendable {
     struct Append: Sendable {
         let stream: String
         let expectedVersion: ExpectedVersion
+        let subjectCondition: SubjectCondition?
         let events: Range<Int>
     }
 
@@ -47,7 +48,7 @@ struct PreparedBatch: Sendable {
     mutating func add(_ request: AppendRequest) {
         let first = events.count
         for index in request.events.indices { add(request.events[index]) }
-        appends.append(Append(stream: request.stream, expectedVersion: request.expectedVersion, events: first..<events.count))
+        appends.append(Append(stream: request.stream, expectedVersion: request.expectedVersion, subjectCondition: request.subjectCondition, events: first..<events.count))
     }
 
     /// Adds one event, borrowed from its request (no copy of its fields).

@@ -98,7 +98,9 @@ extension Logbook {
                     }
                     let current = view.version(of: command.stream)
                     let expected: ExpectedVersion = context.expectedVersion.map { .exactly($0) } ?? current.map { .exactly($0) } ?? .noStream
-                    let request = AppendRequest(stream: command.stream, events: proposed(decision, command: command, context: context), expectedVersion: expected)
+                    let request = AppendRequest(
+                        stream: command.stream, events: proposed(decision, command: command, context: context), expectedVersion: expected,
+                        subjectCondition: view.condition(for: command.user))
                     plans.append((index, .append(request, workoutId: decision.workoutId)))
                 } catch {
                     plans.append((index, .refused(error)))
@@ -126,6 +128,10 @@ extension Logbook {
             return .success(CommandResult(
                 stream: command.stream, firstPosition: result.firstPosition.rawValue, lastPosition: result.lastPosition.rawValue,
                 streamVersion: result.streamVersion, alreadyApplied: result.alreadyWritten, workoutId: workoutId))
+        case .failure(let error) where error.code == .subjectMoved:
+            // Another server wrote for the same user after the decision read its state: decide again.
+            if mayRetry { return nil }
+            return .failure(.conflict(stream: command.stream, reason: "the user's history kept moving while the command was decided"))
         case .failure(let error) where error.code == .wrongExpectedVersion:
             if let pinned = context.expectedVersion {
                 return .failure(.versionConflict(stream: command.stream, expected: pinned, current: error.actualVersion))

@@ -27,6 +27,7 @@ public enum EventStoreConformance: String, CaseIterable, Sendable, CustomTestStr
     case subscriptionsCatchUpThenGoLive
     case filteredSubscriptionsReportScanProgress
     case checkpoints
+    case subjectConditions
     case badInputWritesNothing
 
     public var testDescription: String { rawValue }
@@ -47,6 +48,7 @@ public enum EventStoreConformance: String, CaseIterable, Sendable, CustomTestStr
         case .subscriptionsCatchUpThenGoLive: try await Self.subscriptionsCatchUpThenGoLive(store)
         case .filteredSubscriptionsReportScanProgress: try await Self.filteredSubscriptionsReportScanProgress(store)
         case .checkpoints: try await Self.checkpoints(store)
+        case .subjectConditions: try await Self.subjectConditions(store)
         case .badInputWritesNothing: try await Self.badInputWritesNothing(store)
         }
     }
@@ -356,6 +358,45 @@ public enum EventStoreConformance: String, CaseIterable, Sendable, CustomTestStr
         }
         #expect(try await store.checkpoint(named: "inline")?.position == 1, "a failed append must not move its checkpoint")
         await #expect(throws: EventStoreError.self) { try await store.storeCheckpoint(Checkpoint(name: "", position: 1)) }
+    }
+
+    static func subjectConditions(_ store: some EventStore) async throws {
+        // A user with no events yet: the condition names the start.
+        let first = AppendRequest(
+            stream: "workout-1", events: [testEvent("start", subject: "u-1")], expectedVersion: .noStream,
+            subjectCondition: SubjectCondition(subject: "u-1", lastPosition: .start))
+        let written = try await store.append(batch: [first])[0].get()
+        #expect(written.firstPosition == 1)
+        _ = try await store.append([testEvent("other user", subject: "u-2")], to: "workout-2")
+        // A decision that saw the user before that event is stale, in another stream too.
+        let stale = AppendRequest(
+            stream: "workout-3", events: [testEvent("second start", subject: "u-1")], expectedVersion: .noStream,
+            subjectCondition: SubjectCondition(subject: "u-1", lastPosition: .start))
+        let refused = try await store.append(batch: [stale])[0]
+        #expect(throws: EventStoreError.subjectMoved(subject: "u-1", expected: .start, actual: 1)) { try refused.get() }
+        #expect(try await store.headPosition() == 2, "a refused append wrote something")
+        #expect(try await store.streamVersion("workout-3") == nil)
+        // Another user's events do not move this one; a current condition passes.
+        var current = stale
+        current.subjectCondition = SubjectCondition(subject: "u-1", lastPosition: 1)
+        #expect(try await store.append(batch: [current])[0].get().firstPosition == 3)
+        // A retry of a written append answers the original even though its condition is now stale.
+        #expect(try await store.append(batch: [first])[0].get().alreadyWritten)
+        // In one batch, the first request moves the user and the second, decided before it, is refused.
+        let results = try await store.append(batch: [
+            AppendRequest(stream: "steps-u-1", events: [testEvent("a", subject: "u-1")],
+                          subjectCondition: SubjectCondition(subject: "u-1", lastPosition: 3)),
+            AppendRequest(stream: "goals-u-1", events: [testEvent("b", subject: "u-1")],
+                          subjectCondition: SubjectCondition(subject: "u-1", lastPosition: 3)),
+        ])
+        #expect(try results[0].get().firstPosition == 4)
+        #expect(throws: EventStoreError.subjectMoved(subject: "u-1", expected: 3, actual: 4)) { try results[1].get() }
+        // A condition on a subject that is not a valid one is bad input.
+        let bad = AppendRequest(stream: "s", events: [testEvent()], subjectCondition: SubjectCondition(subject: "", lastPosition: .start))
+        guard case .failure(let error) = try await store.append(batch: [bad])[0], error.code == .invalidSubject else {
+            Issue.record("an empty subject in a condition was not refused")
+            return
+        }
     }
 
     static func badInputWritesNothing(_ store: some EventStore) async throws {

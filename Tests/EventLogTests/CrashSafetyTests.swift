@@ -6,53 +6,6 @@ import LogbookTesting
 import Synchronization
 import Testing
 
-/// A child `logbook-test-helper append-loop` process, its acknowledgements collected as they arrive.
-final class AppendingChild: Sendable {
-    struct Ack: Hashable, Sendable {
-        let position: UInt64
-        let eventId: UUID
-    }
-
-    /// Bytes the child printed, appended from the pipe's handler thread.
-    private final class Output: Sendable {
-        let data = Mutex<Data>(Data())
-    }
-
-    private let process = Process()
-    private let output = Output()
-
-    init(path: String, writers: Int) throws {
-        process.executableURL = testHelperExecutable
-        process.arguments = ["append-loop", "--path", path, "--writers", String(writers)]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        let output = self.output
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            output.data.withLock { $0.append(chunk) }
-        }
-        try process.run()
-    }
-
-    /// Kills the child with SIGKILL and waits for it to die.
-    func kill() {
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-
-    /// Every complete acknowledgement line read so far: "ack <writer> <sequence> <position> <uuid>".
-    var acks: [Ack] {
-        let text = String(decoding: output.data.withLock { $0 }, as: UTF8.self)
-        return text.split(separator: "\n", omittingEmptySubsequences: true).compactMap { line in
-            let fields = line.split(separator: " ")
-            guard fields.count == 5, fields[0] == "ack", let position = UInt64(fields[3]),
-                  let id = UUID(uuidString: String(fields[4])) else { return nil }
-            return Ack(position: position, eventId: id)
-        }
-    }
-}
-
 @Suite("Crash safety and other processes", .serialized)
 struct CrashSafetyTests {
     @Test("SIGKILL at random moments loses no acknowledged append and leaves a gapless log")

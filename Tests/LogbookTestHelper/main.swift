@@ -1,11 +1,12 @@
-// `logbook-test-helper append-loop --path DIR [--writers N]`: appends durable events until it is
-// killed, printing each acknowledged position.
+// `logbook-test-helper append-loop (--path DIR | --postgres URL) [--writers N] [--name NAME]`:
+// appends durable events until it is killed, printing each acknowledged position.
 //
 // The crash-safety tests run it as a child process and kill it with SIGKILL at random moments;
 // every position printed must be in the log afterwards. A test-only executable: it is built for
 // the tests and never shipped in the `logbook` binary.
 import EventLog
 import EventLogLMDB
+import EventLogPostgres
 import Foundation
 
 func fail(_ message: String) -> Never {
@@ -14,22 +15,33 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.first == "append-loop" else { fail("usage: logbook-test-helper append-loop --path DIR [--writers N]") }
+guard arguments.first == "append-loop" else {
+    fail("usage: logbook-test-helper append-loop (--path DIR | --postgres URL) [--writers N] [--name NAME]")
+}
 var path: String?
+var postgres: String?
+var name = "loop"
 var writers = 4
 var index = 1
 while index < arguments.count {
     let value = index + 1 < arguments.count ? arguments[index + 1] : nil
     switch arguments[index] {
     case "--path": path = value
+    case "--postgres": postgres = value
+    case "--name": name = value ?? name
     case "--writers": writers = value.flatMap(Int.init) ?? 0
     default: fail("unknown argument \(arguments[index])")
     }
     index += 2
 }
-guard let path, writers > 0 else { fail("--path DIR is required and --writers must be positive") }
+guard path != nil || postgres != nil, writers > 0 else { fail("--path DIR or --postgres URL is required and --writers must be positive") }
 
-let store = try LMDBEventStore(path: path)
+let streamPrefix = name
+let store: any EventStore = if let postgres {
+    try await PostgresEventStore.connect(try PostgresURL(postgres))
+} else {
+    try LMDBEventStore(path: path!)
+}
 try await withThrowingTaskGroup(of: Void.self) { group in
     for writer in 0..<writers {
         group.addTask {
@@ -37,10 +49,10 @@ try await withThrowingTaskGroup(of: Void.self) { group in
             while true {
                 sequence += 1
                 let event = ProposedEvent(
-                    type: "test.appended", subject: "writer-\(writer)",
+                    type: "test.appended", subject: "\(streamPrefix)-writer-\(writer)",
                     occurredAt: Timestamp(microsecondsSinceEpoch: Int64(sequence)),
                     payload: Array("\(writer):\(sequence)".utf8))
-                let result = try await store.append([event], to: "loop-\(writer)", expectedVersion: .any)
+                let result = try await store.append([event], to: "\(streamPrefix)-\(writer)", expectedVersion: .any)
                 // One unbuffered write per line: an acknowledgement printed is one the parent can see.
                 let line = "ack \(writer) \(sequence) \(result.firstPosition) \(event.eventId.uuidString)\n"
                 FileHandle.standardOutput.write(Data(line.utf8))

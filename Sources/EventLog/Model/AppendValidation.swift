@@ -18,6 +18,9 @@ package struct AppendLimits: Sendable {
             return .invalidStreamID(request.stream, reason: reason)
         }
         guard !request.events.isEmpty else { return .emptyAppend(stream: request.stream) }
+        if let condition = request.subjectCondition, let reason = Self.nameProblem(condition.subject, limit: Self.maxSubjectBytes) {
+            return .invalidSubject(condition.subject, reason: reason)
+        }
         var seen = Set<UUIDKey>()
         if request.events.count > 1 { seen.reserveCapacity(request.events.count) }
         for event in request.events {

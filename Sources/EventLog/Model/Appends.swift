@@ -3,11 +3,32 @@ public struct AppendRequest: Sendable, Hashable {
     public var stream: String
     public var events: [ProposedEvent]
     public var expectedVersion: ExpectedVersion
+    /// If set, the append is refused with ``EventStoreError/Code/subjectMoved`` unless the
+    /// subject's last event is still where the appender's decision saw it: a user as a
+    /// consistency boundary across streams, for rules that read several of a user's streams
+    /// while several servers write.
+    public var subjectCondition: SubjectCondition?
 
-    public init(stream: String, events: [ProposedEvent], expectedVersion: ExpectedVersion = .any) {
+    public init(
+        stream: String, events: [ProposedEvent], expectedVersion: ExpectedVersion = .any, subjectCondition: SubjectCondition? = nil
+    ) {
         self.stream = stream
         self.events = events
         self.expectedVersion = expectedVersion
+        self.subjectCondition = subjectCondition
+    }
+}
+
+/// What an appender believes about a subject (user): the position of its last event in the log
+/// (``Position/start``: the subject has no events yet). A decision that read the user's state as
+/// of that position stays valid only if no event of the user was appended since.
+public struct SubjectCondition: Sendable, Hashable {
+    public var subject: String
+    public var lastPosition: Position
+
+    public init(subject: String, lastPosition: Position) {
+        self.subject = subject
+        self.lastPosition = lastPosition
     }
 }
 

@@ -17,6 +17,9 @@ public struct EventStoreError: Error, Sendable, Hashable, CustomStringConvertibl
 
         /// The stream's version was not what the append expected (``actualVersion`` nil: no stream).
         public static let wrongExpectedVersion = Code(rawValue: "wrong_expected_version")
+        /// The subject of an append's ``SubjectCondition`` has events after the position the
+        /// condition names (``value``: the subject; ``position``: its last event now, nil if none).
+        public static let subjectMoved = Code(rawValue: "subject_moved")
         /// Some of the append's event ids are already in the stream, but not as the same append.
         public static let idempotencyConflict = Code(rawValue: "idempotency_conflict")
         /// An event id of the append is already used by another event of the log (another stream,
@@ -86,12 +89,16 @@ public struct EventStoreError: Error, Sendable, Hashable, CustomStringConvertibl
         self.reason = reason
     }
 
+    private var expectedPositionText: String { reason == "0" ? "none" : reason }
+
     public var description: String {
         let id = eventId.map { $0.uuidString.lowercased() } ?? ""
         let shown = value.map { String($0.prefix(80)) } ?? ""
         switch code {
         case .wrongExpectedVersion:
             return "wrong expected version for stream \"\(stream ?? "")\": expected \(expectedVersion.map(String.init(describing:)) ?? "?"), actual \(actualVersion.map(String.init) ?? "no stream")"
+        case .subjectMoved:
+            return "subject \"\(shown)\" moved: its last event is at position \(position.map(String.init(describing:)) ?? "none"), not \(expectedPositionText)"
         case .idempotencyConflict:
             return "event \(id) is already in stream \"\(stream ?? "")\" but this append does not repeat the original: \(reason)"
         case .eventIdInUse:
@@ -119,6 +126,11 @@ extension EventStoreError {
     /// The stream's version was not what the append expected; `actual` is nil if the stream does not exist.
     public static func wrongExpectedVersion(stream: String, expected: ExpectedVersion, actual: UInt64?) -> Self {
         Self(.wrongExpectedVersion, stream: stream, expected: expected, actual: actual, reason: "the stream moved")
+    }
+
+    /// The subject's last event is at `actual` (nil: it has none), not at `expected`.
+    public static func subjectMoved(subject: String, expected: Position, actual: Position?) -> Self {
+        Self(.subjectMoved, position: actual, value: subject, reason: String(expected.rawValue))
     }
 
     /// Some of the append's ids are in the stream, but the append does not repeat the original.

@@ -57,6 +57,7 @@ final class FollowingReadModels: ReadModelHost {
 
     func withDecisionView<R>(streams: [String], subjects: [String], _ body: (inout DecisionView) throws -> R) async throws -> R {
         var versions: [String: UInt64?] = [:]
+        var subjectPositions: [String: Position] = [:]
         var needed: UInt64 = 0
         for stream in Set(streams) {
             let last = try await log.readStream(stream, from: .max, direction: .backward, limit: 1).first
@@ -65,11 +66,13 @@ final class FollowingReadModels: ReadModelHost {
         }
         for subject in Set(subjects) {
             let last = try await log.readSubject(subject, from: Position(.max), direction: .backward, limit: 1).first
+            subjectPositions[subject] = last?.position ?? .start
             needed = max(needed, last?.position.rawValue ?? 0)
         }
         try await waitUntilFolded(needed)
         return try environment.read { txn in
             var view = DecisionView(state: ReadModelState(projections: store.projectionSet(), txn: txn), streamVersions: versions)
+            view.subjectPositions = subjectPositions
             return try body(&view)
         }
     }

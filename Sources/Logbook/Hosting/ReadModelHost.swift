@@ -43,7 +43,18 @@ struct DecisionView: ~Copyable {
     var state: ReadModelState
     /// The version of each stream asked for (nil inside: the stream does not exist).
     let streamVersions: [String: UInt64?]
+    /// Where each user asked for stood when the decision read the log (its last event's position),
+    /// when the log is shared with other writers: appends then carry a ``SubjectCondition`` so a
+    /// decision made on a user's state is refused if another server changed that user meanwhile.
+    /// Empty when this process is the log's only writer and serialises each user's commands.
+    var subjectPositions: [String: Position] = [:]
 
     /// The version of `stream` (nil: it does not exist).
     func version(of stream: String) -> UInt64? { streamVersions[stream] ?? nil }
+
+    /// The condition an append decided on this view carries for `subject`, if the log is shared.
+    func condition(for subject: String?) -> SubjectCondition? {
+        guard let subject, let position = subjectPositions[subject] else { return nil }
+        return SubjectCondition(subject: subject, lastPosition: position)
+    }
 }

@@ -1,11 +1,10 @@
-import EventLog
 import Synchronization
 
 /// Tells waiting subscribers when the log's head moves past the position they have read.
 ///
-/// The writer publishes each new head after its commit; a subscriber that finds nothing new to
+/// Shared by the backends. The writer (or, for a shared database, whoever learns of a commit) publishes each new head; a subscriber that finds nothing new to
 /// read waits here. Waits are cancellable and leave nothing behind.
-final class HeadWatcher: Sendable {
+package final class HeadWatcher: Sendable {
     private struct Waiter {
         let after: UInt64
         let continuation: CheckedContinuation<Bool, any Error>
@@ -20,12 +19,12 @@ final class HeadWatcher: Sendable {
 
     private let state: Mutex<State>
 
-    init(head: UInt64) { state = Mutex(State(head: head)) }
+    package init(head: UInt64) { state = Mutex(State(head: head)) }
 
-    var head: UInt64 { state.withLock { $0.head } }
+    package var head: UInt64 { state.withLock { $0.head } }
 
     /// Records a new head and wakes everyone waiting for less.
-    func publish(_ head: UInt64) {
+    package func publish(_ head: UInt64) {
         let ready: [Waiter] = state.withLock { state in
             guard head > state.head else { return [] }
             state.head = head
@@ -40,7 +39,7 @@ final class HeadWatcher: Sendable {
     }
 
     /// Wakes every waiter with `false`: the log is closing.
-    func close() {
+    package func close() {
         let all: [Waiter] = state.withLock { state in
             state.closed = true
             defer { state.waiters = [:] }
@@ -51,7 +50,7 @@ final class HeadWatcher: Sendable {
 
     /// Waits until the head is past `position`. Returns false if the log closed first; throws
     /// `CancellationError` if the task is cancelled.
-    func wait(forHeadAfter position: UInt64) async throws -> Bool {
+    package func wait(forHeadAfter position: UInt64) async throws -> Bool {
         let id = state.withLock { state in
             defer { state.nextID += 1 }
             return state.nextID

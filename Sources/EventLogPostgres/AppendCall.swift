@@ -1,0 +1,121 @@
+import EventLog
+import Foundation
+import NIOCore
+import PostgresNIO
+
+/// One call of the SQL function `logbook.append`: a batch of independent appends, each with an
+/// optional checkpoint, sent as column arrays in one round trip and committed in one transaction.
+struct AppendCall {
+    struct Item {
+        var request: AppendRequest
+        var checkpoint: Checkpoint?
+    }
+
+    let items: [Item]
+    let recordedAt: Timestamp
+
+    /// Runs the call on `client`; one result per item, in order.
+    func run(on client: PostgresClient) async throws -> [Result<AppendResult, EventStoreError>] {
+        guard !items.isEmpty else { return [] }
+        var rStream: [String] = [], rExpected: [Int64] = [], rCount: [Int32] = []
+        var rSubject: [String] = [], rSubjectLast: [Int64] = []
+        var rCheckpoint: [String] = [], rCheckpointPosition: [Int64] = [], rCheckpointData: [ByteBuffer] = []
+        var eId: [UUID] = [], eType: [String] = [], eSchema: [Int32] = [], eSubject: [String] = []
+        var eOccurred: [Int64] = [], eOccurredOffset: [Int32] = [], eRecorded: [Int64] = [], eRecordedOffset: [Int32] = []
+        var eCorrelation: [UUID] = [], eCausation: [UUID] = [], eMetadata: [ByteBuffer] = [], ePayload: [ByteBuffer] = []
+        var eChecksum: [Int64] = []
+        let nilID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        for item in items {
+            let request = item.request
+            rStream.append(request.stream)
+            switch request.expectedVersion {
+            case .any: rExpected.append(-1)
+            case .noStream: rExpected.append(-2)
+            case .streamExists: rExpected.append(-3)
+            case .exactly(let version): rExpected.append(Int64(clamping: version))
+            }
+            rCount.append(Int32(request.events.count))
+            rSubject.append(request.subjectCondition?.subject ?? "")
+            rSubjectLast.append(request.subjectCondition.map { Int64(clamping: $0.lastPosition.rawValue) } ?? -1)
+            rCheckpoint.append(item.checkpoint?.name ?? "")
+            rCheckpointPosition.append(Int64(clamping: item.checkpoint?.position.rawValue ?? 0))
+            rCheckpointData.append(ByteBuffer(bytes: item.checkpoint?.data ?? []))
+            for event in request.events {
+                let recorded = event.recordedAt ?? recordedAt
+                eId.append(event.eventId)
+                eType.append(event.type)
+                eSchema.append(Int32(bitPattern: event.schemaVersion))
+                eSubject.append(event.subject ?? "")
+                eOccurred.append(event.occurredAt.microsecondsSinceEpoch)
+                eOccurredOffset.append(event.occurredAt.utcOffsetSeconds)
+                eRecorded.append(recorded.microsecondsSinceEpoch)
+                eRecordedOffset.append(recorded.utcOffsetSeconds)
+                eCorrelation.append(event.correlationId ?? nilID)
+                eCausation.append(event.causationId ?? nilID)
+                eMetadata.append(ByteBuffer(bytes: event.metadata))
+                ePayload.append(ByteBuffer(bytes: event.payload))
+                eChecksum.append(EventRow.checksum(
+                    stream: request.stream, header: event.header, recordedAt: recorded, metadata: event.metadata, payload: event.payload))
+            }
+        }
+        let query: PostgresQuery = """
+            SELECT request, outcome, first_position, last_position, stream_version, event_index, other_stream, \
+            other_position, detail FROM logbook.append(\(rStream), \(rExpected), \(rCount), \(rSubject), \(rSubjectLast), \
+            \(rCheckpoint), \(rCheckpointPosition), \(rCheckpointData), \(eId), \(eType), \(eSchema), \(eSubject), \
+            \(eOccurred), \(eOccurredOffset), \(eRecorded), \(eRecordedOffset), \(eCorrelation), \(eCausation), \
+            \(eMetadata), \(ePayload), \(eChecksum))
+            """
+        var results = [Result<AppendResult, EventStoreError>?](repeating: nil, count: items.count)
+        for try await row in try await client.query(query) {
+            let (request, outcome, first, last, version, eventIndex, otherStream, otherPosition, detail) =
+                try row.decode((Int32, Int16, Int64?, Int64?, Int64?, Int32?, String?, Int64?, Int64?).self)
+            guard items.indices.contains(Int(request)) else { throw EventStoreError.storage("logbook.append answered for request \(request)") }
+            let item = items[Int(request)]
+            results[Int(request)] = try Self.outcome(
+                outcome, item.request, first: first, last: last, version: version, eventIndex: eventIndex,
+                otherStream: otherStream, otherPosition: otherPosition, detail: detail)
+        }
+        return try results.map { result in
+            guard let result else { throw EventStoreError.storage("logbook.append left a request without an answer") }
+            return result
+        }
+    }
+
+    /// The log's answer for one request from the function's row (see `Schemas/postgres/001_log.sql`).
+    static func outcome(
+        _ outcome: Int16, _ request: AppendRequest, first: Int64?, last: Int64?, version: Int64?, eventIndex: Int32?,
+        otherStream: String?, otherPosition: Int64?, detail: Int64?
+    ) throws -> Result<AppendResult, EventStoreError> {
+        func position(_ value: Int64?) -> Position { Position(UInt64(max(value ?? 0, 0))) }
+        func eventId() -> UUID {
+            let index = Int(eventIndex ?? 0)
+            return request.events.indices.contains(index) ? request.events[index].eventId : request.events[0].eventId
+        }
+        switch outcome {
+        case 0, 1:
+            guard let first, let last, let version else { throw EventStoreError.storage("logbook.append wrote without positions") }
+            return .success(AppendResult(
+                firstPosition: position(first), lastPosition: position(last), streamVersion: UInt64(version), alreadyWritten: outcome == 1))
+        case 2:
+            return .failure(.wrongExpectedVersion(stream: request.stream, expected: request.expectedVersion, actual: version.map { UInt64($0) }))
+        case 3:
+            return .failure(.eventIdInUse(
+                eventId(), stream: otherStream ?? "", position: position(otherPosition),
+                reason: "an id names one event of the whole log, and event \(eventIndex ?? 0) of this append to \"\(request.stream)\" reuses it"))
+        case 4:
+            return .failure(.idempotencyConflict(
+                stream: request.stream, eventId: eventId(),
+                reason: "the stream holds \(detail ?? 0) of the append's \(request.events.count) events; a retry repeats all of them, a new append none"))
+        case 5:
+            return .failure(.idempotencyConflict(
+                stream: request.stream, eventId: eventId(),
+                reason: "event \(eventIndex ?? 0) is at version \(detail ?? 0): not the original order"))
+        case 6:
+            let condition = request.subjectCondition ?? SubjectCondition(subject: "", lastPosition: .start)
+            return .failure(.subjectMoved(
+                subject: condition.subject, expected: condition.lastPosition, actual: (detail ?? 0) > 0 ? position(detail) : nil))
+        default:
+            throw EventStoreError.storage("logbook.append answered an unknown outcome \(outcome)")
+        }
+    }
+}

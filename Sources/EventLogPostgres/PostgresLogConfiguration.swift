@@ -1,0 +1,33 @@
+public import EventLog
+public import Logging
+
+/// How a ``PostgresEventStore`` behaves: batching of commits, limits, timeouts and polling.
+public struct PostgresLogConfiguration: Sendable {
+    /// The largest payload plus metadata of one event, in bytes (as for the LMDB log).
+    public var maxEventBytes = 1 << 20
+    /// At most this many events go into one commit (one call of `logbook.append`).
+    public var maxEventsPerCommit = 8_192
+    /// At most about this many bytes of payload and metadata go into one commit.
+    public var maxBytesPerCommit = 16 << 20
+    /// How many commits of this process may be on their way at once. The head row lets only one
+    /// commit in at a time, so a second one waits in the database while the first commits,
+    /// hiding a round trip: 2 is enough.
+    public var commitsInFlight = 2
+    /// Events read per query by subscriptions, scans and paged reads.
+    public var pageSize = 1_024
+    /// A filtered read of the whole log examines at most this many positions before it answers
+    /// with what it found and how far it scanned.
+    public var maxPositionsScannedPerRead = 65_536
+    /// How often subscriptions look at the head when no notification came: notifications are
+    /// lost while the listening connection reconnects, so this bounds how late a live event can be.
+    public var pollInterval: Duration = .milliseconds(500)
+    /// How long one operation may wait for PostgreSQL (a connection, a query) before it fails
+    /// with ``EventStoreError/Code/unavailable``: writes fail fast while the database is down.
+    public var operationTimeout: Duration = .seconds(5)
+    /// The clock that stamps `recordedAt`.
+    public var clock: any LogClock = SystemLogClock()
+    /// Where the store logs reconnections and notification losses.
+    public var logger = Logger(label: "logbook.postgres")
+
+    public init() {}
+}

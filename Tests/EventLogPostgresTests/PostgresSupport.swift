@@ -1,0 +1,28 @@
+import EventLog
+import EventLogPostgres
+import Foundation
+import LogbookTestSupport
+
+/// A store connected to a fresh database of the test cluster, closed after `body`.
+func withPostgresStore<R>(
+    _ configure: (inout PostgresLogConfiguration) -> Void = { _ in },
+    _ body: (PostgresEventStore, String) async throws -> R
+) async throws -> R {
+    let url = try TestPostgres.freshDatabase()
+    let store = try await connect(url, configure)
+    do {
+        let result = try await body(store, url)
+        await store.close()
+        return result
+    } catch {
+        await store.close()
+        throw error
+    }
+}
+
+/// A store on the database at `url` (another server of the same log).
+func connect(_ url: String, _ configure: (inout PostgresLogConfiguration) -> Void = { _ in }) async throws -> PostgresEventStore {
+    var configuration = PostgresLogConfiguration()
+    configure(&configuration)
+    return try await PostgresEventStore.connect(try PostgresURL(url), configuration: configuration)
+}

@@ -1,0 +1,55 @@
+public import Foundation
+import Synchronization
+
+/// A child `logbook-test-helper append-loop` process, its acknowledgements collected as they arrive.
+public final class AppendingChild: Sendable {
+    public struct Ack: Hashable, Sendable {
+        public let position: UInt64
+        public let eventId: UUID
+    }
+
+    /// Bytes the child printed, appended from the pipe's handler thread.
+    private final class Output: Sendable {
+        let data = Mutex<Data>(Data())
+    }
+
+    private let process = Process()
+    private let output = Output()
+
+    public convenience init(path: String, writers: Int) throws {
+        try self.init(arguments: ["--path", path, "--writers", String(writers)])
+    }
+
+    /// A child running `append-loop` with `arguments` (its store and writers).
+    public init(arguments: [String]) throws {
+        process.executableURL = testHelperExecutable
+        process.arguments = ["append-loop"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        let output = self.output
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            output.data.withLock { $0.append(chunk) }
+        }
+        try process.run()
+    }
+
+    /// Kills the child with SIGKILL and waits for it to die.
+    public func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Every complete acknowledgement line read so far: "ack <writer> <sequence> <position> <uuid>".
+    public var acks: [Ack] {
+        let text = String(decoding: output.data.withLock { $0 }, as: UTF8.self)
+        return text.split(separator: "\n", omittingEmptySubsequences: true).compactMap { line in
+            let fields = line.split(separator: " ")
+            guard fields.count == 5, fields[0] == "ack", let position = UInt64(fields[3]),
+                  let id = UUID(uuidString: String(fields[4])) else { return nil }
+            return Ack(position: position, eventId: id)
+        }
+    }
+}
+
