@@ -1,4 +1,5 @@
 public import Foundation
+import Glibc
 import Synchronization
 
 /// A real PostgreSQL for the tests: a throwaway cluster started by `tools/postgres` on a unix
@@ -74,23 +75,34 @@ public enum TestPostgres {
         }
     }
 
+    /// Runs `executable` and waits for it with `waitpid` (Foundation's `Process.waitUntilExit`
+    /// can miss the exit of a child that starts a daemon, as `pg_ctl start` does); its output
+    /// goes through a temporary file.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestPostgresError(command: ([executable] + arguments).joined(separator: " "), output: String(decoding: err + out, as: UTF8.self))
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-run-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard spawned == 0 else {
+            throw TestPostgresError(command: executable, output: "could not start: \(String(cString: strerror(spawned)))")
         }
-        return String(decoding: out, as: UTF8.self)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        // WIFEXITED && WEXITSTATUS == 0
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw TestPostgresError(command: ([executable] + arguments).joined(separator: " "), output: output)
+        }
+        return output
     }
 }
 

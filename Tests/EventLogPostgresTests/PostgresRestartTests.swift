@@ -1,0 +1,71 @@
+import EventLog
+import EventLogPostgres
+import Foundation
+import LogbookTestSupport
+import LogbookTesting
+import Testing
+
+/// PostgreSQL restarted under a running store: writes fail fast with a typed error while it is
+/// down, nothing acknowledged is lost, and the store and its subscriptions resume without a gap.
+@Suite("PostgreSQL log: a database restart", .serialized)
+struct PostgresRestartTests {
+    @Test("writes fail fast as unavailable while PostgreSQL is down; afterwards appends and a resubscribing reader go on with no gap")
+    func restart() async throws {
+        let cluster = try TestPostgres.Cluster.start()
+        defer { cluster.remove() }
+        var configuration = PostgresLogConfiguration()
+        configuration.operationTimeout = .seconds(2)
+        configuration.pollInterval = .milliseconds(100)
+        let store = try await PostgresEventStore.connect(try PostgresURL(cluster.url), configuration: configuration)
+        var acknowledged: [Position] = []
+        for index in 0..<20 { acknowledged.append(try await store.append([testEvent("before-\(index)")], to: "s-\(index % 3)").firstPosition) }
+
+        // A reader that subscribes again from the last position it saw whenever its read fails.
+        let reader = Task { () -> [UInt64] in
+            var seen: [UInt64] = []
+            while seen.count < 40 {
+                do {
+                    for try await element in store.subscribe(after: Position(seen.last ?? 0)) {
+                        if let event = element.event { seen.append(event.position.rawValue) }
+                        if seen.count == 40 { break }
+                    }
+                } catch {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+            }
+            return seen
+        }
+
+        try cluster.stop()
+        let started = ContinuousClock.now
+        do {
+            _ = try await store.append([testEvent("while down")], to: "s-0")
+            Issue.record("an append succeeded with PostgreSQL stopped")
+        } catch let error as EventStoreError {
+            #expect(error.code == .unavailable, "\(error)")
+        }
+        #expect(ContinuousClock.now - started < .seconds(10), "the failure was not fast")
+        try cluster.restart()
+
+        // The pool reconnects by itself; the first appends may still fail while it does.
+        var index = 0
+        let deadline = ContinuousClock.now + .seconds(30)
+        while index < 20, ContinuousClock.now < deadline {
+            do {
+                acknowledged.append(try await store.append([testEvent("after-\(index)")], to: "s-\(index % 3)").firstPosition)
+                index += 1
+            } catch let error as EventStoreError where error.code == .unavailable {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        #expect(index == 20, "appends did not resume after the restart")
+        let seen = try await reader.value
+        #expect(seen == Array(1...40), "the reader saw \(seen)")
+        for position in acknowledged {
+            let event = try await store.event(at: position)
+            #expect(event != nil, "acknowledged position \(position) is missing")
+        }
+        #expect(try await store.headPosition() == 40)
+        await store.close()
+    }
+}
