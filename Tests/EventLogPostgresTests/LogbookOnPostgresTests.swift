@@ -1,0 +1,115 @@
+import DemoData
+import EventLog
+import EventLogPostgres
+import Foundation
+import Logbook
+import LogbookTestSupport
+import LogbookTesting
+import Testing
+
+/// Several Logbook servers on one log in PostgreSQL, each with its read models in a local
+/// directory: the same bytes at the same position, reads of writes made elsewhere, caches that
+/// hear about them, and rules across a user's streams that hold when two servers decide at once.
+@Suite("Logbook servers sharing a log in PostgreSQL", .serialized)
+struct LogbookOnPostgresTests {
+    func sha(_ digests: [ProjectionDigest]) -> [String] { digests.map { "\($0.projection.rawValue) \($0.sha256)" } }
+
+    /// Two Logbooks (two servers: a connection pool and a read-model directory each) on one fresh database.
+    func withTwoServers<R>(_ body: (Logbook, Logbook) async throws -> R) async throws -> R {
+        let url = try TestPostgres.freshDatabase()
+        return try await withTemporaryDirectory { root in
+            var configuration = LogbookConfiguration()
+            configuration.log.durability = .relaxed
+            let a = try await Logbook.open(following: try await connect(url), readModelsAt: root + "/a", configuration: configuration)
+            let b: Logbook
+            do {
+                b = try await Logbook.open(following: try await connect(url), readModelsAt: root + "/b", configuration: configuration)
+            } catch {
+                await a.close()
+                throw error
+            }
+            do {
+                let result = try await body(a, b)
+                await a.close()
+                await b.close()
+                return result
+            } catch {
+                await a.close()
+                await b.close()
+                throw error
+            }
+        }
+    }
+
+    @Test("a generated history written through one server: the other reaches the same digests at the same position, and both verify")
+    func sameBytesOnEveryServer() async throws {
+        try await withTwoServers { a, b in
+            var generator = DemoDataGenerator(seed: 31, users: 3)
+            generator.weeks = 1
+            let report = try await generator.run(on: a)
+            #expect(report.accepted > 100)
+            let head = try await a.log.headPosition()
+            try await b.catchUp(to: head)
+            let (digestsA, digestsB) = (try a.digests(), try b.digests())
+            #expect(digestsA.allSatisfy { $0.position == head.rawValue }, "\(digestsA.map(\.position))")
+            #expect(sha(digestsA) == sha(digestsB))
+            #expect(try await b.verify().allSatisfy(\.matches))
+        }
+    }
+
+    @Test("a write on one server is read on the other through catchUp(to:) with the write's position, and invalidates its cache")
+    func readYourWritesAcrossServers() async throws {
+        try await withTwoServers { a, b in
+            let now = when("2026-11-20T08:00:00+01:00")
+            let registered = try await a.execute(.registerUser(user: "u", UserRegistered(displayName: "U", timeZone: "UTC")), context: now)
+            try await b.catchUp(to: Position(registered.lastPosition))
+            let before = try await b.goalWeek(user: "u", containing: day("2026-11-25"))
+            #expect(before.days.allSatisfy { $0.goal.steps == 10_000 })
+            let set = try await a.execute(.setGoal(user: "u", GoalSet(date: day("2026-11-25"), steps: 4_321)), context: now)
+            try await b.catchUp(to: Position(set.lastPosition))
+            let after = try await b.goalWeek(user: "u", containing: day("2026-11-25"))
+            #expect(after.days.first { $0.date == day("2026-11-25") }?.goal.steps == 4_321, "B answered from a stale cache")
+        }
+    }
+
+    @Test("the same user starting a workout on both servers at the same moment: exactly one start succeeds, every round")
+    func racingStartsForOneUser() async throws {
+        try await withTwoServers { a, b in
+            let now = when("2026-11-20T08:00:00+01:00")
+            for round in 0..<12 {
+                let user = "racer-\(round)"
+                let registered = try await a.execute(.registerUser(user: user, UserRegistered(displayName: "R", timeZone: "UTC")), context: now)
+                try await b.catchUp(to: Position(registered.lastPosition))
+                let started = at("2026-11-20T07:00:00+01:00")
+                async let first = Self.outcome {
+                    try await a.execute(.startWorkout(user: user, WorkoutStarted(workoutId: "a-\(round)", activityType: .run, startedAt: started)), context: now)
+                }
+                async let second = Self.outcome {
+                    try await b.execute(.startWorkout(user: user, WorkoutStarted(workoutId: "b-\(round)", activityType: .ride, startedAt: started)), context: now)
+                }
+                let outcomes = await [first, second]
+                #expect(outcomes.filter { $0 == nil }.count == 1, "round \(round): \(outcomes)")
+                #expect(outcomes.compactMap { $0 }.allSatisfy { $0 == .oneActiveWorkout }, "round \(round): \(outcomes)")
+            }
+            // Nothing of the losers reached the log: one workout.started per user.
+            let head = try await a.log.headPosition()
+            let page = try await a.log.readAll(from: 1, direction: .forward, limit: 1_000, filter: EventFilter(eventTypes: ["workout.started"]))
+            #expect(page.events.count == 12)
+            #expect(Set(page.events.compactMap(\.subject)).count == 12)
+            try await b.catchUp(to: head)
+            #expect(sha(try a.digests()) == sha(try b.digests()))
+        }
+    }
+
+    /// nil if `body` succeeded, else the rule that refused it (or a marker for another error).
+    static func outcome(_ body: () async throws -> CommandResult) async -> DomainRule? {
+        do {
+            _ = try await body()
+            return nil
+        } catch let error as LogbookError {
+            return error.rule ?? DomainRule(rawValue: "error: \(error)")
+        } catch {
+            return DomainRule(rawValue: "error: \(error)")
+        }
+    }
+}
