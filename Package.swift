@@ -113,7 +113,8 @@ let package = Package(
         .executableTarget(
             name: "LogbookCLI",
             dependencies: [
-                "EventLog", "EventLogLMDB", "LMDB", "Logbook", "LogbookHTTP", "LogbookOpenAPI", "LogBenchmarks", "DemoData",
+                "EventLog", "EventLogLMDB", "EventLogPostgres", "LMDB", "Logbook", "LogbookHTTP", "LogbookOpenAPI", "LogBenchmarks",
+                "DemoData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

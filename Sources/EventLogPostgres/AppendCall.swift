@@ -14,18 +14,37 @@ struct AppendCall {
     let items: [Item]
     let recordedAt: Timestamp
 
-    /// Runs the call on `client`; one result per item, in order.
+    /// Runs the call on `client`; one result per item, in order. Items that repeat an event id
+    /// of an earlier item go in a later call (the SQL function needs each id once per call), so
+    /// a retry in the same group commit sees what the first one wrote.
     func run(on client: PostgresClient) async throws -> [Result<AppendResult, EventStoreError>] {
+        var results: [Result<AppendResult, EventStoreError>] = []
+        var start = 0
+        var ids = Set<UUID>()
+        for (index, item) in items.enumerated() {
+            if item.request.events.contains(where: { ids.contains($0.eventId) }) {
+                results += try await call(items[start..<index], on: client)
+                start = index
+                ids.removeAll(keepingCapacity: true)
+            }
+            for event in item.request.events { ids.insert(event.eventId) }
+        }
+        results += try await call(items[start...], on: client)
+        return results
+    }
+
+    private func call(_ items: ArraySlice<AppendCall.Item>, on client: PostgresClient) async throws -> [Result<AppendResult, EventStoreError>] {
         guard !items.isEmpty else { return [] }
+        let items = Array(items)
         var rStream: [String] = [], rExpected: [Int64] = [], rCount: [Int32] = []
         var rSubject: [String] = [], rSubjectLast: [Int64] = []
         var rCheckpoint: [String] = [], rCheckpointPosition: [Int64] = [], rCheckpointData: [ByteBuffer] = []
         var eId: [UUID] = [], eType: [String] = [], eSchema: [Int32] = [], eSubject: [String] = []
         var eOccurred: [Int64] = [], eOccurredOffset: [Int32] = [], eRecorded: [Int64] = [], eRecordedOffset: [Int32] = []
         var eCorrelation: [UUID] = [], eCausation: [UUID] = [], eMetadata: [ByteBuffer] = [], ePayload: [ByteBuffer] = []
-        var eChecksum: [Int64] = []
+        var eChecksum: [Int64] = [], eRequest: [Int32] = [], eOrdinal: [Int32] = []
         let nilID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-        for item in items {
+        for (requestIndex, item) in items.enumerated() {
             let request = item.request
             rStream.append(request.stream)
             switch request.expectedVersion {
@@ -40,8 +59,10 @@ struct AppendCall {
             rCheckpoint.append(item.checkpoint?.name ?? "")
             rCheckpointPosition.append(Int64(clamping: item.checkpoint?.position.rawValue ?? 0))
             rCheckpointData.append(ByteBuffer(bytes: item.checkpoint?.data ?? []))
-            for event in request.events {
+            for (ordinal, event) in request.events.enumerated() {
                 let recorded = event.recordedAt ?? recordedAt
+                eRequest.append(Int32(requestIndex + 1))
+                eOrdinal.append(Int32(ordinal + 1))
                 eId.append(event.eventId)
                 eType.append(event.type)
                 eSchema.append(Int32(bitPattern: event.schemaVersion))
@@ -61,7 +82,7 @@ struct AppendCall {
         let query: PostgresQuery = """
             SELECT request, outcome, first_position, last_position, stream_version, event_index, other_stream, \
             other_position, detail FROM logbook.append(\(rStream), \(rExpected), \(rCount), \(rSubject), \(rSubjectLast), \
-            \(rCheckpoint), \(rCheckpointPosition), \(rCheckpointData), \(eId), \(eType), \(eSchema), \(eSubject), \
+            \(rCheckpoint), \(rCheckpointPosition), \(rCheckpointData), \(eRequest), \(eOrdinal), \(eId), \(eType), \(eSchema), \(eSubject), \
             \(eOccurred), \(eOccurredOffset), \(eRecorded), \(eRecordedOffset), \(eCorrelation), \(eCausation), \
             \(eMetadata), \(ePayload), \(eChecksum))
             """

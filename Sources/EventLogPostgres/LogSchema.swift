@@ -89,9 +89,11 @@ CREATE TABLE logbook.checkpoints (
 );
 
 -- Appends a batch of independent requests in one transaction, one round trip. Request r owns
--- r_count[r] consecutive entries of the e_* arrays. Sentinels stand for NULL, which PostgreSQL's
--- binary array parameters cannot carry from the client: '' for no subject / no checkpoint, the
--- nil UUID for no correlation or causation, -1 for no subject condition.
+-- r_count[r] consecutive entries of the e_* arrays, each marked with its request (e_request, from
+-- 1) and its place in it (e_ordinal, from 1). No event id may appear in two requests of one call
+-- (the client sends such a request in a call of its own). Sentinels stand for NULL, which
+-- PostgreSQL's binary array parameters cannot carry from the client: '' for no subject / no
+-- checkpoint, the nil UUID for no correlation or causation, -1 for no subject condition.
 --
 -- r_expected: -1 any, -2 no stream, -3 stream exists, n >= 0 exactly version n.
 -- r_subject_last: with r_subject, the position of that subject's last event the caller's decision
@@ -100,11 +102,16 @@ CREATE TABLE logbook.checkpoints (
 -- One row per request. outcome: 0 written, 1 already written (a retry: the original positions),
 -- 2 wrong expected version (stream_version: the actual one, NULL if no stream), 3 an event id is
 -- used by another stream (event_index, other_stream, other_position), 4 the stream holds only
--- some of the ids (detail: how many), 5 the ids are there out of order (event_index; detail: the
--- version found), 6 the subject moved (detail: its last position now).
+-- some of the ids (event_index: the first found; detail: how many), 5 the ids are there out of
+-- order (event_index; detail: the version found), 6 the subject moved (detail: its last position now).
+--
+-- The cost stays linear in the batch: ids already in the log are found with one indexed join
+-- for the whole batch, the per-request loop touches one stream row each, and every accepted
+-- event is inserted by one INSERT at the end, in position order.
 CREATE FUNCTION logbook.append(
     r_stream text[], r_expected bigint[], r_count integer[], r_subject text[], r_subject_last bigint[],
     r_checkpoint text[], r_checkpoint_position bigint[], r_checkpoint_data bytea[],
+    e_request integer[], e_ordinal integer[],
     e_id uuid[], e_type text[], e_schema integer[], e_subject text[],
     e_occurred bigint[], e_occurred_offset integer[], e_recorded bigint[], e_recorded_offset integer[],
     e_correlation uuid[], e_causation uuid[], e_metadata bytea[], e_payload bytea[], e_checksum bigint[])
@@ -113,106 +120,147 @@ RETURNS TABLE (
     event_index integer, other_stream text, other_position bigint, detail bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
+    requests integer := coalesce(array_length(r_stream, 1), 0);
+    -- Local copies are expanded arrays: element access in the loop is O(1).
+    streams text[] := r_stream;
+    expectations bigint[] := r_expected;
+    counts integer[] := r_count;
+    subjects text[] := r_subject;
+    subject_lasts bigint[] := r_subject_last;
+    checkpoints text[] := r_checkpoint;
+    -- Per request: where its events go (0: refused) and the stream version before them.
+    firsts bigint[] := array_fill(0::bigint, ARRAY[requests]);
+    bases bigint[] := array_fill(0::bigint, ARRAY[requests]);
+    -- Per request, ids already in the log: how many, the first one's ordinal, the first one of
+    -- another stream, their positions and versions, and whether they keep the original order.
+    hits integer[] := array_fill(0, ARRAY[requests]);
+    hit_first integer[] := array_fill(0, ARRAY[requests]);
+    foreign_ordinal integer[] := array_fill(0, ARRAY[requests]);
+    foreign_stream text[] := array_fill(''::text, ARRAY[requests]);
+    foreign_position bigint[] := array_fill(0::bigint, ARRAY[requests]);
+    hit_low bigint[] := array_fill(0::bigint, ARRAY[requests]);
+    hit_high bigint[] := array_fill(0::bigint, ARRAY[requests]);
+    hit_version bigint[] := array_fill(0::bigint, ARRAY[requests]);
+    hit_orders integer[] := array_fill(0, ARRAY[requests]);
     head bigint;
     start_head bigint;
     r integer;
-    lo integer := 1;
-    hi integer;
     n integer;
-    stream_name text;
     cur_version bigint;
     expected bigint;
-    hits integer;
-    hit record;
+    found_row record;
     nil uuid := '00000000-0000-0000-0000-000000000000';
 BEGIN
     SELECT h.position INTO head FROM logbook.head h WHERE h.id FOR UPDATE;
     start_head := head;
-    FOR r IN 1 .. coalesce(array_length(r_stream, 1), 0) LOOP
-        n := r_count[r];
-        hi := lo + n - 1;
-        stream_name := r_stream[r];
+
+    FOR found_row IN
+        SELECT u.req, count(*)::integer AS n, min(u.ord)::integer AS first_ord,
+               min(u.ord) FILTER (WHERE e.stream <> r_stream[u.req])::integer AS foreign_ord,
+               min(e.position) AS low, max(e.position) AS high, max(e.stream_version) AS version,
+               count(DISTINCT e.stream_version - u.ord)::integer AS orders
+          FROM unnest(e_id, e_request, e_ordinal) AS u(id, req, ord)
+          JOIN logbook.events e ON e.event_id = u.id
+         GROUP BY u.req
+    LOOP
+        hits[found_row.req] := found_row.n;
+        hit_first[found_row.req] := found_row.first_ord;
+        hit_low[found_row.req] := found_row.low;
+        hit_high[found_row.req] := found_row.high;
+        hit_version[found_row.req] := found_row.version;
+        hit_orders[found_row.req] := found_row.orders;
+        IF found_row.foreign_ord IS NOT NULL THEN
+            foreign_ordinal[found_row.req] := found_row.foreign_ord;
+            SELECT e.stream, e.position INTO other_stream, other_position
+              FROM logbook.events e
+             WHERE e.event_id = (SELECT u.id FROM unnest(e_id, e_request, e_ordinal) AS u(id, req, ord)
+                                  WHERE u.req = found_row.req AND u.ord = found_row.foreign_ord);
+            foreign_stream[found_row.req] := other_stream;
+            foreign_position[found_row.req] := other_position;
+        END IF;
+    END LOOP;
+
+    FOR r IN 1 .. requests LOOP
+        n := counts[r];
         request := r - 1;
         outcome := 0; first_position := NULL; last_position := NULL; stream_version := NULL;
         event_index := NULL; other_stream := NULL; other_position := NULL; detail := NULL;
 
-        -- Ids already in the log: another stream's is refused; the same stream's are a retry only
-        -- if all of them are there, in order, at consecutive versions.
-        SELECT u.ord::integer AS ord, e.stream, e.position INTO hit
-          FROM unnest(e_id[lo:hi]) WITH ORDINALITY AS u(id, ord)
-          JOIN logbook.events e ON e.event_id = u.id
-         WHERE e.stream <> stream_name
-         ORDER BY u.ord LIMIT 1;
-        IF FOUND THEN
-            outcome := 3; event_index := hit.ord - 1; other_stream := hit.stream; other_position := hit.position;
-            RETURN NEXT; lo := hi + 1; CONTINUE;
-        END IF;
-        SELECT count(*)::integer, min(u.ord)::integer, min(e.position), max(e.position), max(e.stream_version),
-               count(DISTINCT e.stream_version - u.ord)::integer
-          INTO hits, event_index, first_position, last_position, stream_version, detail
-          FROM unnest(e_id[lo:hi]) WITH ORDINALITY AS u(id, ord)
-          JOIN logbook.events e ON e.event_id = u.id;
-        IF hits > 0 THEN
-            IF hits < n THEN
-                outcome := 4; event_index := event_index - 1; detail := hits;
-                first_position := NULL; last_position := NULL; stream_version := NULL;
-            ELSIF detail > 1 THEN
+        IF hits[r] > 0 THEN
+            IF foreign_ordinal[r] > 0 THEN
+                outcome := 3; event_index := foreign_ordinal[r] - 1;
+                other_stream := foreign_stream[r]; other_position := foreign_position[r];
+            ELSIF hits[r] < n THEN
+                outcome := 4; event_index := hit_first[r] - 1; detail := hits[r];
+            ELSIF hit_orders[r] > 1 THEN
+                outcome := 5;
                 SELECT u.ord::integer - 1, e.stream_version INTO event_index, detail
-                  FROM unnest(e_id[lo:hi]) WITH ORDINALITY AS u(id, ord)
+                  FROM unnest(e_id, e_request, e_ordinal) AS u(id, req, ord)
                   JOIN logbook.events e ON e.event_id = u.id
-                 WHERE e.stream_version - u.ord <> (
-                       SELECT f.stream_version - 1 FROM logbook.events f WHERE f.event_id = e_id[lo])
+                 WHERE u.req = r AND e.stream_version - u.ord <> (
+                       SELECT f.stream_version - 1 FROM logbook.events f
+                        WHERE f.event_id = (SELECT v.id FROM unnest(e_id, e_request, e_ordinal) AS v(id, req, ord)
+                                             WHERE v.req = r AND v.ord = 1))
                  ORDER BY u.ord LIMIT 1;
-                outcome := 5; first_position := NULL; last_position := NULL; stream_version := NULL;
             ELSE
-                outcome := 1; event_index := NULL; detail := NULL;
+                outcome := 1; first_position := hit_low[r]; last_position := hit_high[r]; stream_version := hit_version[r];
             END IF;
-            RETURN NEXT; lo := hi + 1; CONTINUE;
+            RETURN NEXT;
+            CONTINUE;
         END IF;
-        event_index := NULL; detail := NULL; first_position := NULL; last_position := NULL; stream_version := NULL;
 
-        SELECT s.version INTO cur_version FROM logbook.streams s WHERE s.stream = stream_name;
+        SELECT s.version INTO cur_version FROM logbook.streams s WHERE s.stream = streams[r];
         IF NOT FOUND THEN cur_version := NULL; END IF;
-        expected := r_expected[r];
+        expected := expectations[r];
         IF (expected = -2 AND cur_version IS NOT NULL) OR (expected = -3 AND cur_version IS NULL)
            OR (expected >= 0 AND cur_version IS DISTINCT FROM expected) THEN
             outcome := 2; stream_version := cur_version;
-            RETURN NEXT; lo := hi + 1; CONTINUE;
+            RETURN NEXT;
+            CONTINUE;
         END IF;
 
-        IF r_subject[r] <> '' THEN
-            SELECT coalesce(max(e.position), 0) INTO detail FROM logbook.events e WHERE e.subject = r_subject[r];
-            IF detail <> r_subject_last[r] THEN
+        IF subjects[r] <> '' THEN
+            -- The subject's last event: in the log, or among this call's requests accepted so far.
+            SELECT greatest(
+                       (SELECT coalesce(max(e.position), 0) FROM logbook.events e WHERE e.subject = subjects[r]),
+                       (SELECT coalesce(max(firsts[u.req] + u.ord - 1), 0)
+                          FROM unnest(e_subject, e_request, e_ordinal) AS u(subject, req, ord)
+                         WHERE u.subject = subjects[r] AND u.req < r AND firsts[u.req] > 0))
+              INTO detail;
+            IF detail <> subject_lasts[r] THEN
                 outcome := 6;
-                RETURN NEXT; lo := hi + 1; CONTINUE;
+                RETURN NEXT;
+                CONTINUE;
             END IF;
             detail := NULL;
         END IF;
 
-        INSERT INTO logbook.events (
-            position, stream, stream_version, event_id, type, schema_version, subject, occurred_us, occurred_offset,
-            recorded_us, recorded_offset, correlation_id, causation_id, metadata, payload, checksum)
-        SELECT head + u.ord, stream_name, coalesce(cur_version, -1) + u.ord, u.id, u.type, u.schema, nullif(u.subject, ''),
-               u.occurred, u.occurred_offset, u.recorded, u.recorded_offset, nullif(u.correlation, nil),
-               nullif(u.causation, nil), u.metadata, u.payload, u.checksum
-          FROM unnest(e_id[lo:hi], e_type[lo:hi], e_schema[lo:hi], e_subject[lo:hi], e_occurred[lo:hi],
-                      e_occurred_offset[lo:hi], e_recorded[lo:hi], e_recorded_offset[lo:hi], e_correlation[lo:hi],
-                      e_causation[lo:hi], e_metadata[lo:hi], e_payload[lo:hi], e_checksum[lo:hi])
-               WITH ORDINALITY AS u(id, type, schema, subject, occurred, occurred_offset, recorded, recorded_offset,
-                                    correlation, causation, metadata, payload, checksum, ord);
-        INSERT INTO logbook.streams AS s (stream, version) VALUES (stream_name, coalesce(cur_version, -1) + n)
+        firsts[r] := head + 1;
+        bases[r] := coalesce(cur_version, -1);
+        INSERT INTO logbook.streams AS s (stream, version) VALUES (streams[r], coalesce(cur_version, -1) + n)
             ON CONFLICT (stream) DO UPDATE SET version = excluded.version;
-        IF r_checkpoint[r] <> '' THEN
+        IF checkpoints[r] <> '' THEN
             INSERT INTO logbook.checkpoints AS c (name, position, data)
-                 VALUES (r_checkpoint[r], r_checkpoint_position[r], r_checkpoint_data[r])
+                 VALUES (checkpoints[r], r_checkpoint_position[r], r_checkpoint_data[r])
             ON CONFLICT (name) DO UPDATE SET position = excluded.position, data = excluded.data;
         END IF;
         first_position := head + 1; last_position := head + n; stream_version := coalesce(cur_version, -1) + n;
         head := head + n;
         RETURN NEXT;
-        lo := hi + 1;
     END LOOP;
+
     IF head <> start_head THEN
+        INSERT INTO logbook.events (
+            position, stream, stream_version, event_id, type, schema_version, subject, occurred_us, occurred_offset,
+            recorded_us, recorded_offset, correlation_id, causation_id, metadata, payload, checksum)
+        SELECT firsts[u.req] + u.ord - 1, streams[u.req], bases[u.req] + u.ord, u.id, u.type, u.schema,
+               nullif(u.subject, ''), u.occurred, u.occurred_offset, u.recorded, u.recorded_offset,
+               nullif(u.correlation, nil), nullif(u.causation, nil), u.metadata, u.payload, u.checksum
+          FROM unnest(e_request, e_ordinal, e_id, e_type, e_schema, e_subject, e_occurred, e_occurred_offset,
+                      e_recorded, e_recorded_offset, e_correlation, e_causation, e_metadata, e_payload, e_checksum)
+               AS u(req, ord, id, type, schema, subject, occurred, occurred_offset, recorded, recorded_offset,
+                    correlation, causation, metadata, payload, checksum)
+         WHERE firsts[u.req] > 0;
         UPDATE logbook.head h SET position = head WHERE h.id;
         PERFORM pg_notify('logbook_head', head::text);
     END IF;

@@ -82,6 +82,8 @@ public final class PostgresEventStore: EventStore, Service {
             }
         }
         store.lifecycle.withLock { $0.owned = task }
+        // Let the pool's run loop start before the first lease (PostgresNIO warns otherwise).
+        try? await Task.sleep(for: .milliseconds(10))
         do {
             try await store.prepare()
         } catch {

@@ -5,6 +5,7 @@ import Hummingbird
 import Logbook
 import LogbookHTTP
 import Logging
+import EventLogPostgres
 
 /// How the server listens and authenticates; shared by `serve` and `demo`.
 struct ServerOptions: ParsableArguments {
@@ -29,6 +30,9 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
+    @Option(name: .customLong("max-ready-lag"), help: "/ready answers 503 while the read models are more than this many events behind the log.")
+    var maxReadyLag: UInt64?
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \"\(logLevel)\".") }
@@ -50,7 +54,9 @@ struct ServerOptions: ParsableArguments {
     }
 
     var httpConfiguration: HTTPConfiguration {
-        HTTPConfiguration(jwtSecret: insecureNoAuth ? nil : resolvedSecret, allowUnauthenticated: insecureNoAuth, maxBodyBytes: maxBodyBytes)
+        var configuration = HTTPConfiguration(jwtSecret: insecureNoAuth ? nil : resolvedSecret, allowUnauthenticated: insecureNoAuth, maxBodyBytes: maxBodyBytes)
+        configuration.maxReadyLag = maxReadyLag
+        return configuration
     }
 
     func makeLogger() -> Logger {
@@ -85,12 +91,13 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = LogbookConfiguration()
         configuration.log.durability = server.durability.value
         let bar = ProgressBar(enabled: true)
-        let logbook = try await Logbook.open(path: store.path, configuration: configuration) { bar.update($0) }
+        let logbook = try await store.open(configuration, progress: bar)
         bar.finish()
         let host = server.host
+        let what = store.postgresURL.flatMap { try? PostgresURL($0).description }.map { "\($0) (read models in \(store.path))" } ?? store.path
         // LogbookService closes the Logbook when the server has drained.
         try await server.serve(logbook) { port in
-            Output.announce("logbook serving \(store.path) on http://\(host):\(port) (SIGTERM or Ctrl-C to stop)")
+            Output.announce("logbook serving \(what) on http://\(host):\(port) (SIGTERM or Ctrl-C to stop)")
         }
     }
 }

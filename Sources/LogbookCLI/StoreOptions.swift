@@ -1,14 +1,35 @@
 import EventLogLMDB
+import EventLogPostgres
 import ArgumentParser
 import EventLog
 import Foundation
 import Logbook
 
-/// `--path` and how to open the Logbook there: read commands open it read-only (so they work
-/// beside a running server), write commands take the writer's lock.
+/// `--path` (and `--postgres`) and how to open the Logbook there: read commands open an embedded
+/// one read-only (so they work beside a running server), write commands take the writer's lock.
+/// With `--postgres` the log is the shared one in PostgreSQL and `--path` holds this process's
+/// read models, which follow it.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: "Directory of the Logbook.")
+    @Option(name: .long, help: "Directory of the Logbook (with --postgres: of this process's read models).")
     var path = "./data"
+
+    @Option(name: .long, help: "The log in PostgreSQL, shared by several servers: postgres://user:password@host:port/db?sslmode=… (default: $LOGBOOK_POSTGRES_URL).")
+    var postgres: String?
+
+    /// The PostgreSQL URL from the option or the environment (an empty one counts as none).
+    var postgresURL: String? {
+        let url = postgres ?? ProcessInfo.processInfo.environment["LOGBOOK_POSTGRES_URL"]
+        return url?.isEmpty == false ? url : nil
+    }
+
+    /// Opens the Logbook: embedded in `path`, or following the PostgreSQL log with its read models in `path`.
+    func open(_ configuration: LogbookConfiguration, progress: ProgressBar? = nil) async throws -> Logbook {
+        if let url = postgresURL {
+            let log = try await PostgresEventStore.connect(try PostgresURL(url), configuration: PostgresLogConfiguration(configuration.log))
+            return try await Logbook.open(following: log, readModelsAt: path, configuration: configuration) { progress?.update($0) }
+        }
+        return try await Logbook.open(path: path, configuration: configuration) { progress?.update($0) }
+    }
 
     /// Opens the Logbook (`configure` adjusts the configuration), runs `body`, and closes it
     /// whatever happens. Read models that need a rebuild on open report to `progress`.
@@ -16,13 +37,14 @@ struct StoreOptions: ParsableArguments {
         readOnly: Bool, configure: (inout LogbookConfiguration) -> Void = { _ in }, progress: ProgressBar? = nil,
         _ body: (Logbook) async throws -> R
     ) async throws -> R {
-        if readOnly, !FileManager.default.fileExists(atPath: path + "/data.mdb") {
+        if readOnly, postgresURL == nil, !FileManager.default.fileExists(atPath: path + "/data.mdb") {
             throw CLIError("no Logbook at \(path) (expected \(path)/data.mdb); create one with `logbook demo` or `logbook import`")
         }
         var configuration = LogbookConfiguration()
         configure(&configuration)
-        configuration.log.readOnly = readOnly
-        let logbook = try await Logbook.open(path: path, configuration: configuration) { progress?.update($0) }
+        // The read models of a process following PostgreSQL are its own: it writes them even for a read.
+        configuration.log.readOnly = readOnly && postgresURL == nil
+        let logbook = try await open(configuration, progress: progress)
         progress?.finish()
         do {
             let result = try await body(logbook)
@@ -75,5 +97,14 @@ enum DurabilityArgument: String, ExpressibleByArgument, CaseIterable {
         case .relaxed: .relaxed
         case .nosync: .noSync
         }
+    }
+}
+
+extension PostgresLogConfiguration {
+    /// The PostgreSQL log's settings that correspond to the embedded log's (event size limit, clock).
+    init(_ log: LogConfiguration) {
+        self.init()
+        maxEventBytes = log.maxEventBytes
+        clock = log.clock
     }
 }

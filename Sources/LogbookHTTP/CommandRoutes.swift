@@ -122,6 +122,9 @@ struct CommandRoutes<Context: LogbookRouteContext> {
         return try await logbook.execute(command, context: commandContext)
     }
 
+    /// The position of a stored command answer.
+    private struct PositionOnly: Decodable { let lastPosition: UInt64 }
+
     /// Runs a command route, once per `Idempotency-Key` when the request has one: the key's
     /// request is fingerprinted (caller, method, path, query, body bytes), its first event gets the
     /// id the key derives, and its answer is kept for retries.
@@ -150,6 +153,9 @@ struct CommandRoutes<Context: LogbookRouteContext> {
         }
         var headers = HTTPFields()
         headers[.eTag] = answer.entityTag
+        if let position = try? JSONDecoder().decode(PositionOnly.self, from: Data(answer.body)).lastPosition, position > 0 {
+            headers[.logbookPosition] = String(position)
+        }
         if replayed { headers[HTTPField.Name("Idempotent-Replayed")!] = "true" }
         return JSONOutput.response(bytes: Data(answer.body), status: HTTPResponse.Status(code: answer.status), headers: headers)
     }

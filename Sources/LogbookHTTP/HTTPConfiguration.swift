@@ -8,6 +8,10 @@ public struct HTTPConfiguration: Sendable {
     public var allowUnauthenticated = false
     /// The largest request body accepted, in bytes (larger ones get 413).
     public var maxBodyBytes = 1 << 20
+    /// `/ready` fails (503) while a read model is more than this many events behind the log's
+    /// head — a server following a shared log that cannot keep up takes itself out of the load
+    /// balancer. nil: never for lag.
+    public var maxReadyLag: UInt64?
     /// How long a quiet Server-Sent Events subscription waits before a keep-alive comment.
     public var sseKeepAlive: Duration = .seconds(15)
 

@@ -1,4 +1,5 @@
 package import Foundation
+import HTTPTypes
 import Hummingbird
 import Logbook
 
@@ -21,10 +22,24 @@ package enum JSONOutput {
     }
 
     /// The answer to a command: 201 with the result (200 when it had already been applied),
-    /// the stream's version as the entity tag.
+    /// the stream's version as the entity tag, and the log position of what it wrote in
+    /// `X-Logbook-Position` (pass it as `minPosition` to read this write on another server).
     static func response(_ result: CommandResult) throws -> Response {
+        try response(result, status: result.alreadyApplied ? .ok : .created, headers: commandHeaders(result))
+    }
+
+    /// The entity tag and the `X-Logbook-Position` of a command's answer.
+    static func commandHeaders(_ result: CommandResult) -> HTTPFields {
         var headers = HTTPFields()
         headers[.eTag] = "\"\(result.streamVersion)\""
-        return try response(result, status: result.alreadyApplied ? .ok : .created, headers: headers)
+        if result.lastPosition > 0 { headers[.logbookPosition] = String(result.lastPosition) }
+        return headers
     }
+}
+
+extension HTTPField.Name {
+    /// The log position a write reached (on answers), for `minPosition` on later reads.
+    static let logbookPosition = HTTPField.Name("X-Logbook-Position")!
+    /// The log position a read must reflect (on requests): the header form of `minPosition`.
+    static let logbookMinPosition = HTTPField.Name("X-Logbook-Min-Position")!
 }

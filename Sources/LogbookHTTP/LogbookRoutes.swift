@@ -52,7 +52,7 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
         let open = group.group()
             .add(middleware: ObservabilityMiddleware<Context>(metrics: metrics))
             .add(middleware: ProblemMiddleware<Context>())
-        HealthRoutes<Context>(logbook: logbook, metrics: metrics, catalog: catalog).register(on: open)
+        HealthRoutes<Context>(logbook: logbook, metrics: metrics, catalog: catalog, maxLag: configuration.maxReadyLag).register(on: open)
         let secured = open.group().add(middleware: AuthenticationMiddleware<Context>(keys: keys, adminRole: configuration.adminRole))
         CommandRoutes<Context>(logbook: logbook, maxBodyBytes: configuration.maxBodyBytes, catalog: catalog).register(on: secured)
         QueryRoutes<Context>(logbook: logbook, catalog: catalog).register(on: secured)
@@ -67,6 +67,7 @@ struct HealthRoutes<Context: LogbookRouteContext> {
     let logbook: Logbook
     let metrics: LogbookMetrics?
     let catalog: RouteCatalog
+    var maxLag: UInt64?
 
     func register(on group: RouterGroup<Context>) {
         group.route(.get, "health", "The process answers", statuses: [200], catalog: catalog) { _, _ in
@@ -78,6 +79,11 @@ struct HealthRoutes<Context: LogbookRouteContext> {
             guard notLive.isEmpty else {
                 throw Problem(.serviceUnavailable, type: "/problems/not-ready", title: "Not ready",
                               detail: "rebuilding: \(notLive.joined(separator: ", "))")
+            }
+            let lag = status.map(\.lag).max() ?? 0
+            if let maxLag, lag > maxLag {
+                throw Problem(.serviceUnavailable, type: "/problems/not-ready", title: "Not ready",
+                              detail: "the read models are \(lag) events behind the log, more than the \(maxLag) allowed")
             }
             return JSONOutput.response(bytes: Data("{\"status\":\"ready\",\"head\":\(status.first?.head ?? 0)}".utf8))
         }

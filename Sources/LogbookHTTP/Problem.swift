@@ -42,6 +42,8 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         var headers = HTTPFields()
         headers[.contentType] = "application/problem+json"
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        // The log's database is down or the read models are behind: both pass within seconds.
+        if status == .serviceUnavailable { headers[.retryAfter] = "1" }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 

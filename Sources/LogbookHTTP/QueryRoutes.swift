@@ -12,7 +12,7 @@ struct QueryRoutes<Context: LogbookRouteContext> {
 
     func register(on group: RouterGroup<Context>) {
         func read(_ path: String, _ summary: String, query: [String] = [], _ handler: @escaping @Sendable (Request, Context) async throws -> Response) {
-            group.route(.get, path, summary, query: query + ["asOf"], statuses: Statuses.read, catalog: catalog, use: handler)
+            group.route(.get, path, summary, query: query + ["asOf", "minPosition"], statuses: Statuses.read, catalog: catalog, use: handler)
         }
         read("users/{user}/profile", "The user's profile") { try await answer(.stats, $0, $1) { user, asOf in try await logbook.profile(user: user, asOf: asOf) } }
         read("users/{user}/stats/weekly", "Statistics of the week containing date", query: ["date"]) { request, context in
@@ -102,6 +102,8 @@ struct QueryRoutes<Context: LogbookRouteContext> {
         let user = try context.path("user")
         try context.requireAccess(to: user)
         let asOf = try request.asOf()
+        // Read-your-writes across servers: wait (bounded) until the read models hold that position.
+        if let position = try request.minPosition() { try await logbook.catchUp(to: position) }
         if asOf != nil || !cacheable { return try JSONOutput.response(try await query(user, asOf)) }
         let body = try await logbook.cachedDerivation(of: cache, user: user, key: "json \(request.uri)", bytes: { $0.count }) {
             try JSONOutput.encoder.encode(try await query(user, nil))

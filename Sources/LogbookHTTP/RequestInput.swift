@@ -86,6 +86,16 @@ extension Request {
         }
     }
 
+    /// The log position the answer must reflect: `minPosition` in the query or the
+    /// `X-Logbook-Min-Position` header (a write's `X-Logbook-Position`, made on any server).
+    func minPosition() throws -> Position? {
+        guard let text = query("minPosition") ?? headers[.logbookMinPosition] else { return nil }
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let position = UInt64(text) else {
+            throw Problem.badRequest("minPosition must be a log position (a non-negative integer), not \"\(text.prefix(40))\"", field: "minPosition")
+        }
+        return Position(position)
+    }
+
     /// A date query parameter (`yyyy-mm-dd`).
     func date(_ name: String) throws -> CivilDate? {
         try query(name, "a date (yyyy-mm-dd)") { CivilDate(parsing: $0) }
