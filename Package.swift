@@ -105,7 +105,7 @@ let package = Package(
         .target(
             name: "LogBenchmarks",
             dependencies: [
-                "EventLog", "EventLogLMDB", "LMDB", "BinaryCoding", "Logbook", "DemoData",
+                "EventLog", "EventLogLMDB", "EventLogPostgres", "LMDB", "BinaryCoding", "Logbook", "DemoData",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strictSettings),

@@ -26,6 +26,12 @@ struct LogBenchCommand: AsyncParsableCommand {
     @Option(help: "Directory for the benchmark's logs (default: a fresh temporary directory, removed after).")
     var directory: String?
 
+    @Option(help: "lmdb (the embedded log against raw LMDB) or postgres (the log in PostgreSQL against a raw INSERT).")
+    var backend = "lmdb"
+
+    @Option(help: "With --backend postgres: a throwaway database (its `logbook` schema is dropped); default $LOGBOOK_POSTGRES_URL.")
+    var postgres: String?
+
     @Flag(help: .hidden)
     var appendOnly = false
 
@@ -33,6 +39,7 @@ struct LogBenchCommand: AsyncParsableCommand {
     var durableOnly = false
 
     func validate() throws {
+        guard backend == "lmdb" || backend == "postgres" else { throw ValidationError("--backend must be lmdb or postgres.") }
         guard events >= 10_000 else { throw ValidationError("--events must be at least 10000 (one batch).") }
         guard pipelineDepth >= 1 else { throw ValidationError("--pipeline-depth must be at least 1.") }
         guard durableSingle > 0, durableConcurrent >= 64 else {
@@ -44,6 +51,19 @@ struct LogBenchCommand: AsyncParsableCommand {
         #if DEBUG
         FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook bench log`\n".utf8))
         #endif
+        if backend == "postgres" {
+            guard let url = postgres ?? ProcessInfo.processInfo.environment["LOGBOOK_POSTGRES_URL"], !url.isEmpty else {
+                throw ValidationError("--backend postgres needs --postgres URL (a throwaway database; tools/postgres starts one)")
+            }
+            var benchmark = PostgresLogBenchmark(url: url)
+            benchmark.events = events
+            benchmark.durableSingleAppends = durableSingle
+            benchmark.durableConcurrentAppends = durableConcurrent
+            benchmark.progress = { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) }
+            let report = try await benchmark.run()
+            print(json ? report.json : report.table)
+            return
+        }
         var benchmark = LogBenchmark()
         benchmark.events = events
         benchmark.durableSingleAppends = durableSingle

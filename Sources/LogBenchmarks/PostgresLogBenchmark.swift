@@ -1,0 +1,168 @@
+import DemoData
+import EventLog
+import EventLogPostgres
+import Foundation
+
+/// `logbook bench log --backend postgres`: the LMDB benchmark's workload and keys on the log in
+/// PostgreSQL, next to a plain multi-row `INSERT` into an unindexed table and a plain `SELECT`
+/// over the same connection pool, measured in the same run (alternating blocks of batches).
+///
+/// It empties the database it is given (drops the `logbook` schema): point it at a throwaway one.
+public struct PostgresLogBenchmark: Sendable {
+    public var url: String
+    public var events = 200_000
+    public var batchSize = 5_000
+    public var batchesPerBlock = 4
+    public var durableSingleAppends = 1_000
+    public var durableConcurrentAppends = 20_000
+    public var concurrentWriters = 64
+    public var streamReads = 1_000
+    public var pointReads = 10_000
+    public var progress: @Sendable (String) -> Void = { _ in }
+
+    public init(url: String) { self.url = url }
+
+    public func run() async throws -> BenchmarkReport {
+        let workload = LogWorkload(events: events)
+        var configuration = PostgresLogConfiguration()
+        configuration.maxEventsPerCommit = max(batchSize, 8_192)
+        configuration.operationTimeout = .seconds(120)
+        let store = try await PostgresEventStore.connect(try PostgresURL(url), configuration: configuration)
+        do {
+            let report = try await measure(store, workload)
+            await store.close()
+            return report
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+
+    private func measure(_ store: PostgresEventStore, _ workload: LogWorkload) async throws -> BenchmarkReport {
+        let raw = PostgresRawBaseline(store: store)
+        try await raw.reset()
+        try await store.prepare()
+        var report = BenchmarkReport()
+        report.set("backend", "postgres")
+        report.set("events", events)
+        report.set("batch_size", batchSize)
+
+        progress("appending \(events) events to the log and to a raw table, batch by batch in turn")
+        var logSeconds = 0.0
+        var rawSeconds = 0.0
+        let batches = (events + batchSize - 1) / batchSize
+        var versions = [UInt64](repeating: 0, count: workload.streams)
+        var block = 0
+        while block < batches {
+            let blockBatches = block..<min(block + batchesPerBlock, batches)
+            var clock = Stopwatch()
+            for batch in blockBatches {
+                var random = SplitMix64(seed: UInt64(batch + 1))
+                let range = range(batch)
+                let rows = range.map { n -> (String, UInt64, ProposedEvent) in
+                    let index = workload.streamIndex(n)
+                    defer { versions[index] += 1 }
+                    return (workload.stream(n), versions[index], workload.event(n, random: &random))
+                }
+                try await raw.insert(rows, first: UInt64(range.lowerBound), recordedAt: workload.base)
+            }
+            rawSeconds += clock.seconds
+            clock = Stopwatch()
+            for batch in blockBatches {
+                var random = SplitMix64(seed: UInt64(batch + 1))
+                let requests = range(batch).map { n in AppendRequest(stream: workload.stream(n), events: [workload.event(n, random: &random)]) }
+                for result in try await store.append(batch: requests) { _ = try result.get() }
+            }
+            logSeconds += clock.seconds
+            block = blockBatches.upperBound
+        }
+        let logBytes = try await raw.tableBytes(log: true)
+        let rawBytes = try await raw.tableBytes(log: false)
+
+        progress("scanning")
+        var clock = Stopwatch()
+        let rawScanned = try await raw.scan()
+        let rawScanSeconds = clock.seconds
+        clock = Stopwatch()
+        var scanned = 0
+        try await store.scan(after: .start, through: nil, filter: .all, chunkSize: 8_192) { _, _, payload in
+            scanned += payload.count > 0 ? 1 : 0
+            return true
+        }
+        let scanSeconds = clock.seconds
+        guard scanned == events, rawScanned == events else {
+            throw BenchmarkFailure("scanned \(scanned) log events and \(rawScanned) raw rows, expected \(events)")
+        }
+
+        progress("reading streams and positions")
+        var random = SplitMix64(seed: 3)
+        clock = Stopwatch()
+        var streamEvents = 0
+        for _ in 0..<streamReads {
+            let stream = workload.stream(Int(random.next() % UInt64(workload.streams)) + 1)
+            streamEvents += try await store.readStream(stream, from: 0, direction: .forward, limit: max(1, events / workload.streams)).count
+        }
+        let streamSeconds = clock.seconds
+        clock = Stopwatch()
+        for _ in 0..<pointReads {
+            guard try await store.event(at: Position(random.next() % UInt64(events) + 1)) != nil else { throw BenchmarkFailure("a position is missing") }
+        }
+        let pointSeconds = clock.seconds
+
+        progress("durable appends: 1 writer (and a raw single-row INSERT), then \(concurrentWriters) writers")
+        clock = Stopwatch()
+        for n in 0..<durableSingleAppends {
+            var random = SplitMix64(seed: 1 << 41 + UInt64(n))
+            try await raw.insert([("single", UInt64(n), workload.event(n + 1, random: &random))], first: UInt64(events + n + 1), recordedAt: workload.base)
+        }
+        let rawSingleSeconds = clock.seconds
+        let singleSeconds = try await appendConcurrently(store, workload, writers: 1, total: durableSingleAppends)
+        let transactionsBefore = store.statistics?.transactions ?? 0
+        let concurrentSeconds = try await appendConcurrently(store, workload, writers: concurrentWriters, total: durableConcurrentAppends)
+        let concurrentTransactions = (store.statistics?.transactions ?? 0) - transactionsBefore
+
+        let appendRate = Double(events) / logSeconds
+        let rawAppendRate = Double(events) / rawSeconds
+        let singleRate = Double(durableSingleAppends) / singleSeconds
+        let concurrentRate = Double(durableConcurrentAppends) / concurrentSeconds
+        report.set("append_batched_eps", appendRate)
+        report.set("raw_append_batched_eps", rawAppendRate)
+        report.set("append_batched_ratio", appendRate / rawAppendRate)
+        report.set("durable_1_writer_eps", singleRate)
+        report.set("raw_durable_1_writer_eps", Double(durableSingleAppends) / rawSingleSeconds)
+        report.set("durable_64_writers_eps", concurrentRate)
+        report.set("durable_64_vs_1_ratio", concurrentRate / singleRate)
+        report.set("durable_64_events_per_commit", Double(durableConcurrentAppends) / Double(max(concurrentTransactions, 1)))
+        report.set("scan_eps", Double(scanned) / scanSeconds)
+        report.set("raw_scan_eps", Double(rawScanned) / rawScanSeconds)
+        report.set("scan_ratio", (Double(scanned) / scanSeconds) / (Double(rawScanned) / rawScanSeconds))
+        report.set("stream_read_eps", Double(streamEvents) / streamSeconds)
+        report.set("point_read_eps", Double(pointReads) / pointSeconds)
+        report.set("bytes_per_event", Double(logBytes) / Double(events))
+        report.set("raw_bytes_per_event", Double(rawBytes) / Double(events))
+        report.set("bytes_ratio", Double(logBytes) / Double(max(rawBytes, 1)))
+        report.set("peak_rss_bytes", ProcessStats.peakResidentBytes)
+        return report
+    }
+
+    private func range(_ batch: Int) -> ClosedRange<Int> { (batch * batchSize + 1)...min((batch + 1) * batchSize, events) }
+
+    /// Durable single-event appends from `writers` concurrent tasks; returns seconds.
+    private func appendConcurrently(_ store: PostgresEventStore, _ workload: LogWorkload, writers: Int, total: Int) async throws -> Double {
+        let clock = Stopwatch()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<writers {
+                group.addTask {
+                    var random = SplitMix64(seed: 1 << 40 + UInt64(writers) << 20 + UInt64(writer))
+                    var n = writer + 1
+                    while n <= total {
+                        _ = try await store.append([workload.event(n, random: &random)], to: workload.stream(n))
+                        n += writers
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        return clock.seconds
+    }
+}
