@@ -69,9 +69,10 @@ CREATE TABLE logbook.checkpoints (
 -- some of the ids (event_index: the first found; detail: how many), 5 the ids are there out of
 -- order (event_index; detail: the version found), 6 the subject moved (detail: its last position now).
 --
--- The cost stays linear in the batch: ids already in the log are found with one indexed join
--- for the whole batch, the per-request loop touches one stream row each, and every accepted
--- event is inserted by one INSERT at the end, in position order.
+-- The cost stays linear in the batch and set-based: one indexed join finds the ids already in
+-- the log, one join reads the streams' versions, the per-request loop runs on arrays only (SQL
+-- only for subject conditions and checkpoints), and one INSERT each writes the accepted events
+-- (in position order) and the streams' new versions.
 CREATE FUNCTION logbook.append(
     r_stream text[], r_expected bigint[], r_count integer[], r_subject text[], r_subject_last bigint[],
     r_checkpoint text[], r_checkpoint_position bigint[], r_checkpoint_data bytea[],
@@ -92,9 +93,14 @@ DECLARE
     subjects text[] := r_subject;
     subject_lasts bigint[] := r_subject_last;
     checkpoints text[] := r_checkpoint;
-    -- Per request: where its events go (0: refused) and the stream version before them.
+    -- Per request: where its events go (0: refused), the stream version before them and after the
+    -- request (-1: no stream), the version stored before the batch, and the batch's previous
+    -- request to the same stream (0: none).
     firsts bigint[] := array_fill(0::bigint, ARRAY[requests]);
     bases bigint[] := array_fill(0::bigint, ARRAY[requests]);
+    afters bigint[] := array_fill(0::bigint, ARRAY[requests]);
+    stored_versions bigint[];
+    previous integer[];
     -- Per request, ids already in the log: how many, the first one's ordinal, the first one of
     -- another stream, their positions and versions, and whether they keep the original order.
     hits integer[] := array_fill(0, ARRAY[requests]);
@@ -144,11 +150,21 @@ BEGIN
         END IF;
     END LOOP;
 
+    -- Each request's stream version before the batch, and the batch's previous request to the same stream.
+    SELECT array_agg(coalesce(s.version, -1) ORDER BY u.req), array_agg(coalesce(u.prev, 0) ORDER BY u.req)
+      INTO stored_versions, previous
+      FROM (SELECT t.req, t.stream, lag(t.req) OVER (PARTITION BY t.stream ORDER BY t.req) AS prev
+              FROM unnest(r_stream) WITH ORDINALITY AS t(stream, req)) u
+      LEFT JOIN logbook.streams s ON s.stream = u.stream;
+
     FOR r IN 1 .. requests LOOP
         n := counts[r];
         request := r - 1;
         outcome := 0; first_position := NULL; last_position := NULL; stream_version := NULL;
         event_index := NULL; other_stream := NULL; other_position := NULL; detail := NULL;
+        -- The stream's version now (-1: no stream): after the batch's previous request to it, if any.
+        IF previous[r] > 0 THEN cur_version := afters[previous[r]]; ELSE cur_version := stored_versions[r]; END IF;
+        afters[r] := cur_version;
 
         IF hits[r] > 0 THEN
             IF foreign_ordinal[r] > 0 THEN
@@ -173,12 +189,10 @@ BEGIN
             CONTINUE;
         END IF;
 
-        SELECT s.version INTO cur_version FROM logbook.streams s WHERE s.stream = streams[r];
-        IF NOT FOUND THEN cur_version := NULL; END IF;
         expected := expectations[r];
-        IF (expected = -2 AND cur_version IS NOT NULL) OR (expected = -3 AND cur_version IS NULL)
-           OR (expected >= 0 AND cur_version IS DISTINCT FROM expected) THEN
-            outcome := 2; stream_version := cur_version;
+        IF (expected = -2 AND cur_version >= 0) OR (expected = -3 AND cur_version < 0)
+           OR (expected >= 0 AND cur_version <> expected) THEN
+            outcome := 2; stream_version := nullif(cur_version, -1);
             RETURN NEXT;
             CONTINUE;
         END IF;
@@ -200,20 +214,25 @@ BEGIN
         END IF;
 
         firsts[r] := head + 1;
-        bases[r] := coalesce(cur_version, -1);
-        INSERT INTO logbook.streams AS s (stream, version) VALUES (streams[r], coalesce(cur_version, -1) + n)
-            ON CONFLICT (stream) DO UPDATE SET version = excluded.version;
+        bases[r] := cur_version;
+        afters[r] := cur_version + n;
         IF checkpoints[r] <> '' THEN
             INSERT INTO logbook.checkpoints AS c (name, position, data)
                  VALUES (checkpoints[r], r_checkpoint_position[r], r_checkpoint_data[r])
             ON CONFLICT (name) DO UPDATE SET position = excluded.position, data = excluded.data;
         END IF;
-        first_position := head + 1; last_position := head + n; stream_version := coalesce(cur_version, -1) + n;
+        first_position := head + 1; last_position := head + n; stream_version := cur_version + n;
         head := head + n;
         RETURN NEXT;
     END LOOP;
 
     IF head <> start_head THEN
+        INSERT INTO logbook.streams AS s (stream, version)
+        SELECT DISTINCT ON (u.stream) u.stream, u.version
+          FROM unnest(streams, afters, firsts) WITH ORDINALITY AS u(stream, version, first, req)
+         WHERE u.first > 0
+         ORDER BY u.stream, u.req DESC
+        ON CONFLICT (stream) DO UPDATE SET version = excluded.version;
         INSERT INTO logbook.events (
             position, stream, stream_version, event_id, type, schema_version, subject, occurred_us, occurred_offset,
             recorded_us, recorded_offset, correlation_id, causation_id, metadata, payload, checksum)

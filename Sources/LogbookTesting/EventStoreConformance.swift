@@ -232,6 +232,21 @@ public enum EventStoreConformance: String, CaseIterable, Sendable, CustomTestStr
         #expect(try results[3].get().firstPosition == 3)
         #expect(try results[3].get().lastPosition == 4)
         #expect(try await store.headPosition() == 4)
+        // Requests to one stream in one batch see each other: versions chain, a refusal moves nothing.
+        let chained = try await store.append(batch: [
+            AppendRequest(stream: "c", events: [testEvent("c3")], expectedVersion: .exactly(1)),
+            AppendRequest(stream: "c", events: [testEvent("c4")], expectedVersion: .exactly(1)),
+            AppendRequest(stream: "c", events: [testEvent("c5"), testEvent("c6")], expectedVersion: .exactly(2)),
+            AppendRequest(stream: "d", events: [testEvent("d1")], expectedVersion: .exactly(0)),
+            AppendRequest(stream: "d", events: [testEvent("d2")], expectedVersion: .noStream),
+        ])
+        #expect(try chained[0].get().streamVersion == 2)
+        #expect(throws: EventStoreError.wrongExpectedVersion(stream: "c", expected: .exactly(1), actual: 2)) { try chained[1].get() }
+        #expect(try chained[2].get() == AppendResult(firstPosition: 6, lastPosition: 7, streamVersion: 4, alreadyWritten: false))
+        #expect(throws: EventStoreError.wrongExpectedVersion(stream: "d", expected: .exactly(0), actual: nil)) { try chained[3].get() }
+        #expect(try chained[4].get() == AppendResult(firstPosition: 8, lastPosition: 8, streamVersion: 0, alreadyWritten: false))
+        #expect(try await store.readStream("c", from: 0, direction: .forward, limit: 10).map(\.text) == ["c1", "c2", "c3", "c5", "c6"])
+        #expect(try await store.streamVersion("d") == 0)
     }
 
     static func appendsAreAtomic(_ store: some EventStore) async throws {
