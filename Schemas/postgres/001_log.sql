@@ -39,12 +39,6 @@ CREATE TABLE logbook.events (
 );
 CREATE INDEX events_subject ON logbook.events (subject, position) WHERE subject IS NOT NULL;
 
--- Each stream's last version.
-CREATE TABLE logbook.streams (
-    stream text PRIMARY KEY,
-    version bigint NOT NULL
-);
-
 -- Consumers' progress, stored alone or in the same transaction as an append.
 CREATE TABLE logbook.checkpoints (
     name text PRIMARY KEY,
@@ -70,9 +64,9 @@ CREATE TABLE logbook.checkpoints (
 -- order (event_index; detail: the version found), 6 the subject moved (detail: its last position now).
 --
 -- The cost stays linear in the batch and set-based: one indexed join finds the ids already in
--- the log, one join reads the streams' versions, the per-request loop runs on arrays only (SQL
+-- the log, one index probe per request reads its stream's version, the per-request loop runs on arrays only (SQL
 -- only for subject conditions and checkpoints), and one INSERT each writes the accepted events
--- (in position order) and the streams' new versions.
+-- (in position order). A stream's version is its last event's: no table of stream heads to update.
 CREATE FUNCTION logbook.append(
     r_stream text[], r_expected bigint[], r_count integer[], r_subject text[], r_subject_last bigint[],
     r_checkpoint text[], r_checkpoint_position bigint[], r_checkpoint_data bytea[],
@@ -150,12 +144,13 @@ BEGIN
         END IF;
     END LOOP;
 
-    -- Each request's stream version before the batch, and the batch's previous request to the same stream.
+    -- Each request's stream version before the batch (its last event's, read from the unique
+    -- (stream, stream_version) index), and the batch's previous request to the same stream.
     SELECT array_agg(coalesce(s.version, -1) ORDER BY u.req), array_agg(coalesce(u.prev, 0) ORDER BY u.req)
       INTO stored_versions, previous
       FROM (SELECT t.req, t.stream, lag(t.req) OVER (PARTITION BY t.stream ORDER BY t.req) AS prev
               FROM unnest(r_stream) WITH ORDINALITY AS t(stream, req)) u
-      LEFT JOIN logbook.streams s ON s.stream = u.stream;
+      LEFT JOIN LATERAL (SELECT max(e.stream_version) AS version FROM logbook.events e WHERE e.stream = u.stream) s ON true;
 
     FOR r IN 1 .. requests LOOP
         n := counts[r];
@@ -227,23 +222,19 @@ BEGIN
     END LOOP;
 
     IF head <> start_head THEN
-        INSERT INTO logbook.streams AS s (stream, version)
-        SELECT DISTINCT ON (u.stream) u.stream, u.version
-          FROM unnest(streams, afters, firsts) WITH ORDINALITY AS u(stream, version, first, req)
-         WHERE u.first > 0
-         ORDER BY u.stream, u.req DESC
-        ON CONFLICT (stream) DO UPDATE SET version = excluded.version;
         INSERT INTO logbook.events (
             position, stream, stream_version, event_id, type, schema_version, subject, occurred_us, occurred_offset,
             recorded_us, recorded_offset, correlation_id, causation_id, metadata, payload, checksum)
-        SELECT firsts[u.req] + u.ord - 1, streams[u.req], bases[u.req] + u.ord, u.id, u.type, u.schema,
+        SELECT q.first + u.ord - 1, q.stream, q.base + u.ord, u.id, u.type, u.schema,
                nullif(u.subject, ''), u.occurred, u.occurred_offset, u.recorded, u.recorded_offset,
                nullif(u.correlation, nil), nullif(u.causation, nil), u.metadata, u.payload, u.checksum
           FROM unnest(e_request, e_ordinal, e_id, e_type, e_schema, e_subject, e_occurred, e_occurred_offset,
                       e_recorded, e_recorded_offset, e_correlation, e_causation, e_metadata, e_payload, e_checksum)
                AS u(req, ord, id, type, schema, subject, occurred, occurred_offset, recorded, recorded_offset,
                     correlation, causation, metadata, payload, checksum)
-         WHERE firsts[u.req] > 0;
+          JOIN unnest(firsts, bases, streams) WITH ORDINALITY AS q(first, base, stream, req) ON q.req = u.req
+         WHERE q.first > 0
+         ORDER BY 1;
         UPDATE logbook.head h SET position = head WHERE h.id;
         PERFORM pg_notify('logbook_head', head::text);
     END IF;

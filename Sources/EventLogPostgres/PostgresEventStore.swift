@@ -252,9 +252,8 @@ public final class PostgresEventStore: EventStore, Service {
     public func streamVersion(_ stream: String) async throws -> UInt64? {
         try await operation("read a stream's version") { client in
             var version: UInt64?
-            for try await value in try await client.query("SELECT version FROM logbook.streams WHERE stream = \(stream)").decode(Int64.self) {
-                version = UInt64(value)
-            }
+            let query: PostgresQuery = "SELECT max(stream_version) FROM logbook.events WHERE stream = \(stream)"
+            for try await value in try await client.query(query).decode(Int64?.self) { version = value.map { UInt64($0) } }
             return version
         }
     }

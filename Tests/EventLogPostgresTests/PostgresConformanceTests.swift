@@ -20,7 +20,7 @@ struct PostgresConformanceTests {
             let text = try String(contentsOf: file, encoding: .utf8)
             #expect(migration.sql + "\n" == text, "\(migration.name) differs from its file")
             let statements = migration.statements
-            #expect(statements.count == 8, "\(statements.count) statements")
+            #expect(statements.count == 7, "\(statements.count) statements")
             #expect(statements.allSatisfy { $0.hasSuffix(";") })
         }
     }
