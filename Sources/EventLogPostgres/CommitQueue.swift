@@ -4,9 +4,10 @@ import Synchronization
 /// Group commit for a log in PostgreSQL: appends arriving together from many tasks of this
 /// process share one call of `logbook.append` — one round trip, one transaction, one WAL flush.
 ///
-/// Appends wait in arrival order; up to ``PostgresLogConfiguration/commitsInFlight`` drainers
-/// each take as many as fit in one commit and send them. While one commit holds the head row,
-/// the next is already on its way and waits in the database, so the round trip is hidden.
+/// Appends wait in arrival order; a drainer takes as many as fit in one commit and sends them,
+/// after waiting briefly for the appenders the last commit answered (adaptive gathering). When
+/// a backlog of bulk appends builds up, up to ``PostgresLogConfiguration/commitsInFlight``
+/// drainers run: while one commit holds the head row, the next is already on its way.
 final class CommitQueue: Sendable {
     typealias Results = [Result<AppendResult, EventStoreError>]
 
@@ -20,6 +21,7 @@ final class CommitQueue: Sendable {
     private struct State {
         var waiting: [Entry] = []
         var head = 0
+        var waitingEvents = 0
         var running = 0
         var closed = false
     }
@@ -44,7 +46,11 @@ final class CommitQueue: Sendable {
             let start: Bool? = state.withLock { state in
                 if state.closed { return nil }
                 state.waiting.append(Entry(items: items, events: events, bytes: bytes, continuation: continuation))
-                guard state.running < max(configuration.commitsInFlight, 1) else { return false }
+                state.waitingEvents += events
+                // One commit on its way at a time, unless a backlog of bulk appends builds up: then
+                // a second call overlaps its transfer with the first one's commit.
+                let limit = state.waitingEvents >= configuration.pipelineBacklogEvents ? max(configuration.commitsInFlight, 1) : 1
+                guard state.running < limit else { return false }
                 state.running += 1
                 return true
             }
@@ -65,7 +71,22 @@ final class CommitQueue: Sendable {
     }
 
     private func drain() async {
-        while let group = takeGroup() {
+        // Adaptive gathering, as the LMDB writer does: expect as many appenders back as the last
+        // commit answered, and wait up to half a commit's time (50 µs – 2 ms) for them, so
+        // concurrent appenders share one commit instead of alternating small and large ones.
+        var expected = 1
+        var gather = Duration.microseconds(100)
+        while true {
+            let deadline = ContinuousClock.now + gather
+            while waitingCount < expected, waitingCount > 0, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .microseconds(50))
+            }
+            guard let group = takeGroup() else { return }
+            let started = ContinuousClock.now
+            defer {
+                expected = group.count
+                gather = min(max((ContinuousClock.now - started) / 2, .microseconds(50)), .milliseconds(2))
+            }
             do {
                 let results = try await commit(group.flatMap(\.items))
                 var offset = 0
@@ -78,6 +99,9 @@ final class CommitQueue: Sendable {
             }
         }
     }
+
+    /// Appends waiting to be taken.
+    private var waitingCount: Int { state.withLock { $0.waiting.count - $0.head } }
 
     /// The next appends to commit together: at least one, then as many as fit the limits.
     private func takeGroup() -> [Entry]? {
@@ -103,6 +127,7 @@ final class CommitQueue: Sendable {
             }
             let group = Array(state.waiting[state.head..<end])
             state.head = end
+            state.waitingEvents -= events
             if state.head > 1_024 && state.head * 2 > state.waiting.count {
                 state.waiting.removeFirst(state.head)
                 state.head = 0

@@ -9,10 +9,13 @@ public struct PostgresLogConfiguration: Sendable {
     public var maxEventsPerCommit = 8_192
     /// At most about this many bytes of payload and metadata go into one commit.
     public var maxBytesPerCommit = 16 << 20
-    /// How many commits of this process may be on their way at once. The head row lets only one
-    /// commit in at a time, so a second one waits in the database while the first commits,
-    /// hiding a round trip: 2 is enough.
+    /// How many commits of this process may be on their way at once when a backlog builds up.
+    /// The head row lets only one commit in at a time, so a second one waits in the database
+    /// while the first commits, hiding a round trip: 2 is enough.
     public var commitsInFlight = 2
+    /// A second commit goes on its way only while at least this many events wait (bulk loads);
+    /// small concurrent appends gather into one commit instead.
+    public var pipelineBacklogEvents = 1_024
     /// Events read per query by subscriptions, scans and paged reads.
     public var pageSize = 1_024
     /// A filtered read of the whole log examines at most this many positions before it answers

@@ -27,6 +27,7 @@ public struct PostgresLogBenchmark: Sendable {
         var configuration = PostgresLogConfiguration()
         configuration.maxEventsPerCommit = max(batchSize, 8_192)
         configuration.operationTimeout = .seconds(120)
+        if let inFlight = ProcessInfo.processInfo.environment["LOGBOOK_BENCH_COMMITS_IN_FLIGHT"].flatMap(Int.init) { configuration.commitsInFlight = inFlight }
         let store = try await PostgresEventStore.connect(try PostgresURL(url), configuration: configuration)
         do {
             let report = try await measure(store, workload)
@@ -67,11 +68,25 @@ public struct PostgresLogBenchmark: Sendable {
                 try await raw.insert(rows, first: UInt64(range.lowerBound), recordedAt: workload.base)
             }
             rawSeconds += clock.seconds
+            // Two batches in flight, as a server's requests arrive: one is prepared and sent while
+            // the other commits (the LMDB benchmark's pipeline depth).
             clock = Stopwatch()
-            for batch in blockBatches {
-                var random = SplitMix64(seed: UInt64(batch + 1))
-                let requests = range(batch).map { n in AppendRequest(stream: workload.stream(n), events: [workload.event(n, random: &random)]) }
-                for result in try await store.append(batch: requests) { _ = try result.get() }
+            let batchSize = self.batchSize
+            let events = self.events
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var pending = blockBatches.makeIterator()
+                func submitNext() -> Bool {
+                    guard let batch = pending.next() else { return false }
+                    group.addTask {
+                        var random = SplitMix64(seed: UInt64(batch + 1))
+                        let range = (batch * batchSize + 1)...min((batch + 1) * batchSize, events)
+                        let requests = range.map { n in AppendRequest(stream: workload.stream(n), events: [workload.event(n, random: &random)]) }
+                        for result in try await store.append(batch: requests) { _ = try result.get() }
+                    }
+                    return true
+                }
+                for _ in 0..<2 where !submitNext() { break }
+                while try await group.next() != nil { _ = submitNext() }
             }
             logSeconds += clock.seconds
             block = blockBatches.upperBound
