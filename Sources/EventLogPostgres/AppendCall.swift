@@ -80,25 +80,28 @@ struct AppendCall {
             }
         }
         let query: PostgresQuery = """
-            SELECT request, outcome, first_position, last_position, stream_version, event_index, other_stream, \
-            other_position, detail FROM logbook.append(\(rStream), \(rExpected), \(rCount), \(rSubject), \(rSubjectLast), \
+            SELECT outcomes, first_positions, last_positions, stream_versions, event_indexes, other_streams, \
+            other_positions, details FROM logbook.append(\(rStream), \(rExpected), \(rCount), \(rSubject), \(rSubjectLast), \
             \(rCheckpoint), \(rCheckpointPosition), \(rCheckpointData), \(eRequest), \(eOrdinal), \(eId), \(eType), \(eSchema), \(eSubject), \
             \(eOccurred), \(eOccurredOffset), \(eRecorded), \(eRecordedOffset), \(eCorrelation), \(eCausation), \
             \(eMetadata), \(ePayload), \(eChecksum))
             """
-        var results = [Result<AppendResult, EventStoreError>?](repeating: nil, count: items.count)
+        // One row of arrays, one entry per request (see the function's comment for the sentinels).
+        var answer: ([Int16], [Int64], [Int64], [Int64], [Int32], [String], [Int64], [Int64])?
         for try await row in try await client.query(query) {
-            let (request, outcome, first, last, version, eventIndex, otherStream, otherPosition, detail) =
-                try row.decode((Int32, Int16, Int64?, Int64?, Int64?, Int32?, String?, Int64?, Int64?).self)
-            guard items.indices.contains(Int(request)) else { throw EventStoreError.storage("logbook.append answered for request \(request)") }
-            let item = items[Int(request)]
-            results[Int(request)] = try Self.outcome(
-                outcome, item.request, first: first, last: last, version: version, eventIndex: eventIndex,
-                otherStream: otherStream, otherPosition: otherPosition, detail: detail)
+            answer = try row.decode(([Int16], [Int64], [Int64], [Int64], [Int32], [String], [Int64], [Int64]).self)
         }
-        return try results.map { result in
-            guard let result else { throw EventStoreError.storage("logbook.append left a request without an answer") }
-            return result
+        guard let (outcomes, firsts, lasts, versions, eventIndexes, otherStreams, otherPositions, details) = answer,
+              [firsts.count, lasts.count, versions.count, eventIndexes.count, otherStreams.count, otherPositions.count, details.count]
+                .allSatisfy({ $0 == outcomes.count }), outcomes.count == items.count else {
+            throw EventStoreError.storage("logbook.append answered \(answer?.0.count ?? 0) results for \(items.count) requests")
+        }
+        return try items.indices.map { index in
+            try Self.outcome(
+                outcomes[index], items[index].request, first: firsts[index], last: lasts[index],
+                version: versions[index] < 0 ? nil : versions[index], eventIndex: eventIndexes[index] < 0 ? nil : eventIndexes[index],
+                otherStream: otherStreams[index].isEmpty ? nil : otherStreams[index], otherPosition: otherPositions[index],
+                detail: details[index])
         }
     }
 

@@ -93,11 +93,12 @@ CREATE TABLE logbook.checkpoints (
 -- r_subject_last: with r_subject, the position of that subject's last event the caller's decision
 --   saw (0: none); the request is refused if the subject has moved since.
 --
--- One row per request. outcome: 0 written, 1 already written (a retry: the original positions),
--- 2 wrong expected version (stream_version: the actual one, NULL if no stream), 3 an event id is
--- used by another stream (event_index, other_stream, other_position), 4 the stream holds only
--- some of the ids (event_index: the first found; detail: how many), 5 the ids are there out of
--- order (event_index; detail: the version found), 6 the subject moved (detail: its last position now).
+-- One row of arrays, one entry per request (-1, 0 or '' where an entry does not apply). outcome:
+-- 0 written, 1 already written (a retry: the original positions), 2 wrong expected version
+-- (stream_version: the actual one, -1 if no stream), 3 an event id is used by another stream
+-- (event_index, other_stream, other_position), 4 the stream holds only some of the ids
+-- (event_index: the first found; detail: how many), 5 the ids are there out of order
+-- (event_index; detail: the version found), 6 the subject moved (detail: its last position now).
 --
 -- The cost stays linear in the batch and set-based: one indexed join finds the ids already in
 -- the log, one index probe per request reads its stream's version, the per-request loop runs on arrays only (SQL
@@ -111,10 +112,19 @@ CREATE FUNCTION logbook.append(
     e_occurred bigint[], e_occurred_offset integer[], e_recorded bigint[], e_recorded_offset integer[],
     e_correlation uuid[], e_causation uuid[], e_metadata bytea[], e_payload bytea[], e_checksum bigint[])
 RETURNS TABLE (
-    request integer, outcome smallint, first_position bigint, last_position bigint, stream_version bigint,
-    event_index integer, other_stream text, other_position bigint, detail bigint)
+    outcomes smallint[], first_positions bigint[], last_positions bigint[], stream_versions bigint[],
+    event_indexes integer[], other_streams text[], other_positions bigint[], details bigint[])
 LANGUAGE plpgsql AS $$
 DECLARE
+    -- One request's answer, copied into the answer arrays at the end of its turn.
+    outcome smallint;
+    first_position bigint;
+    last_position bigint;
+    stream_version bigint;
+    event_index integer;
+    other_stream text;
+    other_position bigint;
+    detail bigint;
     requests integer := coalesce(array_length(r_stream, 1), 0);
     -- Local copies are expanded arrays: element access in the loop is O(1).
     streams text[] := r_stream;
@@ -188,9 +198,18 @@ BEGIN
               FROM unnest(r_stream) WITH ORDINALITY AS t(stream, req)) u
       LEFT JOIN LATERAL (SELECT max(e.stream_version) AS version FROM logbook.events e WHERE e.stream = u.stream) s ON true;
 
+    outcomes := array_fill(0::smallint, ARRAY[requests]);
+    first_positions := array_fill(0::bigint, ARRAY[requests]);
+    last_positions := array_fill(0::bigint, ARRAY[requests]);
+    stream_versions := array_fill(-1::bigint, ARRAY[requests]);
+    event_indexes := array_fill(-1, ARRAY[requests]);
+    other_streams := array_fill(''::text, ARRAY[requests]);
+    other_positions := array_fill(0::bigint, ARRAY[requests]);
+    details := array_fill(0::bigint, ARRAY[requests]);
     FOR r IN 1 .. requests LOOP
+      <<decide>>
+      BEGIN
         n := counts[r];
-        request := r - 1;
         outcome := 0; first_position := NULL; last_position := NULL; stream_version := NULL;
         event_index := NULL; other_stream := NULL; other_position := NULL; detail := NULL;
         -- The stream's version now (-1: no stream): after the batch's previous request to it, if any.
@@ -216,16 +235,14 @@ BEGIN
             ELSE
                 outcome := 1; first_position := hit_low[r]; last_position := hit_high[r]; stream_version := hit_version[r];
             END IF;
-            RETURN NEXT;
-            CONTINUE;
+            EXIT decide;
         END IF;
 
         expected := expectations[r];
         IF (expected = -2 AND cur_version >= 0) OR (expected = -3 AND cur_version < 0)
            OR (expected >= 0 AND cur_version <> expected) THEN
             outcome := 2; stream_version := nullif(cur_version, -1);
-            RETURN NEXT;
-            CONTINUE;
+            EXIT decide;
         END IF;
 
         IF subjects[r] <> '' THEN
@@ -238,8 +255,7 @@ BEGIN
               INTO detail;
             IF detail <> subject_lasts[r] THEN
                 outcome := 6;
-                RETURN NEXT;
-                CONTINUE;
+                EXIT decide;
             END IF;
             detail := NULL;
         END IF;
@@ -254,7 +270,15 @@ BEGIN
         END IF;
         first_position := head + 1; last_position := head + n; stream_version := cur_version + n;
         head := head + n;
-        RETURN NEXT;
+      END;
+        outcomes[r] := outcome;
+        first_positions[r] := coalesce(first_position, 0);
+        last_positions[r] := coalesce(last_position, 0);
+        stream_versions[r] := coalesce(stream_version, -1);
+        event_indexes[r] := coalesce(event_index, -1);
+        other_streams[r] := coalesce(other_stream, '');
+        other_positions[r] := coalesce(other_position, 0);
+        details[r] := coalesce(detail, 0);
     END LOOP;
 
     IF head <> start_head THEN
@@ -274,6 +298,7 @@ BEGIN
         UPDATE logbook.head h SET position = head WHERE h.id;
         PERFORM pg_notify('logbook_head', head::text);
     END IF;
+    RETURN NEXT;
 END;
 $$;
 """#),
