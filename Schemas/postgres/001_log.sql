@@ -128,6 +128,8 @@ BEGIN
     SELECT h.position INTO head FROM logbook.head h WHERE h.id FOR UPDATE;
     start_head := head;
 
+    -- Ids already in the log. When every id of the call sorts after the log's greatest id (time-
+    -- ordered ids, as the log and Logbook make them), none can be there and the join is skipped.
     FOR found_row IN
         SELECT u.req, count(*)::integer AS n, min(u.ord)::integer AS first_ord,
                min(u.ord) FILTER (WHERE e.stream <> r_stream[u.req])::integer AS foreign_ord,
@@ -135,6 +137,8 @@ BEGIN
                count(DISTINCT e.stream_version - u.ord)::integer AS orders
           FROM unnest(e_id, e_request, e_ordinal) AS u(id, req, ord)
           JOIN logbook.events e ON e.event_id = u.id
+         WHERE (SELECT b.id FROM unnest(e_id) AS b(id) ORDER BY b.id LIMIT 1)
+               <= (SELECT x.event_id FROM logbook.events x ORDER BY x.event_id DESC LIMIT 1)
          GROUP BY u.req
     LOOP
         hits[found_row.req] := found_row.n;
