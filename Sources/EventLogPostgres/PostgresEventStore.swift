@@ -102,6 +102,15 @@ public final class PostgresEventStore: EventStore, Service {
         try await operation("prepare the schema") { client in
             try await client.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(7406224911)", logger: logger)
+                var foreign = false
+                let probe: PostgresQuery = """
+                    SELECT to_regclass('logbook.head') IS NOT NULL AND to_regclass('logbook.migrations') IS NULL
+                    """
+                for try await value in try await connection.query(probe, logger: logger).decode(Bool.self) { foreign = value }
+                if foreign {
+                    throw EventStoreError.storage(
+                        "the database has a logbook schema this store did not make (no logbook.migrations): point Logbook at another database")
+                }
                 try await connection.query("CREATE SCHEMA IF NOT EXISTS logbook", logger: logger)
                 try await connection.query(
                     "CREATE TABLE IF NOT EXISTS logbook.migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())",

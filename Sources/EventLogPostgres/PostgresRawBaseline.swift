@@ -13,9 +13,19 @@ package struct PostgresRawBaseline: Sendable {
 
     package init(store: PostgresEventStore) { client = store.client }
 
-    /// Drops the log's schema and the baseline's table: an empty database for the benchmark.
-    package func reset() async throws {
+    /// Empties the database at `url` for the benchmark: drops the log's schema and the
+    /// baseline's table, over a connection of its own (before any store prepares the schema).
+    package static func emptyDatabase(_ url: PostgresURL) async throws {
+        let client = PostgresClient(configuration: url.configuration, backgroundLogger: PostgresLogConfiguration().logger)
+        let running = Task { await client.run() }
+        defer { running.cancel() }
+        try await Task.sleep(for: .milliseconds(10))
         try await client.query("DROP SCHEMA IF EXISTS logbook CASCADE")
+        try await client.query("DROP TABLE IF EXISTS logbook_bench_raw")
+    }
+
+    /// Creates the baseline's table (empty).
+    package func reset() async throws {
         try await client.query("DROP TABLE IF EXISTS logbook_bench_raw")
         try await client.query("""
             CREATE TABLE logbook_bench_raw (position bigint, stream text, stream_version bigint, event_id uuid, type text, \

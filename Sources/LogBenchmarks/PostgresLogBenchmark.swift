@@ -28,7 +28,9 @@ public struct PostgresLogBenchmark: Sendable {
         configuration.maxEventsPerCommit = max(batchSize, 8_192)
         configuration.operationTimeout = .seconds(120)
         if let inFlight = ProcessInfo.processInfo.environment["LOGBOOK_BENCH_COMMITS_IN_FLIGHT"].flatMap(Int.init) { configuration.commitsInFlight = inFlight }
-        let store = try await PostgresEventStore.connect(try PostgresURL(url), configuration: configuration)
+        let url = try PostgresURL(url)
+        try await PostgresRawBaseline.emptyDatabase(url)
+        let store = try await PostgresEventStore.connect(url, configuration: configuration)
         do {
             let report = try await measure(store, workload)
             await store.close()
@@ -42,7 +44,6 @@ public struct PostgresLogBenchmark: Sendable {
     private func measure(_ store: PostgresEventStore, _ workload: LogWorkload) async throws -> BenchmarkReport {
         let raw = PostgresRawBaseline(store: store)
         try await raw.reset()
-        try await store.prepare()
         var report = BenchmarkReport()
         report.set("backend", "postgres")
         report.set("events", events)
