@@ -156,7 +156,8 @@ let package = Package(
         .testTarget(
             name: "LogbookHTTPTests",
             dependencies: [
-                "LogbookHTTP", "LogbookOpenAPI", "Logbook", "EventLog", "LogbookTestSupport", "LogbookCLI", "DemoData",
+                "LogbookHTTP", "LogbookOpenAPI", "Logbook", "EventLog", "EventLogPostgres", "LogbookTestSupport", "LogbookCLI",
+                "DemoData",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),

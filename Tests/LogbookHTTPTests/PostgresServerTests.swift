@@ -1,0 +1,113 @@
+import AsyncHTTPClient
+import EventLog
+import EventLogPostgres
+import Foundation
+import Logbook
+import LogbookHTTP
+import LogbookTestSupport
+import LogbookTesting
+import NIOHTTP1
+import NIOCore
+import Testing
+
+/// Two real `logbook serve --postgres` processes on one PostgreSQL log: a write on one is read on
+/// the other through `minPosition`; one killed with SIGKILL mid-appends loses nothing it
+/// acknowledged, the other keeps serving, and the killed one catches up when it comes back.
+@Suite("Servers sharing a PostgreSQL log", .serialized)
+struct PostgresServerTests {
+    struct Server {
+        let process: Process
+        let base: String
+    }
+
+    static func serve(_ url: String, readModels: String) throws -> Server {
+        let (process, output) = try ServerProcessTests.start(
+            ["serve", "--postgres", url, "--path", readModels, "--port", "0", "--log-level", "error"],
+            until: #"http://127\.0\.0\.1:[0-9]+"#)
+        return Server(process: process, base: String(output[output.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)!]))
+    }
+
+    @Test("read-your-writes across servers, a server SIGKILLed mid-appends loses nothing acknowledged, and catches up on restart")
+    func twoServers() async throws {
+        let url = try TestPostgres.freshDatabase()
+        try await withTemporaryDirectory { root in
+            var a = try Self.serve(url, readModels: root + "/a")
+            let b = try Self.serve(url, readModels: root + "/b")
+            defer { b.process.terminate(); a.process.terminate() }
+            let client = HTTPClient(eventLoopGroupProvider: .singleton)
+            let token = try await TokenKeys(secret: testSecret).token(user: "ana")
+            func call(_ server: Server, _ method: HTTPMethod, _ uri: String, _ body: String? = nil, headers: [String: String] = [:]) async throws
+                -> (status: UInt, text: String, position: String?)
+            {
+                var request = HTTPClientRequest(url: server.base + uri)
+                request.method = method
+                request.headers.add(name: "Authorization", value: "Bearer \(token)")
+                request.headers.add(name: "Content-Type", value: "application/json")
+                for (name, value) in headers { request.headers.add(name: name, value: value) }
+                if let body { request.body = .bytes(ByteBuffer(string: body)) }
+                let response = try await client.execute(request, timeout: .seconds(20))
+                let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
+                return (response.status.code, text, response.headers.first(name: "X-Logbook-Position"))
+            }
+            let registered = try await call(a, .POST, "/users/ana", #"{"displayName":"Ana","timeZone":"UTC","weekStart":"monday","units":"metric"}"#)
+            #expect(registered.status == 201, "\(registered.text)")
+            let position = try #require(registered.position)
+            let profile = try await call(b, .GET, "/users/ana/profile?minPosition=\(position)")
+            #expect(profile.status == 200, "\(profile.text)")
+            #expect(profile.text.contains("Ana"))
+
+            // Clients append steps through both servers; A is killed while they do.
+            let counter = Counter()
+            let acknowledged = try await withThrowingTaskGroup(of: [UInt64].self) { group in
+                for clientIndex in 0..<6 {
+                    let server = clientIndex % 2 == 0 ? a : b
+                    group.addTask {
+                        var mine: [UInt64] = []
+                        for index in 0..<3_000 {
+                            let second = String(format: "%02d", index % 60), minute = String(format: "%02d", (index / 60) % 60)
+                            let body = """
+                                {"samples":[{"start":"2026-11-17T0\(clientIndex):\(minute):\(second)Z","end":"2026-11-17T0\(clientIndex):\(minute):\(second).5Z","count":1,"source":"c\(clientIndex)"}]}
+                                """
+                            guard let answer = try? await call(server, .POST, "/users/ana/steps", body) else {
+                                if server.base == b.base { Issue.record("server B failed a request") }
+                                break
+                            }
+                            if answer.status == 201, let position = answer.position.flatMap(UInt64.init) {
+                                mine.append(position)
+                                counter.add()
+                            } else if server.base == b.base, answer.status != 201 {
+                                Issue.record("server B answered \(answer.status): \(answer.text)")
+                                break
+                            }
+                            if server.base == b.base, index >= 150 { break }
+                        }
+                        return mine
+                    }
+                }
+                let deadline = ContinuousClock.now + .seconds(120)
+                while counter.value < 60, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+                kill(a.process.processIdentifier, SIGKILL)
+                var all: [UInt64] = []
+                for try await mine in group { all += mine }
+                return all
+            }
+            a.process.waitUntilExit()
+            #expect(acknowledged.count >= 60, "too few appends to test anything")
+            let store = try await PostgresEventStore.connect(try PostgresURL(url))
+            for position in acknowledged {
+                let event = try await store.event(at: Position(position))
+                #expect(event?.type == "steps.recorded", "acknowledged append at \(position) is missing")
+            }
+            let head = try await store.headPosition()
+            await store.close()
+
+            // A comes back on its own read models and catches up; both answer the same week.
+            a = try Self.serve(url, readModels: root + "/a")
+            let weekA = try await call(a, .GET, "/users/ana/stats/weekly?date=2026-11-17&minPosition=\(head)")
+            let weekB = try await call(b, .GET, "/users/ana/stats/weekly?date=2026-11-17&minPosition=\(head)")
+            #expect(weekA.status == 200 && weekB.status == 200, "\(weekA.text) \(weekB.text)")
+            #expect(weekA.text == weekB.text)
+            try await client.shutdown()
+        }
+    }
+}
