@@ -11,8 +11,7 @@ struct LMDBSubscriptionSource: SubscriptionSource {
     let store: LMDBEventStore
     var nextPosition: UInt64
     let filter: EventFilter
-    private var buffer: [SubscriptionElement] = []
-    private var index = 0
+    private var buffer = SubscriptionBuffer()
     private let resolver: NameResolver
 
     init(store: LMDBEventStore, after position: UInt64, filter: EventFilter) {
@@ -24,19 +23,12 @@ struct LMDBSubscriptionSource: SubscriptionSource {
 
     mutating func nextBatch(limit: Int) async throws -> [SubscriptionElement]? {
         guard let first = try await next() else { return nil }
-        let end = min(buffer.count, index + limit - 1)
-        defer { index = end }
-        return [first] + buffer[index..<end]
+        return buffer.batch(startingWith: first, limit: limit)
     }
 
     mutating func next() async throws -> SubscriptionElement? {
         while true {
-            if index < buffer.count {
-                defer { index += 1 }
-                return buffer[index]
-            }
-            buffer.removeAll(keepingCapacity: true)
-            index = 0
+            if let element = buffer.next() { return element }
             try Task.checkCancellation()
             do { try store.ensureOpen() } catch { return nil }
             let chunk = store.configuration.subscriptionChunkSize
@@ -45,10 +37,8 @@ struct LMDBSubscriptionSource: SubscriptionSource {
             let page = try store.withReader(resolver: resolver) { reader in
                 try reader.readAll(from: from, direction: .forward, limit: chunk, scanLimit: chunk * 16, filter: filter)
             }
-            if let scanned = page.scannedThrough {
-                for event in page.events { buffer.append(.event(event)) }
-                if page.events.last?.position != scanned { buffer.append(.scanned(through: scanned)) }
-                nextPosition = scanned.rawValue + 1
+            if let next = buffer.load(page) {
+                nextPosition = next.rawValue
                 continue
             }
             if store.configuration.readOnly {

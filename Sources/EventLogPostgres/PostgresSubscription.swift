@@ -12,8 +12,7 @@ struct PostgresSubscriptionSource: SubscriptionSource {
     let store: PostgresEventStore
     let filter: EventFilter
     private var nextPosition: UInt64
-    private var buffer: [SubscriptionElement] = []
-    private var index = 0
+    private var buffer = SubscriptionBuffer()
 
     init(store: PostgresEventStore, after position: Position, filter: EventFilter) {
         self.store = store
@@ -23,35 +22,25 @@ struct PostgresSubscriptionSource: SubscriptionSource {
 
     mutating func nextBatch(limit: Int) async throws -> [SubscriptionElement]? {
         guard let first = try await next() else { return nil }
-        let end = min(buffer.count, index + limit - 1)
-        defer { index = end }
-        return [first] + buffer[index..<end]
+        return buffer.batch(startingWith: first, limit: limit)
     }
 
     mutating func next() async throws -> SubscriptionElement? {
         while true {
-            if index < buffer.count {
-                defer { index += 1 }
-                return buffer[index]
-            }
-            buffer.removeAll(keepingCapacity: true)
-            index = 0
+            if let element = buffer.next() { return element }
             try Task.checkCancellation()
-            if store.watcher.head >= nextPosition || buffer.isEmpty {
-                let page: LogPage
-                do {
-                    page = try await store.readAll(
-                        from: Position(nextPosition), direction: .forward, limit: store.configuration.pageSize, filter: filter)
-                } catch let error as EventStoreError where error.code == .closed {
-                    return nil
-                }
-                if let scanned = page.scannedThrough {
-                    for event in page.events { buffer.append(.event(event)) }
-                    if page.events.last?.position != scanned { buffer.append(.scanned(through: scanned)) }
-                    nextPosition = scanned.rawValue + 1
-                    store.watcher.publish(scanned.rawValue)
-                    continue
-                }
+            let page: LogPage
+            do {
+                page = try await store.readAll(
+                    from: Position(nextPosition), direction: .forward, limit: store.configuration.pageSize, filter: filter)
+            } catch let error as EventStoreError where error.code == .closed {
+                return nil
+            }
+            if let next = buffer.load(page) {
+                nextPosition = next.rawValue
+                // What a read saw committed is a head for every waiting subscription.
+                store.watcher.publish(next.rawValue - 1)
+                continue
             }
             guard try await store.watcher.wait(forHeadAfter: nextPosition - 1) else { return nil }
         }

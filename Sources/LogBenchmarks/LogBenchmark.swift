@@ -43,8 +43,8 @@ public struct LogBenchmark: Sendable {
             var configuration = LogConfiguration()
             configuration.initialMapSize = 1 << 30
             let store = try LMDBEventStore(path: root + "/durable", configuration: configuration)
-            let single = try await appendConcurrently(store, workload, writers: 1, total: durableSingleAppends)
-            let concurrent = try await appendConcurrently(store, workload, writers: concurrentWriters, total: durableConcurrentAppends)
+            let single = try await BenchmarkDrivers.appendConcurrently(store, workload, writers: 1, total: durableSingleAppends)
+            let concurrent = try await BenchmarkDrivers.appendConcurrently(store, workload, writers: concurrentWriters, total: durableConcurrentAppends)
             await store.close()
             report.set("durable_1_writer_eps", Double(durableSingleAppends) / single)
             report.set("durable_64_writers_eps", Double(durableConcurrentAppends) / concurrent)
@@ -86,10 +86,10 @@ public struct LogBenchmark: Sendable {
         progress("durable appends: 1 writer, then \(concurrentWriters)")
         let rawSingleSeconds = try raw.appendSingles(count: durableSingleAppends, after: events, seed: 1 << 41)
         let singleBefore = store.statistics?.transactions ?? 0
-        let singleSeconds = try await appendConcurrently(store, workload, writers: 1, total: durableSingleAppends)
+        let singleSeconds = try await BenchmarkDrivers.appendConcurrently(store, workload, writers: 1, total: durableSingleAppends)
         progress("single writer: \((store.statistics?.transactions ?? 0) - singleBefore) transactions in \(singleSeconds) s")
         let transactionsBefore = store.statistics?.transactions ?? 0
-        let concurrentSeconds = try await appendConcurrently(
+        let concurrentSeconds = try await BenchmarkDrivers.appendConcurrently(
             store, workload, writers: concurrentWriters, total: durableConcurrentAppends)
         let concurrentTransactions = (store.statistics?.transactions ?? 0) - transactionsBefore
         memory.sample()
@@ -154,7 +154,7 @@ public struct LogBenchmark: Sendable {
         var rawCost = PhaseCost()
         let batches = (workload.events + batchSize - 1) / batchSize
         let batchSize = self.batchSize
-        func range(_ batch: Int) -> ClosedRange<Int> { (batch * batchSize + 1)...min((batch + 1) * batchSize, workload.events) }
+        @Sendable func range(_ batch: Int) -> ClosedRange<Int> { (batch * batchSize + 1)...min((batch + 1) * batchSize, workload.events) }
         var block = 0
         while block < batches {
             let blockBatches = block..<min(block + batchesPerBlock, batches)
@@ -169,21 +169,9 @@ public struct LogBenchmark: Sendable {
 
             writes = ProcessStats.storageWriteBytes
             clock = Stopwatch()
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                var pending = blockBatches.makeIterator()
-                func submitNext() -> Bool {
-                    guard let batch = pending.next() else { return false }
-                    group.addTask {
-                        var random = SplitMix64(seed: UInt64(batch + 1))
-                        let requests = range(batch).map { n in
-                            AppendRequest(stream: workload.stream(n), events: [workload.event(n, random: &random)])
-                        }
-                        for result in try await store.append(batch: requests) { _ = try result.get() }
-                    }
-                    return true
-                }
-                for _ in 0..<pipelineDepth where !submitNext() { break }
-                while try await group.next() != nil { _ = submitNext() }
+            try await BenchmarkDrivers.appendPipelined(store, batches: blockBatches, depth: pipelineDepth) { batch in
+                var random = SplitMix64(seed: UInt64(batch + 1))
+                return range(batch).map { n in AppendRequest(stream: workload.stream(n), events: [workload.event(n, random: &random)]) }
             }
             log.seconds += clock.seconds
             log.writeBytes += ProcessStats.storageWriteBytes - writes
@@ -227,26 +215,6 @@ public struct LogBenchmark: Sendable {
         for _ in 0..<pointReads {
             let position = Position(random.next() % UInt64(events) + 1)
             guard try await store.event(at: position) != nil else { throw BenchmarkFailure("no event at \(position)") }
-        }
-        return clock.seconds
-    }
-
-    /// Durable single-event appends from `writers` concurrent tasks; returns seconds.
-    private func appendConcurrently(_ store: LMDBEventStore, _ workload: LogWorkload, writers: Int, total: Int) async throws -> Double {
-        let clock = Stopwatch()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for writer in 0..<writers {
-                group.addTask {
-                    // Seeds apart from the batches' (1…batches), or the events would repeat theirs.
-                    var random = SplitMix64(seed: 1 << 40 + UInt64(writers) << 20 + UInt64(writer))
-                    var n = writer + 1
-                    while n <= total {
-                        _ = try await store.append([workload.event(n, random: &random)], to: workload.stream(n))
-                        n += writers
-                    }
-                }
-            }
-            try await group.waitForAll()
         }
         return clock.seconds
     }

@@ -74,20 +74,10 @@ public struct PostgresLogBenchmark: Sendable {
             clock = Stopwatch()
             let batchSize = self.batchSize
             let events = self.events
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                var pending = blockBatches.makeIterator()
-                func submitNext() -> Bool {
-                    guard let batch = pending.next() else { return false }
-                    group.addTask {
-                        var random = SplitMix64(seed: UInt64(batch + 1))
-                        let range = (batch * batchSize + 1)...min((batch + 1) * batchSize, events)
-                        let requests = range.map { n in AppendRequest(stream: workload.stream(n), events: [workload.event(n, random: &random)]) }
-                        for result in try await store.append(batch: requests) { _ = try result.get() }
-                    }
-                    return true
-                }
-                for _ in 0..<2 where !submitNext() { break }
-                while try await group.next() != nil { _ = submitNext() }
+            try await BenchmarkDrivers.appendPipelined(store, batches: blockBatches, depth: 2) { batch in
+                var random = SplitMix64(seed: UInt64(batch + 1))
+                let range = (batch * batchSize + 1)...min((batch + 1) * batchSize, events)
+                return range.map { n in AppendRequest(stream: workload.stream(n), events: [workload.event(n, random: &random)]) }
             }
             logSeconds += clock.seconds
             block = blockBatches.upperBound
@@ -132,9 +122,9 @@ public struct PostgresLogBenchmark: Sendable {
             try await raw.insert([("single", UInt64(n), workload.event(n + 1, random: &random))], first: UInt64(events + n + 1), recordedAt: workload.base)
         }
         let rawSingleSeconds = clock.seconds
-        let singleSeconds = try await appendConcurrently(store, workload, writers: 1, total: durableSingleAppends)
+        let singleSeconds = try await BenchmarkDrivers.appendConcurrently(store, workload, writers: 1, total: durableSingleAppends)
         let transactionsBefore = store.statistics?.transactions ?? 0
-        let concurrentSeconds = try await appendConcurrently(store, workload, writers: concurrentWriters, total: durableConcurrentAppends)
+        let concurrentSeconds = try await BenchmarkDrivers.appendConcurrently(store, workload, writers: concurrentWriters, total: durableConcurrentAppends)
         let concurrentTransactions = (store.statistics?.transactions ?? 0) - transactionsBefore
 
         let appendRate = Double(events) / logSeconds
@@ -162,23 +152,4 @@ public struct PostgresLogBenchmark: Sendable {
     }
 
     private func range(_ batch: Int) -> ClosedRange<Int> { (batch * batchSize + 1)...min((batch + 1) * batchSize, events) }
-
-    /// Durable single-event appends from `writers` concurrent tasks; returns seconds.
-    private func appendConcurrently(_ store: PostgresEventStore, _ workload: LogWorkload, writers: Int, total: Int) async throws -> Double {
-        let clock = Stopwatch()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for writer in 0..<writers {
-                group.addTask {
-                    var random = SplitMix64(seed: 1 << 40 + UInt64(writers) << 20 + UInt64(writer))
-                    var n = writer + 1
-                    while n <= total {
-                        _ = try await store.append([workload.event(n, random: &random)], to: workload.stream(n))
-                        n += writers
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
-        return clock.seconds
-    }
 }

@@ -59,17 +59,7 @@ struct LogbookOnPostgresTests {
 
     @Test("a write on one server is read on the other through catchUp(to:) with the write's position, and invalidates its cache")
     func readYourWritesAcrossServers() async throws {
-        try await withTwoServers { a, b in
-            let now = when("2026-11-20T08:00:00+01:00")
-            let registered = try await a.execute(.registerUser(user: "u", UserRegistered(displayName: "U", timeZone: "UTC")), context: now)
-            try await b.catchUp(to: Position(registered.lastPosition))
-            let before = try await b.goalWeek(user: "u", containing: day("2026-11-25"))
-            #expect(before.days.allSatisfy { $0.goal.steps == 10_000 })
-            let set = try await a.execute(.setGoal(user: "u", GoalSet(date: day("2026-11-25"), steps: 4_321)), context: now)
-            try await b.catchUp(to: Position(set.lastPosition))
-            let after = try await b.goalWeek(user: "u", containing: day("2026-11-25"))
-            #expect(after.days.first { $0.date == day("2026-11-25") }?.goal.steps == 4_321, "B answered from a stale cache")
-        }
+        try await withTwoServers { a, b in try await expectWritesOnOneReadOnTheOther(a, b) }
     }
 
     @Test("the same user starting a workout on both servers at the same moment: exactly one start succeeds, every round")
