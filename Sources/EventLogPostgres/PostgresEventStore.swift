@@ -99,7 +99,7 @@ public final class PostgresEventStore: EventStore, Service {
     public func prepare() async throws {
         let migrations = LogSchema.migrations
         let logger = configuration.logger
-        try await operation("prepare the schema") { client in
+        try await operation("prepare the schema", timeout: configuration.prepareTimeout) { client in
             try await client.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(7406224911)", logger: logger)
                 var foreign = false
@@ -180,11 +180,13 @@ public final class PostgresEventStore: EventStore, Service {
     private var isClosed: Bool { lifecycle.withLock { $0.closed } }
 
     /// Runs `body` against the pool, bounded by the operation timeout, with errors mapped.
-    func operation<T: Sendable>(_ what: String, _ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws -> T {
+    func operation<T: Sendable>(
+        _ what: String, timeout: Duration? = nil, _ body: @escaping @Sendable (PostgresClient) async throws -> T
+    ) async throws -> T {
         guard !isClosed else { throw EventStoreError.closed }
         let client = self.client
         do {
-            return try await withDeadline(configuration.operationTimeout, what) { try await body(client) }
+            return try await withDeadline(timeout ?? configuration.operationTimeout, what) { try await body(client) }
         } catch {
             throw PostgresErrors.mapped(error)
         }

@@ -26,7 +26,10 @@ public struct PostgresLogConfiguration: Sendable {
     public var pollInterval: Duration = .milliseconds(500)
     /// How long one operation may wait for PostgreSQL (a connection, a query) before it fails
     /// with ``EventStoreError/Code/unavailable``: writes fail fast while the database is down.
-    public var operationTimeout: Duration = .seconds(5)
+    public var operationTimeout: Duration = .seconds(10)
+    /// How long creating or migrating the schema may take when the store starts (it waits for
+    /// other servers doing the same, and DDL is slow on a busy database).
+    public var prepareTimeout: Duration = .seconds(120)
     /// The clock that stamps `recordedAt`.
     public var clock: any LogClock = SystemLogClock()
     /// Where the store logs reconnections and notification losses.

@@ -124,6 +124,9 @@ public enum OpenAPIDocument {
         let time: [String: Any] = ["type": "string", "format": "date-time"]
         switch name {
         case "asOf": return (["type": "string"], "Answer as of a log position (123 or position:123) or an RFC 3339 time")
+        case "minPosition":
+            return (["type": "integer", "minimum": 0],
+                    "Answer only once the read models hold this log position (a write's X-Logbook-Position, made on any server); 503 with Retry-After if they do not within the configured wait. Also the X-Logbook-Min-Position header")
         case "date": return (date, "A day of the week asked for (yyyy-mm-dd)")
         case "day": return (date, "The day the streaks are computed as of (default: the last day with data)")
         case "today": return (date, "The last day of the window (default: today in the user's time zone)")

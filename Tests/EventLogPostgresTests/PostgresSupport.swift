@@ -23,6 +23,9 @@ func withPostgresStore<R>(
 /// A store on the database at `url` (another server of the same log).
 func connect(_ url: String, _ configure: (inout PostgresLogConfiguration) -> Void = { _ in }) async throws -> PostgresEventStore {
     var configuration = PostgresLogConfiguration()
+    // The whole suite runs in parallel on a small machine: give PostgreSQL time (the restart
+    // test sets its own short timeout).
+    configuration.operationTimeout = .seconds(60)
     configure(&configuration)
     return try await PostgresEventStore.connect(try PostgresURL(url), configuration: configuration)
 }
