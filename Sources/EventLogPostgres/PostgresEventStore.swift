@@ -148,7 +148,7 @@ public final class PostgresEventStore: EventStore, Service {
 
     private func listen() async {
         var failures = 0
-        while !Task.isCancelled {
+        while !Task.isCancelled, !isClosed {
             do {
                 try await client.withConnection { connection in
                     try await connection.listen(on: "logbook_head") { notifications in
@@ -423,9 +423,15 @@ public final class PostgresEventStore: EventStore, Service {
         guard first else { return }
         await queue.close()
         watcher.close()
-        let owned = lifecycle.withLock { $0.owned }
-        owned?.cancel()
-        await owned?.value
+        guard let owned = lifecycle.withLock({ $0.owned }) else { return }
+        owned.cancel()
+        // The pool and the listener stop on cancellation; if PostgreSQL keeps one of them waiting
+        // (a connection that never comes), closing does not wait for it past a few seconds.
+        do {
+            try await withDeadline(.seconds(5), "stop the connection pool") { await owned.value }
+        } catch {
+            configuration.logger.warning("the PostgreSQL connection pool did not stop within 5 s of closing the log; leaving it")
+        }
     }
 
     /// The events a query selects (the columns of ``EventRow``), checksums verified.

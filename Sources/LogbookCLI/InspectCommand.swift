@@ -53,11 +53,15 @@ struct InspectCommand: AsyncParsableCommand {
                 projections: try logbook.projectionStatus(), events: recent)
         }
         if json { return print(try Output.jsonText(report)) }
-        print("""
-        \(report.path): \(report.storage.headPosition) events, file \(megabytes(report.fileBytes)), \
-        map \(megabytes(report.storage.usedBytes)) used of \(megabytes(report.storage.mapSize ?? 0)), \
-        readers \(report.storage.readersInUse ?? 0)/\(report.storage.maxReaders ?? 0)
-        """)
+        if let mapSize = report.storage.mapSize {
+            print("""
+            \(report.path): \(report.storage.headPosition) events, file \(megabytes(report.fileBytes)), \
+            map \(megabytes(report.storage.usedBytes)) used of \(megabytes(mapSize)), \
+            readers \(report.storage.readersInUse ?? 0)/\(report.storage.maxReaders ?? 0)
+            """)
+        } else {
+            print("\(report.storage.backend) log: \(report.storage.headPosition) events, \(megabytes(report.storage.usedBytes)) in its tables; read models in \(report.path)")
+        }
         print("databases:")
         for database in report.storage.databases {
             print("  \(database.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(String(database.entries).leftPadded(10)) entries  \(megabytes(database.bytes).leftPadded(10))")
