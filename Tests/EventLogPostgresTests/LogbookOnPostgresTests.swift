@@ -10,13 +10,13 @@ import Testing
 /// Several Logbook servers on one log in PostgreSQL, each with its read models in a local
 /// directory: the same bytes at the same position, reads of writes made elsewhere, caches that
 /// hear about them, and rules across a user's streams that hold when two servers decide at once.
-@Suite("Logbook servers sharing a log in PostgreSQL", .serialized)
+@Suite("Logbook servers sharing a log in PostgreSQL", .serialized, .timeLimit(.minutes(10)))
 struct LogbookOnPostgresTests {
     func sha(_ digests: [ProjectionDigest]) -> [String] { digests.map { "\($0.projection.rawValue) \($0.sha256)" } }
 
     /// Two Logbooks (two servers: a connection pool and a read-model directory each) on one fresh database.
     func withTwoServers<R>(_ body: (Logbook, Logbook) async throws -> R) async throws -> R {
-        let url = try TestPostgres.freshDatabase()
+        let url = try await TestPostgres.freshDatabase()
         return try await withTemporaryDirectory { root in
             var configuration = LogbookConfiguration()
             configuration.log.durability = .relaxed

@@ -7,7 +7,7 @@ import Testing
 
 /// Several servers on one log: positions stay gapless and in commit order, conflicts happen
 /// exactly where they must, and a commit on one server wakes the others' subscriptions.
-@Suite("PostgreSQL log: several writers", .serialized)
+@Suite("PostgreSQL log: several writers", .serialized, .timeLimit(.minutes(10)))
 struct PostgresConcurrencyTests {
     @Test("64 writers on two servers racing on shared streams: gapless positions, gapless versions, every conflict real")
     func racingWritersOnTwoServers() async throws {
@@ -77,7 +77,7 @@ struct PostgresConcurrencyTests {
 
     @Test("writer processes killed with SIGKILL mid-append lose no acknowledged event; positions stay gapless")
     func killedWritersLoseNothing() async throws {
-        let url = try TestPostgres.freshDatabase()
+        let url = try await TestPostgres.freshDatabase()
         // Create the schema before two processes race to do it.
         await (try await connect(url)).close()
         var acknowledged: [AppendingChild.Ack] = []

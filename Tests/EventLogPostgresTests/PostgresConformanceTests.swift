@@ -6,7 +6,7 @@ import LogbookTesting
 import Testing
 
 /// The log's contract, checked on PostgreSQL with the same suite the LMDB log passes.
-@Suite("PostgreSQL log: conformance")
+@Suite("PostgreSQL log: conformance", .serialized, .timeLimit(.minutes(10)))
 struct PostgresConformanceTests {
     @Test(arguments: EventStoreConformance.allCases)
     func conformance(_ check: EventStoreConformance) async throws {
@@ -29,7 +29,7 @@ struct PostgresConformanceTests {
     func checksumsAreVerifiedOnRead() async throws {
         try await withPostgresStore { store, url in
             _ = try await store.append([testEvent("one"), testEvent("two")], to: "s")
-            try TestPostgres.psql(url, "UPDATE logbook.events SET payload = '\\x74776f21' WHERE position = 2")
+            try await TestPostgres.psql(url, "UPDATE logbook.events SET payload = '\\x74776f21' WHERE position = 2")
             #expect(try await store.event(at: 1)?.text == "one")
             do {
                 _ = try await store.readStream("s", from: 0, direction: .forward, limit: 10)
@@ -43,15 +43,15 @@ struct PostgresConformanceTests {
 
     @Test("servers starting together migrate once; a database with a newer schema is refused")
     func migrations() async throws {
-        let url = try TestPostgres.freshDatabase()
+        let url = try await TestPostgres.freshDatabase()
         async let a = connect(url)
         async let b = connect(url)
         let stores = try await [a, b]
         _ = try await stores[0].append([testEvent()], to: "s")
         #expect(try await stores[1].headPosition() == 1)
         for store in stores { await store.close() }
-        #expect(try TestPostgres.psql(url, "SELECT count(*) FROM logbook.migrations").trimmingCharacters(in: .whitespacesAndNewlines) == "1")
-        try TestPostgres.psql(url, "INSERT INTO logbook.migrations (version, name) VALUES (99, 'future')")
+        #expect(try await TestPostgres.psql(url, "SELECT count(*) FROM logbook.migrations").trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+        try await TestPostgres.psql(url, "INSERT INTO logbook.migrations (version, name) VALUES (99, 'future')")
         do {
             _ = try await connect(url)
             Issue.record("a newer schema was accepted")

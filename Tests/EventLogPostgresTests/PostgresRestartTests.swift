@@ -7,11 +7,11 @@ import Testing
 
 /// PostgreSQL restarted under a running store: writes fail fast with a typed error while it is
 /// down, nothing acknowledged is lost, and the store and its subscriptions resume without a gap.
-@Suite("PostgreSQL log: a database restart", .serialized)
+@Suite("PostgreSQL log: a database restart", .serialized, .timeLimit(.minutes(10)))
 struct PostgresRestartTests {
     @Test("writes fail fast as unavailable while PostgreSQL is down; afterwards appends and a resubscribing reader go on with no gap")
     func restart() async throws {
-        let cluster = try TestPostgres.Cluster.start()
+        let cluster = try await TestPostgres.Cluster.start()
         defer { cluster.remove() }
         var configuration = PostgresLogConfiguration()
         configuration.operationTimeout = .seconds(5)
@@ -36,7 +36,7 @@ struct PostgresRestartTests {
             return seen
         }
 
-        try cluster.stop()
+        try await cluster.stop()
         let started = ContinuousClock.now
         do {
             _ = try await store.append([testEvent("while down")], to: "s-0")
@@ -45,7 +45,7 @@ struct PostgresRestartTests {
             #expect(error.code == .unavailable, "\(error)")
         }
         #expect(ContinuousClock.now - started < .seconds(20), "the failure was not fast")
-        try cluster.restart()
+        try await cluster.restart()
 
         // The pool reconnects by itself; the first appends may still fail while it does.
         var index = 0

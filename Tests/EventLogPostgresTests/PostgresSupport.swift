@@ -8,7 +8,7 @@ func withPostgresStore<R>(
     _ configure: (inout PostgresLogConfiguration) -> Void = { _ in },
     _ body: (PostgresEventStore, String) async throws -> R
 ) async throws -> R {
-    let url = try TestPostgres.freshDatabase()
+    let url = try await TestPostgres.freshDatabase()
     let store = try await connect(url, configure)
     do {
         let result = try await body(store, url)

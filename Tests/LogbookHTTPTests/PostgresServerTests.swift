@@ -13,14 +13,19 @@ import Testing
 /// Two real `logbook serve --postgres` processes on one PostgreSQL log: a write on one is read on
 /// the other through `minPosition`; one killed with SIGKILL mid-appends loses nothing it
 /// acknowledged, the other keeps serving, and the killed one catches up when it comes back.
-@Suite("Servers sharing a PostgreSQL log", .serialized)
+@Suite("Servers sharing a PostgreSQL log", .serialized, .timeLimit(.minutes(10)))
 struct PostgresServerTests {
     struct Server {
         let process: Process
         let base: String
     }
 
-    static func serve(_ url: String, readModels: String) throws -> Server {
+    /// Starts `logbook serve --postgres` and waits (on a thread of its own) for it to listen.
+    static func serve(_ url: String, readModels: String) async throws -> Server {
+        try await TestPostgres.offThePool { try startServe(url, readModels: readModels) }
+    }
+
+    static func startServe(_ url: String, readModels: String) throws -> Server {
         let (process, output) = try ServerProcessTests.start(
             ["serve", "--postgres", url, "--path", readModels, "--port", "0", "--log-level", "error"],
             until: #"http://127\.0\.0\.1:[0-9]+"#)
@@ -29,10 +34,10 @@ struct PostgresServerTests {
 
     @Test("read-your-writes across servers, a server SIGKILLed mid-appends loses nothing acknowledged, and catches up on restart")
     func twoServers() async throws {
-        let url = try TestPostgres.freshDatabase()
+        let url = try await TestPostgres.freshDatabase()
         try await withTemporaryDirectory { root in
-            var a = try Self.serve(url, readModels: root + "/a")
-            let b = try Self.serve(url, readModels: root + "/b")
+            var a = try await Self.serve(url, readModels: root + "/a")
+            let b = try await Self.serve(url, readModels: root + "/b")
             defer { b.process.terminate(); a.process.terminate() }
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
             let token = try await TokenKeys(secret: testSecret).token(user: "ana")
@@ -102,7 +107,7 @@ struct PostgresServerTests {
             await store.close()
 
             // A comes back on its own read models and catches up; both answer the same week.
-            a = try Self.serve(url, readModels: root + "/a")
+            a = try await Self.serve(url, readModels: root + "/a")
             let weekA = try await call(a, .GET, "/users/ana/stats/weekly?date=2026-11-17&minPosition=\(head)")
             let weekB = try await call(b, .GET, "/users/ana/stats/weekly?date=2026-11-17&minPosition=\(head)")
             #expect(weekA.status == 200 && weekB.status == 200, "\(weekA.text) \(weekB.text)")

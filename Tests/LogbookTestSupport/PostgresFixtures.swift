@@ -34,10 +34,10 @@ public enum TestPostgres {
     }
 
     /// A new, empty database on the shared cluster: its URL.
-    public static func freshDatabase() throws -> String {
-        let server = try serverURL()
+    public static func freshDatabase() async throws -> String {
+        let server = try await offThePool { try serverURL() }
         let name = "t_\(ProcessInfo.processInfo.processIdentifier)_\(counter.add(1, ordering: .relaxed).newValue)"
-        try psql(server, "CREATE DATABASE \(name)")
+        try await psql(server, "CREATE DATABASE \(name)")
         return url(server, database: name)
     }
 
@@ -50,8 +50,16 @@ public enum TestPostgres {
 
     /// Runs one SQL command with `psql`; throws with psql's message if it fails.
     @discardableResult
-    public static func psql(_ url: String, _ sql: String) throws -> String {
-        try run("/usr/bin/psql", [url, "-v", "ON_ERROR_STOP=1", "-qAt", "-c", sql])
+    public static func psql(_ url: String, _ sql: String) async throws -> String {
+        try await offThePool { try run("/usr/bin/psql", [url, "-v", "ON_ERROR_STOP=1", "-qAt", "-c", sql]) }
+    }
+
+    /// Runs blocking work (a child process waited for) on a thread of its own: Swift's
+    /// cooperative pool has one thread per core, and tests blocking them starve every other test.
+    public static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
     }
 
     /// A cluster of its own in a temporary directory, for tests that stop or restart PostgreSQL.
@@ -65,8 +73,15 @@ public enum TestPostgres {
             return Cluster(directory: directory, url: url.trimmingCharacters(in: .whitespacesAndNewlines))
         }
 
+        /// A cluster of its own, started off the cooperative pool.
+        public static func start() async throws -> Cluster { try await offThePool { try start() } }
+
         public func stop() throws { try run(repositoryRoot.appendingPathComponent("tools/postgres").path, ["stop", directory]) }
         public func restart() throws { try run(repositoryRoot.appendingPathComponent("tools/postgres").path, ["restart", directory]) }
+        /// Stops the cluster, off the cooperative pool.
+        public func stop() async throws { try await offThePool { try stop() } }
+        /// Stops and starts the cluster again, off the cooperative pool.
+        public func restart() async throws { try await offThePool { try restart() } }
 
         /// Stops the cluster and removes its files.
         public func remove() {
