@@ -24,10 +24,15 @@ final class WriterLockFile: Sendable {
         descriptor = Mutex(fd)
     }
 
-    /// Releases the lock (by closing the file). Safe to call twice.
+    /// Releases the lock and closes the file. Safe to call twice. The explicit unlock matters: a
+    /// child process being spawned at that moment shares the open file (until its exec closes
+    /// it), and closing alone would leave the lock held through the child's copy.
     func release() {
         descriptor.withLock { fd in
-            if fd >= 0 { close(fd) }
+            if fd >= 0 {
+                flock(fd, LOCK_UN)
+                close(fd)
+            }
             fd = -1
         }
     }

@@ -113,7 +113,7 @@ struct DurabilityTests {
     func secondWriterProcessRefused() async throws {
         try await withStore { store, path in
             _ = try await store.append([testEvent()], to: "s")
-            let (status, output) = try runLogbook(["demo", "--path", path], includeErrors: true)
+            let (status, output) = try await runLogbook(["demo", "--path", path], includeErrors: true)
             #expect(status != 0)
             #expect(output.contains("another process is writing this log"))
             _ = try await store.append([testEvent()], to: "s")

@@ -7,12 +7,12 @@ import Testing
 @Suite("Command line")
 struct CLITests {
     /// A small demo data set generated into a fresh directory.
-    static func withDemo(_ body: (String) throws -> Void) async throws {
+    static func withDemo(_ body: (String) async throws -> Void) async throws {
         try await withTemporaryDirectory { directory in
             let path = directory + "/data"
-            let (status, output) = try runLogbook(["demo", "--path", path, "--users", "2", "--no-serve"], includeErrors: true)
+            let (status, output) = try await runLogbook(["demo", "--path", path, "--users", "2", "--no-serve"], includeErrors: true)
             #expect(status == 0, "\(output)")
-            try body(path)
+            try await body(path)
         }
     }
 
@@ -21,20 +21,20 @@ struct CLITests {
         try await Self.withDemo { path in
             let directory = (path as NSString).deletingLastPathComponent
             let first = directory + "/first.ndjson", second = directory + "/second.ndjson"
-            #expect(try runLogbook(["export", "--path", path, "--output", first]).0 == 0)
-            let (imported, report) = try runLogbook(["import", "--path", directory + "/copy", first, "--json", "--durability", "nosync"], includeErrors: true)
+            #expect(try await runLogbook(["export", "--path", path, "--output", first]).0 == 0)
+            let (imported, report) = try await runLogbook(["import", "--path", directory + "/copy", first, "--json", "--durability", "nosync"], includeErrors: true)
             #expect(imported == 0, "\(report)")
             #expect(report.contains("\"alreadyPresent\":0"))
-            #expect(try runLogbook(["export", "--path", directory + "/copy", "--output", second]).0 == 0)
+            #expect(try await runLogbook(["export", "--path", directory + "/copy", "--output", second]).0 == 0)
             let original = try Data(contentsOf: URL(fileURLWithPath: first))
             #expect(original.count > 100_000)
             #expect(original == (try Data(contentsOf: URL(fileURLWithPath: second))))
-            let (again, secondReport) = try runLogbook(["import", "--path", directory + "/copy", first, "--json"], includeErrors: true)
+            let (again, secondReport) = try await runLogbook(["import", "--path", directory + "/copy", first, "--json"], includeErrors: true)
             #expect(again == 0)
             #expect(secondReport.contains("\"written\":0"))
             // The copy's read models are the original's.
-            let (_, digestsA) = try runLogbook(["rebuild", "--path", path, "--json"])
-            let (_, digestsB) = try runLogbook(["rebuild", "--path", directory + "/copy", "--json"])
+            let (_, digestsA) = try await runLogbook(["rebuild", "--path", path, "--json"])
+            let (_, digestsB) = try await runLogbook(["rebuild", "--path", directory + "/copy", "--json"])
             #expect(digestsA == digestsB)
         }
     }
@@ -46,11 +46,11 @@ struct CLITests {
             let good = #"{"position":1,"stream":"user-ana","streamVersion":0,"eventId":"5b0e4a8e-1d7c-4c5e-9a0b-2f6d8c3e1a70","type":"user.registered","schemaVersion":1,"subject":"ana","occurredAt":"2026-11-17T08:00:00Z","recordedAt":"2026-11-17T08:00:00Z","correlationId":null,"causationId":null,"metadata":{},"data":{"displayName":"Ana","timeZone":"UTC","units":"metric","weekStart":"monday"}}"#
             try (good + "\n" + good.replacingOccurrences(of: "\"units\":\"metric\"", with: "\"units\":\"cubits\"") + "\n")
                 .write(toFile: file, atomically: true, encoding: .utf8)
-            let (status, output) = try runLogbook(["import", "--path", directory + "/data", file], includeErrors: true)
+            let (status, output) = try await runLogbook(["import", "--path", directory + "/data", file], includeErrors: true)
             #expect(status != 0)
             #expect(output.contains("bad.ndjson:2"), "\(output)")
             #expect(output.contains("units"), "\(output)")
-            let (_, inspect) = try runLogbook(["inspect", "--path", directory + "/data", "--json"], includeErrors: true)
+            let (_, inspect) = try await runLogbook(["inspect", "--path", directory + "/data", "--json"], includeErrors: true)
             #expect(!inspect.contains("\"headPosition\":1"))
         }
     }
@@ -67,42 +67,42 @@ struct CLITests {
             try (line("cy", id: "0d6b1f9e-4c55-4f0a-8e2b-7a1c3d5e9f01") + "\n" + line("bob", id: anaId) + "\n").write(toFile: reused, atomically: true, encoding: .utf8)
             try (line("cy", id: "0d6b1f9e-4c55-4f0a-8e2b-7a1c3d5e9f01") + "\n" + line("dee", id: "0d6b1f9e-4c55-4f0a-8e2b-7a1c3d5e9f01") + "\n")
                 .write(toFile: twice, atomically: true, encoding: .utf8)
-            #expect(try runLogbook(["import", "--path", directory + "/data", first], includeErrors: true).0 == 0)
-            let (status, output) = try runLogbook(["import", "--path", directory + "/data", reused], includeErrors: true)
+            #expect(try await runLogbook(["import", "--path", directory + "/data", first], includeErrors: true).0 == 0)
+            let (status, output) = try await runLogbook(["import", "--path", directory + "/data", reused], includeErrors: true)
             #expect(status != 0)
             #expect(output.contains("reused.ndjson:2"), "\(output)")
             #expect(output.contains(anaId) && output.contains("user-ana"), "\(output)")
-            let (twiceStatus, twiceOutput) = try runLogbook(["import", "--path", directory + "/data", twice], includeErrors: true)
+            let (twiceStatus, twiceOutput) = try await runLogbook(["import", "--path", directory + "/data", twice], includeErrors: true)
             #expect(twiceStatus != 0)
             #expect(twiceOutput.contains("twice.ndjson:2") && twiceOutput.contains("line 1"), "\(twiceOutput)")
-            let (_, inspect) = try runLogbook(["inspect", "--path", directory + "/data", "--json"], includeErrors: true)
+            let (_, inspect) = try await runLogbook(["inspect", "--path", directory + "/data", "--json"], includeErrors: true)
             #expect(inspect.contains("\"headPosition\":1"), "\(inspect)")
             // The first file again is a repeat: nothing new, no error.
-            #expect(try runLogbook(["import", "--path", directory + "/data", first], includeErrors: true).0 == 0)
+            #expect(try await runLogbook(["import", "--path", directory + "/data", first], includeErrors: true).0 == 0)
         }
     }
 
     @Test("rebuild then verify succeeds; replay to a position; read commands print JSON")
     func rebuildVerifyReplayAndReads() async throws {
         try await Self.withDemo { path in
-            let (rebuilt, digests) = try runLogbook(["rebuild", "--path", path, "--json"])
+            let (rebuilt, digests) = try await runLogbook(["rebuild", "--path", path, "--json"])
             #expect(rebuilt == 0)
             #expect(digests.contains("\"sha256\""))
-            let (verified, report) = try runLogbook(["verify", "--path", path], includeErrors: true)
+            let (verified, report) = try await runLogbook(["verify", "--path", path], includeErrors: true)
             #expect(verified == 0, "\(report)")
             #expect(report.contains("ok"))
             #expect(!report.contains("MISMATCH"))
-            let (replayed, replay) = try runLogbook(["replay", "--path", path, "--to", "500", "--json"], includeErrors: true)
+            let (replayed, replay) = try await runLogbook(["replay", "--path", path, "--to", "500", "--json"], includeErrors: true)
             #expect(replayed == 0, "\(replay)")
             #expect(replay.contains("\"position\":500"))
             for arguments in [["timeline", "--user", "u-1000", "--limit", "3"], ["stats", "--user", "u-1000", "--week", "2026-10-28"],
                               ["goals", "--user", "u-1000", "--week", "2026-10-28"], ["places", "--user", "u-1000", "--list", "deck"],
                               ["inspect"], ["timeline", "--user", "u-1000", "--as-of", "400"]] {
-                let (status, output) = try runLogbook(arguments + ["--path", path, "--json"], includeErrors: true)
+                let (status, output) = try await runLogbook(arguments + ["--path", path, "--json"], includeErrors: true)
                 #expect(status == 0, "\(arguments): \(output)")
                 #expect((try? JSONSerialization.jsonObject(with: Data(output.utf8))) != nil, "\(arguments) did not print JSON: \(output.prefix(200))")
             }
-            let (_, chart) = try runLogbook(["stats", "--user", "u-1000", "--week", "2026-10-28", "--path", path])
+            let (_, chart) = try await runLogbook(["stats", "--user", "u-1000", "--week", "2026-10-28", "--path", path])
             #expect(chart.contains("█"))
         }
     }
@@ -120,7 +120,7 @@ struct CLITests {
                 (["frobnicate"], "frobnicate"),
             ]
             for (arguments, words) in cases {
-                let (status, output) = try runLogbook(arguments, environment: ["LOGBOOK_JWT_SECRET": ""], includeErrors: true)
+                let (status, output) = try await runLogbook(arguments, environment: ["LOGBOOK_JWT_SECRET": ""], includeErrors: true)
                 #expect(status != 0, "\(arguments) exited 0")
                 #expect(output.contains(words), "\(arguments): \(output)")
             }

@@ -42,8 +42,14 @@ public func when(_ now: String, id: UUID? = nil) -> CommandContext {
 }
 
 /// Runs the built `logbook` binary to completion with extra environment variables; returns its
-/// exit status and its standard output (with standard error too if `includeErrors`).
-public func runLogbook(_ arguments: [String], environment: [String: String] = [:], includeErrors: Bool = false) throws -> (Int32, String) {
+/// exit status and its standard output (with standard error too if `includeErrors`). Waits on a
+/// thread of its own: a child that runs for a minute must not hold one of the cooperative pool's
+/// few threads (every other test would stall with it).
+public func runLogbook(_ arguments: [String], environment: [String: String] = [:], includeErrors: Bool = false) async throws -> (Int32, String) {
+    try await TestPostgres.offThePool { try runLogbookBlocking(arguments, environment: environment, includeErrors: includeErrors) }
+}
+
+private func runLogbookBlocking(_ arguments: [String], environment: [String: String], includeErrors: Bool) throws -> (Int32, String) {
     let process = Process()
     process.executableURL = logbookExecutable
     process.arguments = arguments

@@ -46,7 +46,7 @@ struct ReplayTests {
             #expect(sha(try await reopened.rebuild()) == sha(live))
             await reopened.close()
             // Another process, another time zone and locale: the same bytes.
-            let (status, output) = try runLogbook(["rebuild", "--path", path, "--json", "--chunk-size", "333"],
+            let (status, output) = try await runLogbook(["rebuild", "--path", path, "--json", "--chunk-size", "333"],
                                                   environment: ["TZ": "Pacific/Kiritimati", "LANG": "tr_TR.UTF-8", "LC_ALL": "tr_TR.UTF-8"])
             #expect(status == 0, "\(output)")
             let rebuilt = try JSONDecoder().decode([ProjectionDigest].self, from: Data(output.utf8))
