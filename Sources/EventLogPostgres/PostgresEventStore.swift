@@ -272,6 +272,9 @@ public final class PostgresEventStore: EventStore, Service {
     public func readAll(from position: Position, direction: ReadDirection, limit: Int, filter: EventFilter) async throws -> LogPage {
         let window = Int64(max(configuration.maxPositionsScannedPerRead, limit, 1))
         let start = Int64(clamping: position.rawValue)
+        // Forward reads start at position 1 at the earliest, so the window and what the page
+        // claims to have scanned are the same positions.
+        let low = max(start, 1)
         let types = filter.eventTypes.map { $0.sorted() }
         let prefix = filter.streamPrefix
         let subject = filter.subject
@@ -283,7 +286,7 @@ public final class PostgresEventStore: EventStore, Service {
                 query = """
                     SELECT e.*, h.position AS head FROM logbook.head h LEFT JOIN LATERAL (
                       SELECT \(unescaped: EventRow.columns) FROM logbook.events
-                       WHERE position >= \(start) AND position < \(start) + \(window)
+                       WHERE position >= \(low) AND position < \(low) + \(window)
                          AND (\(types)::text[] IS NULL OR type = ANY(\(types)::text[]))
                          AND (\(prefix)::text IS NULL OR starts_with(stream, \(prefix)::text))
                          AND (\(subject)::text IS NULL OR subject = \(subject)::text)
@@ -313,8 +316,7 @@ public final class PostgresEventStore: EventStore, Service {
         let full = limit > 0 && events.count == limit
         switch direction {
         case .forward:
-            guard start <= head, start > 0 || head > 0 else { return LogPage(events: events, scannedThrough: nil, reachedEnd: true) }
-            let low = max(start, 1)
+            guard low <= head else { return LogPage(events: events, scannedThrough: nil, reachedEnd: true) }
             if full, let last = events.last { return LogPage(events: events, scannedThrough: last.position, reachedEnd: false) }
             let end = min(low + window - 1, head)
             return LogPage(events: events, scannedThrough: Position(UInt64(end)), reachedEnd: end >= head)
@@ -322,8 +324,8 @@ public final class PostgresEventStore: EventStore, Service {
             let top = min(start, head)
             guard top >= 1 else { return LogPage(events: events, scannedThrough: nil, reachedEnd: true) }
             if full, let last = events.last { return LogPage(events: events, scannedThrough: last.position, reachedEnd: false) }
-            let low = max(top - window + 1, 1)
-            return LogPage(events: events, scannedThrough: Position(UInt64(low)), reachedEnd: low == 1)
+            let bottom = max(top - window + 1, 1)
+            return LogPage(events: events, scannedThrough: Position(UInt64(bottom)), reachedEnd: bottom == 1)
         }
     }
 
