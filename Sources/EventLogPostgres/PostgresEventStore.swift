@@ -244,20 +244,11 @@ public final class PostgresEventStore: EventStore, Service {
 
     public func readStream(_ stream: String, from version: UInt64, direction: ReadDirection, limit: Int) async throws -> [RecordedEvent] {
         guard limit > 0 else { return [] }
-        let from = Int64(clamping: version)
-        let count = Int64(limit)
-        return switch direction {
-        case .forward:
-            try await rows("read a stream", """
-                SELECT \(unescaped: EventRow.columns) FROM logbook.events WHERE stream = \(stream) AND stream_version >= \(from) \
-                ORDER BY stream_version LIMIT \(count)
-                """)
-        case .backward:
-            try await rows("read a stream", """
-                SELECT \(unescaped: EventRow.columns) FROM logbook.events WHERE stream = \(stream) AND stream_version <= \(from) \
-                ORDER BY stream_version DESC LIMIT \(count)
-                """)
-        }
+        let (from, count, comparison, order) = (Int64(clamping: version), Int64(limit), direction.comparison, direction.order)
+        return try await rows("read a stream", """
+            SELECT \(unescaped: EventRow.columns) FROM logbook.events WHERE stream = \(stream) \
+            AND stream_version \(unescaped: comparison) \(from) ORDER BY stream_version \(unescaped: order) LIMIT \(count)
+            """)
     }
 
     public func streamVersion(_ stream: String) async throws -> UInt64? {
@@ -331,20 +322,11 @@ public final class PostgresEventStore: EventStore, Service {
 
     public func readSubject(_ subject: String, from position: Position, direction: ReadDirection, limit: Int) async throws -> [RecordedEvent] {
         guard limit > 0 else { return [] }
-        let from = Int64(clamping: position.rawValue)
-        let count = Int64(limit)
-        return switch direction {
-        case .forward:
-            try await rows("read a subject", """
-                SELECT \(unescaped: EventRow.columns) FROM logbook.events WHERE subject = \(subject) AND position >= \(from) \
-                ORDER BY position LIMIT \(count)
-                """)
-        case .backward:
-            try await rows("read a subject", """
-                SELECT \(unescaped: EventRow.columns) FROM logbook.events WHERE subject = \(subject) AND position <= \(from) \
-                ORDER BY position DESC LIMIT \(count)
-                """)
-        }
+        let (from, count, comparison, order) = (Int64(clamping: position.rawValue), Int64(limit), direction.comparison, direction.order)
+        return try await rows("read a subject", """
+            SELECT \(unescaped: EventRow.columns) FROM logbook.events WHERE subject = \(subject) \
+            AND position \(unescaped: comparison) \(from) ORDER BY position \(unescaped: order) LIMIT \(count)
+            """)
     }
 
     public func headPosition() async throws -> Position {
@@ -444,4 +426,10 @@ public final class PostgresEventStore: EventStore, Service {
             return events
         }
     }
+}
+
+extension ReadDirection {
+    /// How a read in this direction bounds its start, and orders its rows, in SQL.
+    fileprivate var comparison: String { self == .forward ? ">=" : "<=" }
+    fileprivate var order: String { self == .forward ? "ASC" : "DESC" }
 }

@@ -144,18 +144,20 @@ struct CommandRoutes<Context: LogbookRouteContext> {
         ])
         let keyedRequest = try IdempotentRequest(key: key, scope: identity, fingerprint: fingerprint)
         let buffered = request
+        var position: UInt64?
         let (answer, replayed) = try await logbook.once(keyedRequest) { eventId in
             commandContext.eventId = eventId
             let result = try await handler(buffered, context, commandContext)
+            position = result.lastPosition
             return StoredResponse(
                 status: result.alreadyApplied ? 200 : 201, entityTag: "\"\(result.streamVersion)\"",
                 body: Array(try JSONOutput.encoder.encode(result)))
         }
         var headers = HTTPFields()
         headers[.eTag] = answer.entityTag
-        if let position = try? JSONDecoder().decode(PositionOnly.self, from: Data(answer.body)).lastPosition, position > 0 {
-            headers[.logbookPosition] = String(position)
-        }
+        // A replayed answer's position is in its stored body; a fresh one's came with the result.
+        if replayed { position = try? JSONDecoder().decode(PositionOnly.self, from: Data(answer.body)).lastPosition }
+        if let position, position > 0 { headers[.logbookPosition] = String(position) }
         if replayed { headers[HTTPField.Name("Idempotent-Replayed")!] = "true" }
         return JSONOutput.response(bytes: Data(answer.body), status: HTTPResponse.Status(code: answer.status), headers: headers)
     }

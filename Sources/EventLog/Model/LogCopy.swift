@@ -36,14 +36,12 @@ public struct LogCopy: Sendable {
             var requests: [AppendRequest] = []
             var firstVersions: [UInt64] = []
             try await source.scan(after: last, through: through, filter: .all, chunkSize: chunkSize) { envelope, metadata, payload in
-                var event = ProposedEvent(
+                // The spans are borrowed for this call only: copied (EventLog touches no raw pointers).
+                let event = ProposedEvent(
                     eventId: envelope.eventId, type: envelope.type, schemaVersion: envelope.schemaVersion, subject: envelope.subject,
                     occurredAt: envelope.occurredAt, recordedAt: envelope.recordedAt, correlationId: envelope.correlationId,
-                    causationId: envelope.causationId, metadata: [], payload: [])
-                event.metadata = Array(repeating: 0, count: metadata.count)
-                for index in metadata.indices { event.metadata[index] = metadata[index] }
-                event.payload = Array(repeating: 0, count: payload.count)
-                for index in payload.indices { event.payload[index] = payload[index] }
+                    causationId: envelope.causationId, metadata: metadata.indices.map { metadata[$0] },
+                    payload: payload.indices.map { payload[$0] })
                 if let index = requests.indices.last, requests[index].stream == envelope.stream {
                     requests[index].events.append(event)
                 } else {
