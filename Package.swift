@@ -76,6 +76,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
+        // Workout files read in a stream (FIT, GPX, TCX, Apple Health, Strava): bytes in, neutral values out.
+        // Knows nothing of Logbook's storage or HTTP.
+        .target(name: "WorkoutFiles", swiftSettings: strictSettings),
         // The deterministic demo data set (users, workouts, steps, goals, places) behind `logbook demo` and the benchmarks.
         .target(name: "DemoData", dependencies: ["Logbook", "EventLog"], swiftSettings: strictSettings),
         // HTTP: routes a host application mounts (or a ready Application), auth, problem+json, SSE, metrics, admin jobs.
@@ -129,6 +132,7 @@ let package = Package(
         .target(
             name: "LogbookTestSupport", dependencies: ["EventLog", "EventLogLMDB", "Logbook", "LogbookTesting"],
             path: "Tests/LogbookTestSupport", swiftSettings: strictSettings),
+        .testTarget(name: "WorkoutFilesTests", dependencies: ["WorkoutFiles"], swiftSettings: strictSettings),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "LogbookTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "EventLogTests",

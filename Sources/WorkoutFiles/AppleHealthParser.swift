@@ -1,0 +1,127 @@
+public import Foundation
+
+/// Reads an Apple Health export: `export.xml`, or `export.zip` (stored or deflated entries)
+/// whose `export.xml` is streamed straight out of the archive.
+///
+/// * `HKQuantityTypeIdentifierStepCount` records → step samples (source = `sourceName`, dates
+///   keep their `+hhmm` offset), streamed in batches; not de-duplicated across devices;
+/// * `<Workout>` → a workout: `sourceKind` "healthkit", `sourceId`
+///   `healthkit:<sourceName>|<startDate>|<endDate>|<workoutActivityType>` (the raw attribute
+///   texts), elapsed = endDate − startDate (or `duration` when an app wrote endDate =
+///   startDate with a longer duration), moving = `duration` (min/s/h), distance
+///   (km/mi/m/yd/ft), energy (kcal/Cal/kJ), falling back to `<WorkoutStatistics>` sums and
+///   taking heart rate from its HeartRate average/maximum;
+/// * routes: inline `<Location>` points become the track; a `<FileReference path=…>` is read from
+///   the zip's `workout-routes/` GPX when parsing a zip, and otherwise kept in `originalFile`.
+public struct AppleHealthParser: Sendable {
+    /// Parser options.
+    public var options: ParseOptions
+
+    /// Creates a parser.
+    public init(options: ParseOptions = ParseOptions()) { self.options = options }
+
+    /// Parses `export.xml` or `export.zip` from disk.
+    public func parse(_ url: URL) throws -> ParsedFile {
+        try ParseDriver.collect { try stream(url, $0) }
+    }
+
+    /// Parses `export.xml` bytes held in memory.
+    public func parse(bytes: [UInt8], fileName: String) throws -> ParsedFile {
+        try ParseDriver.collect { try stream(source: MemoryByteSource(bytes), name: fileName, routes: nil, $0) }
+    }
+
+    /// Streams workouts and step-sample batches to `sink` as they complete; memory stays
+    /// bounded by one batch plus one workout whatever the export's size.
+    public func stream(_ url: URL, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
+        let name = ParseDriver.displayName(url, options)
+        let probe = try FileByteSource(url: url, name: name)
+        var magic = [UInt8](repeating: 0, count: 4)
+        let got = try magic.withUnsafeMutableBytes { try probe.read(into: $0) }
+        if got == 4, magic == [0x50, 0x4B, 0x03, 0x04] {
+            let archive = try ZipArchive(url: url, fileName: name)
+            guard let entry = archive.entry(named: "export.xml") else {
+                throw WorkoutFileError(code: .unsupported, fileName: name, message: "the zip has no export.xml")
+            }
+            return try stream(source: try archive.open(entry), name: "\(name)/\(entry.name)", routes: archive, sink)
+        }
+        return try stream(source: try FileByteSource(url: url, name: name), name: name, routes: nil, sink)
+    }
+
+    func stream(source: any ByteSource, name: String, routes: ZipArchive?,
+                _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
+        let reader = XMLPullReader(source: source, fileName: name)
+        var health = AppleHealthReader()
+        var batch: [ParsedStepSample] = []
+        batch.reserveCapacity(options.stepBatchSize)
+        var stepCount = 0, workoutCount = 0
+        var routeSkips = SkipCounter()
+        try health.read(reader, onStep: { sample in
+            batch.append(sample)
+            if batch.count >= options.stepBatchSize {
+                stepCount += batch.count
+                try sink(.stepSamples(batch))
+                batch.removeAll(keepingCapacity: true)
+            }
+        }, onWorkout: { draft in
+            guard let workout = workout(from: draft, routes: routes, skips: &routeSkips) else { return }
+            workoutCount += 1
+            try sink(.workout(workout))
+        })
+        if !batch.isEmpty {
+            stepCount += batch.count
+            try sink(.stepSamples(batch))
+        }
+        var skips = health.skips
+        for note in routeSkips.notes { skips.add(note.reason, count: note.count) }
+        return StreamSummary(format: .appleHealth, workoutCount: workoutCount, stepSampleCount: stepCount,
+                             skipped: skips.notes, warnings: [])
+    }
+
+    private func workout(from draft: AppleHealthReader.WorkoutDraft, routes: ZipArchive?,
+                         skips: inout SkipCounter) -> ParsedWorkout? {
+        guard let start = draft.start, let end = draft.end, end >= start else {
+            skips.add("workout with unreadable start or end date")
+            return nil
+        }
+        var track = draft.locations
+        if let path = draft.routePath, track.isEmpty {
+            track = route(path, in: routes, skips: &skips)
+        }
+        let totals = TrackMath.totals(segments: [track])
+        // Some apps write endDate = startDate with a real duration; trust the duration then.
+        var finish = end
+        if let duration = draft.duration, duration > end.seconds(since: start) + 1 { finish = start.adding(seconds: duration) }
+        return ParsedWorkout(
+            sourceKind: SourceKind.healthkit,
+            sourceId: "healthkit:\(draft.sourceName)|\(draft.startText)|\(draft.endText)|\(draft.type)",
+            activityType: ActivityTypeMapping.healthKit(draft.type), sportName: draft.type.isEmpty ? nil : draft.type,
+            title: nil, startedAt: start, endedAt: finish, elapsedSeconds: finish.seconds(since: start),
+            movingSeconds: draft.duration, distanceMeters: draft.distance,
+            activeKcal: draft.energy.flatMap(TextScalars.roundedInt),
+            avgHeartRate: draft.avgHeartRate ?? totals.avgHeartRate, maxHeartRate: draft.maxHeartRate ?? totals.maxHeartRate,
+            laps: [], track: options.includeTrack ? track : [], originalFile: draft.routePath)
+    }
+
+    /// Reads a route GPX out of the archive; problems become skip notes, not errors.
+    private func route(_ path: String, in archive: ZipArchive?, skips: inout SkipCounter) -> [TrackPoint] {
+        guard let archive else {
+            skips.add("workout route file not available outside export.zip (kept in originalFile)")
+            return []
+        }
+        let relative = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        guard let entry = archive.entry(named: relative) else {
+            skips.add("workout route file missing from the zip")
+            return []
+        }
+        do {
+            let reader = XMLPullReader(source: try archive.open(entry), fileName: "\(archive.fileName)/\(entry.name)")
+            var tracks = GPXTrackReader()
+            var points: [TrackPoint] = []
+            try tracks.read(reader) { track in points.append(contentsOf: track.segments.joined()) }
+            return points
+        } catch {
+            skips.add("unreadable workout route file")
+            return []
+        }
+    }
+}
