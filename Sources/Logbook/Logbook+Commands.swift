@@ -155,10 +155,12 @@ extension Logbook {
                 eventId, stream: original.stream, position: original.position,
                 reason: "the command's event id names an event of another stream")))
         }
-        // Every command writes one event, so the event found is the whole original result.
+        // A command's events are appended together (consecutive positions and versions), and how
+        // many there are is a function of the command, so the first event found gives the whole result.
+        let more = UInt64(command.eventCount - 1)
         return .success(CommandResult(
-            stream: command.stream, firstPosition: original.position.rawValue, lastPosition: original.position.rawValue,
-            streamVersion: original.streamVersion, alreadyApplied: true, workoutId: command.workoutId))
+            stream: command.stream, firstPosition: original.position.rawValue, lastPosition: original.position.rawValue + more,
+            streamVersion: original.streamVersion + more, alreadyApplied: true, workoutId: command.workoutId))
     }
 
     private func proposed(_ decision: Decision, command: Command, context: CommandContext) -> [ProposedEvent] {
@@ -176,14 +178,24 @@ extension Logbook {
 }
 
 extension Command {
+    /// How many events the command writes when it is accepted (a track adds one per part).
+    var eventCount: Int {
+        switch self {
+        case .importWorkout(_, _, let track?): 1 + WorkoutTrackRecorded.partCount(points: track.points)
+        case .recordTrack(_, _, let track): WorkoutTrackRecorded.partCount(points: track.points)
+        default: 1
+        }
+    }
+
     /// The workout a workout command concerns.
     var workoutId: String? {
         switch self {
         case .startWorkout(_, let e): e.workoutId
         case .pauseWorkout(_, let id, _), .resumeWorkout(_, let id, _), .discardWorkout(_, let id), .deleteWorkout(_, let id): id
         case .finishWorkout(_, let e): e.workoutId
-        case .importWorkout(_, let e): e.workoutId
+        case .importWorkout(_, let e, _): e.workoutId
         case .editWorkout(_, let e): e.workoutId
+        case .recordTrack(_, let id, _): id
         case .registerUser, .updateProfile, .recordSteps, .setGoal, .clearGoal, .setDefaultGoal, .addPlace, .swipePlace,
              .visitPlace, .editPlaceNotes, .resetPlaces:
             nil

@@ -152,6 +152,8 @@ public struct DomainRule: RawRepresentable, Sendable, Hashable, Codable, CaseIte
     public static let placeExists = DomainRule(rawValue: "place_exists")
     public static let placeInvalid = DomainRule(rawValue: "place_invalid")
     public static let textTooLong = DomainRule(rawValue: "text_too_long")
+    /// A recorded track is malformed: columns of the wrong length, times going backwards, implausible values.
+    public static let trackInvalid = DomainRule(rawValue: "track_invalid")
 
     /// Every rule Logbook checks.
     public static let allCases: [DomainRule] = [
@@ -172,5 +174,6 @@ public struct DomainRule: RawRepresentable, Sendable, Hashable, Codable, CaseIte
         .placeExists,
         .placeInvalid,
         .textTooLong,
+        .trackInvalid,
     ]
 }

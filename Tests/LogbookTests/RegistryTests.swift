@@ -61,6 +61,9 @@ struct RegistryTests {
             try await logbook.execute(.importWorkout(user: user, WorkoutImported(
                 workoutId: "x-edited", activityType: .run, startedAt: start, endedAt: at("2026-09-08T08:00:00+02:00"),
                 distanceMeters: 12_000, movingSeconds: 3_500, source: WorkoutSource(kind: .strava, sourceId: "x1"))), context: now)
+            try await logbook.execute(.recordTrack(user: user, workoutId: "x-edited", TrackSamples(
+                points: 3, offsetMillis: [0, 60_000, 120_000], latitudeE7: [475_000_000, 475_004_000, 475_008_000],
+                longitudeE7: [85_000_000, 85_000_000, 85_000_000], altitudeCentimeters: [40_000, 40_500, 40_200])), context: now)
             try await logbook.execute(.editWorkout(user: user, WorkoutEdited(workoutId: "x-edited", title: "Long", activityType: .hike)), context: now)
             try await logbook.execute(.startWorkout(user: user, WorkoutStarted(workoutId: "x-discarded", activityType: .walk, startedAt: start)), context: now)
             try await logbook.execute(.discardWorkout(user: user, workoutId: "x-discarded"), context: now)

@@ -115,6 +115,21 @@ struct RuleUnitTests {
                 command: .importWorkout(user: "u1", WorkoutImported(
                     workoutId: "g3", activityType: .ride, startedAt: at("2026-11-19T09:00:00+01:00"), endedAt: at("2026-11-19T10:00:00+01:00"),
                     distanceMeters: 1, movingSeconds: 1, source: WorkoutSource(kind: .garmin, sourceId: "t"), title: String(repeating: "x", count: 201)))),
+        Refusal(rule: .trackInvalid, note: "a track whose times go backwards", history: { .standard },
+                command: .importWorkout(user: "u1", WorkoutImported(
+                    workoutId: "g4", activityType: .run, startedAt: at("2026-11-19T09:00:00+01:00"), endedAt: at("2026-11-19T10:00:00+01:00"),
+                    distanceMeters: 1, movingSeconds: 1, source: WorkoutSource(kind: .file, sourceId: "gpx-1")),
+                    track: TrackSamples(points: 2, offsetMillis: [1000, 0]))),
+        Refusal(rule: .trackInvalid, note: "a heart-rate column shorter than the track", history: { .standard },
+                command: .importWorkout(user: "u1", WorkoutImported(
+                    workoutId: "g5", activityType: .run, startedAt: at("2026-11-19T09:00:00+01:00"), endedAt: at("2026-11-19T10:00:00+01:00"),
+                    distanceMeters: 1, movingSeconds: 1, source: WorkoutSource(kind: .file, sourceId: "gpx-2")),
+                    track: TrackSamples(points: 2, offsetMillis: [0, 1000], heartRate: [120]))),
+        Refusal(rule: .trackInvalid, note: "a latitude off the globe", history: { .standard },
+                command: .importWorkout(user: "u1", WorkoutImported(
+                    workoutId: "g6", activityType: .run, startedAt: at("2026-11-19T09:00:00+01:00"), endedAt: at("2026-11-19T10:00:00+01:00"),
+                    distanceMeters: 1, movingSeconds: 1, source: WorkoutSource(kind: .file, sourceId: "gpx-3")),
+                    track: TrackSamples(points: 1, latitudeE7: [910_000_000], longitudeE7: [0]))),
     ]
 
     @Test("each rule refuses what it must, naming itself", arguments: refusals)

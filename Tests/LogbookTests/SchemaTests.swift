@@ -1,4 +1,5 @@
 @testable import Logbook
+import BinaryCoding
 import EventLog
 import Foundation
 import LogbookTestSupport
@@ -26,7 +27,11 @@ struct SchemaTests {
         .workoutDiscarded(WorkoutReference(workoutId: "w-2")),
         .workoutImported(WorkoutImported(workoutId: "w-3", activityType: .ride, startedAt: at("2026-11-19T17:00:00-05:00"),
                                          endedAt: at("2026-11-19T18:00:00-05:00"), distanceMeters: 25300, movingSeconds: 3400,
-                                         source: WorkoutSource(kind: .garmin, sourceId: "garmin-123"), title: "Commute / home")),
+                                         laps: [Lap(distanceMeters: 12650, movingSeconds: 1650, startedAt: at("2026-11-19T17:00:00-05:00"),
+                                                    elapsedSeconds: 1800, activeKcal: 410, avgHeartRate: 138, maxHeartRate: 171),
+                                                Lap(distanceMeters: 12650, movingSeconds: 1750)],
+                                         source: WorkoutSource(kind: .garmin, sourceId: "garmin-123"), title: "Commute / home",
+                                         elapsedSeconds: 3600, maxHeartRate: 171)),
         .workoutEdited(WorkoutEdited(workoutId: "w-1", title: "Tempo", notes: "legs\theavy", activityType: .walk)),
         .workoutDeleted(WorkoutReference(workoutId: "w-1")),
         .stepsRecorded(StepsRecorded(samples: [
@@ -42,6 +47,10 @@ struct SchemaTests {
         .placeVisited(PlaceVisited(placeId: "p-1", visitedAt: at("2026-11-21T19:30:00+01:00"))),
         .placeNotesEdited(PlaceNotesEdited(placeId: "p-1", notes: "Try the cake")),
         .placesReset,
+        .workoutTrackRecorded(WorkoutTrackRecorded(workoutId: "w-3", part: 0, parts: 1, samples: TrackSamples(
+            points: 3, offsetMillis: [0, 1000, 2000], latitudeE7: [475_000_000, 475_000_090, nil],
+            longitudeE7: [85_000_000, 85_000_120, nil], altitudeCentimeters: [41_230, 41_250, 41_240],
+            distanceCentimeters: [0, 1_210, 2_400], heartRate: [121, nil, 124]))),
     ]
 
     static func wire(_ event: DomainEvent, _ index: Int) -> WireEvent {
@@ -155,6 +164,49 @@ struct SchemaTests {
         let old = try await replay(v1Payload, version: 1)
         let new = try await replay(BinaryEventCodec.encode(fromBinary), version: 2)
         #expect(old == new)
+    }
+
+    @Test("version-1 workout events (laps of distance and time only) read as version 2, binary and JSON")
+    func workoutUpcasting() throws {
+        // The golden version-1 lines still read, and come out in version 2 with the same values.
+        for name in ["workout.imported.v1.json", "workout.finished.v1.json"] {
+            let line = try String(contentsOf: Self.fixtures.appendingPathComponent(name), encoding: .utf8).trimmingCharacters(in: .newlines)
+            let event = try WireEvent(jsonLine: line)
+            #expect(event.schemaVersion == 2)
+            #expect(event.jsonLine == line.replacingOccurrences(of: "\"schemaVersion\":1", with: "\"schemaVersion\":2"))
+        }
+        // Binary: version 1 wrote each lap as distance and moving time, and nothing after the title.
+        let finished = WorkoutFinished(workoutId: "w-1", endedAt: at("2026-11-20T07:42:10+01:00"), distanceMeters: 2000,
+                                       movingSeconds: 600, laps: [Lap(distanceMeters: 1000, movingSeconds: 290), Lap(distanceMeters: 1000, movingSeconds: 310)])
+        var v1 = ByteWriter(capacity: 64)
+        v1.string("w-1"); v1.timestamp(at("2026-11-20T07:42:10+01:00")); v1.int(2000); v1.int(600)
+        v1.byte(0); v1.byte(0); v1.byte(0)
+        v1.byte(1); v1.varint(2); v1.int(1000); v1.int(290); v1.int(1000); v1.int(310)
+        #expect(try BinaryEventCodec.decode(.workoutFinished, schemaVersion: 1, payload: v1.bytes.span) == .workoutFinished(finished))
+        // A version-2 lap with its extra fields does not read as version 1: the layouts differ.
+        #expect(BinaryEventCodec.encode(.workoutFinished(finished)) != v1.bytes)
+        let imported = WorkoutImported(workoutId: "w-3", activityType: .ride, startedAt: at("2026-11-19T17:00:00-05:00"),
+                                       endedAt: at("2026-11-19T18:00:00-05:00"), distanceMeters: 25300, movingSeconds: 3400,
+                                       source: WorkoutSource(kind: .garmin, sourceId: "g-1"))
+        let v2 = BinaryEventCodec.encode(.workoutImported(imported))
+        #expect(try BinaryEventCodec.decode(.workoutImported, schemaVersion: 1, payload: Array(v2.dropLast(2)).span) == .workoutImported(imported))
+    }
+
+    @Test("track columns of the wrong length, and unknown columns, are refused with the field named")
+    func trackWireErrors() throws {
+        let good = Self.samples.firstIndex { $0.type == .workoutTrackRecorded }.map { Self.wire(Self.samples[$0], $0).jsonLine }!
+        for (bad, field) in [
+            (good.replacingOccurrences(of: "\"heartRate\":[121,null,124]", with: "\"heartRate\":[121,null]"), "data.samples.heartRate"),
+            (good.replacingOccurrences(of: "\"points\":3", with: "\"points\":3,\"temperature\":[1,2,3]"), "data.samples.temperature"),
+        ] {
+            #expect(bad != good)
+            do {
+                _ = try WireEvent(jsonLine: bad)
+                Issue.record("accepted: \(bad)")
+            } catch {
+                if case .invalidJSON(_, let named, _)? = error.codingError { #expect(named == field) } else { Issue.record("\(error)") }
+            }
+        }
     }
 
     func withTemporaryFile(_ body: (String) throws -> Void) throws {

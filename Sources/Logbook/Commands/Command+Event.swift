@@ -13,6 +13,7 @@ extension Command {
         case .workoutFinished(let e): self = .finishWorkout(user: user, e)
         case .workoutDiscarded(let e): self = .discardWorkout(user: user, workoutId: e.workoutId)
         case .workoutImported(let e): self = .importWorkout(user: user, e)
+        case .workoutTrackRecorded(let e): self = .recordTrack(user: user, workoutId: e.workoutId, e.samples)
         case .workoutEdited(let e): self = .editWorkout(user: user, e)
         case .workoutDeleted(let e): self = .deleteWorkout(user: user, workoutId: e.workoutId)
         case .stepsRecorded(let e): self = .recordSteps(user: user, e)

@@ -10,8 +10,12 @@ public enum Command: Sendable, Hashable {
     case resumeWorkout(user: String, workoutId: String, at: Timestamp?)
     case finishWorkout(user: String, WorkoutFinished)
     case discardWorkout(user: String, workoutId: String)
-    case importWorkout(user: String, WorkoutImported)
+    /// A finished workout from an external source, with the track its device recorded (written as
+    /// `workout.track_recorded` events in the same append).
+    case importWorkout(user: String, WorkoutImported, track: TrackSamples? = nil)
     case editWorkout(user: String, WorkoutEdited)
+    /// The track of a finished workout that has none yet (e.g. a route file that arrives after the workout).
+    case recordTrack(user: String, workoutId: String, TrackSamples)
     case deleteWorkout(user: String, workoutId: String)
     case recordSteps(user: String, StepsRecorded)
     case setGoal(user: String, GoalSet)
@@ -28,7 +32,7 @@ public enum Command: Sendable, Hashable {
         switch self {
         case .registerUser(let user, _), .updateProfile(let user, _), .startWorkout(let user, _),
              .pauseWorkout(let user, _, _), .resumeWorkout(let user, _, _), .finishWorkout(let user, _),
-             .discardWorkout(let user, _), .importWorkout(let user, _), .editWorkout(let user, _),
+             .discardWorkout(let user, _), .importWorkout(let user, _, _), .editWorkout(let user, _), .recordTrack(let user, _, _),
              .deleteWorkout(let user, _), .recordSteps(let user, _), .setGoal(let user, _), .clearGoal(let user, _),
              .setDefaultGoal(let user, _), .swipePlace(let user, _), .visitPlace(let user, _),
              .editPlaceNotes(let user, _), .resetPlaces(let user):
@@ -46,8 +50,9 @@ public enum Command: Sendable, Hashable {
         case .pauseWorkout(_, let id, _), .resumeWorkout(_, let id, _), .discardWorkout(_, let id), .deleteWorkout(_, let id):
             "workout-\(id)"
         case .finishWorkout(_, let e): "workout-\(e.workoutId)"
-        case .importWorkout(_, let e): "workout-\(e.workoutId)"
+        case .importWorkout(_, let e, _): "workout-\(e.workoutId)"
         case .editWorkout(_, let e): "workout-\(e.workoutId)"
+        case .recordTrack(_, let id, _): "workout-\(id)"
         case .recordSteps(let user, _): "steps-\(user)"
         case .setGoal(let user, _), .clearGoal(let user, _), .setDefaultGoal(let user, _): "goals-\(user)"
         case .addPlace: DomainEvent.catalogStream

@@ -79,7 +79,7 @@ struct Decider<State: DecisionState> {
             let workout = try ownWorkout(user, id)
             guard workout.status.isActive else { throw rule(.workoutLifecycle, "workout \(id) is \(workout.status.rawValue): only a running or paused workout can be discarded") }
             return Decision(events: [(.workoutDiscarded(WorkoutReference(workoutId: id)), Rules.local(now, workout.startedAt.utcOffsetSeconds))], workoutId: id)
-        case .importWorkout(let user, let e):
+        case .importWorkout(let user, let e, let track):
             _ = try registered(user)
             try Rules.id(e.workoutId, "workoutId")
             guard e.source.kind != .manual, let sourceId = e.source.sourceId, !sourceId.isEmpty else {
@@ -95,13 +95,35 @@ struct Decider<State: DecisionState> {
             guard e.endedAt.instant > e.startedAt.instant else { throw rule(.endsAfterStart, "endedAt must be after startedAt") }
             try Rules.totals(distance: e.distanceMeters, moving: e.movingSeconds, steps: e.steps, kcal: e.activeKcal, heartRate: e.avgHeartRate, laps: e.laps)
             if let title = e.title { try Rules.text(title, "title") }
-            return Decision(events: [(.workoutImported(e), Rules.local(now, e.endedAt.utcOffsetSeconds))], workoutId: e.workoutId)
+            for (name, value) in [("elapsedSeconds", e.elapsedSeconds ?? 0), ("maxHeartRate", e.maxHeartRate ?? 0)] where value < 0 {
+                throw rule(.nonNegativeQuantity, "\(name) must not be negative (got \(value))")
+            }
+            let occurredAt = Rules.local(now, e.endedAt.utcOffsetSeconds)
+            var events: [(DomainEvent, occurredAt: Timestamp)] = [(.workoutImported(e), occurredAt)]
+            if let track {
+                try Rules.track(track)
+                for part in WorkoutTrackRecorded.events(workoutId: e.workoutId, track: track) {
+                    events.append((.workoutTrackRecorded(part), occurredAt))
+                }
+            }
+            return Decision(events: events, workoutId: e.workoutId)
         case .editWorkout(let user, let e):
             let workout = try ownWorkout(user, e.workoutId)
             guard workout.status != .deleted else { throw rule(.workoutLifecycle, "workout \(e.workoutId) was deleted") }
             if let title = e.title { try Rules.text(title, "title") }
             if let notes = e.notes { try Rules.text(notes, "notes", limit: 4000) }
             return Decision(events: [(.workoutEdited(e), Rules.local(now, workout.startedAt.utcOffsetSeconds))], workoutId: e.workoutId)
+        case .recordTrack(let user, let id, let track):
+            let workout = try ownWorkout(user, id)
+            guard workout.status == .finished else {
+                throw rule(.workoutLifecycle, "workout \(id) is \(workout.status.rawValue): a track is recorded for a finished workout")
+            }
+            guard workout.trackParts == 0 else { throw rule(.trackInvalid, "workout \(id) already has its track") }
+            try Rules.track(track)
+            let occurredAt = Rules.local(now, workout.startedAt.utcOffsetSeconds)
+            return Decision(
+                events: WorkoutTrackRecorded.events(workoutId: id, track: track).map { (.workoutTrackRecorded($0), occurredAt) },
+                workoutId: id)
         case .deleteWorkout(let user, let id):
             let workout = try ownWorkout(user, id)
             guard workout.status == .finished || workout.status == .discarded else {

@@ -43,8 +43,45 @@ enum Rules {
                               ("activeKcal", kcal ?? 0), ("avgHeartRate", heartRate ?? 0)] where value < 0 {
             throw .ruleViolation(rule: .nonNegativeQuantity, message: "\(name) must not be negative (got \(value))")
         }
-        for (index, lap) in (laps ?? []).enumerated() where lap.distanceMeters < 0 || lap.movingSeconds < 0 {
-            throw .ruleViolation(rule: .nonNegativeQuantity, message: "lap \(index) has a negative distance or time")
+        for (index, lap) in (laps ?? []).enumerated() {
+            for (name, value) in [("distanceMeters", lap.distanceMeters), ("movingSeconds", lap.movingSeconds),
+                                  ("elapsedSeconds", lap.elapsedSeconds ?? 0), ("activeKcal", lap.activeKcal ?? 0),
+                                  ("avgHeartRate", lap.avgHeartRate ?? 0), ("maxHeartRate", lap.maxHeartRate ?? 0)] where value < 0 {
+                throw .ruleViolation(rule: .nonNegativeQuantity, message: "lap \(index) has a negative \(name) (\(value))")
+            }
+        }
+        guard (laps ?? []).count <= 10_000 else {
+            throw .ruleViolation(rule: .nonNegativeQuantity, message: "a workout holds at most 10,000 laps (got \(laps?.count ?? 0))")
+        }
+    }
+
+    /// Most points one workout's track may have (a day at one point a second is 86,400).
+    static let maxTrackPoints = 500_000
+
+    /// A recorded track: 1 to ``maxTrackPoints`` points, every column as long as the track, times
+    /// that never go backwards, values a device can record (``TrackSamples/Column/plausible``).
+    static func track(_ track: TrackSamples) throws(LogbookError) {
+        guard (1...maxTrackPoints).contains(track.points) else {
+            throw .ruleViolation(rule: .trackInvalid, message: "a track holds 1 to \(maxTrackPoints) points (got \(track.points))")
+        }
+        for column in TrackSamples.Column.allCases {
+            guard let values = track[column] else { continue }
+            guard values.count == track.points else {
+                throw .ruleViolation(rule: .trackInvalid, message: "track column \(column.name) has \(values.count) entries for \(track.points) points")
+            }
+            var previous = Int.min
+            for (index, value) in values.enumerated() {
+                guard let value else { continue }
+                guard column.plausible.contains(value) else {
+                    throw .ruleViolation(rule: .trackInvalid, message: "track point \(index): \(column.name) \(value) is outside \(column.plausible)")
+                }
+                if column == .offsetMillis {
+                    guard value >= previous else {
+                        throw .ruleViolation(rule: .trackInvalid, message: "track point \(index) is earlier than the point before it")
+                    }
+                    previous = value
+                }
+            }
         }
     }
 

@@ -7,6 +7,9 @@ import EventLog
 /// length-prefixed, timestamps as (micros, offset), dates as days since 1970, enums as their
 /// index, optionals behind a presence byte. The envelope's `schemaVersion` says which layout a
 /// payload has; older layouts are upcast to the current value when read (see ``Upcasting``).
+/// Version 2 of `workout.finished` and `workout.imported` writes each lap's optional start, elapsed
+/// time, energy and heart rates after its distance and moving time, and `workout.imported` ends
+/// with the optional elapsed time and maximum heart rate.
 public enum BinaryEventCodec {
     /// The payload bytes of `event`, in the current schema version of its type.
     public static func encode(_ event: DomainEvent) -> [UInt8] {
@@ -36,6 +39,9 @@ public enum BinaryEventCodec {
             w.string(e.workoutId); w.enumeration(e.activityType); w.timestamp(e.startedAt); w.timestamp(e.endedAt)
             w.int(e.distanceMeters); w.int(e.movingSeconds); w.optionalInt(e.steps); w.optionalInt(e.activeKcal)
             w.optionalInt(e.avgHeartRate); writeLaps(e.laps, &w); writeSource(e.source, &w); w.optionalString(e.title)
+            w.optionalInt(e.elapsedSeconds); w.optionalInt(e.maxHeartRate)
+        case .workoutTrackRecorded(let e):
+            w.string(e.workoutId); w.int(e.part); w.int(e.parts); TrackSampleCoding.encode(e.samples, into: &w)
         case .workoutEdited(let e):
             w.string(e.workoutId); w.optionalString(e.title); w.optionalString(e.notes)
             if let type = e.activityType { w.byte(1); w.enumeration(type) } else { w.byte(0) }
@@ -110,17 +116,26 @@ public enum BinaryEventCodec {
             return .workoutFinished(WorkoutFinished(
                 workoutId: try ByteReader.string(s, &o), endedAt: try R.timestamp(s, &o), distanceMeters: try R.int(s, &o),
                 movingSeconds: try R.int(s, &o), steps: try R.optionalInt(s, &o), activeKcal: try R.optionalInt(s, &o),
-                avgHeartRate: try R.optionalInt(s, &o), laps: try readLaps(s, &o)))
+                avgHeartRate: try R.optionalInt(s, &o), laps: try readLaps(s, &o, schemaVersion: schemaVersion)))
         case .workoutDiscarded, .workoutDeleted:
             let reference = WorkoutReference(workoutId: try ByteReader.string(s, &o))
             return type == .workoutDiscarded ? .workoutDiscarded(reference) : .workoutDeleted(reference)
         case .workoutImported:
-            return .workoutImported(WorkoutImported(
+            var imported = WorkoutImported(
                 workoutId: try ByteReader.string(s, &o), activityType: try R.enumeration(s, &o, ActivityType.self),
                 startedAt: try R.timestamp(s, &o), endedAt: try R.timestamp(s, &o), distanceMeters: try R.int(s, &o),
                 movingSeconds: try R.int(s, &o), steps: try R.optionalInt(s, &o), activeKcal: try R.optionalInt(s, &o),
-                avgHeartRate: try R.optionalInt(s, &o), laps: try readLaps(s, &o), source: try readSource(s, &o),
-                title: try R.optionalString(s, &o)))
+                avgHeartRate: try R.optionalInt(s, &o), laps: try readLaps(s, &o, schemaVersion: schemaVersion),
+                source: try readSource(s, &o), title: try R.optionalString(s, &o))
+            if schemaVersion >= 2 {
+                imported.elapsedSeconds = try R.optionalInt(s, &o)
+                imported.maxHeartRate = try R.optionalInt(s, &o)
+            }
+            return .workoutImported(imported)
+        case .workoutTrackRecorded:
+            return .workoutTrackRecorded(WorkoutTrackRecorded(
+                workoutId: try ByteReader.string(s, &o), part: try R.int(s, &o), parts: try R.int(s, &o),
+                samples: try TrackSampleCoding.decode(s, &o)))
         case .workoutEdited:
             let id = try ByteReader.string(s, &o)
             let title = try R.optionalString(s, &o)
@@ -162,20 +177,37 @@ public enum BinaryEventCodec {
         WorkoutSource(kind: try FieldReader.enumeration(s, &o, SourceKind.self), sourceId: try FieldReader.optionalString(s, &o))
     }
 
-    private static func writeLaps(_ laps: [Lap]?, _ w: inout ByteWriter) {
+    /// Laps in the version-2 layout (every version-1 field, then the optional ones).
+    static func writeLaps(_ laps: [Lap]?, _ w: inout ByteWriter) {
         guard let laps else { return w.byte(0) }
         w.byte(1)
         w.varint(UInt64(laps.count))
-        for lap in laps { w.int(lap.distanceMeters); w.int(lap.movingSeconds) }
+        for lap in laps {
+            w.int(lap.distanceMeters); w.int(lap.movingSeconds)
+            if let start = lap.startedAt { w.byte(1); w.timestamp(start) } else { w.byte(0) }
+            w.optionalInt(lap.elapsedSeconds); w.optionalInt(lap.activeKcal); w.optionalInt(lap.avgHeartRate)
+            w.optionalInt(lap.maxHeartRate)
+        }
     }
 
-    private static func readLaps(_ s: Span<UInt8>, _ o: inout Int) throws(DecodeFailure) -> [Lap]? {
+    /// Laps written by ``writeLaps(_:_:)``, or (schema version 1) distance and moving time only.
+    static func readLaps(_ s: Span<UInt8>, _ o: inout Int, schemaVersion: UInt32) throws(DecodeFailure) -> [Lap]? {
         guard try ByteReader.byte(s, &o) != 0 else { return nil }
         let count = try ByteReader.int(s, &o)
         guard count <= s.count else { throw DecodeFailure(reason: "\(count) laps") }
         var laps: [Lap] = []
         laps.reserveCapacity(count)
-        for _ in 0..<count { laps.append(Lap(distanceMeters: try FieldReader.int(s, &o), movingSeconds: try FieldReader.int(s, &o))) }
+        for _ in 0..<count {
+            var lap = Lap(distanceMeters: try FieldReader.int(s, &o), movingSeconds: try FieldReader.int(s, &o))
+            if schemaVersion >= 2 {
+                lap.startedAt = try ByteReader.byte(s, &o) == 0 ? nil : try FieldReader.timestamp(s, &o)
+                lap.elapsedSeconds = try FieldReader.optionalInt(s, &o)
+                lap.activeKcal = try FieldReader.optionalInt(s, &o)
+                lap.avgHeartRate = try FieldReader.optionalInt(s, &o)
+                lap.maxHeartRate = try FieldReader.optionalInt(s, &o)
+            }
+            laps.append(lap)
+        }
         return laps
     }
 }

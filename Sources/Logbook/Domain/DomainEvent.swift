@@ -12,6 +12,7 @@ public enum DomainEvent: Sendable, Hashable {
     case workoutImported(WorkoutImported)
     case workoutEdited(WorkoutEdited)
     case workoutDeleted(WorkoutReference)
+    case workoutTrackRecorded(WorkoutTrackRecorded)
     case stepsRecorded(StepsRecorded)
     case goalSet(GoalSet)
     case goalCleared(GoalCleared)
@@ -35,6 +36,7 @@ public enum DomainEvent: Sendable, Hashable {
         case .workoutImported: .workoutImported
         case .workoutEdited: .workoutEdited
         case .workoutDeleted: .workoutDeleted
+        case .workoutTrackRecorded: .workoutTrackRecorded
         case .stepsRecorded: .stepsRecorded
         case .goalSet: .goalSet
         case .goalCleared: .goalCleared
@@ -56,6 +58,7 @@ public enum DomainEvent: Sendable, Hashable {
         case .workoutDiscarded(let e), .workoutDeleted(let e): e.workoutId
         case .workoutImported(let e): e.workoutId
         case .workoutEdited(let e): e.workoutId
+        case .workoutTrackRecorded(let e): e.workoutId
         default: nil
         }
     }
@@ -97,9 +100,15 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
     case placeVisited = "place.visited"
     case placeNotesEdited = "place.notes_edited"
     case placesReset = "places.reset"
+    case workoutTrackRecorded = "workout.track_recorded"
 
     /// The schema version written today. Older versions are upcast when read.
-    public var currentSchemaVersion: UInt32 { self == .stepsRecorded ? 2 : 1 }
+    public var currentSchemaVersion: UInt32 {
+        switch self {
+        case .stepsRecorded, .workoutFinished, .workoutImported: 2
+        default: 1
+        }
+    }
 
     /// Every schema version of this type the code reads.
     public var schemaVersions: ClosedRange<UInt32> { 1...currentSchemaVersion }
@@ -109,7 +118,7 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
         switch self {
         case .userRegistered, .userProfileUpdated: .user
         case .workoutStarted, .workoutPaused, .workoutResumed, .workoutFinished, .workoutDiscarded,
-             .workoutImported, .workoutEdited, .workoutDeleted: .workout
+             .workoutImported, .workoutEdited, .workoutDeleted, .workoutTrackRecorded: .workout
         case .stepsRecorded: .steps
         case .goalSet, .goalCleared, .goalDefaultSet: .goals
         case .placeAdded: .catalog
@@ -179,6 +188,7 @@ extension EventType {
         case .placeVisited: 16
         case .placeNotesEdited: 17
         case .placesReset: 18
+        case .workoutTrackRecorded: 19
         }
     }
 }

@@ -23,6 +23,7 @@ public enum JSONEventCodec {
             case .workoutDiscarded(let e), .workoutDeleted(let e): try encoder.encode(e)
             case .workoutImported(let e): try encoder.encode(e)
             case .workoutEdited(let e): try encoder.encode(e)
+            case .workoutTrackRecorded(let e): try encoder.encode(e)
             case .stepsRecorded(let e): try encoder.encode(e)
             case .goalSet(let e): try encoder.encode(e)
             case .goalCleared(let e): try encoder.encode(e)
@@ -64,6 +65,13 @@ public enum JSONEventCodec {
             case .workoutImported: return .workoutImported(try decoder.decode(WorkoutImported.self, from: data))
             case .workoutEdited: return .workoutEdited(try decoder.decode(WorkoutEdited.self, from: data))
             case .workoutDeleted: return .workoutDeleted(try decoder.decode(WorkoutReference.self, from: data))
+            case .workoutTrackRecorded:
+                let track = try decoder.decode(WorkoutTrackRecorded.self, from: data)
+                if let column = TrackSamples.Column.allCases.first(where: { (track.samples[$0]?.count ?? track.samples.points) != track.samples.points }) {
+                    throw DomainCodingError.invalidJSON(
+                        type: type.rawValue, field: "data.samples.\(column.name)", reason: "must have \(track.samples.points) entries (samples.points)")
+                }
+                return .workoutTrackRecorded(track)
             case .stepsRecorded:
                 if schemaVersion == 1 {
                     let v1 = try decoder.decode(StepsRecordedV1.self, from: data)
@@ -83,6 +91,8 @@ public enum JSONEventCodec {
             }
         } catch let error as DecodingError {
             throw JSONShape.describe(error, type: type)
+        } catch let error as DomainCodingError {
+            throw error
         } catch {
             throw .invalidJSON(type: type.rawValue, field: "data", reason: "\(error)")
         }

@@ -19,7 +19,12 @@ enum JSONShape {
             return .object(fields)
         }
         let source = object(["kind"], ["sourceId"])
-        let laps = Shape.array(object(["distanceMeters", "movingSeconds"]))
+        let laps = schemaVersion == 1
+            ? Shape.array(object(["distanceMeters", "movingSeconds"]))
+            : Shape.array(object(["distanceMeters", "movingSeconds"],
+                                 ["startedAt", "elapsedSeconds", "activeKcal", "avgHeartRate", "maxHeartRate"]))
+        let importedOptional = ["steps", "activeKcal", "avgHeartRate", "laps", "title"]
+            + (schemaVersion == 1 ? [] : ["elapsedSeconds", "maxHeartRate"])
         switch type {
         case .userRegistered: return object(["displayName", "timeZone", "weekStart", "units"])
         case .userProfileUpdated: return object([], ["displayName", "timeZone", "weekStart", "units", "preferredStepSource"])
@@ -31,7 +36,10 @@ enum JSONShape {
         case .workoutDiscarded, .workoutDeleted: return object(["workoutId"])
         case .workoutImported:
             return object(["workoutId", "activityType", "startedAt", "endedAt", "distanceMeters", "movingSeconds", "source"],
-                          ["steps", "activeKcal", "avgHeartRate", "laps", "title"], nested: ["laps": laps, "source": source])
+                          importedOptional, nested: ["laps": laps, "source": source])
+        case .workoutTrackRecorded:
+            let samples = object(["points"], TrackSamples.Column.allCases.map(\.name))
+            return object(["workoutId", "part", "parts", "samples"], nested: ["samples": samples])
         case .workoutEdited: return object(["workoutId"], ["title", "notes", "activityType"])
         case .stepsRecorded:
             if schemaVersion == 1 {

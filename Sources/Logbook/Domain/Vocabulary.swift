@@ -48,14 +48,36 @@ public struct WorkoutSource: Sendable, Hashable, Codable {
     }
 }
 
-/// One lap of a workout.
+/// One lap of a workout: distance and timer time, and (schema version 2 of the workout events)
+/// what a device file records per lap — start, wall-clock length, energy and heart rate.
 public struct Lap: Sendable, Hashable, Codable {
     public var distanceMeters: Int
+    /// Timer (moving) time of the lap.
     public var movingSeconds: Int
+    /// When the lap began.
+    public var startedAt: Timestamp?
+    /// Wall-clock length of the lap, pauses included.
+    public var elapsedSeconds: Int?
+    public var activeKcal: Int?
+    public var avgHeartRate: Int?
+    public var maxHeartRate: Int?
 
-    public init(distanceMeters: Int, movingSeconds: Int) {
+    public init(
+        distanceMeters: Int, movingSeconds: Int, startedAt: Timestamp? = nil, elapsedSeconds: Int? = nil,
+        activeKcal: Int? = nil, avgHeartRate: Int? = nil, maxHeartRate: Int? = nil
+    ) {
         self.distanceMeters = distanceMeters
         self.movingSeconds = movingSeconds
+        self.startedAt = startedAt
+        self.elapsedSeconds = elapsedSeconds
+        self.activeKcal = activeKcal
+        self.avgHeartRate = avgHeartRate
+        self.maxHeartRate = maxHeartRate
+    }
+
+    /// Whether the lap uses only the fields of schema version 1 (distance and moving time).
+    var isVersion1: Bool {
+        startedAt == nil && elapsedSeconds == nil && activeKcal == nil && avgHeartRate == nil && maxHeartRate == nil
     }
 }
 

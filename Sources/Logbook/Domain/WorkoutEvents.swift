@@ -67,11 +67,15 @@ public struct WorkoutImported: Sendable, Hashable, Codable {
     /// Kind and the workout's id at the source (required for imports).
     public var source: WorkoutSource
     public var title: String?
+    /// Wall-clock length, pauses included (schema version 2).
+    public var elapsedSeconds: Int?
+    /// Highest heart rate recorded (schema version 2).
+    public var maxHeartRate: Int?
 
     public init(
         workoutId: String, activityType: ActivityType, startedAt: Timestamp, endedAt: Timestamp, distanceMeters: Int,
         movingSeconds: Int, steps: Int? = nil, activeKcal: Int? = nil, avgHeartRate: Int? = nil, laps: [Lap]? = nil,
-        source: WorkoutSource, title: String? = nil
+        source: WorkoutSource, title: String? = nil, elapsedSeconds: Int? = nil, maxHeartRate: Int? = nil
     ) {
         self.workoutId = workoutId
         self.activityType = activityType
@@ -85,6 +89,8 @@ public struct WorkoutImported: Sendable, Hashable, Codable {
         self.laps = laps
         self.source = source
         self.title = title
+        self.elapsedSeconds = elapsedSeconds
+        self.maxHeartRate = maxHeartRate
     }
 }
 

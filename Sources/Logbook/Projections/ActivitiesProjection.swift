@@ -2,15 +2,17 @@ import EventLog
 import LMDB
 
 /// Activities: every workout with its details and status, each user's list of counted workouts
-/// (newest first), the import index (source kind + id → workout) and each user's active workout.
+/// (newest first), the import index (source kind + id → workout), each user's active workout,
+/// and the recorded tracks (one row per `workout.track_recorded` part).
 struct ActivitiesProjection: ReadModel {
     static let kind = ProjectionKind.activities
-    static let codeVersion = 1
+    /// 2: records carry elapsed time, maximum heart rate and track sizes; laps in their full form; tracks.
+    static let codeVersion = 2
 
     static func reads(_ type: EventType) -> Bool {
         switch type {
         case .workoutStarted, .workoutPaused, .workoutResumed, .workoutFinished, .workoutDiscarded, .workoutImported,
-             .workoutEdited, .workoutDeleted: true
+             .workoutEdited, .workoutDeleted, .workoutTrackRecorded: true
         case .userRegistered, .userProfileUpdated, .stepsRecorded, .goalSet, .goalCleared, .goalDefaultSet,
              .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset: false
         }
@@ -20,12 +22,14 @@ struct ActivitiesProjection: ReadModel {
     var list: ReadModelTable<ActivityListKey, Marker>
     var imports: ReadModelTable<ImportKey, TextValue>
     var active: ReadModelTable<UserKey, TextValue>
+    var tracks: ReadModelTable<TrackPartKey, TrackPartValue>
 
     init(_ tables: ProjectionTables) {
         workouts = tables.table("workouts")
         list = tables.table("list")
         imports = tables.table("imports")
         active = tables.table("active")
+        tracks = tables.table("tracks")
     }
 
     mutating func apply(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
@@ -66,7 +70,7 @@ struct ActivitiesProjection: ReadModel {
                 workoutId: e.workoutId, user: user, activityType: e.activityType, status: .finished, startedAt: e.startedAt,
                 endedAt: e.endedAt, source: e.source, distanceMeters: e.distanceMeters, movingSeconds: e.movingSeconds,
                 steps: e.steps, activeKcal: e.activeKcal, avgHeartRate: e.avgHeartRate, laps: e.laps, title: e.title,
-                countedPosition: fold.position)
+                countedPosition: fold.position, elapsedSeconds: e.elapsedSeconds, maxHeartRate: e.maxHeartRate)
             workouts.set(WorkoutKey(e.workoutId), record)
             list.set(ActivityListKey(user, e.startedAt.instant, e.workoutId), Marker())
             if let sourceId = e.source.sourceId { imports.set(ImportKey(user, e.source.kind, sourceId), TextValue(e.workoutId)) }
@@ -76,8 +80,21 @@ struct ActivitiesProjection: ReadModel {
                 if let notes = e.notes { record.notes = notes }
                 if let type = e.activityType { record.activityType = type }
             }
+        case .workoutTrackRecorded(let e):
+            guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status != .deleted,
+                  try tracks.get(TrackPartKey(e.workoutId, e.part), txn) == nil
+            else { return }
+            tracks.set(TrackPartKey(e.workoutId, e.part), TrackPartValue(e.samples))
+            record.trackParts += 1
+            record.trackPoints += e.samples.points
+            workouts.set(WorkoutKey(e.workoutId), record)
         case .workoutDeleted(let e):
             guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status != .deleted else { return }
+            for (key, _) in try tracks.records(in: TrackPartKey(e.workoutId, .min)...TrackPartKey(e.workoutId, .max), txn) {
+                tracks.set(key, nil)
+            }
+            record.trackParts = 0
+            record.trackPoints = 0
             list.set(ActivityListKey(record.user, record.startedAt.instant, e.workoutId), nil)
             if let sourceId = record.source.sourceId, record.source.kind != .manual,
                try imports.get(ImportKey(record.user, record.source.kind, sourceId), txn)?.text == e.workoutId {
@@ -108,6 +125,7 @@ struct ActivitiesProjection: ReadModel {
         try visitor.visit(&list)
         try visitor.visit(&imports)
         try visitor.visit(&active)
+        try visitor.visit(&tracks)
     }
 }
 

@@ -30,6 +30,14 @@ public struct ActivityRecord: Sendable, Hashable, Codable {
     public var notes: String?
     /// The position of the event that made it count (finished or imported), 0 if it does not.
     public var countedPosition: UInt64 = 0
+    /// Wall-clock length, pauses included, when the source gave it.
+    public var elapsedSeconds: Int?
+    /// Highest heart rate, when the source gave it.
+    public var maxHeartRate: Int?
+    /// Parts of the recorded track received so far (`workout.track_recorded`).
+    public var trackParts: Int = 0
+    /// Points of the recorded track received so far.
+    public var trackPoints: Int = 0
     /// The local date it started on (and counts on), in the start's own offset.
     public var date: CivilDate { startedAt.localDate }
     /// Seconds per kilometre (nil without distance).
@@ -44,14 +52,9 @@ extension ActivityRecord: TableValue {
         if let endedAt { w.byte(1); w.timestamp(endedAt) } else { w.byte(0) }
         w.enumeration(source.kind); w.optionalString(source.sourceId)
         w.int(distanceMeters); w.int(movingSeconds); w.optionalInt(steps); w.optionalInt(activeKcal); w.optionalInt(avgHeartRate)
-        if let laps {
-            w.byte(1)
-            w.varint(UInt64(laps.count))
-            for lap in laps { w.int(lap.distanceMeters); w.int(lap.movingSeconds) }
-        } else {
-            w.byte(0)
-        }
+        BinaryEventCodec.writeLaps(laps, &w)
         w.optionalString(title); w.optionalString(notes); w.varint(countedPosition)
+        w.optionalInt(elapsedSeconds); w.optionalInt(maxHeartRate); w.int(trackParts); w.int(trackPoints)
     }
 
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
@@ -68,16 +71,14 @@ extension ActivityRecord: TableValue {
         steps = try FieldReader.optionalInt(s, &o)
         activeKcal = try FieldReader.optionalInt(s, &o)
         avgHeartRate = try FieldReader.optionalInt(s, &o)
-        if try ByteReader.byte(s, &o) == 1 {
-            let count = try ByteReader.int(s, &o)
-            guard count <= s.count else { throw DecodeFailure(reason: "\(count) laps") }
-            var laps: [Lap] = []
-            for _ in 0..<count { laps.append(Lap(distanceMeters: try FieldReader.int(s, &o), movingSeconds: try FieldReader.int(s, &o))) }
-            self.laps = laps
-        }
+        laps = try BinaryEventCodec.readLaps(s, &o, schemaVersion: 2)
         title = try FieldReader.optionalString(s, &o)
         notes = try FieldReader.optionalString(s, &o)
         countedPosition = try ByteReader.varint(s, &o)
+        elapsedSeconds = try FieldReader.optionalInt(s, &o)
+        maxHeartRate = try FieldReader.optionalInt(s, &o)
+        trackParts = try FieldReader.int(s, &o)
+        trackPoints = try FieldReader.int(s, &o)
     }
 }
 
@@ -102,6 +103,34 @@ struct ActivityListKey: TableKey {
         if a.user != b.user { return a.user.utf8.lexicographicallyPrecedes(b.user.utf8) }
         if a.startInstant != b.startInstant { return a.startInstant > b.startInstant }
         return a.workoutId.utf8.lexicographicallyPrecedes(b.workoutId.utf8)
+    }
+}
+
+/// Key of one part of a workout's recorded track.
+struct TrackPartKey: TableKey {
+    let workoutId: String
+    let part: Int
+    func encode(into w: inout ByteWriter) { w.keyString(workoutId); w.keyInt(Int64(part)) }
+    init(_ workoutId: String, _ part: Int) { self.workoutId = workoutId; self.part = part }
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        workoutId = try KeyReader.string(s, &o)
+        part = Int(try KeyReader.int(s, &o))
+    }
+    static func < (a: TrackPartKey, b: TrackPartKey) -> Bool {
+        if a.workoutId != b.workoutId { return a.workoutId.utf8.lexicographicallyPrecedes(b.workoutId.utf8) }
+        return a.part < b.part
+    }
+}
+
+/// One part of a recorded track, in the storage form of its event.
+struct TrackPartValue: TableValue {
+    var samples: TrackSamples
+    init(_ samples: TrackSamples) { self.samples = samples }
+    func encode(into w: inout ByteWriter) { TrackSampleCoding.encode(samples, into: &w) }
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        samples = try TrackSampleCoding.decode(s, &o)
     }
 }
 

@@ -13,7 +13,7 @@ struct PlacesProjection: ReadModel {
         case .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset: true
         case .userRegistered, .userProfileUpdated, .workoutStarted, .workoutPaused, .workoutResumed,
              .workoutFinished, .workoutDiscarded, .workoutImported, .workoutEdited, .workoutDeleted, .stepsRecorded,
-             .goalSet, .goalCleared, .goalDefaultSet: false
+             .goalSet, .goalCleared, .goalDefaultSet, .workoutTrackRecorded: false
         }
     }
 
@@ -57,7 +57,7 @@ struct PlacesProjection: ReadModel {
             }
         case .userRegistered, .userProfileUpdated, .workoutStarted, .workoutPaused, .workoutResumed,
              .workoutFinished, .workoutDiscarded, .workoutImported, .workoutEdited, .workoutDeleted, .stepsRecorded,
-             .goalSet, .goalCleared, .goalDefaultSet:
+             .goalSet, .goalCleared, .goalDefaultSet, .workoutTrackRecorded:
             break
         }
     }

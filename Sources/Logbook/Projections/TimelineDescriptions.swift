@@ -38,6 +38,9 @@ enum TimelineDescriptions {
             if e.notes != nil { changes.append("notes") }
             if let newType = e.activityType { changes.append("type \(newType.rawValue)") }
             return "Edited the \(type(context))\(startedOn(context)): " + (changes.isEmpty ? "nothing changed" : changes.joined(separator: ", "))
+        case .workoutTrackRecorded(let e):
+            let part = e.parts > 1 ? ", part \(e.part + 1) of \(e.parts)" : ""
+            return "Recorded the track of the \(type(context))\(startedOn(context)): \(grouped(e.samples.points)) points\(part)"
         case .workoutDeleted:
             return "Deleted the \(type(context))\(startedOn(context))"
         case .stepsRecorded(let e):

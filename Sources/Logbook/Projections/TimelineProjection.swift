@@ -75,7 +75,7 @@ struct TimelineProjection: ReadModel {
         switch type {
         case .goalSet, .goalCleared, .goalDefaultSet, .workoutStarted, .workoutImported, .workoutPaused,
              .workoutResumed, .workoutFinished, .workoutDiscarded, .workoutDeleted, .workoutEdited, .placeAdded,
-             .placeSwiped, .placeVisited, .placeNotesEdited: true
+             .placeSwiped, .placeVisited, .placeNotesEdited, .workoutTrackRecorded: true
         case .userRegistered, .userProfileUpdated, .stepsRecorded, .placesReset: false
         }
     }
@@ -120,6 +120,8 @@ struct TimelineProjection: ReadModel {
         case .workoutFinished(let e):
             try describeWorkout(e.workoutId, key, txn)
         case .workoutDiscarded(let e), .workoutDeleted(let e):
+            try describeWorkout(e.workoutId, key, txn)
+        case .workoutTrackRecorded(let e):
             try describeWorkout(e.workoutId, key, txn)
         case .workoutEdited(let e):
             try describeWorkout(e.workoutId, key, txn)
