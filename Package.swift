@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "EventLogPostgres", targets: ["EventLogPostgres"]),
         .library(name: "Logbook", targets: ["Logbook"]),
         .library(name: "LogbookHTTP", targets: ["LogbookHTTP"]),
+        .library(name: "WorkoutFiles", targets: ["WorkoutFiles"]),
+        .library(name: "WorkoutImport", targets: ["WorkoutImport"]),
         // The event-log conformance suite and test fixtures, for other backends and for hosts.
         .library(name: "LogbookTesting", targets: ["LogbookTesting"]),
         .executable(name: "logbook", targets: ["LogbookCLI"]),
@@ -79,13 +81,18 @@ let package = Package(
         // Workout files read in a stream (FIT, GPX, TCX, Apple Health, Strava): bytes in, neutral values out.
         // Knows nothing of Logbook's storage or HTTP.
         .target(name: "WorkoutFiles", swiftSettings: strictSettings),
+        // Workout files into Logbook: parsed values become import and step commands, idempotent by content.
+        .target(
+            name: "WorkoutImport",
+            dependencies: ["Logbook", "EventLog", "WorkoutFiles", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings),
         // The deterministic demo data set (users, workouts, steps, goals, places) behind `logbook demo` and the benchmarks.
         .target(name: "DemoData", dependencies: ["Logbook", "EventLog"], swiftSettings: strictSettings),
         // HTTP: routes a host application mounts (or a ready Application), auth, problem+json, SSE, metrics, admin jobs.
         .target(
             name: "LogbookHTTP",
             dependencies: [
-                "Logbook", "EventLog",
+                "Logbook", "EventLog", "WorkoutFiles", "WorkoutImport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -117,7 +124,7 @@ let package = Package(
             name: "LogbookCLI",
             dependencies: [
                 "EventLog", "EventLogLMDB", "EventLogPostgres", "LMDB", "Logbook", "LogbookHTTP", "LogbookOpenAPI", "LogBenchmarks",
-                "DemoData",
+                "DemoData", "WorkoutFiles", "WorkoutImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -132,7 +139,11 @@ let package = Package(
         .target(
             name: "LogbookTestSupport", dependencies: ["EventLog", "EventLogLMDB", "Logbook", "LogbookTesting"],
             path: "Tests/LogbookTestSupport", swiftSettings: strictSettings),
-        .testTarget(name: "WorkoutFilesTests", dependencies: ["WorkoutFiles"], swiftSettings: strictSettings),
+        .testTarget(name: "WorkoutFilesTests", dependencies: ["WorkoutFiles", "DemoData"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "WorkoutImportTests",
+            dependencies: ["WorkoutImport", "WorkoutFiles", "Logbook", "EventLog", "LogbookTestSupport", "DemoData"],
+            swiftSettings: strictSettings),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "LogbookTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "EventLogTests",

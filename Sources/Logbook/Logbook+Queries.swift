@@ -131,6 +131,26 @@ extension Logbook {
         }
     }
 
+    /// A workout with its recorded track (every part, in order; nil when none was recorded).
+    public func activityTrack(user: String, workoutId: String, asOf: AsOf? = nil) async throws -> (activity: ActivityRecord, track: TrackSamples?) {
+        let answer = try await query(.activities, user: user, parameters: "track \(workoutId)", asOf: asOf, cost: { 64 + 40 * ($0.track?.points ?? 0) }) { projections, txn in
+            guard let record = try projections.activities.workouts.get(WorkoutKey(workoutId), txn), record.user == user,
+                  record.status != .deleted
+            else { throw LogbookError.notFound(kind: "workout", id: workoutId) }
+            let parts = try projections.activities.tracks.records(in: TrackPartKey(workoutId, .min)...TrackPartKey(workoutId, .max), txn)
+            return ActivityWithTrack(activity: record, track: parts.isEmpty ? nil : TrackSamples.joined(parts.map(\.1.samples)))
+        }
+        return (answer.activity, answer.track)
+    }
+
+    /// A workout as the activity screen shows it: laps, splits in the user's units, climb, heart
+    /// rate and speed from its track.
+    public func activityDetail(user: String, workoutId: String, asOf: AsOf? = nil) async throws -> ActivityDetail {
+        let (record, track) = try await activityTrack(user: user, workoutId: workoutId, asOf: asOf)
+        let profile = try await profile(user: user, asOf: asOf)
+        return ActivityDetail(record: record, track: track, units: profile.units)
+    }
+
     /// The active days of a month.
     public func calendar(user: String, year: Int, month: Int, asOf: AsOf? = nil) async throws -> MonthCalendar {
         guard CivilDate(year: year, month: month, day: 1) != nil else {
@@ -220,4 +240,10 @@ extension Logbook {
             try self.read { projections, txn in try body(&projections, txn) }
         }
     }
+}
+
+/// A workout and its whole track, as one cached answer.
+struct ActivityWithTrack: Sendable {
+    var activity: ActivityRecord
+    var track: TrackSamples?
 }

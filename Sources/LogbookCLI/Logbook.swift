@@ -7,7 +7,7 @@ struct LogbookCommand: AsyncParsableCommand {
         commandName: "logbook",
         abstract: "An event-sourced backend for fitness and places apps, on an append-only LMDB log.",
         subcommands: [
-            DemoCommand.self, ServeCommand.self, ImportCommand.self, ExportCommand.self, RebuildCommand.self, ReplayCommand.self,
+            DemoCommand.self, ServeCommand.self, ImportCommand.self, ImportFileCommand.self, ExportCommand.self, RebuildCommand.self, ReplayCommand.self,
             VerifyCommand.self, TimelineCommand.self, StatsCommand.self, GoalsCommand.self, PlacesCommand.self, InspectCommand.self,
             TokenCommand.self, OpenAPICommand.self, BenchCommand.self, CopyCommand.self,
         ]

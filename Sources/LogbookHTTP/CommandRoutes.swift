@@ -15,6 +15,8 @@ import Logbook
 struct CommandRoutes<Context: LogbookRouteContext> {
     let logbook: Logbook
     let maxBodyBytes: Int
+    /// Largest workout file `POST …/imports` accepts.
+    let maxImportBytes: Int
 
     let catalog: RouteCatalog
 
@@ -33,8 +35,18 @@ struct CommandRoutes<Context: LogbookRouteContext> {
         command(.post, "users/{user}/workouts", "Start a workout (body: workout.started data; workoutId optional)", body: .workoutStarted) {
             try await newWorkout(.workoutStarted, $0, $1, $2)
         }
-        command(.post, "users/{user}/imports", "Import a finished workout (body: workout.imported data; workoutId optional)", body: .workoutImported) {
-            try await newWorkout(.workoutImported, $0, $1, $2)
+        let files = FileImportRoutes<Context>(logbook: logbook, maxImportBytes: maxImportBytes)
+        group.route(
+            .post, "users/{user}/imports",
+            "Import a finished workout: a JSON body is workout.imported data (workoutId optional); any other body is a workout "
+                + "file (FIT, GPX, TCX, Apple Health export.xml or export.zip, Strava activities.csv; format detected from the bytes), "
+                + "answered with what was imported, already there and skipped",
+            body: "events/workout.imported.v\(EventType.workoutImported.currentSchemaVersion).schema.json",
+            statuses: Statuses.command, catalog: catalog
+        ) { request, context in
+            let type = request.headers[.contentType]?.lowercased() ?? "application/json"
+            guard type.hasPrefix("application/json") else { return try await files.importFile(request, context) }
+            return try await keyed(request, context) { try await newWorkout(.workoutImported, $0, $1, $2) }
         }
         command(.post, "users/{user}/workouts/{workoutId}/pause", "Pause a running workout (body: optional {at})", body: nil) {
             try await pauseOrResume(pause: true, $0, $1, $2)

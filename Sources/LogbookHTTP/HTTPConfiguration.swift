@@ -8,6 +8,8 @@ public struct HTTPConfiguration: Sendable {
     public var allowUnauthenticated = false
     /// The largest request body accepted, in bytes (larger ones get 413).
     public var maxBodyBytes = 1 << 20
+    /// Largest workout file `POST /users/{user}/imports` accepts (streamed to a temporary file, not held in memory).
+    public var maxImportBytes = 512 << 20
     /// `/ready` fails (503) while a read model is more than this many events behind the log's
     /// head — a server following a shared log that cannot keep up takes itself out of the load
     /// balancer. nil: never for lag.

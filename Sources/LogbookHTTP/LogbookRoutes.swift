@@ -54,7 +54,8 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
             .add(middleware: ProblemMiddleware<Context>())
         HealthRoutes<Context>(logbook: logbook, metrics: metrics, catalog: catalog, maxLag: configuration.maxReadyLag).register(on: open)
         let secured = open.group().add(middleware: AuthenticationMiddleware<Context>(keys: keys, adminRole: configuration.adminRole))
-        CommandRoutes<Context>(logbook: logbook, maxBodyBytes: configuration.maxBodyBytes, catalog: catalog).register(on: secured)
+        CommandRoutes<Context>(
+            logbook: logbook, maxBodyBytes: configuration.maxBodyBytes, maxImportBytes: configuration.maxImportBytes, catalog: catalog).register(on: secured)
         QueryRoutes<Context>(logbook: logbook, catalog: catalog).register(on: secured)
         LogRoutes<Context>(logbook: logbook, keepAlive: configuration.sseKeepAlive, catalog: catalog).register(on: secured)
         AdminRoutes<Context>(logbook: logbook, jobs: jobs, catalog: catalog).register(on: secured)

@@ -60,9 +60,13 @@ struct QueryRoutes<Context: LogbookRouteContext> {
                 try await logbook.activities(user: user, filter: filter, limit: limit, cursor: cursor, asOf: asOf)
             }
         }
-        read("users/{user}/activities/{workoutId}", "One workout with its laps") { request, context in
+        read("users/{user}/activities/{workoutId}", "One workout with its laps, splits in the user's units, climb, heart rate and speed") { request, context in
             let workoutId = try context.path("workoutId")
-            return try await answer(.activities, request, context) { user, asOf in try await logbook.activity(user: user, workoutId: workoutId, asOf: asOf) }
+            return try await answer(.activities, request, context) { user, asOf in try await logbook.activityDetail(user: user, workoutId: workoutId, asOf: asOf) }
+        }
+        read("users/{user}/activities/{workoutId}/route.geojson", "The recorded route as a GeoJSON Feature (LineString)") { try await route($0, $1) }
+        read("users/{user}/activities/{workoutId}/chart.svg", "Pace, heart rate or elevation against distance, as SVG", query: ["metric"]) {
+            try await activityChart($0, $1)
         }
         read("users/{user}/calendar", "The active days of a month", query: ["month"]) { request, context in
             let month = try request.requiredQuery("month", "a month (yyyy-mm)") { CivilDate(parsing: $0 + "-01") }
@@ -125,6 +129,48 @@ struct QueryRoutes<Context: LogbookRouteContext> {
             filter.newestFirst = order == "newest"
         }
         return filter
+    }
+
+    /// The route as GeoJSON (404 when the workout has no positions).
+    private func route(_ request: Request, _ context: Context) async throws -> Response {
+        let workoutId = try context.path("workoutId")
+        return try await derived(request, context, contentType: "application/geo+json") { logbook, user, asOf in
+            let (record, track) = try await logbook.activityTrack(user: user, workoutId: workoutId, asOf: asOf)
+            guard let track, let json = TrackAnalysis.geoJSON(track, workoutId: workoutId, activityType: record.activityType) else {
+                throw Problem.notFound("workout \(workoutId) has no recorded route")
+            }
+            return Data(json.utf8)
+        }
+    }
+
+    /// A chart of the workout's track: pace (default), heartRate or elevation against distance.
+    private func activityChart(_ request: Request, _ context: Context) async throws -> Response {
+        let workoutId = try context.path("workoutId")
+        let metric = try request.query("metric", "pace, heartRate or elevation") { ActivityChart.Metric(rawValue: $0) } ?? .pace
+        return try await derived(request, context, contentType: "image/svg+xml") { logbook, user, asOf in
+            let (_, track) = try await logbook.activityTrack(user: user, workoutId: workoutId, asOf: asOf)
+            let profile = try await logbook.profile(user: user, asOf: asOf)
+            let points = track.map(TrackAnalysis.points) ?? []
+            return Data(ActivityChart(points: points, metric: metric, units: profile.units).svg.utf8)
+        }
+    }
+
+    /// A non-JSON answer computed from the activities read model, cached like the JSON ones.
+    private func derived(
+        _ request: Request, _ context: Context, contentType: String,
+        _ render: @escaping @Sendable (Logbook, String, AsOf?) async throws -> Data
+    ) async throws -> Response {
+        let user = try context.path("user")
+        try context.requireAccess(to: user)
+        let asOf = try request.asOf()
+        if let position = try request.minPosition() { try await logbook.catchUp(to: position) }
+        let logbook = logbook
+        let body = asOf == nil
+            ? try await logbook.cachedDerivation(of: .activities, user: user, key: "\(contentType) \(request.uri)", bytes: { $0.count }) {
+                try await render(logbook, user, nil)
+            }
+            : try await render(logbook, user, asOf)
+        return JSONOutput.response(bytes: body, contentType: contentType)
     }
 
     /// The week's daily bars as SVG: distance (default) or moving time.

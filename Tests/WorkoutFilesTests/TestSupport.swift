@@ -1,3 +1,4 @@
+import DemoData
 import Foundation
 import Testing
 @testable import WorkoutFiles
@@ -21,19 +22,6 @@ enum RealData {
 
     static func bytes(_ relative: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: url(relative)))
-    }
-}
-
-/// SplitMix64: a tiny seeded generator so fuzz runs repeat exactly.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -1,0 +1,67 @@
+import EventLog
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logbook
+import WorkoutFiles
+import WorkoutImport
+
+/// `POST /users/{user}/imports` with a workout file as the body (anything but JSON: a JSON body is
+/// one `workout.imported` command). The body is streamed to a temporary file (never held whole),
+/// up to ``HTTPConfiguration/maxImportBytes``, then imported like `logbook import-file`: the
+/// answer says what was imported, what was already there and what was skipped, and why.
+struct FileImportRoutes<Context: LogbookRouteContext> {
+    let logbook: Logbook
+    let maxImportBytes: Int
+
+    /// The file's extension from the body's media type (the format itself is detected from the bytes).
+    static func fileExtension(_ contentType: String?) -> String {
+        let type = (contentType ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        switch type {
+        case "application/vnd.ant.fit", "application/fit", "application/x-fit": return "fit"
+        case "application/gpx+xml": return "gpx"
+        case "application/vnd.garmin.tcx+xml", "application/tcx+xml": return "tcx"
+        case "application/zip": return "zip"
+        case "text/csv": return "csv"
+        case "application/xml", "text/xml": return "xml"
+        default: return "bin"
+        }
+    }
+
+    /// Imports the body as a file for the path's user.
+    func importFile(_ request: Request, _ context: Context) async throws -> Response {
+        let user = try context.path("user")
+        try context.requireAccess(to: user)
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > maxImportBytes { throw Problem.tooLarge(maxImportBytes) }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("upload.\(Self.fileExtension(request.headers[.contentType]))")
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw LogbookError.storage("cannot create \(file.path)") }
+        let handle = try FileHandle(forWritingTo: file)
+        var received = 0
+        do {
+            for try await buffer in request.body {
+                received += buffer.readableBytes
+                guard received <= maxImportBytes else { throw Problem.tooLarge(maxImportBytes) }
+                try handle.write(contentsOf: buffer.readableBytesView)
+            }
+            try handle.close()
+        } catch {
+            try? handle.close()
+            throw error
+        }
+        guard received > 0 else { throw Problem.badRequest("the body is empty: send the file's bytes") }
+        do {
+            var report = try await FileImporter(logbook: logbook).importFile(file, user: user)
+            report.file = request.headers[HTTPField.Name("X-File-Name")!] ?? "upload"
+            let wrote = (report.written?.workouts ?? 0) + (report.written?.stepEvents ?? 0) > 0
+            var headers = HTTPFields()
+            if let position = report.written?.lastPosition, position > 0 { headers[HTTPField.Name("X-Logbook-Position")!] = "\(position)" }
+            return try JSONOutput.response(report, status: wrote ? .created : .ok, headers: headers)
+        } catch let error as WorkoutFileError {
+            throw Problem(.unprocessableContent, type: "/problems/unreadable-file", title: "The file cannot be read",
+                          detail: error.description, field: error.line.map { "line \($0)" } ?? error.byteOffset.map { "byte \($0)" })
+        }
+    }
+}

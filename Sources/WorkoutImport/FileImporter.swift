@@ -1,0 +1,228 @@
+public import Foundation
+public import Logbook
+import WorkoutFiles
+
+/// Imports workout files into a Logbook: a FIT, GPX, TCX, Apple Health (`export.xml` or
+/// `export.zip`) or Strava (`activities.csv`, with the original files it names beside it) file,
+/// or a folder of them.
+///
+/// A file is read whole before anything is written, so a damaged file writes nothing; a file
+/// larger than ``Options/inMemoryLimitBytes`` is read twice (checked, then streamed into the log)
+/// so memory stays bounded whatever its size. Workouts are idempotent by source id and step
+/// batches by content-derived event ids: importing the same file again writes nothing.
+public struct FileImporter: Sendable {
+    /// How to import.
+    public struct Options: Sendable, Hashable {
+        /// Read and report only; write nothing.
+        public var dryRun = false
+        /// Files up to this size are read once and held in memory; larger ones are read twice.
+        public var inMemoryLimitBytes: Int64 = 64 << 20
+        /// Step samples per `steps.recorded` event (Logbook accepts up to 10,000).
+        public var stepsPerEvent = 10_000
+
+        public init(dryRun: Bool = false) { self.dryRun = dryRun }
+    }
+
+    public let logbook: Logbook
+    public var options: Options
+
+    public init(logbook: Logbook, options: Options = Options()) {
+        self.logbook = logbook
+        self.options = options
+    }
+
+    /// The files a path names: itself, or a folder's workout files (recursively, in path order),
+    /// leaving out the originals a Strava `activities.csv` of the folder names (they are read with
+    /// their row).
+    public static func files(at url: URL) throws -> [URL] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw WorkoutFileError(code: .io, fileName: url.lastPathComponent, message: "no such file or folder")
+        }
+        guard isDirectory.boolValue else { return [url] }
+        let known: Set<String> = ["fit", "gpx", "tcx", "xml", "zip", "csv"]
+        var found: [URL] = []
+        let enumerator = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.isRegularFileKey])
+        while let item = enumerator?.nextObject() as? URL {
+            var name = item.lastPathComponent.lowercased()
+            if name.hasSuffix(".gz") { name.removeLast(3) }
+            guard known.contains((name as NSString).pathExtension), (try? item.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true
+            else { continue }
+            found.append(item.standardizedFileURL)
+        }
+        found.sort { $0.path < $1.path }
+        var named = Set<String>()
+        for csv in found where csv.pathExtension.lowercased() == "csv" {
+            let parsed = try? StravaCSVParser(options: ParseOptions(includeTrack: false)).parse(csv)
+            for workout in parsed?.workouts ?? [] {
+                if let original = workout.originalFile {
+                    named.insert(csv.deletingLastPathComponent().appendingPathComponent(original).standardizedFileURL.path)
+                }
+            }
+        }
+        return found.filter { !named.contains($0.path) }
+    }
+
+    /// Imports one file for `user` (who must be registered: their time zone places times the file
+    /// gives without an offset). Throws ``WorkoutFileError`` for a damaged file, having written nothing.
+    public func importFile(_ url: URL, user: String) async throws -> FileImportReport {
+        let profile = try await logbook.profile(user: user)
+        guard let zone = TimeZone(identifier: profile.timeZone) else {
+            throw LogbookError.invalidArgument(name: "timeZone", reason: "\(profile.timeZone) is not a time zone")
+        }
+        let mapping = ImportMapping(user: user, timeZone: zone)
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? 0
+        let holdInMemory = size <= options.inMemoryLimitBytes
+        // Pass 1: read everything (a damaged file throws here, before any write).
+        let first = try await Self.onThread { () throws -> Reading in
+            var reading = Reading(mapping: mapping, keepItems: holdInMemory)
+            let summary = try Self.stream(url) { reading.take($0) }
+            reading.finish(summary)
+            return reading
+        }
+        var report = first.report(file: url.lastPathComponent)
+        guard !options.dryRun else { return report }
+        var writer = Writer(logbook: logbook, mapping: mapping, stepsPerEvent: options.stepsPerEvent)
+        if holdInMemory {
+            for item in first.items { try await writer.write(item) }
+        } else {
+            // Pass 2: the same bytes again, streamed into the log with a small buffer between the threads.
+            let feed = ParseFeed()
+            defer { feed.cancel() }
+            feed.start { sink in _ = try Self.stream(url) { try sink($0) } }
+            for try await item in feed.items {
+                try await writer.write(item)
+                feed.consumed()
+            }
+        }
+        try await writer.flush()
+        report.written = writer.written
+        for index in report.workouts.indices {
+            let outcome = writer.outcomes[report.workouts[index].sourceId]
+            report.workouts[index].workoutId = outcome?.workoutId
+            report.workouts[index].outcome = outcome?.outcome
+        }
+        return report
+    }
+
+    /// Streams a file's workouts (a Strava row with its original file, when that file lies beside
+    /// the CSV) and step batches.
+    static func stream(_ url: URL, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
+        try WorkoutFileReader.stream(url) { event in
+            guard case .workout(var workout) = event, workout.sourceKind == SourceKind.strava, let original = workout.originalFile
+            else { return try sink(event) }
+            let path = url.deletingLastPathComponent().appendingPathComponent(original)
+            if FileManager.default.fileExists(atPath: path.path),
+               let recorded = try WorkoutFileReader.parse(path).workouts.first {
+                workout.laps = recorded.laps
+                workout.track = recorded.track
+                workout.avgHeartRate = workout.avgHeartRate ?? recorded.avgHeartRate
+                workout.maxHeartRate = workout.maxHeartRate ?? recorded.maxHeartRate
+                workout.activeKcal = workout.activeKcal ?? recorded.activeKcal
+                workout.startedAt = recorded.startedAt.offsetKnown ? recorded.startedAt : workout.startedAt
+                workout.endedAt = recorded.endedAt.offsetKnown ? recorded.endedAt : workout.endedAt
+            }
+            try sink(.workout(workout))
+        }
+    }
+
+    /// Runs blocking work (file reading and parsing) on a thread of its own, off Swift's cooperative pool.
+    static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+}
+
+/// The first pass: the report, and (for a file held in memory) the items to write.
+struct Reading: Sendable {
+    let mapping: ImportMapping
+    let keepItems: Bool
+    var items: [WorkoutFileEvent] = []
+    var workouts: [FileImportReport.Workout] = []
+    var stepSamples = 0
+    var steps = 0
+    var skippedHere: [String: Int] = [:]
+    var summary: StreamSummary?
+
+    init(mapping: ImportMapping, keepItems: Bool) {
+        self.mapping = mapping
+        self.keepItems = keepItems
+    }
+
+    mutating func take(_ event: WorkoutFileEvent) {
+        if keepItems { items.append(event) }
+        switch event {
+        case .workout(let parsed):
+            guard case .importWorkout(_, let e, let track) = mapping.command(parsed) else { return }
+            workouts.append(FileImportReport.Workout(
+                sourceKind: e.source.kind.rawValue, sourceId: e.source.sourceId ?? "", activityType: e.activityType.rawValue,
+                startedAt: e.startedAt, endedAt: e.endedAt, elapsedSeconds: e.elapsedSeconds,
+                movingSeconds: ImportMapping.count(parsed.movingSeconds), distanceMeters: ImportMapping.count(parsed.distanceMeters),
+                activeKcal: e.activeKcal, avgHeartRate: e.avgHeartRate, laps: e.laps?.count ?? 0, trackPoints: track?.points ?? 0))
+        case .stepSamples(let batch):
+            let kept = mapping.steps(batch, skipped: &skippedHere)
+            stepSamples += kept.count
+            steps += kept.reduce(0) { $0 + $1.count }
+        }
+    }
+
+    mutating func finish(_ summary: StreamSummary) { self.summary = summary }
+
+    func report(file: String) -> FileImportReport {
+        var skipped = (summary?.skipped ?? []).map { FileImportReport.Skipped(reason: $0.reason, count: $0.count) }
+        for (reason, count) in skippedHere.sorted(by: { $0.key < $1.key }) { skipped.append(.init(reason: reason, count: count)) }
+        return FileImportReport(
+            file: file, format: summary?.format.rawValue ?? "", workouts: workouts, stepSamples: stepSamples, steps: steps, skipped: skipped)
+    }
+}
+
+/// The writing side: workouts one command each, step samples gathered into events of up to
+/// `stepsPerEvent` samples whose ids derive from their content.
+struct Writer {
+    let logbook: Logbook
+    let mapping: ImportMapping
+    let stepsPerEvent: Int
+    var pendingSteps: [StepSample] = []
+    var written = FileImportReport.Written()
+    var outcomes: [String: (workoutId: String, outcome: String)] = [:]
+    private var ignored: [String: Int] = [:]
+
+    init(logbook: Logbook, mapping: ImportMapping, stepsPerEvent: Int) {
+        self.logbook = logbook
+        self.mapping = mapping
+        self.stepsPerEvent = max(1, min(stepsPerEvent, 10_000))
+    }
+
+    mutating func write(_ event: WorkoutFileEvent) async throws {
+        switch event {
+        case .workout(let parsed):
+            let command = mapping.command(parsed)
+            let result = try await logbook.execute(command)
+            if result.alreadyApplied { written.workoutsAlreadyThere += 1 } else { written.workouts += 1 }
+            written.lastPosition = max(written.lastPosition, result.lastPosition)
+            if case .importWorkout(_, let e, _) = command, let sourceId = e.source.sourceId {
+                outcomes[sourceId] = (result.workoutId ?? e.workoutId, result.alreadyApplied ? "already-imported" : "imported")
+            }
+        case .stepSamples(let batch):
+            pendingSteps += mapping.steps(batch, skipped: &ignored)
+            while pendingSteps.count >= stepsPerEvent {
+                let chunk = Array(pendingSteps.prefix(stepsPerEvent))
+                pendingSteps.removeFirst(stepsPerEvent)
+                try await writeSteps(chunk)
+            }
+        }
+    }
+
+    mutating func flush() async throws {
+        if !pendingSteps.isEmpty { try await writeSteps(pendingSteps) }
+        pendingSteps = []
+    }
+
+    private mutating func writeSteps(_ samples: [StepSample]) async throws {
+        let result = try await logbook.execute(
+            .recordSteps(user: mapping.user, StepsRecorded(samples: samples)), context: CommandContext(eventId: mapping.stepsEventId(samples)))
+        if result.alreadyApplied { written.stepEventsAlreadyThere += 1 } else { written.stepEvents += 1 }
+        written.lastPosition = max(written.lastPosition, result.lastPosition)
+    }
+}
