@@ -115,7 +115,8 @@ let package = Package(
         .target(
             name: "LogBenchmarks",
             dependencies: [
-                "EventLog", "EventLogLMDB", "EventLogPostgres", "LMDB", "BinaryCoding", "Logbook", "DemoData",
+                "EventLog", "EventLogLMDB", "EventLogPostgres", "LMDB", "BinaryCoding", "Logbook", "DemoData", "WorkoutFiles",
+                "WorkoutImport",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strictSettings),

@@ -101,9 +101,11 @@ public enum OpenAPIDocument {
         case 200, 201:
             let description = status == 201 ? "Created: the command's events were appended (ETag: the stream version)"
                 : route.statuses.contains(201) ? "Already applied (an idempotent retry or a repeated import): nothing written" : "OK"
-            let type = route.path.hasSuffix(".svg") ? "image/svg+xml" : route.path.hasSuffix("subscribe") ? "text/event-stream"
+            let type = route.path.hasSuffix(".svg") ? "image/svg+xml" : route.path.hasSuffix(".geojson") ? "application/geo+json"
+                : route.path.hasSuffix("subscribe") ? "text/event-stream"
                 : route.path == "admin/rebuild" ? "application/x-ndjson" : route.path == "metrics" ? "text/plain" : "application/json"
-            let body: [String: Any] = type != "application/json" ? ["type": "string"]
+            let body: [String: Any] = type == "application/geo+json" ? ["type": "object", "description": "a GeoJSON Feature whose geometry is a LineString"]
+                : type != "application/json" ? ["type": "string"]
                 : schema.map { ["$ref": "#/components/schemas/\($0)"] } ?? ["type": ["object", "array"]]
             return ["description": description, "content": [type: ["schema": body]]]
         default:

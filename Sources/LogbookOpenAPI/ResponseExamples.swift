@@ -35,7 +35,7 @@ public enum ResponseExamples {
             let page = try await logbook.activities(user: user, limit: 50)
             try add("GET users/{user}/activities", page)
             for activity in page.activities.prefix(20) {
-                try add("GET users/{user}/activities/{workoutId}", try await logbook.activity(user: user, workoutId: activity.workoutId))
+                try add("GET users/{user}/activities/{workoutId}", try await logbook.activityDetail(user: user, workoutId: activity.workoutId))
             }
             try add("GET users/{user}/calendar", try await logbook.calendar(user: user, year: 2026, month: 10))
             try add("GET users/{user}/insights", try await logbook.insights(user: user, days: 30, today: weeks[2]))

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import LogBenchmarks
+
+/// `logbook bench import`: parsing per format over the real files, a large generated Apple
+/// Health export imported with its baselines (reading the bytes; Python's iterparse), and many
+/// FIT files imported one by one.
+struct ImportBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Benchmark reading and importing workout files (FIT, GPX, TCX, Apple Health, Strava).")
+
+    @Flag(help: "Print one JSON object on stdout (progress goes to stderr).")
+    var json = false
+
+    @Option(help: "The real files to parse (the repository's ../shared/realdata).")
+    var realData = "../shared/realdata"
+
+    @Option(help: "An Apple Health export.xml to import (make one with tools/generate-health-export).")
+    var healthExport: String?
+
+    @Option(help: "Size in MiB of an export.xml to generate with tools/generate-health-export when --health-export is not given (0: skip).")
+    var generateMb = 0
+
+    @Option(help: "FIT files to import one by one (0: skip).")
+    var fitFiles = 1000
+
+    func run() async throws {
+        #if DEBUG
+        FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook bench import`\n".utf8))
+        #endif
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-bench-import-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var export = healthExport.map { URL(fileURLWithPath: $0) }
+        if export == nil, generateMb > 0 {
+            let generated = directory.appendingPathComponent("export.xml")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "tools/generate-health-export", "--size-mb", "\(generateMb)", "--seed", "7", generated.path]
+            process.standardOutput = FileHandle.standardError
+            try process.run()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { throw CLIError("tools/generate-health-export failed (run from the repository)") }
+            export = generated
+        }
+        var benchmark = ImportBenchmark(realData: URL(fileURLWithPath: realData), healthExport: export, directory: directory)
+        benchmark.fitFiles = fitFiles
+        let quiet = json
+        let report = try await benchmark.run { message in
+            if !quiet { FileHandle.standardError.write(Data("\(message)\n".utf8)) }
+        }
+        print(report.json)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Logbook
+import LogbookTestSupport
+import NIOCore
+import Testing
+
+/// `POST /users/{user}/imports` with a real workout file as the body, and the activity's
+/// detail, route and charts over HTTP.
+@Suite("HTTP file imports")
+struct FileImportRouteTests {
+    static let realData = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("../shared/realdata").standardizedFileURL
+
+    func upload(_ server: TestServer, _ relative: String, contentType: String, to user: String = "ana") async throws -> TestResponse {
+        let bytes = try Data(contentsOf: Self.realData.appendingPathComponent(relative))
+        var headers = HTTPFields()
+        headers[.authorization] = "Bearer \(try await server.token("ana", admin: false))"
+        headers[.contentType] = contentType
+        return try await server.client.execute(uri: "/users/\(user)/imports", method: .post, headers: headers, body: ByteBuffer(bytes: bytes))
+    }
+
+    @Test("a FIT file: imported once (201), then already there (200); detail, route.geojson and chart.svg follow")
+    func fitFile() async throws {
+        try await withServer { server in
+            try await register(server, "ana")
+            let first = try await upload(server, "fit/python-fitparse__activity-small-fenix2-run.fit", contentType: "application/vnd.ant.fit")
+            #expect(first.status == .created, "\(first.text)")
+            let workouts = first.json["workouts"] as? [[String: Any]] ?? []
+            #expect(workouts.count == 1 && workouts.first?["outcome"] as? String == "imported")
+            #expect(workouts.first?["distanceMeters"] as? Int == 9008)
+            #expect(first.headers[HTTPField.Name("X-Logbook-Position")!] != nil)
+            let id = try #require(workouts.first?["workoutId"] as? String)
+            let head = try await server.head()
+            let again = try await upload(server, "fit/python-fitparse__activity-small-fenix2-run.fit", contentType: "application/octet-stream")
+            #expect(again.status == .ok)
+            #expect((again.json["workouts"] as? [[String: Any]])?.first?["outcome"] as? String == "already-imported")
+            #expect(try await server.head() == head)
+
+            let detail = try await server.call(.get, "/users/ana/activities/\(id)", as: "ana")
+            #expect(detail.status == .ok)
+            #expect(detail.json["splitUnit"] as? String == "km")
+            #expect((detail.json["splits"] as? [[String: Any]])?.count == 10)
+            #expect((detail.json["laps"] as? [[String: Any]])?.isEmpty == false)
+            #expect(detail.json["hasRoute"] as? Bool == true)
+            let route = try await server.call(.get, "/users/ana/activities/\(id)/route.geojson", as: "ana")
+            #expect(route.status == .ok && route.headers[.contentType] == "application/geo+json")
+            #expect((route.json["geometry"] as? [String: Any])?["type"] as? String == "LineString")
+            for metric in ["pace", "heartRate", "elevation"] {
+                let chart = try await server.call(.get, "/users/ana/activities/\(id)/chart.svg?metric=\(metric)", as: "ana")
+                #expect(chart.status == .ok && chart.headers[.contentType] == "image/svg+xml")
+                #expect(chart.text.hasPrefix("<svg"))
+            }
+            let pace = try await server.call(.get, "/users/ana/activities/\(id)/chart.svg", as: "ana")
+            #expect(pace.text.contains("<polyline") && pace.text.contains("Pace (min/km) over 9.01 km"), "\(pace.text.prefix(400))")
+            let bad = try await server.call(.get, "/users/ana/activities/\(id)/chart.svg?metric=colour", as: "ana")
+            #expect(bad.status == .badRequest)
+        }
+    }
+
+    @Test("a damaged file is 422 naming the byte offset, and writes nothing; someone else's user is 403")
+    func damagedAndForbidden() async throws {
+        try await withServer { server in
+            try await register(server, "ana")
+            let head = try await server.head()
+            let damaged = try await upload(server, "fit/python-fitparse__activity-unexpected-eof.fit", contentType: "application/vnd.ant.fit")
+            #expect(damaged.status == .unprocessableContent)
+            #expect(damaged.text.contains("byte 768"), "\(damaged.text)")
+            #expect(try await server.head() == head)
+            let tcx = try await upload(server, "tcx/python-tcxparser__test.tcx", contentType: "application/vnd.garmin.tcx+xml", to: "bob")
+            #expect(tcx.status == .forbidden, "\(tcx.status) \(tcx.text)")
+            #expect(try await server.head() == head)
+        }
+    }
+}
