@@ -36,12 +36,21 @@ struct ImportFileCommand: AsyncParsableCommand {
         var files: [URL] = []
         for input in inputs { files += try FileImporter.files(at: URL(fileURLWithPath: input)) }
         let failures = try await store.withLogbook(readOnly: dryRun) { logbook in
-            let importer = FileImporter(logbook: logbook, options: FileImporter.Options(dryRun: dryRun))
+            var options = FileImporter.Options(dryRun: dryRun)
+            let live = isatty(STDERR_FILENO) == 1 && !json
+            if live {
+                options.progress = { workouts, samples in
+                    guard samples % 100_000 < 10_000 || workouts % 50 == 0 else { return }
+                    FileHandle.standardError.write(Data("\r\(workouts) workouts, \(samples) step samples written".utf8))
+                }
+            }
+            let importer = FileImporter(logbook: logbook, options: options)
             let bar = CountingProgress(total: UInt64(files.count), enabled: !json && files.count > 1, noun: "files read")
             var failures = 0
             for (index, file) in files.enumerated() {
                 do {
                     let report = try await importer.importFile(file, user: user)
+                    if live { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
                     print(json ? report.jsonLine : summary(report))
                 } catch let error as WorkoutFileError {
                     failures += 1

@@ -19,6 +19,18 @@ public struct FileImporter: Sendable {
         public var inMemoryLimitBytes: Int64 = 64 << 20
         /// Step samples per `steps.recorded` event (Logbook accepts up to 10,000).
         public var stepsPerEvent = 10_000
+        /// Hears how many workouts and step samples have been written so far, as the import goes.
+        public var progress: (@Sendable (_ workouts: Int, _ stepSamples: Int) -> Void)?
+
+        public static func == (lhs: Options, rhs: Options) -> Bool {
+            lhs.dryRun == rhs.dryRun && lhs.inMemoryLimitBytes == rhs.inMemoryLimitBytes && lhs.stepsPerEvent == rhs.stepsPerEvent
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(dryRun)
+            hasher.combine(inMemoryLimitBytes)
+            hasher.combine(stepsPerEvent)
+        }
 
         public init(dryRun: Bool = false) { self.dryRun = dryRun }
     }
@@ -76,20 +88,22 @@ public struct FileImporter: Sendable {
         // Pass 1: read everything (a damaged file throws here, before any write).
         let first = try await Self.onThread { () throws -> Reading in
             var reading = Reading(mapping: mapping, keepItems: holdInMemory)
-            let summary = try Self.stream(url) { reading.take($0) }
+            var unreadOriginals = 0
+            let summary = try Self.stream(url, unreadOriginal: { unreadOriginals += 1 }) { reading.take($0) }
+            if unreadOriginals > 0 { reading.skippedHere["original file that cannot be read (the row is imported without its track)"] = unreadOriginals }
             reading.finish(summary)
             return reading
         }
         var report = first.report(file: url.lastPathComponent)
         guard !options.dryRun else { return report }
-        var writer = Writer(logbook: logbook, mapping: mapping, stepsPerEvent: options.stepsPerEvent)
+        var writer = Writer(logbook: logbook, mapping: mapping, stepsPerEvent: options.stepsPerEvent, progress: options.progress)
         if holdInMemory {
             for item in first.items { try await writer.write(item) }
         } else {
             // Pass 2: the same bytes again, streamed into the log with a small buffer between the threads.
             let feed = ParseFeed()
             defer { feed.cancel() }
-            feed.start { sink in _ = try Self.stream(url) { try sink($0) } }
+            feed.start { sink in _ = try Self.stream(url, unreadOriginal: {}) { try sink($0) } }
             for try await item in feed.items {
                 try await writer.write(item)
                 feed.consumed()
@@ -106,14 +120,18 @@ public struct FileImporter: Sendable {
     }
 
     /// Streams a file's workouts (a Strava row with its original file, when that file lies beside
-    /// the CSV) and step batches.
-    static func stream(_ url: URL, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
+    /// the CSV and can be read; `unreadOriginal` hears of one that cannot) and step batches.
+    static func stream(_ url: URL, unreadOriginal: () -> Void, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
         try WorkoutFileReader.stream(url) { event in
             guard case .workout(var workout) = event, workout.sourceKind == SourceKind.strava, let original = workout.originalFile
             else { return try sink(event) }
             let path = url.deletingLastPathComponent().appendingPathComponent(original)
-            if FileManager.default.fileExists(atPath: path.path),
-               let recorded = try WorkoutFileReader.parse(path).workouts.first {
+            guard FileManager.default.fileExists(atPath: path.path) else { return try sink(event) }
+            guard let parsed = try? WorkoutFileReader.parse(path) else {
+                unreadOriginal()
+                return try sink(event)
+            }
+            if let recorded = parsed.workouts.first {
                 workout.laps = recorded.laps
                 workout.track = recorded.track
                 workout.avgHeartRate = workout.avgHeartRate ?? recorded.avgHeartRate
@@ -186,12 +204,16 @@ struct Writer {
     var pendingSteps: [StepSample] = []
     var written = FileImportReport.Written()
     var outcomes: [String: (workoutId: String, outcome: String)] = [:]
+    let progress: (@Sendable (Int, Int) -> Void)?
     private var ignored: [String: Int] = [:]
+    private var workoutsDone = 0
+    private var samplesDone = 0
 
-    init(logbook: Logbook, mapping: ImportMapping, stepsPerEvent: Int) {
+    init(logbook: Logbook, mapping: ImportMapping, stepsPerEvent: Int, progress: (@Sendable (Int, Int) -> Void)?) {
         self.logbook = logbook
         self.mapping = mapping
         self.stepsPerEvent = max(1, min(stepsPerEvent, 10_000))
+        self.progress = progress
     }
 
     mutating func write(_ event: WorkoutFileEvent) async throws {
@@ -204,6 +226,8 @@ struct Writer {
             if case .importWorkout(_, let e, _) = command, let sourceId = e.source.sourceId {
                 outcomes[sourceId] = (result.workoutId ?? e.workoutId, result.alreadyApplied ? "already-imported" : "imported")
             }
+            workoutsDone += 1
+            progress?(workoutsDone, samplesDone)
         case .stepSamples(let batch):
             pendingSteps += mapping.steps(batch, skipped: &ignored)
             while pendingSteps.count >= stepsPerEvent {
@@ -224,5 +248,7 @@ struct Writer {
             .recordSteps(user: mapping.user, StepsRecorded(samples: samples)), context: CommandContext(eventId: mapping.stepsEventId(samples)))
         if result.alreadyApplied { written.stepEventsAlreadyThere += 1 } else { written.stepEvents += 1 }
         written.lastPosition = max(written.lastPosition, result.lastPosition)
+        samplesDone += samples.count
+        progress?(workoutsDone, samplesDone)
     }
 }
