@@ -15,7 +15,8 @@ struct ImportFileCommand: AsyncParsableCommand {
             With --json, one JSON object per file on its own line: {"file", "format", "workouts": [...], \
             "stepSamples", "steps", "skipped": [...]} (and "written" unless --dry-run). A file that cannot be \
             read is named on standard error with the byte offset or line of the damage; the others are still \
-            imported, and the exit status is 1.
+            imported, and the exit status is 1. Files found in a folder that are not workout files at all are \
+            left out with a line on standard error.
             """)
 
     @OptionGroup var store: StoreOptions
@@ -34,7 +35,12 @@ struct ImportFileCommand: AsyncParsableCommand {
 
     func run() async throws {
         var files: [URL] = []
-        for input in inputs { files += try FileImporter.files(at: URL(fileURLWithPath: input)) }
+        var named = Set<String>()
+        for input in inputs {
+            let url = URL(fileURLWithPath: input)
+            named.insert(url.standardizedFileURL.path)
+            files += try FileImporter.files(at: url)
+        }
         let failures = try await store.withLogbook(readOnly: dryRun) { logbook in
             var options = FileImporter.Options(dryRun: dryRun)
             let live = isatty(STDERR_FILENO) == 1 && !json
@@ -52,6 +58,9 @@ struct ImportFileCommand: AsyncParsableCommand {
                     let report = try await importer.importFile(file, user: user)
                     if live { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
                     print(json ? report.jsonLine : summary(report))
+                } catch let error as WorkoutFileError where error.code == .unsupported && !named.contains(file.standardizedFileURL.path) {
+                    // Found in a folder and not a workout file at all (a README, another app's CSV): left out, said once.
+                    FileHandle.standardError.write(Data("skipped \(file.path): \(error.message)\n".utf8))
                 } catch let error as WorkoutFileError {
                     failures += 1
                     FileHandle.standardError.write(Data("\(file.path): \(error)\n".utf8))
