@@ -18,11 +18,33 @@ public struct ActivityFilter: Sendable, Hashable, Codable {
     }
 }
 
-/// A page of activities, newest first, with the cursor for the next page.
-public struct ActivityPage: Sendable, Hashable, Codable {
+/// A page of activities, newest first, with the cursor for the next page. Each item carries its
+/// local start date (`date`, yyyy-mm-dd in the start's own offset) beside the record's fields.
+public struct ActivityPage: Sendable, Hashable, Encodable {
     public var activities: [ActivityRecord]
     /// Pass back to get the next page; nil at the end.
     public var nextCursor: String?
+
+    enum CodingKeys: String, CodingKey { case activities, nextCursor }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(activities.map(DatedActivity.init), forKey: .activities)
+        try c.encodeIfPresent(nextCursor, forKey: .nextCursor)
+    }
+}
+
+/// A record encoded with its local start date beside its own fields.
+struct DatedActivity: Encodable {
+    let record: ActivityRecord
+
+    enum CodingKeys: String, CodingKey { case date }
+
+    func encode(to encoder: any Encoder) throws {
+        try record.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(record.date, forKey: .date)
+    }
 }
 
 /// The active days of one month.

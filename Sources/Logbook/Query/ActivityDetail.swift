@@ -27,7 +27,7 @@ public struct ActivityDetail: Sendable, Hashable, Encodable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        try activity.encode(to: encoder)
+        try DatedActivity(record: activity).encode(to: encoder)
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(splitUnit, forKey: .splitUnit)
         try c.encode(splits, forKey: .splits)
