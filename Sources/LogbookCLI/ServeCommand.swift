@@ -27,6 +27,9 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .customLong("max-body-bytes"), help: "Largest request body accepted.")
     var maxBodyBytes = 1 << 20
 
+    @Option(name: .customLong("max-import-bytes"), help: "Largest workout file POST /users/{user}/imports accepts (streamed to a temporary file).")
+    var maxImportBytes = 512 << 20
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -37,6 +40,7 @@ struct ServerOptions: ParsableArguments {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \"\(logLevel)\".") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024.") }
+        guard maxImportBytes >= 1024 else { throw ValidationError("--max-import-bytes must be at least 1024.") }
         if let secret = resolvedSecret, secret.utf8.count < 32 { throw ValidationError("the JWT secret must be at least 32 bytes.") }
     }
 
@@ -56,6 +60,7 @@ struct ServerOptions: ParsableArguments {
     var httpConfiguration: HTTPConfiguration {
         var configuration = HTTPConfiguration(jwtSecret: insecureNoAuth ? nil : resolvedSecret, allowUnauthenticated: insecureNoAuth, maxBodyBytes: maxBodyBytes)
         configuration.maxReadyLag = maxReadyLag
+        configuration.maxImportBytes = maxImportBytes
         return configuration
     }
 
