@@ -167,7 +167,8 @@ extension Logbook {
         let recordedAt = context.recordAtNow ? now(context).utc : nil
         return decision.events.enumerated().map { index, item in
             var event = ProposedEvent(
-                eventId: index == 0 ? (context.eventId ?? .timeOrdered()) : .timeOrdered(), type: item.0.type.rawValue,
+                eventId: index == 0 ? (context.eventId ?? .timeOrdered()) : context.eventId.map { DerivedIds.following($0, index: index) } ?? .timeOrdered(),
+                type: item.0.type.rawValue,
                 schemaVersion: item.0.type.currentSchemaVersion, subject: command.user, occurredAt: item.occurredAt,
                 recordedAt: recordedAt, correlationId: context.correlationId, causationId: context.causationId,
                 payload: BinaryEventCodec.encode(item.0))

@@ -64,6 +64,10 @@ struct ImportFileCommand: AsyncParsableCommand {
                 } catch let error as WorkoutFileError {
                     failures += 1
                     FileHandle.standardError.write(Data("\(file.path): \(error)\n".utf8))
+                } catch let error as LogbookError where [.ruleViolation, .invalidArgument, .conflict, .versionConflict, .coding].contains(error.code) {
+                    // Refused by Logbook (a rule, a conflict): this file stops, the others go on.
+                    failures += 1
+                    FileHandle.standardError.write(Data("\(file.path): \(error)\n".utf8))
                 }
                 bar.update(UInt64(index + 1))
             }

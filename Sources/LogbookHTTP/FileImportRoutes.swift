@@ -53,7 +53,9 @@ struct FileImportRoutes<Context: LogbookRouteContext> {
         }
         guard received > 0 else { throw Problem.badRequest("the body is empty: send the file's bytes") }
         do {
-            var report = try await FileImporter(logbook: logbook).importFile(file, user: user)
+            var options = FileImporter.Options()
+            options.readOriginals = false
+            var report = try await FileImporter(logbook: logbook, options: options).importFile(file, user: user)
             report.file = request.headers[HTTPField.Name("X-File-Name")!] ?? "upload"
             let wrote = (report.written?.workouts ?? 0) + (report.written?.stepEvents ?? 0) > 0
             var headers = HTTPFields()

@@ -15,8 +15,12 @@ public struct FileImporter: Sendable {
     public struct Options: Sendable, Hashable {
         /// Read and report only; write nothing.
         public var dryRun = false
-        /// Files up to this size are read once and held in memory; larger ones are read twice.
-        public var inMemoryLimitBytes: Int64 = 64 << 20
+        /// Uncompressed files up to this size are read once and held in memory; larger ones, and
+        /// compressed ones (zip, gzip: their size says little), are read twice.
+        public var inMemoryLimitBytes: Int64 = 16 << 20
+        /// Read the original files a Strava `activities.csv` names, beside it (off for uploads:
+        /// an uploaded CSV must not name files of the server's).
+        public var readOriginals = true
         /// Step samples per `steps.recorded` event (Logbook accepts up to 10,000).
         public var stepsPerEvent = 10_000
         /// Hears how many workouts and step samples have been written so far, as the import goes.
@@ -24,12 +28,14 @@ public struct FileImporter: Sendable {
 
         public static func == (lhs: Options, rhs: Options) -> Bool {
             lhs.dryRun == rhs.dryRun && lhs.inMemoryLimitBytes == rhs.inMemoryLimitBytes && lhs.stepsPerEvent == rhs.stepsPerEvent
+                && lhs.readOriginals == rhs.readOriginals
         }
 
         public func hash(into hasher: inout Hasher) {
             hasher.combine(dryRun)
             hasher.combine(inMemoryLimitBytes)
             hasher.combine(stepsPerEvent)
+            hasher.combine(readOriginals)
         }
 
         public init(dryRun: Bool = false) { self.dryRun = dryRun }
@@ -83,13 +89,14 @@ public struct FileImporter: Sendable {
             throw LogbookError.invalidArgument(name: "timeZone", reason: "\(profile.timeZone) is not a time zone")
         }
         let mapping = ImportMapping(user: user, timeZone: zone)
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? 0
-        let holdInMemory = size <= options.inMemoryLimitBytes
+        let identity = Self.identity(url)
+        let holdInMemory = identity.size <= options.inMemoryLimitBytes && !Self.isCompressed(url)
+        let originals = options.readOriginals
         // Pass 1: read everything (a damaged file throws here, before any write).
         let first = try await Self.onThread { () throws -> Reading in
             var reading = Reading(mapping: mapping, keepItems: holdInMemory)
             var unreadOriginals = 0
-            let summary = try Self.stream(url, unreadOriginal: { unreadOriginals += 1 }) { reading.take($0) }
+            let summary = try Self.stream(url, readOriginals: originals, unreadOriginal: { unreadOriginals += 1 }) { reading.take($0) }
             if unreadOriginals > 0 { reading.skippedHere["original file that cannot be read (the row is imported without its track)"] = unreadOriginals }
             reading.finish(summary)
             return reading
@@ -101,13 +108,19 @@ public struct FileImporter: Sendable {
             for item in first.items { try await writer.write(item) }
         } else {
             // Pass 2: the same bytes again, streamed into the log with a small buffer between the threads.
+            // A file changed since pass 1 (still being copied?) is refused rather than half imported.
+            guard Self.identity(url) == identity else {
+                throw WorkoutFileError(code: .io, fileName: url.lastPathComponent, message: "the file changed while it was being imported")
+            }
             let feed = ParseFeed()
             defer { feed.cancel() }
-            feed.start { sink in _ = try Self.stream(url, unreadOriginal: {}) { try sink($0) } }
+            feed.start { sink in _ = try Self.stream(url, readOriginals: originals, unreadOriginal: {}) { try sink($0) } }
             for try await item in feed.items {
                 try await writer.write(item)
                 feed.consumed()
             }
+            // The stream also ends when this task is cancelled: that is not the end of the file.
+            try Task.checkCancellation()
         }
         try await writer.flush()
         report.written = writer.written
@@ -121,12 +134,17 @@ public struct FileImporter: Sendable {
 
     /// Streams a file's workouts (a Strava row with its original file, when that file lies beside
     /// the CSV and can be read; `unreadOriginal` hears of one that cannot) and step batches.
-    static func stream(_ url: URL, unreadOriginal: () -> Void, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
+    static func stream(
+        _ url: URL, readOriginals: Bool, unreadOriginal: () -> Void, _ sink: (WorkoutFileEvent) throws -> Void
+    ) throws -> StreamSummary {
         try WorkoutFileReader.stream(url) { event in
-            guard case .workout(var workout) = event, workout.sourceKind == SourceKind.strava, let original = workout.originalFile
+            guard readOriginals, case .workout(var workout) = event, workout.sourceKind == SourceKind.strava,
+                  let original = workout.originalFile, let path = originalFile(original, besides: url)
             else { return try sink(event) }
-            let path = url.deletingLastPathComponent().appendingPathComponent(original)
-            guard FileManager.default.fileExists(atPath: path.path) else { return try sink(event) }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                  (try? path.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true
+            else { return try sink(event) }
             guard let parsed = try? WorkoutFileReader.parse(path) else {
                 unreadOriginal()
                 return try sink(event)
@@ -144,12 +162,42 @@ public struct FileImporter: Sendable {
         }
     }
 
+    /// The original file a Strava row names, inside the CSV's folder; nil for an absolute path or
+    /// one that climbs out of the folder.
+    static func originalFile(_ relative: String, besides csv: URL) -> URL? {
+        let components = relative.split(whereSeparator: { $0 == "/" || $0 == "\\" })
+        guard !relative.hasPrefix("/"), !components.isEmpty, !components.contains(where: { $0 == ".." || $0 == "." }) else { return nil }
+        let folder = csv.deletingLastPathComponent().standardizedFileURL
+        let path = folder.appendingPathComponent(components.joined(separator: "/")).standardizedFileURL
+        return path.path.hasPrefix(folder.path + "/") ? path : nil
+    }
+
+    /// Size and modification time: what says a file is still the one pass 1 read.
+    static func identity(_ url: URL) -> FileIdentity {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        return FileIdentity(size: (attributes?[.size] as? Int64) ?? 0, modified: (attributes?[.modificationDate] as? Date) ?? .distantPast)
+    }
+
+    /// Whether the file is a zip archive or gzip-compressed (by its first bytes).
+    static func isCompressed(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        let magic = [UInt8]((try? handle.read(upToCount: 4)) ?? Data())
+        return magic.starts(with: [0x50, 0x4B, 0x03, 0x04]) || magic.starts(with: [0x1F, 0x8B])
+    }
+
     /// Runs blocking work (file reading and parsing) on a thread of its own, off Swift's cooperative pool.
     static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try work() }) }.start()
         }
     }
+}
+
+/// A file's size and modification time.
+struct FileIdentity: Equatable, Sendable {
+    var size: Int64
+    var modified: Date
 }
 
 /// The first pass: the report, and (for a file held in memory) the items to write.

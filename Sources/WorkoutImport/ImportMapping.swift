@@ -1,4 +1,3 @@
-import Crypto
 public import EventLog
 public import Foundation
 public import Logbook
@@ -30,12 +29,15 @@ public struct ImportMapping: Sendable {
 
     /// The workout id of an import: the same for the same user, source kind and source id.
     public func workoutId(kind: WorkoutSourceKind, sourceId: String) -> String {
-        "imp-" + Self.digest(["workout", user, kind.rawValue, sourceId]).prefix(32)
+        WorkoutImported.derivedWorkoutId(user: user, kind: kind, sourceId: sourceId)
     }
 
-    /// The source id as stored: the file's own when it fits the 256-byte limit, else a digest of it.
+    /// The source id as stored: the file's own when it is text Logbook keeps (no control
+    /// characters, not blank, at most 256 bytes), else a digest of it.
     static func storedSourceId(_ sourceId: String) -> String {
-        sourceId.utf8.count <= 256 ? sourceId : "sha256:" + digest([sourceId])
+        let keepable = sourceId.utf8.count <= 256 && !sourceId.trimmingCharacters(in: .whitespaces).isEmpty
+            && !sourceId.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+        return keepable ? sourceId : "sha256:" + DerivedIds.hex([sourceId])
     }
 
     /// The import command of `workout`, with its track when the file has one.
@@ -56,7 +58,8 @@ public struct ImportMapping: Sendable {
             movingSeconds: Self.count(workout.movingSeconds ?? workout.elapsedSeconds) ?? 0,
             activeKcal: workout.activeKcal.flatMap { $0 >= 0 ? $0 : nil },
             avgHeartRate: Self.heartRate(workout.avgHeartRate),
-            laps: workout.laps.isEmpty ? nil : workout.laps.map(lap),
+            // Logbook keeps at most 10,000 laps a workout; a file with more keeps its totals and track.
+            laps: workout.laps.isEmpty || workout.laps.count > 10_000 ? nil : workout.laps.map(lap),
             source: WorkoutSource(kind: kind, sourceId: sourceId),
             title: workout.title.map { String($0.prefix(200)) }.flatMap { Self.cleanText($0) },
             elapsedSeconds: Self.count(workout.elapsedSeconds),
@@ -98,6 +101,8 @@ public struct ImportMapping: Sendable {
         column(.cadence) { $0.cadence.map(Double.init) }
         column(.speedMillimetersPerSecond) { $0.speedMetersPerSecond.map { $0 * 1000 } }
         column(.powerWatts) { $0.powerWatts.map(Double.init) }
+        // A track with no value a device can record in any column is no track.
+        guard TrackSamples.Column.allCases.contains(where: { samples[$0] != nil }) else { return nil }
         if var offsets = samples.offsetMillis {
             var latest = Int.min
             for index in offsets.indices {
@@ -135,13 +140,15 @@ public struct ImportMapping: Sendable {
     }
 
     /// The event id of a batch of step samples: the same samples for the same user give the same id,
-    /// so sending the file again is a retry that writes nothing.
+    /// so sending the file again is a retry that writes nothing. Instants only, not offsets (DESIGN
+    /// §4: two offsets naming one instant are one instant), so a file whose times lack an offset
+    /// gives the same id after the user changes time zone.
     public func stepsEventId(_ samples: [StepSample]) -> UUID {
         var parts = ["steps", user]
         for sample in samples {
-            parts.append("\(sample.source)|\(sample.start.instant)|\(sample.start.utcOffsetSeconds)|\(sample.end.instant)|\(sample.end.utcOffsetSeconds)|\(sample.count)")
+            parts.append("\(sample.source)|\(sample.start.instant)|\(sample.end.instant)|\(sample.count)")
         }
-        return Self.uuid(Self.digest(parts))
+        return DerivedIds.uuid(parts)
     }
 
     /// A non-negative whole number from a measured value (nil for none or nonsense).
@@ -159,26 +166,5 @@ public struct ImportMapping: Sendable {
     static func cleanText(_ text: String) -> String? {
         let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 || $0 == "\n" || $0 == "\t" }))
         return cleaned.trimmingCharacters(in: .whitespaces).isEmpty ? nil : cleaned
-    }
-
-    /// Hex SHA-256 of the parts, each followed by a NUL.
-    static func digest(_ parts: [String]) -> String {
-        var hasher = SHA256()
-        for part in parts {
-            hasher.update(data: Data(part.utf8))
-            hasher.update(data: Data([0]))
-        }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
-    }
-
-    /// A version-8 (custom) UUID from 32 hex digits of a digest.
-    static func uuid(_ hex: String) -> UUID {
-        var digits = Array(hex.prefix(32))
-        digits[12] = "8"
-        digits[16] = ["8", "9", "a", "b"][Int(String(digits[16]), radix: 16)! & 3]
-        let text = String(digits)
-        let dashed = [text.prefix(8), text.dropFirst(8).prefix(4), text.dropFirst(12).prefix(4), text.dropFirst(16).prefix(4), text.dropFirst(20)]
-            .joined(separator: "-")
-        return UUID(uuidString: dashed)!
     }
 }

@@ -5,7 +5,7 @@ import Logbook
 import LogbookTestSupport
 import Testing
 import WorkoutFiles
-import WorkoutImport
+@testable import WorkoutImport
 
 /// Real workout files (read in place from `../shared/realdata`) imported into a real Logbook:
 /// values checked against figures known independently, re-imports that write nothing, damaged
@@ -186,6 +186,75 @@ struct FileImporterTests {
             #expect(report.workouts.allSatisfy { $0.sourceKind == "strava" })
             await #expect(throws: LogbookError.self) {
                 _ = try await FileImporter(logbook: logbook).importFile(Self.file("tcx/python-tcxparser__test.tcx"), user: "nobody")
+            }
+        }
+    }
+
+    @Test("a deleted import stays deleted when the file comes again; imp- ids belong to imports; a retry of a multi-event command names the same events")
+    func deleteReservedAndRetry() async throws {
+        try await withLogbook { logbook, _ in
+            try await Self.register(logbook)
+            let importer = FileImporter(logbook: logbook)
+            let tcx = Self.file("tcx/python-tcxparser__test.tcx")
+            let first = try await importer.importFile(tcx, user: "ana")
+            let id = try #require(first.workouts.first?.workoutId)
+            try await logbook.execute(.deleteWorkout(user: "ana", workoutId: id))
+            let head = try await logbook.log.headPosition()
+            let again = try await importer.importFile(tcx, user: "ana")
+            #expect(again.workouts.first?.outcome == "already-imported" && again.workouts.first?.workoutId == id)
+            #expect(try await logbook.log.headPosition() == head, "a deleted import is not brought back")
+            await #expect(throws: LogbookError.self) { _ = try await logbook.activityDetail(user: "ana", workoutId: id) }
+
+            // Nobody else may take a derived id (another user's, or a made-up one).
+            try await Self.register(logbook, "bob")
+            let squat = WorkoutStarted(workoutId: WorkoutImported.derivedWorkoutId(user: "carl", kind: .strava, sourceId: "1"), activityType: .run,
+                                       startedAt: at("2026-11-20T07:00:00+01:00"))
+            await #expect(throws: LogbookError.invalidArgument(
+                name: "workoutId", reason: "ids starting imp- are given by file imports; choose another")) {
+                _ = try await logbook.execute(.startWorkout(user: "bob", squat))
+            }
+
+            // A keyed retry of an import with a track: the same result, nothing written, on any server.
+            let key = UUID()
+            let track = TrackSamples(points: 5000, offsetMillis: (0..<5000).map { $0 * 1000 })
+            let imported = WorkoutImported(workoutId: "w-track", activityType: .ride, startedAt: at("2026-11-20T07:00:00+01:00"),
+                                           endedAt: at("2026-11-20T09:00:00+01:00"), distanceMeters: 40_000, movingSeconds: 5000,
+                                           source: WorkoutSource(kind: .wahoo, sourceId: "w-1"))
+            let written = try await logbook.execute(.importWorkout(user: "bob", imported, track: track), context: CommandContext(eventId: key))
+            let retried = try await logbook.execute(.importWorkout(user: "bob", imported, track: track), context: CommandContext(eventId: key))
+            #expect(retried.alreadyApplied && retried.firstPosition == written.firstPosition && retried.lastPosition == written.lastPosition)
+            #expect(written.lastPosition - written.firstPosition == 2)
+            let events = try await logbook.log.readStream("workout-w-track", from: 0, direction: .forward, limit: 10)
+            #expect(events.map(\.envelope.eventId) == [key, DerivedIds.following(key, index: 1), DerivedIds.following(key, index: 2)])
+        }
+    }
+
+    @Test("a Strava row's original file must lie inside the CSV's folder")
+    func originalsStayInTheFolder() {
+        let csv = URL(fileURLWithPath: "/data/export/activities.csv")
+        #expect(FileImporter.originalFile("activities/1.fit.gz", besides: csv)?.path == "/data/export/activities/1.fit.gz")
+        for hostile in ["../secret.fit", "/etc/passwd", "activities/../../x.fit", "./a.fit", "", "a\\..\\..\\b.fit"] {
+            #expect(FileImporter.originalFile(hostile, besides: csv) == nil, "\(hostile)")
+        }
+    }
+
+    @Test("a track without any column of values is refused, as a command and on the wire")
+    func emptyTrack() async throws {
+        try await withLogbook { logbook, _ in
+            try await Self.register(logbook)
+            await #expect(throws: LogbookError.ruleViolation(rule: .trackInvalid, message: "a track has at least one column of values")) {
+                _ = try await logbook.execute(.importWorkout(user: "ana", WorkoutImported(
+                    workoutId: "w-empty", activityType: .run, startedAt: at("2026-11-20T07:00:00+01:00"), endedAt: at("2026-11-20T08:00:00+01:00"),
+                    distanceMeters: 1, movingSeconds: 1, source: WorkoutSource(kind: .file, sourceId: "e")), track: TrackSamples(points: 100)))
+            }
+            let line = #"{"position":1,"stream":"workout-w","streamVersion":1,"eventId":"00000000-0000-4000-8000-000000000001","type":"workout.track_recorded","schemaVersion":1,"subject":"ana","occurredAt":"2026-11-20T08:00:00+01:00","recordedAt":"2026-11-20T07:00:00Z","correlationId":null,"causationId":null,"metadata":{},"data":{"part":0,"parts":1,"samples":{"points":POINTS},"workoutId":"w"}}"#
+            for (points, field) in [("-1", "data.samples.points"), ("3", "data.samples")] {
+                do {
+                    _ = try WireEvent(jsonLine: line.replacingOccurrences(of: "POINTS", with: points))
+                    Issue.record("accepted points \(points)")
+                } catch let error as LogbookError {
+                    if case .invalidJSON(_, let named, _)? = error.codingError { #expect(named == field) } else { Issue.record("\(error)") }
+                }
             }
         }
     }

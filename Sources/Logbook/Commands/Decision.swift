@@ -45,6 +45,7 @@ struct Decider<State: DecisionState> {
         case .startWorkout(let user, let e):
             _ = try registered(user)
             try Rules.id(e.workoutId, "workoutId")
+            try reservedId(e.workoutId)
             guard try state.workout(e.workoutId) == nil else {
                 throw rule(.workoutExists, "workout \(e.workoutId) already exists")
             }
@@ -89,8 +90,16 @@ struct Decider<State: DecisionState> {
             if let existing = try state.importedWorkout(user: user, kind: e.source.kind, sourceId: sourceId) {
                 return Decision(workoutId: existing, existingWorkout: existing)
             }
-            guard try state.workout(e.workoutId) == nil else {
-                throw rule(.workoutExists, "workout \(e.workoutId) already exists")
+            if e.workoutId.hasPrefix(WorkoutImported.derivedIdPrefix),
+               e.workoutId != WorkoutImported.derivedWorkoutId(user: user, kind: e.source.kind, sourceId: sourceId) {
+                try reservedId(e.workoutId)
+            }
+            if let existing = try state.workout(e.workoutId) {
+                // The same import after the user deleted that workout: it stays deleted (a no-op).
+                guard existing.status == .deleted, existing.user == user, existing.source == e.source else {
+                    throw rule(.workoutExists, "workout \(e.workoutId) already exists")
+                }
+                return Decision(workoutId: e.workoutId, existingWorkout: e.workoutId)
             }
             guard e.endedAt.instant > e.startedAt.instant else { throw rule(.endsAfterStart, "endedAt must be after startedAt") }
             try Rules.totals(distance: e.distanceMeters, moving: e.movingSeconds, steps: e.steps, kcal: e.activeKcal, heartRate: e.avgHeartRate, laps: e.laps)
@@ -175,6 +184,14 @@ struct Decider<State: DecisionState> {
     }
 
     private func rule(_ rule: DomainRule, _ message: String) -> LogbookError { .ruleViolation(rule: rule, message: message) }
+
+    /// Workout ids of the derived prefix belong to file imports (each to one user's workout at one source).
+    private func reservedId(_ workoutId: String) throws {
+        if workoutId.hasPrefix(WorkoutImported.derivedIdPrefix) {
+            throw LogbookError.invalidArgument(
+                name: "workoutId", reason: "ids starting \(WorkoutImported.derivedIdPrefix) are given by file imports; choose another")
+        }
+    }
 
     private mutating func registered(_ user: String) throws -> Profile {
         try Rules.id(user, "user")

@@ -64,6 +64,9 @@ enum Rules {
         guard (1...maxTrackPoints).contains(track.points) else {
             throw .ruleViolation(rule: .trackInvalid, message: "a track holds 1 to \(maxTrackPoints) points (got \(track.points))")
         }
+        guard TrackSamples.Column.allCases.contains(where: { track[$0] != nil }) else {
+            throw .ruleViolation(rule: .trackInvalid, message: "a track has at least one column of values")
+        }
         for column in TrackSamples.Column.allCases {
             guard let values = track[column] else { continue }
             guard values.count == track.points else {

@@ -67,6 +67,15 @@ public enum JSONEventCodec {
             case .workoutDeleted: return .workoutDeleted(try decoder.decode(WorkoutReference.self, from: data))
             case .workoutTrackRecorded:
                 let track = try decoder.decode(WorkoutTrackRecorded.self, from: data)
+                for (field, value, range) in [("points", track.samples.points, 1...TrackSamples.maxPointsPerEvent),
+                                              ("part", track.part, 0...(max(track.parts, 1) - 1)), ("parts", track.parts, 1...Rules.maxTrackPoints)]
+                    where !range.contains(value) {
+                    throw DomainCodingError.invalidJSON(type: type.rawValue, field: field == "points" ? "data.samples.points" : "data.\(field)",
+                                                        reason: "\(value) is outside \(range.lowerBound)…\(range.upperBound)")
+                }
+                guard TrackSamples.Column.allCases.contains(where: { track.samples[$0] != nil }) else {
+                    throw DomainCodingError.invalidJSON(type: type.rawValue, field: "data.samples", reason: "a track has at least one column of values")
+                }
                 if let column = TrackSamples.Column.allCases.first(where: { (track.samples[$0]?.count ?? track.samples.points) != track.samples.points }) {
                     throw DomainCodingError.invalidJSON(
                         type: type.rawValue, field: "data.samples.\(column.name)", reason: "must have \(track.samples.points) entries (samples.points)")

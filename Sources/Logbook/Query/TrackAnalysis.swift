@@ -89,6 +89,10 @@ public enum TrackAnalysis {
         return reference == nil ? nil : (gain, loss)
     }
 
+    /// Most splits one workout shows (a 1,000 km ride); a track claiming more (glitched positions)
+    /// shows the first ones.
+    public static let maxSplits = 1000
+
     /// Splits of `unitMeters` (1,000 or 1,609.344); times interpolated at each boundary.
     public static func splits(_ points: [TrackPointAlongRoute], unitMeters: Double) -> [Split] {
         let timed = points.filter { $0.seconds != nil }
@@ -110,7 +114,7 @@ public enum TrackAnalysis {
             splitStart = (distance, seconds)
         }
         for (previous, point) in zip(timed, timed.dropFirst()) {
-            while point.distanceMeters >= boundary, point.distanceMeters > previous.distanceMeters {
+            while point.distanceMeters >= boundary, point.distanceMeters > previous.distanceMeters, splits.count < maxSplits {
                 let fraction = (boundary - previous.distanceMeters) / (point.distanceMeters - previous.distanceMeters)
                 let seconds = previous.seconds! + fraction * (point.seconds! - previous.seconds!)
                 close(at: boundary, seconds: seconds)
@@ -119,7 +123,7 @@ public enum TrackAnalysis {
             }
             inSplit.append(point)
         }
-        if last.distanceMeters - splitStart.distance >= 1 { close(at: last.distanceMeters, seconds: last.seconds!) }
+        if splits.count < maxSplits, last.distanceMeters - splitStart.distance >= 1 { close(at: last.distanceMeters, seconds: last.seconds!) }
         return splits
     }
 
