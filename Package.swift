@@ -48,6 +48,8 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
         ),
+        // glibc's mallopt, for the import command's allocator setting (no pointers cross it).
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // The one module that calls mdb_* and touches raw pointers.
         .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: strictSettings),
         // Varints, little-endian integers and strings in byte buffers, for the storage encodings.
@@ -125,7 +127,7 @@ let package = Package(
             name: "LogbookCLI",
             dependencies: [
                 "EventLog", "EventLogLMDB", "EventLogPostgres", "LMDB", "Logbook", "LogbookHTTP", "LogbookOpenAPI", "LogBenchmarks",
-                "DemoData", "WorkoutFiles", "WorkoutImport",
+                "DemoData", "WorkoutFiles", "WorkoutImport", .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -26,6 +26,7 @@ struct ImportBenchCommand: AsyncParsableCommand {
     var fitFiles = 1000
 
     func run() async throws {
+        MemoryTuning.returnLargeBlocksToTheSystem()
         #if DEBUG
         FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook bench import`\n".utf8))
         #endif

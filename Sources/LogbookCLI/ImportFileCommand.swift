@@ -34,6 +34,7 @@ struct ImportFileCommand: AsyncParsableCommand {
     var inputs: [String]
 
     func run() async throws {
+        MemoryTuning.returnLargeBlocksToTheSystem()
         var files: [URL] = []
         var named = Set<String>()
         for input in inputs {

@@ -93,6 +93,8 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws { try server.requireSecret() }
 
     func run() async throws {
+        // Uploaded workout files are imported in this process: keep its memory as flat as import-file's.
+        MemoryTuning.returnLargeBlocksToTheSystem()
         var configuration = LogbookConfiguration()
         configuration.log.durability = server.durability.value
         let bar = ProgressBar(enabled: true)
