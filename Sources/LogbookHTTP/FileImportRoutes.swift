@@ -14,20 +14,6 @@ struct FileImportRoutes<Context: LogbookRouteContext> {
     let logbook: Logbook
     let maxImportBytes: Int
 
-    /// The file's extension from the body's media type (the format itself is detected from the bytes).
-    static func fileExtension(_ contentType: String?) -> String {
-        let type = (contentType ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        switch type {
-        case "application/vnd.ant.fit", "application/fit", "application/x-fit": return "fit"
-        case "application/gpx+xml": return "gpx"
-        case "application/vnd.garmin.tcx+xml", "application/tcx+xml": return "tcx"
-        case "application/zip": return "zip"
-        case "text/csv": return "csv"
-        case "application/xml", "text/xml": return "xml"
-        default: return "bin"
-        }
-    }
-
     /// Imports the body as a file for the path's user.
     func importFile(_ request: Request, _ context: Context) async throws -> Response {
         let user = try context.path("user")
@@ -36,7 +22,7 @@ struct FileImportRoutes<Context: LogbookRouteContext> {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("upload.\(Self.fileExtension(request.headers[.contentType]))")
+        let file = directory.appendingPathComponent("upload.\(WorkoutFileUpload.fileExtension(request.headers[.contentType]))")
         guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw LogbookError.storage("cannot create \(file.path)") }
         let handle = try FileHandle(forWritingTo: file)
         var received = 0
@@ -64,6 +50,29 @@ struct FileImportRoutes<Context: LogbookRouteContext> {
         } catch let error as WorkoutFileError {
             throw Problem(.unprocessableContent, type: "/problems/unreadable-file", title: "The file cannot be read",
                           detail: error.description, field: error.line.map { "line \($0)" } ?? error.byteOffset.map { "byte \($0)" })
+        }
+    }
+}
+
+/// What a workout file upload may be: its media types, and the file extension each one means.
+enum WorkoutFileUpload {
+    /// The media types a workout file may be sent as (the OpenAPI document lists them).
+    static let mediaTypes = [
+        "application/vnd.ant.fit", "application/gpx+xml", "application/vnd.garmin.tcx+xml", "application/xml", "application/zip",
+        "text/csv", "application/octet-stream",
+    ]
+
+    /// The file's extension from the body's media type (the format itself is detected from the bytes).
+    static func fileExtension(_ contentType: String?) -> String {
+        let type = (contentType ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        switch type {
+        case "application/vnd.ant.fit", "application/fit", "application/x-fit": return "fit"
+        case "application/gpx+xml": return "gpx"
+        case "application/vnd.garmin.tcx+xml", "application/tcx+xml": return "tcx"
+        case "application/zip": return "zip"
+        case "text/csv": return "csv"
+        case "application/xml", "text/xml": return "xml"
+        default: return "bin"
         }
     }
 }

@@ -79,7 +79,14 @@ public enum OpenAPIDocument {
         ]
         if ["health", "ready", "metrics"].contains(route.path) { operation["security"] = [[String: Any]]() }
         if let body = route.requestBody {
-            operation["requestBody"] = ["required": true, "content": ["application/json": ["schema": ["$ref": body]]]]
+            var content: [String: Any] = ["application/json": ["schema": ["$ref": body]]]
+            if route.path == "users/{user}/imports" {
+                // Any other body is a workout file, its format detected from the bytes.
+                for type in WorkoutFileUpload.mediaTypes {
+                    content[type] = ["schema": ["type": "string", "format": "binary"]]
+                }
+            }
+            operation["requestBody"] = ["required": true, "content": content]
         }
         return operation
     }
