@@ -82,7 +82,8 @@ let package = Package(
             swiftSettings: strictSettings),
         // Workout files read in a stream (FIT, GPX, TCX, Apple Health, Strava): bytes in, neutral values out.
         // Knows nothing of Logbook's storage or HTTP.
-        .target(name: "WorkoutFiles", swiftSettings: strictSettings),
+        // EventLog for its calendar and timestamp values only.
+        .target(name: "WorkoutFiles", dependencies: ["EventLog"], swiftSettings: strictSettings),
         // Workout files into Logbook: parsed values become import and step commands, idempotent by content.
         .target(
             name: "WorkoutImport",
@@ -142,7 +143,7 @@ let package = Package(
         .target(
             name: "LogbookTestSupport", dependencies: ["EventLog", "EventLogLMDB", "Logbook", "LogbookTesting"],
             path: "Tests/LogbookTestSupport", swiftSettings: strictSettings),
-        .testTarget(name: "WorkoutFilesTests", dependencies: ["WorkoutFiles", "DemoData"], swiftSettings: strictSettings),
+        .testTarget(name: "WorkoutFilesTests", dependencies: ["WorkoutFiles", "DemoData", "EventLog"], swiftSettings: strictSettings),
         .testTarget(
             name: "WorkoutImportTests",
             dependencies: ["WorkoutImport", "WorkoutFiles", "Logbook", "EventLog", "LogbookTestSupport", "DemoData"],

@@ -1,3 +1,5 @@
+import EventLog
+
 /// An instant read from a workout file, with the wall-clock UTC offset the file gave for it.
 ///
 /// `microsecondsSinceEpoch` is always the UTC instant (Unix epoch). `utcOffsetSeconds` is the
@@ -50,7 +52,7 @@ public struct FileTimestamp: Sendable, Hashable, Comparable, CustomStringConvert
 
     /// ISO 8601 text of the UTC instant plus the offset when known, for logs and test output.
     public var description: String {
-        let text = CivilTime.isoString(microseconds: microsecondsSinceEpoch)
+        let text = Timestamp(microsecondsSinceEpoch: microsecondsSinceEpoch).rfc3339
         guard offsetKnown else { return text + " (offset unknown)" }
         let sign = utcOffsetSeconds < 0 ? "-" : "+"
         let magnitude = abs(Int(utcOffsetSeconds))
