@@ -3,7 +3,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logbook
-import WorkoutFiles
 import WorkoutImport
 
 /// `POST /users/{user}/imports` with a workout file as the body (anything but JSON: a JSON body is
@@ -38,19 +37,14 @@ struct FileImportRoutes<Context: LogbookRouteContext> {
             throw error
         }
         guard received > 0 else { throw Problem.badRequest("the body is empty: send the file's bytes") }
-        do {
-            var options = FileImporter.Options()
-            options.readOriginals = false
-            var report = try await FileImporter(logbook: logbook, options: options).importFile(file, user: user)
-            report.file = request.headers[HTTPField.Name("X-File-Name")!] ?? "upload"
-            let wrote = (report.written?.workouts ?? 0) + (report.written?.stepEvents ?? 0) > 0
-            var headers = HTTPFields()
-            if let position = report.written?.lastPosition, position > 0 { headers[HTTPField.Name("X-Logbook-Position")!] = "\(position)" }
-            return try JSONOutput.response(report, status: wrote ? .created : .ok, headers: headers)
-        } catch let error as WorkoutFileError {
-            throw Problem(.unprocessableContent, type: "/problems/unreadable-file", title: "The file cannot be read",
-                          detail: error.description, field: error.line.map { "line \($0)" } ?? error.byteOffset.map { "byte \($0)" })
-        }
+        var options = FileImporter.Options()
+        options.readOriginals = false
+        var report = try await FileImporter(logbook: logbook, options: options).importFile(file, user: user)
+        report.file = request.headers[HTTPField.Name("X-File-Name")!] ?? "upload"
+        let wrote = (report.written?.workouts ?? 0) + (report.written?.stepEvents ?? 0) > 0
+        var headers = HTTPFields()
+        if let position = report.written?.lastPosition, position > 0 { headers[HTTPField.Name("X-Logbook-Position")!] = "\(position)" }
+        return try JSONOutput.response(report, status: wrote ? .created : .ok, headers: headers)
     }
 }
 

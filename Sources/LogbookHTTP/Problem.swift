@@ -2,6 +2,7 @@ import Foundation
 public import Hummingbird
 import EventLog
 import Logbook
+import WorkoutFiles
 
 /// An RFC 9457 problem: every refusal the HTTP layer sends, as `application/problem+json`,
 /// naming the field or rule that was wrong.
@@ -94,6 +95,10 @@ public struct Problem: Error, HTTPResponseError, Sendable {
             return from(error)
         case let error as TimestampParseError:
             return badRequest(error.description)
+        case let error as WorkoutFileError:
+            // An uploaded workout file that cannot be read: where, by byte offset or line.
+            return Problem(.unprocessableContent, type: "/problems/unreadable-file", title: "The file cannot be read",
+                           detail: error.description, field: error.line.map { "line \($0)" } ?? error.byteOffset.map { "byte \($0)" })
         default:
             return nil
         }

@@ -105,6 +105,7 @@ public struct FileImporter: Sendable {
         guard !options.dryRun else { return report }
         var writer = Writer(logbook: logbook, mapping: mapping, stepsPerEvent: options.stepsPerEvent, progress: options.progress)
         if holdInMemory {
+            // Written as pass 1 mapped them: nothing is converted twice.
             for item in first.items { try await writer.write(item) }
         } else {
             // Pass 2: the same bytes again, streamed into the log with a small buffer between the threads.
@@ -115,8 +116,9 @@ public struct FileImporter: Sendable {
             let feed = ParseFeed()
             defer { feed.cancel() }
             feed.start { sink in _ = try Self.stream(url, readOriginals: originals, unreadOriginal: {}) { try sink($0) } }
-            for try await item in feed.items {
-                try await writer.write(item)
+            var ignored: [String: Int] = [:]  // pass 1 counted them for the report
+            for try await event in feed.items {
+                try await writer.write(mapping.item(event, skipped: &ignored))
                 feed.consumed()
             }
             // The stream also ends when this task is cancelled: that is not the end of the file.
@@ -200,11 +202,11 @@ struct FileIdentity: Equatable, Sendable {
     var modified: Date
 }
 
-/// The first pass: the report, and (for a file held in memory) the items to write.
+/// The first pass: the report, and (for a file held in memory) the mapped items to write.
 struct Reading: Sendable {
     let mapping: ImportMapping
     let keepItems: Bool
-    var items: [WorkoutFileEvent] = []
+    var items: [ImportMapping.Item] = []
     var workouts: [FileImportReport.Workout] = []
     var stepSamples = 0
     var steps = 0
@@ -217,19 +219,21 @@ struct Reading: Sendable {
     }
 
     mutating func take(_ event: WorkoutFileEvent) {
-        if keepItems { items.append(event) }
-        switch event {
-        case .workout(let parsed):
-            guard case .importWorkout(_, let e, let track) = mapping.command(parsed) else { return }
+        let item = mapping.item(event, skipped: &skippedHere)
+        if keepItems { items.append(item) }
+        switch (event, item) {
+        case (.workout(let parsed), .workout(let e, let track)):
+            // The report says null where the file has no value, so moving time and distance come from the file.
             workouts.append(FileImportReport.Workout(
                 sourceKind: e.source.kind.rawValue, sourceId: e.source.sourceId ?? "", activityType: e.activityType.rawValue,
                 startedAt: e.startedAt, endedAt: e.endedAt, elapsedSeconds: e.elapsedSeconds,
                 movingSeconds: ImportMapping.count(parsed.movingSeconds), distanceMeters: ImportMapping.count(parsed.distanceMeters),
                 activeKcal: e.activeKcal, avgHeartRate: e.avgHeartRate, laps: e.laps?.count ?? 0, trackPoints: track?.points ?? 0))
-        case .stepSamples(let batch):
-            let kept = mapping.steps(batch, skipped: &skippedHere)
+        case (_, .steps(let kept)):
             stepSamples += kept.count
             steps += kept.reduce(0) { $0 + $1.count }
+        case (_, .workout):
+            break  // a workout item comes only from a parsed workout
         }
     }
 
@@ -253,7 +257,6 @@ struct Writer {
     var written = FileImportReport.Written()
     var outcomes: [String: (workoutId: String, outcome: String)] = [:]
     let progress: (@Sendable (Int, Int) -> Void)?
-    private var ignored: [String: Int] = [:]
     private var workoutsDone = 0
     private var samplesDone = 0
 
@@ -264,20 +267,19 @@ struct Writer {
         self.progress = progress
     }
 
-    mutating func write(_ event: WorkoutFileEvent) async throws {
-        switch event {
-        case .workout(let parsed):
-            let command = mapping.command(parsed)
-            let result = try await logbook.execute(command)
+    mutating func write(_ item: ImportMapping.Item) async throws {
+        switch item {
+        case .workout(let e, let track):
+            let result = try await logbook.execute(.importWorkout(user: mapping.user, e, track: track))
             if result.alreadyApplied { written.workoutsAlreadyThere += 1 } else { written.workouts += 1 }
             written.lastPosition = max(written.lastPosition, result.lastPosition)
-            if case .importWorkout(_, let e, _) = command, let sourceId = e.source.sourceId {
+            if let sourceId = e.source.sourceId {
                 outcomes[sourceId] = (result.workoutId ?? e.workoutId, result.alreadyApplied ? "already-imported" : "imported")
             }
             workoutsDone += 1
             progress?(workoutsDone, samplesDone)
-        case .stepSamples(let batch):
-            pendingSteps += mapping.steps(batch, skipped: &ignored)
+        case .steps(let kept):
+            pendingSteps += kept
             while pendingSteps.count >= stepsPerEvent {
                 let chunk = Array(pendingSteps.prefix(stepsPerEvent))
                 pendingSteps.removeFirst(stepsPerEvent)

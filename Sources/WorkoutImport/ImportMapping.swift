@@ -40,8 +40,32 @@ public struct ImportMapping: Sendable {
         return keepable ? sourceId : "sha256:" + DerivedIds.hex([sourceId])
     }
 
+    /// A parsed item as what Logbook records: a workout's import with its track, or the step samples kept.
+    public enum Item: Sendable, Hashable {
+        case workout(WorkoutImported, track: TrackSamples?)
+        case steps([StepSample])
+    }
+
+    /// `event` mapped once: the import of its workout, or its step samples (counting in `skipped`
+    /// the samples left out, by reason).
+    public func item(_ event: WorkoutFileEvent, skipped: inout [String: Int]) -> Item {
+        switch event {
+        case .workout(let parsed):
+            let (imported, track) = workout(parsed)
+            return .workout(imported, track: track)
+        case .stepSamples(let batch):
+            return .steps(steps(batch, skipped: &skipped))
+        }
+    }
+
     /// The import command of `workout`, with its track when the file has one.
     public func command(_ workout: ParsedWorkout) -> Command {
+        let (imported, track) = self.workout(workout)
+        return .importWorkout(user: user, imported, track: track)
+    }
+
+    /// The import of `workout` and its track (nil when the file has none).
+    func workout(_ workout: ParsedWorkout) -> (WorkoutImported, TrackSamples?) {
         let kind = WorkoutSourceKind(rawValue: workout.sourceKind) ?? .file
         let sourceId = Self.storedSourceId(workout.sourceId)
         let startedAt = timestamp(workout.startedAt)
@@ -64,7 +88,7 @@ public struct ImportMapping: Sendable {
             title: workout.title.map { String($0.prefix(200)) }.flatMap { Self.cleanText($0) },
             elapsedSeconds: Self.count(workout.elapsedSeconds),
             maxHeartRate: Self.heartRate(workout.maxHeartRate))
-        return .importWorkout(user: user, imported, track: track(workout.track, from: workout.startedAt))
+        return (imported, track(workout.track, from: workout.startedAt))
     }
 
     private func lap(_ lap: ParsedLap) -> Lap {
