@@ -42,4 +42,29 @@ enum BenchmarkDrivers {
         }
         return clock.seconds
     }
+
+    /// Reads `reads` whole streams chosen at random (each about `events / streams` long); returns
+    /// (seconds, events read).
+    static func readStreams(_ store: some EventStore, _ workload: LogWorkload, reads: Int) async throws -> (seconds: Double, events: Int) {
+        var random = SplitMix64(seed: 3)
+        let perStream = max(1, workload.events / workload.streams)
+        let clock = Stopwatch()
+        var total = 0
+        for _ in 0..<reads {
+            let stream = workload.stream(Int(random.next() % UInt64(workload.streams)) + 1)
+            total += try await store.readStream(stream, from: 0, direction: .forward, limit: perStream).count
+        }
+        return (clock.seconds, total)
+    }
+
+    /// Reads `reads` events at random positions of the workload's log, one read each; returns seconds.
+    static func readPoints(_ store: some EventStore, _ workload: LogWorkload, reads: Int) async throws -> Double {
+        var random = SplitMix64(seed: 4)
+        let clock = Stopwatch()
+        for _ in 0..<reads {
+            let position = Position(random.next() % UInt64(workload.events) + 1)
+            guard try await store.event(at: position) != nil else { throw BenchmarkFailure("no event at \(position)") }
+        }
+        return clock.seconds
+    }
 }

@@ -80,8 +80,8 @@ public struct LogBenchmark: Sendable {
         memory.sample()
 
         progress("reading streams and positions")
-        let (streamSeconds, streamEvents) = try await readStreams(store, workload)
-        let pointSeconds = try await readPoints(store)
+        let (streamSeconds, streamEvents) = try await BenchmarkDrivers.readStreams(store, workload, reads: streamReads)
+        let pointSeconds = try await BenchmarkDrivers.readPoints(store, workload, reads: pointReads)
 
         progress("durable appends: 1 writer, then \(concurrentWriters)")
         let rawSingleSeconds = try raw.appendSingles(count: durableSingleAppends, after: events, seed: 1 << 41)
@@ -96,30 +96,15 @@ public struct LogBenchmark: Sendable {
         await store.close()
         raw.close()
 
-        let appendRate = Double(events) / appendSeconds
-        let rawAppendRate = Double(events) / rawAppendSeconds
-        let scanRate = Double(scanned) / scanSeconds
-        let rawScanRate = Double(rawScanned) / rawScanSeconds
-        let singleRate = Double(durableSingleAppends) / singleSeconds
-        let concurrentRate = Double(durableConcurrentAppends) / concurrentSeconds
-        report.set("append_batched_eps", appendRate)
-        report.set("raw_append_batched_eps", rawAppendRate)
-        report.set("append_batched_ratio", appendRate / rawAppendRate)
+        LogMeasurements(
+            events: events, appendSeconds: appendSeconds, rawAppendSeconds: rawAppendSeconds, scanned: scanned, scanSeconds: scanSeconds,
+            rawScanned: rawScanned, rawScanSeconds: rawScanSeconds, streamEvents: streamEvents, streamSeconds: streamSeconds,
+            pointReads: pointReads, pointSeconds: pointSeconds, singleAppends: durableSingleAppends, singleSeconds: singleSeconds,
+            rawSingleSeconds: rawSingleSeconds, concurrentAppends: durableConcurrentAppends, concurrentSeconds: concurrentSeconds,
+            concurrentTransactions: concurrentTransactions, bytesPerEvent: bytesPerEvent, rawBytesPerEvent: rawBytesPerEvent
+        ).report(into: &report)
         report.set("write_bytes_per_event", Double(logWriteBytes) / Double(events))
         report.set("raw_write_bytes_per_event", Double(rawWriteBytes) / Double(events))
-        report.set("durable_1_writer_eps", singleRate)
-        report.set("raw_durable_1_writer_eps", Double(durableSingleAppends) / rawSingleSeconds)
-        report.set("durable_64_writers_eps", concurrentRate)
-        report.set("durable_64_vs_1_ratio", concurrentRate / singleRate)
-        report.set("durable_64_events_per_commit", Double(durableConcurrentAppends) / Double(max(concurrentTransactions, 1)))
-        report.set("scan_eps", scanRate)
-        report.set("raw_scan_eps", rawScanRate)
-        report.set("scan_ratio", scanRate / rawScanRate)
-        report.set("stream_read_eps", Double(streamEvents) / streamSeconds)
-        report.set("point_read_eps", Double(pointReads) / pointSeconds)
-        report.set("bytes_per_event", bytesPerEvent)
-        report.set("raw_bytes_per_event", rawBytesPerEvent)
-        report.set("bytes_ratio", bytesPerEvent / rawBytesPerEvent)
         report.set("peak_rss_bytes", ProcessStats.peakResidentBytes)
         report.set("peak_rss_anon_bytes", memory.peak)
 
@@ -193,30 +178,6 @@ public struct LogBenchmark: Sendable {
         }
         precondition(payloadBytes > 0 || count == 0)
         return (clock.seconds, count)
-    }
-
-    /// Reads whole streams chosen at random; returns (seconds, events read).
-    private func readStreams(_ store: LMDBEventStore, _ workload: LogWorkload) async throws -> (Double, Int) {
-        var random = SplitMix64(seed: 3)
-        let perStream = max(1, events / workload.streams)
-        let clock = Stopwatch()
-        var total = 0
-        for _ in 0..<streamReads {
-            let stream = workload.stream(Int(random.next() % UInt64(workload.streams)) + 1)
-            total += try await store.readStream(stream, from: 0, direction: .forward, limit: perStream).count
-        }
-        return (clock.seconds, total)
-    }
-
-    /// Reads events at random positions, one read transaction each.
-    private func readPoints(_ store: LMDBEventStore) async throws -> Double {
-        var random = SplitMix64(seed: 4)
-        let clock = Stopwatch()
-        for _ in 0..<pointReads {
-            let position = Position(random.next() % UInt64(events) + 1)
-            guard try await store.event(at: position) != nil else { throw BenchmarkFailure("no event at \(position)") }
-        }
-        return clock.seconds
     }
 }
 

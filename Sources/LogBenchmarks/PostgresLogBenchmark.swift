@@ -101,19 +101,8 @@ public struct PostgresLogBenchmark: Sendable {
         }
 
         progress("reading streams and positions")
-        var random = SplitMix64(seed: 3)
-        clock = Stopwatch()
-        var streamEvents = 0
-        for _ in 0..<streamReads {
-            let stream = workload.stream(Int(random.next() % UInt64(workload.streams)) + 1)
-            streamEvents += try await store.readStream(stream, from: 0, direction: .forward, limit: max(1, events / workload.streams)).count
-        }
-        let streamSeconds = clock.seconds
-        clock = Stopwatch()
-        for _ in 0..<pointReads {
-            guard try await store.event(at: Position(random.next() % UInt64(events) + 1)) != nil else { throw BenchmarkFailure("a position is missing") }
-        }
-        let pointSeconds = clock.seconds
+        let (streamSeconds, streamEvents) = try await BenchmarkDrivers.readStreams(store, workload, reads: streamReads)
+        let pointSeconds = try await BenchmarkDrivers.readPoints(store, workload, reads: pointReads)
 
         progress("durable appends: 1 writer (and a raw single-row INSERT), then \(concurrentWriters) writers")
         clock = Stopwatch()
@@ -127,26 +116,14 @@ public struct PostgresLogBenchmark: Sendable {
         let concurrentSeconds = try await BenchmarkDrivers.appendConcurrently(store, workload, writers: concurrentWriters, total: durableConcurrentAppends)
         let concurrentTransactions = (store.statistics?.transactions ?? 0) - transactionsBefore
 
-        let appendRate = Double(events) / logSeconds
-        let rawAppendRate = Double(events) / rawSeconds
-        let singleRate = Double(durableSingleAppends) / singleSeconds
-        let concurrentRate = Double(durableConcurrentAppends) / concurrentSeconds
-        report.set("append_batched_eps", appendRate)
-        report.set("raw_append_batched_eps", rawAppendRate)
-        report.set("append_batched_ratio", appendRate / rawAppendRate)
-        report.set("durable_1_writer_eps", singleRate)
-        report.set("raw_durable_1_writer_eps", Double(durableSingleAppends) / rawSingleSeconds)
-        report.set("durable_64_writers_eps", concurrentRate)
-        report.set("durable_64_vs_1_ratio", concurrentRate / singleRate)
-        report.set("durable_64_events_per_commit", Double(durableConcurrentAppends) / Double(max(concurrentTransactions, 1)))
-        report.set("scan_eps", Double(scanned) / scanSeconds)
-        report.set("raw_scan_eps", Double(rawScanned) / rawScanSeconds)
-        report.set("scan_ratio", (Double(scanned) / scanSeconds) / (Double(rawScanned) / rawScanSeconds))
-        report.set("stream_read_eps", Double(streamEvents) / streamSeconds)
-        report.set("point_read_eps", Double(pointReads) / pointSeconds)
-        report.set("bytes_per_event", Double(logBytes) / Double(events))
-        report.set("raw_bytes_per_event", Double(rawBytes) / Double(events))
-        report.set("bytes_ratio", Double(logBytes) / Double(max(rawBytes, 1)))
+        LogMeasurements(
+            events: events, appendSeconds: logSeconds, rawAppendSeconds: rawSeconds, scanned: scanned, scanSeconds: scanSeconds,
+            rawScanned: rawScanned, rawScanSeconds: rawScanSeconds, streamEvents: streamEvents, streamSeconds: streamSeconds,
+            pointReads: pointReads, pointSeconds: pointSeconds, singleAppends: durableSingleAppends, singleSeconds: singleSeconds,
+            rawSingleSeconds: rawSingleSeconds, concurrentAppends: durableConcurrentAppends, concurrentSeconds: concurrentSeconds,
+            concurrentTransactions: concurrentTransactions, bytesPerEvent: Double(logBytes) / Double(events),
+            rawBytesPerEvent: Double(rawBytes) / Double(events)
+        ).report(into: &report)
         report.set("peak_rss_bytes", ProcessStats.peakResidentBytes)
         return report
     }
