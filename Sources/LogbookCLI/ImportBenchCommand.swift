@@ -26,7 +26,6 @@ struct ImportBenchCommand: AsyncParsableCommand {
     var fitFiles = 1000
 
     func run() async throws {
-        MemoryTuning.returnLargeBlocksToTheSystem()
         #if DEBUG
         FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook bench import`\n".utf8))
         #endif
@@ -48,6 +47,9 @@ struct ImportBenchCommand: AsyncParsableCommand {
         var benchmark = ImportBenchmark(realData: URL(fileURLWithPath: realData), healthExport: export, directory: directory)
         benchmark.fitFiles = fitFiles
         let quiet = json
+        // As `import-file` does for a large file; then back for the parsing phases, which it would slow.
+        benchmark.beforeLargeImport = { MemoryTuning.returnLargeBlocksToTheSystem() }
+        benchmark.afterLargeImport = { MemoryTuning.keepLargeBlocksInTheHeap() }
         let report = try await benchmark.run { message in
             if !quiet { FileHandle.standardError.write(Data("\(message)\n".utf8)) }
         }

@@ -34,13 +34,20 @@ struct ImportFileCommand: AsyncParsableCommand {
     var inputs: [String]
 
     func run() async throws {
-        MemoryTuning.returnLargeBlocksToTheSystem()
         var files: [URL] = []
         var named = Set<String>()
         for input in inputs {
             let url = URL(fileURLWithPath: input)
             named.insert(url.standardizedFileURL.path)
             files += try FileImporter.files(at: url)
+        }
+        // A large file streams through batches that would fragment the heap; small ones parse faster without this.
+        let streamedSize = FileImporter.Options().inMemoryLimitBytes
+        if files.contains(where: { file in
+            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? 0
+            return size > streamedSize || ["zip", "gz"].contains(file.pathExtension.lowercased())
+        }) {
+            MemoryTuning.returnLargeBlocksToTheSystem()
         }
         let failures = try await store.withLogbook(readOnly: dryRun) { logbook in
             var options = FileImporter.Options(dryRun: dryRun)
