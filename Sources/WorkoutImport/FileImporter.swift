@@ -1,6 +1,7 @@
 public import Foundation
 public import Logbook
 import WorkoutFiles
+import EventLog
 
 /// Imports workout files into a Logbook: a FIT, GPX, TCX, Apple Health (`export.xml` or
 /// `export.zip`) or Strava (`activities.csv`, with the original files it names beside it) file,
@@ -93,7 +94,7 @@ public struct FileImporter: Sendable {
         let holdInMemory = identity.size <= options.inMemoryLimitBytes && !Self.isCompressed(url)
         let originals = options.readOriginals
         // Pass 1: read everything (a damaged file throws here, before any write).
-        let first = try await Self.onThread { () throws -> Reading in
+        let first = try await BlockingWork.onThread { () throws -> Reading in
             var reading = Reading(mapping: mapping, keepItems: holdInMemory)
             var unreadOriginals = 0
             let summary = try Self.stream(url, readOriginals: originals, unreadOriginal: { unreadOriginals += 1 }) { reading.take($0) }
@@ -186,13 +187,6 @@ public struct FileImporter: Sendable {
         defer { try? handle.close() }
         let magic = [UInt8]((try? handle.read(upToCount: 4)) ?? Data())
         return magic.starts(with: [0x50, 0x4B, 0x03, 0x04]) || magic.starts(with: [0x1F, 0x8B])
-    }
-
-    /// Runs blocking work (file reading and parsing) on a thread of its own, off Swift's cooperative pool.
-    static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try work() }) }.start()
-        }
     }
 }
 

@@ -11,7 +11,7 @@ public enum DerivedIds {
             hasher.update(data: Data(part.utf8))
             hasher.update(data: Data([0]))
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return hasher.finalize().hex
     }
 
     /// A version-8 (custom) UUID made of the first 128 bits of ``hex(_:)`` of `parts`.

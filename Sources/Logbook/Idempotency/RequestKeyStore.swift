@@ -16,7 +16,7 @@ import Synchronization
 /// key (``IdempotentRequest/eventId``) and the log keeps ids unique. The store is what tells a
 /// retry from another request under the same key, and what repeats the original answer.
 final class RequestKeyStore: Sendable {
-    private let environment: Environment
+    let environment: Environment
     /// Entry by storage key (32 bytes): when, fingerprint, status, entity tag, body.
     private let entries: Database
     /// The same entries by time (8 bytes big-endian microseconds, then the storage key), for pruning.

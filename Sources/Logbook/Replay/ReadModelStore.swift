@@ -94,6 +94,6 @@ struct ReadModelStore: Sendable {
                 }
             }
         }
-        return hasher.finalize().map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+        return hasher.finalize().hex
     }
 }
