@@ -10,25 +10,31 @@ public struct ProjectionStatus: Sendable, Hashable, Codable {
     public let head: UInt64
     /// Events in the log the read model has not folded yet.
     public let lag: UInt64
+    /// How long the oldest event the read model has not folded has been waiting: seconds since
+    /// it was recorded, by the Logbook's clock (0 when nothing is waiting).
+    public let lagSeconds: Double
     /// A rebuild is under way (or was interrupted and will resume).
     public let rebuilding: Bool
 
-    /// The status of `projection` at `position` against the log's `head`.
-    public init(projection: ProjectionKind, codeVersion: Int, position: UInt64, head: UInt64, rebuilding: Bool) {
+    /// The status of `projection` at `position` against the log's `head`, the oldest waiting
+    /// event `lagSeconds` old.
+    public init(projection: ProjectionKind, codeVersion: Int, position: UInt64, head: UInt64, rebuilding: Bool, lagSeconds: Double = 0) {
         self.projection = projection
         self.codeVersion = codeVersion
         self.position = position
         self.head = head
         self.lag = head - min(head, position)
+        self.lagSeconds = lag == 0 ? 0 : lagSeconds
         self.rebuilding = rebuilding
     }
 }
 
 extension Logbook {
-    /// Every read model's checkpoint and lag behind the log's head, read in one snapshot
-    /// (cheap: no digest is computed).
-    public func projectionStatus() throws -> [ProjectionStatus] {
-        try readModels.environment.read { txn in
+    /// Every read model's checkpoint and lag behind the log's head, in events (read in one
+    /// snapshot) and in seconds (the age of the oldest event each has not folded: one log read
+    /// per distinct checkpoint that lags). Cheap: no digest is computed.
+    public func projectionStatus() async throws -> [ProjectionStatus] {
+        let statuses = try readModels.environment.read { txn in
             let head = try host.headPosition(in: txn)
             return try ProjectionKind.allCases.map { kind in
                 let checkpoint = try readModels.checkpoint(kind, txn)
@@ -37,6 +43,23 @@ extension Logbook {
                     head: head, rebuilding: checkpoint?.rebuilding ?? true)
             }
         }
+        var ages: [UInt64: Double] = [:]
+        for status in statuses where status.lag > 0 && ages[status.position] == nil {
+            ages[status.position] = try await secondsWaiting(after: Position(status.position))
+        }
+        return statuses.map { status in
+            ProjectionStatus(
+                projection: status.projection, codeVersion: status.codeVersion, position: status.position, head: status.head,
+                rebuilding: status.rebuilding, lagSeconds: ages[status.position] ?? 0)
+        }
+    }
+
+    /// Seconds since the event after `position` was recorded, by the Logbook's clock (0 if
+    /// there is none): how long a reader that stands at `position` has kept it waiting.
+    public func secondsWaiting(after position: Position) async throws -> Double {
+        guard let waiting = try await log.event(at: position.next) else { return 0 }
+        let micros = configuration.clock.now().microsecondsSinceEpoch - waiting.recordedAt.microsecondsSinceEpoch
+        return Double(max(0, micros)) / 1_000_000
     }
 }
 

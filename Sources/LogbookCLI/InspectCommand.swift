@@ -50,7 +50,7 @@ struct InspectCommand: AsyncParsableCommand {
             }
             return Report(
                 path: store.path, fileBytes: (attributes[.size] as? Int) ?? 0, storage: info,
-                projections: try logbook.projectionStatus(), events: recent)
+                projections: try await logbook.projectionStatus(), events: recent)
         }
         if json { return print(try Output.jsonText(report)) }
         if let mapSize = report.storage.mapSize {
@@ -68,7 +68,7 @@ struct InspectCommand: AsyncParsableCommand {
         }
         print("projections:")
         for projection in report.projections {
-            print("  \(projection.projection.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) v\(projection.codeVersion)  at \(projection.position)  lag \(projection.lag)\(projection.rebuilding ? "  (rebuilding)" : "")")
+            print("  \(projection.projection.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) v\(projection.codeVersion)  at \(projection.position)  lag \(projection.lag) (\(projection.lagSeconds) s)\(projection.rebuilding ? "  (rebuilding)" : "")")
         }
         for line in report.events ?? [] { print(line) }
     }

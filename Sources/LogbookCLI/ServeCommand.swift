@@ -36,10 +36,17 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .customLong("max-ready-lag"), help: "/ready answers 503 while the read models are more than this many events behind the log.")
     var maxReadyLag: UInt64?
 
+    @Option(name: .customLong("max-ready-lag-seconds"), help: "/ready answers 503 while the oldest event a read model has not folded is older than this many seconds.")
+    var maxReadyLagSeconds: Double?
+
+    @Option(name: .customLong("backup-dir"), help: "Where POST /admin/backup writes its backups (each into a new directory under it).")
+    var backupDir: String?
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \"\(logLevel)\".") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024.") }
+        if let maxReadyLagSeconds, !(maxReadyLagSeconds > 0) { throw ValidationError("--max-ready-lag-seconds must be positive.") }
         guard maxImportBytes >= 1024 else { throw ValidationError("--max-import-bytes must be at least 1024.") }
         if let secret = resolvedSecret, secret.utf8.count < 32 { throw ValidationError("the JWT secret must be at least 32 bytes.") }
     }
@@ -60,6 +67,8 @@ struct ServerOptions: ParsableArguments {
     var httpConfiguration: HTTPConfiguration {
         var configuration = HTTPConfiguration(jwtSecret: insecureNoAuth ? nil : resolvedSecret, allowUnauthenticated: insecureNoAuth, maxBodyBytes: maxBodyBytes)
         configuration.maxReadyLag = maxReadyLag
+        configuration.maxReadyLagSeconds = maxReadyLagSeconds
+        configuration.backupDirectory = backupDir
         configuration.maxImportBytes = maxImportBytes
         return configuration
     }

@@ -4,11 +4,11 @@ public import Logbook
 public import ServiceLifecycle
 import Synchronization
 
-/// One piece of long-running administrative work (a rebuild, a verification) and how it stands.
+/// One piece of long-running administrative work (a rebuild, a verification, a backup) and how it stands.
 public struct AdminJob: Sendable, Hashable, Codable {
     /// What the job does.
     public enum Kind: String, Sendable, Hashable, Codable {
-        case rebuild, verify
+        case rebuild, verify, backup
     }
 
     /// Where the job is in its life.
@@ -22,14 +22,18 @@ public struct AdminJob: Sendable, Hashable, Codable {
     public internal(set) var state: State
     /// The read models it works on.
     public let projections: [ProjectionKind]
-    /// The last progress report (nil before the first).
+    /// The last progress report of a rebuild or verification (nil before the first).
     public internal(set) var progress: RebuildProgress?
+    /// The last progress report of a backup (nil before the first).
+    public internal(set) var backupProgress: BackupProgress?
     public let startedAt: Timestamp
     public internal(set) var finishedAt: Timestamp?
     /// A finished rebuild's new digests.
     public internal(set) var digests: [ProjectionDigest]?
     /// A finished verification's results.
     public internal(set) var verification: [VerificationResult]?
+    /// A finished backup's directory and manifest.
+    public internal(set) var backup: FinishedBackup?
     /// Why the job failed.
     public internal(set) var error: String?
 
@@ -74,17 +78,25 @@ public final class AdminJobs: Service, Sendable {
 
     /// Starts a rebuild of `kinds`.
     public func rebuild(_ kinds: Set<ProjectionKind>) -> AdminJob {
-        start(.rebuild, kinds) { logbook, report in
-            let digests = try await logbook.rebuild(kinds) { report($0) }
+        start(.rebuild, kinds) { logbook, update in
+            let digests = try await logbook.rebuild(kinds) { progress in update { $0.progress = progress } }
             return { $0.digests = digests }
         }
     }
 
     /// Starts a verification of every read model.
     public func verify() -> AdminJob {
-        start(.verify, Set(ProjectionKind.allCases)) { logbook, report in
-            let results = try await logbook.verify { report($0) }
+        start(.verify, Set(ProjectionKind.allCases)) { logbook, update in
+            let results = try await logbook.verify { progress in update { $0.progress = progress } }
             return { $0.verification = results }
+        }
+    }
+
+    /// Starts a backup of the whole store into `directory` (``Logbook/backup(to:progress:)``).
+    public func backup(to directory: String) -> AdminJob {
+        start(.backup, Set(ProjectionKind.allCases)) { logbook, update in
+            let manifest = try await logbook.backup(to: directory) { progress in update { $0.backupProgress = progress } }
+            return { $0.backup = FinishedBackup(directory: directory, manifest: manifest) }
         }
     }
 
@@ -130,7 +142,8 @@ public final class AdminJobs: Service, Sendable {
         return last
     }
 
-    private typealias Work = @Sendable (Logbook, _ report: @escaping @Sendable (RebuildProgress) -> Void) async throws -> @Sendable (inout AdminJob) -> Void
+    private typealias Change = @Sendable (inout AdminJob) -> Void
+    private typealias Work = @Sendable (Logbook, _ update: @escaping @Sendable (Change) -> Void) async throws -> Change
 
     private func start(_ kind: AdminJob.Kind, _ kinds: Set<ProjectionKind>, _ work: @escaping Work) -> AdminJob {
         let job = AdminJob(
@@ -141,7 +154,7 @@ public final class AdminJobs: Service, Sendable {
         let logbook = self.logbook
         let task = Task { [self] in
             do {
-                let finish = try await work(logbook) { progress in self.update(job.id) { $0.progress = progress } }
+                let finish = try await work(logbook) { change in self.update(job.id, change) }
                 end(job.id, .succeeded, finish)
             } catch is CancellationError {
                 end(job.id, .cancelled) { _ in }
@@ -193,4 +206,10 @@ public final class AdminJobs: Service, Sendable {
         entries.withLock { entries in for id in dropped { entries[id] = nil } }
         order.withLock { $0.removeAll { dropped.contains($0) } }
     }
+}
+
+/// Where a finished backup went, and what it holds.
+public struct FinishedBackup: Sendable, Hashable, Codable {
+    public var directory: String
+    public var manifest: BackupManifest
 }

@@ -4,24 +4,28 @@ import HTTPTypes
 import Hummingbird
 package import Logbook
 
-/// Operators' routes (administrator role): projection checkpoints and lag, rebuilds and
-/// verifications run as jobs of ``AdminJobs`` (their progress streamed, or polled), cache and
-/// storage status.
+/// Operators' routes (administrator role): projection checkpoints and lag, rebuilds,
+/// verifications and backups run as jobs of ``AdminJobs`` (their progress streamed, or polled),
+/// cache and storage status.
 struct AdminRoutes<Context: LogbookRouteContext> {
     let logbook: Logbook
     let jobs: AdminJobs
+    /// Where backups go (``HTTPConfiguration/backupDirectory``).
+    let backupDirectory: String?
     let catalog: RouteCatalog
 
     func register(on group: RouterGroup<Context>) {
         group.route(.get, "admin/projections", "Every projection's checkpoint, code version and lag", statuses: Statuses.admin, catalog: catalog) { _, context in
             try context.requireAdmin()
-            return try JSONOutput.response(try logbook.projectionStatus())
+            return try JSONOutput.response(try await logbook.projectionStatus())
         }
         group.route(.post, "admin/rebuild", "Rebuild projections as a job, streaming NDJSON progress (wait=false: answer 202 with the job at once)",
                     query: ["projections", "wait"], statuses: Statuses.admin + [202], catalog: catalog) { try await rebuild($0, $1) }
         group.route(.post, "admin/verify", "Rebuild into a scratch store and compare digests with the live read models, as a job (wait=false: 202 with the job)",
                     query: ["wait"], statuses: Statuses.admin + [202, 500], catalog: catalog) { try await verify($0, $1) }
-        group.route(.get, "admin/jobs", "Administrative jobs (rebuilds, verifications), newest first", statuses: Statuses.admin, catalog: catalog) { _, context in
+        group.route(.post, "admin/backup", "Back the store up (log, read models, idempotency answers) into a new directory under the server's backup directory, as a job (wait=false: 202 with the job)",
+                    query: ["name", "wait"], statuses: Statuses.admin + [202, 409, 500], catalog: catalog) { try await backup($0, $1) }
+        group.route(.get, "admin/jobs", "Administrative jobs (rebuilds, verifications, backups), newest first", statuses: Statuses.admin, catalog: catalog) { _, context in
             try context.requireAdmin()
             return try JSONOutput.response(jobs.all())
         }
@@ -117,6 +121,46 @@ struct AdminRoutes<Context: LogbookRouteContext> {
                           detail: finished?.error ?? "the verification was \(finished?.state.rawValue ?? "lost")")
         }
         return try JSONOutput.response(VerifyReport(allMatch: results.allSatisfy(\.matches), projections: results), headers: headers)
+    }
+}
+
+extension AdminRoutes {
+    /// Starts a backup into `<backup directory>/<name>` (default: `backup-<time>`) and answers
+    /// its manifest when it ends (or the job at once, with `wait=false`).
+    private func backup(_ request: Request, _ context: Context) async throws -> Response {
+        try context.requireAdmin()
+        let detached = try detached(request)
+        guard let backupDirectory else {
+            throw Problem(.conflict, type: "/problems/conflict", title: "Conflict",
+                          detail: "this server has no backup directory (serve --backup-dir DIR); back up with `logbook backup --to DIR`")
+        }
+        let name = request.query("name") ?? Self.defaultBackupName(logbook.configuration.clock.now())
+        guard name.utf8.count <= 100, let first = name.first, first.isLetter || first.isNumber,
+              name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
+            throw Problem.badRequest("name is 1 to 100 ASCII letters, digits, '.', '_' or '-', starting with a letter or digit", field: "name")
+        }
+        let directory = (backupDirectory as NSString).appendingPathComponent(name)
+        guard !FileManager.default.fileExists(atPath: directory) else {
+            throw Problem(.conflict, type: "/problems/conflict", title: "Conflict", detail: "a backup named \(name) exists already")
+        }
+        let job = jobs.backup(to: directory)
+        var headers = HTTPFields()
+        headers[HTTPField.Name("X-Logbook-Job")!] = job.id
+        if detached { return try JSONOutput.response(job, status: .accepted, headers: headers) }
+        let finished = await jobs.result(of: job.id)
+        guard let backup = finished?.backup else {
+            throw Problem(.internalServerError, type: "/problems/backup-failed", title: "Backup failed",
+                          detail: finished?.error ?? "the backup was \(finished?.state.rawValue ?? "lost")")
+        }
+        return try JSONOutput.response(backup, headers: headers)
+    }
+}
+
+extension AdminRoutes {
+    /// `backup-20261123T110704Z`: the time in UTC, to the second.
+    static func defaultBackupName(_ now: Timestamp) -> String {
+        let utc = Timestamp(microsecondsSinceEpoch: now.microsecondsSinceEpoch).rfc3339
+        return "backup-" + utc.prefix(19).filter { $0 != "-" && $0 != ":" } + "Z"
     }
 }
 

@@ -14,6 +14,12 @@ public struct HTTPConfiguration: Sendable {
     /// head — a server following a shared log that cannot keep up takes itself out of the load
     /// balancer. nil: never for lag.
     public var maxReadyLag: UInt64?
+    /// `/ready` fails (503) while the oldest event a read model has not folded was recorded more
+    /// than this many seconds ago (by the Logbook's clock). nil: never for lag in time.
+    public var maxReadyLagSeconds: Double?
+    /// Where `POST /admin/backup` writes: each backup into a new directory under it. nil: the
+    /// route answers 409 (backups are then made with `logbook backup`).
+    public var backupDirectory: String?
     /// How long a quiet Server-Sent Events subscription waits before a keep-alive comment.
     public var sseKeepAlive: Duration = .seconds(15)
 

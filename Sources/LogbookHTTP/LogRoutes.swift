@@ -11,6 +11,8 @@ struct LogRoutes<Context: LogbookRouteContext> {
     let logbook: Logbook
     /// How long an idle subscription waits before sending a keep-alive comment.
     let keepAlive: Duration
+    /// The subscriptions being streamed, for `/metrics`.
+    let live: LiveSubscriptions
 
     let catalog: RouteCatalog
 
@@ -126,12 +128,13 @@ struct LogRoutes<Context: LogbookRouteContext> {
         let limit = try request.query("limit", "a positive number of events") { UInt64($0).flatMap { $0 > 0 ? $0 : nil } }
         let log = logbook.log
         let keepAlive = keepAlive
+        let live = live
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-            try await SSEPump(log: log, after: after, filter: filter, keepAlive: keepAlive, limit: limit).run(into: &writer)
+            try await SSEPump(log: log, after: after, filter: filter, keepAlive: keepAlive, limit: limit, live: live).run(into: &writer)
             try await writer.finish(nil)
         })
     }

@@ -50,18 +50,27 @@ public final class LogbookMetrics: Sendable {
         timer.recordNanoseconds(Int64(clamping: nanoseconds))
     }
 
-    /// The Prometheus text exposition, after sampling the log, the caches and the projections.
-    func exposition(of logbook: Logbook) -> [UInt8] {
-        sample(logbook)
+    /// The Prometheus text exposition, after sampling the log, the caches, the projections and
+    /// the live subscriptions.
+    func exposition(of logbook: Logbook, subscriptions: LiveSubscriptions) async -> [UInt8] {
+        let projections = (try? await logbook.projectionStatus()) ?? []
+        let (streaming, slowest) = subscriptions.snapshot()
+        var subscriptionLag: (events: UInt64, seconds: Double) = (0, 0)
+        if let slowest, let head = projections.first?.head, slowest < head {
+            subscriptionLag = (head - slowest, (try? await logbook.secondsWaiting(after: Position(slowest))) ?? 0)
+        }
+        sample(logbook, projections: projections)
+        Gauge(label: "logbook_subscriptions", factory: factory).record(streaming)
+        Gauge(label: "logbook_subscription_lag_events", factory: factory).record(Int64(clamping: subscriptionLag.events))
+        Gauge(label: "logbook_subscription_lag_seconds", factory: factory).record(subscriptionLag.seconds)
         var buffer: [UInt8] = []
         buffer.reserveCapacity(16 << 10)
         registry.emit(into: &buffer)
         return buffer
     }
 
-    private func sample(_ logbook: Logbook) {
+    private func sample(_ logbook: Logbook, projections: [ProjectionStatus]) {
         let cacheStatus = logbook.cacheStatus()
-        let projections = (try? logbook.projectionStatus()) ?? []
         let head = projections.first?.head ?? 0
         let statistics = logbook.log.statistics
         previous.withLock { last in
@@ -100,6 +109,7 @@ public final class LogbookMetrics: Sendable {
             for projection in projections {
                 let dimensions = [("projection", projection.projection.rawValue)]
                 Gauge(label: "logbook_projection_lag_events", dimensions: dimensions, factory: factory).record(Int64(clamping: projection.lag))
+                Gauge(label: "logbook_projection_lag_seconds", dimensions: dimensions, factory: factory).record(projection.lagSeconds)
                 Gauge(label: "logbook_projection_position", dimensions: dimensions, factory: factory)
                     .record(Int64(clamping: projection.position))
             }

@@ -52,13 +52,17 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
         let open = group.group()
             .add(middleware: ObservabilityMiddleware<Context>(metrics: metrics))
             .add(middleware: ProblemMiddleware<Context>())
-        HealthRoutes<Context>(logbook: logbook, metrics: metrics, catalog: catalog, maxLag: configuration.maxReadyLag).register(on: open)
+        let live = LiveSubscriptions()
+        HealthRoutes<Context>(
+            logbook: logbook, metrics: metrics, live: live, catalog: catalog, maxLag: configuration.maxReadyLag,
+            maxLagSeconds: configuration.maxReadyLagSeconds
+        ).register(on: open)
         let secured = open.group().add(middleware: AuthenticationMiddleware<Context>(keys: keys, adminRole: configuration.adminRole))
         CommandRoutes<Context>(
             logbook: logbook, maxBodyBytes: configuration.maxBodyBytes, maxImportBytes: configuration.maxImportBytes, catalog: catalog).register(on: secured)
         QueryRoutes<Context>(logbook: logbook, catalog: catalog).register(on: secured)
-        LogRoutes<Context>(logbook: logbook, keepAlive: configuration.sseKeepAlive, catalog: catalog).register(on: secured)
-        AdminRoutes<Context>(logbook: logbook, jobs: jobs, catalog: catalog).register(on: secured)
+        LogRoutes<Context>(logbook: logbook, keepAlive: configuration.sseKeepAlive, live: live, catalog: catalog).register(on: secured)
+        AdminRoutes<Context>(logbook: logbook, jobs: jobs, backupDirectory: configuration.backupDirectory, catalog: catalog).register(on: secured)
     }
 }
 
@@ -67,15 +71,17 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
 struct HealthRoutes<Context: LogbookRouteContext> {
     let logbook: Logbook
     let metrics: LogbookMetrics?
+    let live: LiveSubscriptions
     let catalog: RouteCatalog
     var maxLag: UInt64?
+    var maxLagSeconds: Double?
 
     func register(on group: RouterGroup<Context>) {
         group.route(.get, "health", "The process answers", statuses: [200], catalog: catalog) { _, _ in
             JSONOutput.response(bytes: Data("{\"status\":\"ok\"}".utf8))
         }
         group.route(.get, "ready", "Ready: every read model is live (503 while one rebuilds)", statuses: [200, 503], catalog: catalog) { _, _ in
-            let status = try logbook.projectionStatus()
+            let status = try await logbook.projectionStatus()
             let notLive = status.filter { $0.rebuilding }.map(\.projection.rawValue)
             guard notLive.isEmpty else {
                 throw Problem(.serviceUnavailable, type: "/problems/not-ready", title: "Not ready",
@@ -86,11 +92,16 @@ struct HealthRoutes<Context: LogbookRouteContext> {
                 throw Problem(.serviceUnavailable, type: "/problems/not-ready", title: "Not ready",
                               detail: "the read models are \(lag) events behind the log, more than the \(maxLag) allowed")
             }
+            let lagSeconds = status.map(\.lagSeconds).max() ?? 0
+            if let maxLagSeconds, lagSeconds > maxLagSeconds {
+                throw Problem(.serviceUnavailable, type: "/problems/not-ready", title: "Not ready",
+                              detail: "the read models' oldest unfolded event is \(lagSeconds) s old, more than the \(maxLagSeconds) s allowed")
+            }
             return JSONOutput.response(bytes: Data("{\"status\":\"ready\",\"head\":\(status.first?.head ?? 0)}".utf8))
         }
         if let metrics {
             group.route(.get, "metrics", "Prometheus metrics (text exposition format)", statuses: [200], catalog: catalog) { _, _ in
-                JSONOutput.response(bytes: Data(metrics.exposition(of: logbook)), contentType: "text/plain; version=0.0.4")
+                JSONOutput.response(bytes: Data(await metrics.exposition(of: logbook, subscriptions: live)), contentType: "text/plain; version=0.0.4")
             }
         }
     }

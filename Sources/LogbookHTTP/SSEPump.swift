@@ -14,6 +14,8 @@ struct SSEPump: Sendable {
     let keepAlive: Duration
     /// End after this many events (nil: run until the client leaves).
     let limit: UInt64?
+    /// Where the pump reports how far it has sent (for the subscription lag in `/metrics`).
+    let live: LiveSubscriptions
 
     private enum Step: Sendable {
         case element(SubscriptionElement?, Handoff)
@@ -30,6 +32,8 @@ struct SSEPump: Sendable {
     func run(into writer: inout any ResponseBodyWriter) async throws {
         var iterator = Handoff(iterator: log.subscribe(after: Position(after), filter: filter).makeAsyncIterator())
         var lastId = after
+        let ticket = live.register(at: after)
+        defer { live.unregister(ticket) }
         var sent: UInt64 = 0
         while sent < limit ?? .max {
             let step: Step
@@ -48,6 +52,7 @@ struct SSEPump: Sendable {
                 let line = try WireEvent(event).jsonLine
                 try await writer.write(ByteBuffer(string: "id: \(event.position.rawValue)\nevent: \(event.type)\ndata: \(line)\n\n"))
                 lastId = event.position.rawValue
+                live.advance(ticket, to: lastId)
                 sent += 1
             case .element(.scanned(let through)?, let advanced):
                 iterator = advanced
@@ -55,6 +60,7 @@ struct SSEPump: Sendable {
                     // An id-only frame: no event is dispatched, but the client's Last-Event-ID moves on.
                     try await writer.write(ByteBuffer(string: "id: \(through.rawValue)\n\n"))
                     lastId = through.rawValue
+                    live.advance(ticket, to: lastId)
                 }
             }
         }

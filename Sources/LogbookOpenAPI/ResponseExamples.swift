@@ -52,7 +52,7 @@ public enum ResponseExamples {
         for _ in 0..<2 { try add("command", try await logbook.execute(Command(user: user, event: imported))) }
         let goal = try EventBody.decode(.goalDefaultSet, Data(#"{"steps":9000}"#.utf8))
         try add("command", try await logbook.execute(Command(user: user, event: goal)))
-        try add("GET admin/projections", try logbook.projectionStatus())
+        try add("GET admin/projections", try await logbook.projectionStatus())
         try add("GET admin/caches", logbook.cacheStatus())
         try add("GET admin/storage", try await logbook.log.storageInfo())
         let jobs = AdminJobs(logbook: logbook)

@@ -74,8 +74,10 @@ struct SubscriptionTests {
                 guard text.hasPrefix(": keep-alive") else { return }
                 try await logbook.execute(.registerUser(user: "zed", UserRegistered(displayName: "Zed", timeZone: "UTC")))
             }
-            try await SSEPump(log: logbook.log, after: head, filter: .all, keepAlive: .milliseconds(20), limit: 1).run(into: &writer)
+            let live = LiveSubscriptions()
+            try await SSEPump(log: logbook.log, after: head, filter: .all, keepAlive: .milliseconds(20), limit: 1, live: live).run(into: &writer)
             let text = (writer as! CollectingWriter).text
+            #expect(live.snapshot().count == 0, "a pump that ended is no longer counted")
             #expect(text.hasPrefix(": keep-alive\n\n"))
             #expect(SubscriptionTests.eventIds(text) == [head + 1])
         }

@@ -71,7 +71,7 @@ struct FollowingReadModelsTests {
                 await #expect(throws: LogbookError.self) {
                     try await logbook.execute(.startWorkout(user: "u", WorkoutStarted(workoutId: "w2", activityType: .run, startedAt: at("2026-11-20T07:30:00+01:00"))), context: when("2026-11-20T08:00:00+01:00"))
                 }
-                let status = try logbook.projectionStatus()
+                let status = try await logbook.projectionStatus()
                 #expect(status.allSatisfy { $0.lag == 0 && !$0.rebuilding }, "\(status)")
             }
         }
