@@ -19,6 +19,8 @@ public struct LogBenchmark: Sendable {
     public var streamReads = 2_000
     public var pointReads = 200_000
     public var directory: String?
+    /// Size of the store the backup phase backs up and restores, in MB (0: no backup phase).
+    public var backupMegabytes = 1_024
     /// Run only the batched append of the event log (for profiling).
     public var appendOnly = false
     /// Run only the durable append phases, on an empty log (for profiling).
@@ -120,6 +122,9 @@ public struct LogBenchmark: Sendable {
         report.set("client_ids_append_batched_eps", Double(events) / client.log.seconds)
         report.set("client_ids_append_batched_ratio", client.raw.seconds / client.log.seconds)
         report.set("client_ids_write_bytes_per_event", Double(client.log.writeBytes) / Double(events))
+        if backupMegabytes > 0 {
+            try await BackupBenchmark(megabytes: backupMegabytes, root: root, progress: progress).run(into: &report)
+        }
         return report
     }
 

@@ -20,6 +20,9 @@ struct LogBenchCommand: AsyncParsableCommand {
     @Option(help: "Durable single-event appends shared by the concurrent writers.")
     var durableConcurrent = 20_000
 
+    @Option(name: .customLong("backup-mb"), help: "Size of the store the backup phase backs up and restores, in MB (0: skip it).")
+    var backupMegabytes = 1_024
+
     @Option(help: "Batches of appends in flight at once (1: each batch waits for the previous commit).")
     var pipelineDepth = 2
 
@@ -41,6 +44,7 @@ struct LogBenchCommand: AsyncParsableCommand {
     func validate() throws {
         guard backend == "lmdb" || backend == "postgres" else { throw ValidationError("--backend must be lmdb or postgres.") }
         guard events >= 10_000 else { throw ValidationError("--events must be at least 10000 (one batch).") }
+        guard backupMegabytes >= 0 else { throw ValidationError("--backup-mb must not be negative.") }
         guard pipelineDepth >= 1 else { throw ValidationError("--pipeline-depth must be at least 1.") }
         guard durableSingle > 0, durableConcurrent >= 64 else {
             throw ValidationError("--durable-single must be positive and --durable-concurrent at least 64.")
@@ -69,6 +73,7 @@ struct LogBenchCommand: AsyncParsableCommand {
         benchmark.durableSingleAppends = durableSingle
         benchmark.durableConcurrentAppends = durableConcurrent
         benchmark.directory = directory
+        benchmark.backupMegabytes = backupMegabytes
         benchmark.pipelineDepth = pipelineDepth
         benchmark.appendOnly = appendOnly
         benchmark.durableOnly = durableOnly
