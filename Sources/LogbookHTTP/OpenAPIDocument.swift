@@ -1,4 +1,5 @@
 public import Foundation
+public import Logbook
 
 /// Writes the OpenAPI 3.1 document of the registered routes (`Schemas/openapi.json`, made by
 /// `logbook openapi`): every path, its parameters, request body schema and statuses. The
@@ -6,7 +7,7 @@ public import Foundation
 public enum OpenAPIDocument {
     /// The document for `routes`, as mounted at the root, with response schemas inferred from
     /// `examples` (``ResponseExamples``; key `"METHOD path"`, or `"command"` for every command).
-    public static func json(routes: [RouteDescriptor], examples: [String: [Data]] = [:], version: String = "1.0.0") throws -> String {
+    public static func json(routes: [RouteDescriptor], examples: [String: [Data]] = [:], version: String = Logbook.version) throws -> String {
         var paths: [String: [String: Any]] = [:]
         var schemas: [String: Any] = ["Problem": problemSchema, "LogPage": logPageSchema, "Status": statusSchema]
         if let commands = examples["command"] { schemas["CommandResult"] = try SchemaInference.schema(of: commands) }
@@ -161,6 +162,9 @@ public enum OpenAPIDocument {
         case "month": return (["type": "string", "pattern": "^[0-9]{4}-[0-9]{2}$"], "The month (yyyy-mm)")
         case "days": return (["type": "integer", "minimum": 1, "maximum": 3660], "Days in the window (default 30)")
         case "projections": return (["type": "string"], "Comma-separated projections (default: all)")
+        case "name" where route == "admin/backup":
+            return (["type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"],
+                    "The backup's directory under the server's backup directory (default backup-<UTC time>, e.g. backup-20261123T110704Z)")
         default: return (["type": "string"], name)
         }
     }

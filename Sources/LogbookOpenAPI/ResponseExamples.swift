@@ -61,6 +61,13 @@ public enum ResponseExamples {
             throw LogbookError.storage("the example verification did not finish")
         }
         try add("POST admin/verify", VerifyReport(allMatch: verified.allSatisfy(\.matches), projections: verified))
+        let backups = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-openapi-backup-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: backups) }
+        let backup = jobs.backup(to: backups)
+        guard let backedUp = await jobs.result(of: backup.id)?.backup else {
+            throw LogbookError.storage("the example backup did not finish")
+        }
+        try add("POST admin/backup", backedUp)
         try add("GET admin/jobs", jobs.all())
         try add("GET admin/jobs/{job}", finished)
         try add("DELETE admin/jobs/{job}", finished)
