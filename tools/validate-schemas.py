@@ -40,6 +40,8 @@ def check(label, event):
     if validator is None:
         problems.append(f"{label}: no schema {key}")
         return key
+    if event.get("erased") is True:
+        return key  # a tombstone: no data to validate
     for error in validator.iter_errors(event.get("data")):
         problems.append(f"{label}: data{''.join(f'[{p!r}]' for p in error.path)}: {error.message}")
     return key

@@ -160,3 +160,19 @@ private enum FileCalls {
         #endif
     }
 }
+
+/// Putting a compacted copy in place of an environment's data file.
+public enum DataFileSwap {
+    /// Renames `replacement` over `file` in one step (`rename(2)`: at every moment the name
+    /// holds either the whole old file or the whole new one), then makes the rename durable by
+    /// syncing the directory. Both must be in the same directory; no environment may have the
+    /// file open.
+    public static func replace(_ file: String, with replacement: String) throws {
+        guard rename(replacement, file) == 0 else { throw LMDBError(code: errno, operation: "rename(\(replacement), \(file))") }
+        let directory = (file as NSString).deletingLastPathComponent
+        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw LMDBError(code: errno, operation: "open(\(directory))") }
+        defer { _ = FileCalls.close(fd) }
+        guard fsync(fd) == 0 else { throw LMDBError(code: errno, operation: "fsync(\(directory))") }
+    }
+}

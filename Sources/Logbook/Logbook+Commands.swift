@@ -8,6 +8,7 @@ extension Logbook {
     /// decided again (unless the caller pinned an expected version).
     @discardableResult
     public func execute(_ command: Command, context: CommandContext = .init()) async throws -> CommandResult {
+        if case .eraseUser(let user) = command { return try await erase(user: user, context: context) }
         let results = try await execute(batch: [(command, context)])
         return try results[0].get()
     }
@@ -18,10 +19,19 @@ extension Logbook {
     /// batch.
     public func execute(batch: [(Command, CommandContext)]) async throws -> [Result<CommandResult, LogbookError>] {
         let keys = batch.map(\.0.lockKey)
+        if batch.contains(where: { if case .eraseUser = $0.0 { true } else { false } }) {
+            throw LogbookError.invalidArgument(name: "batch", reason: "an erasure runs alone: execute(.eraseUser(user:)) or erase(user:)")
+        }
         guard Set(keys).count == keys.count else {
             throw LogbookError.invalidArgument(name: "batch", reason: "two commands for the same user or the catalog in one batch")
         }
         return try await withLocks(keys.sorted()) { try await self.run(batch) }
+    }
+
+    /// Decides and appends one command under its lock, as a batch of its own would be (the
+    /// append half of an erasure).
+    func decideAndAppendAlone(_ command: Command, _ context: CommandContext) async throws -> CommandResult {
+        try await withLocks([command.lockKey]) { try await self.run([(command, context)]) }[0].get()
     }
 
     private func withLocks<R: Sendable>(_ keys: [String], _ body: () async throws -> R) async throws -> R {
@@ -47,7 +57,14 @@ extension Logbook {
                 switch plan {
                 case .answered(let result): results[index] = .success(result)
                 case .refused(let error): results[index] = .failure(error)
-                case .append(let request, let workoutId): appends.append((index, request, workoutId))
+                case .append(var request, let workoutId):
+                    // Keys are made durable here, before the events they encrypt are appended.
+                    do throws(LogbookError) {
+                        try payloads.seal(&request)
+                        appends.append((index, request, workoutId))
+                    } catch {
+                        results[index] = .failure(error)
+                    }
                 }
             }
             pending = []
@@ -91,6 +108,9 @@ extension Logbook {
                 let (command, context) = batch[index]
                 decider.now = now(context)
                 do throws(LogbookError) {
+                    if let user = command.user, try isErased(user) {
+                        throw .ruleViolation(rule: .userErased, message: "user \"\(user)\" was erased: nothing more is recorded for them")
+                    }
                     let decision = try decider.decide(command)
                     if let existing = decision.existingWorkout {
                         repeatedImports.append((index, existing))
@@ -178,6 +198,19 @@ extension Logbook {
     }
 }
 
+extension Logbook {
+    /// True if `user` was erased (typed: a damaged key store is a storage error).
+    func isErased(_ user: String) throws(LogbookError) -> Bool {
+        do {
+            return try payloads.isErased(user)
+        } catch let error as LogbookError {
+            throw error
+        } catch {
+            throw .storage("the key store: \(error)")
+        }
+    }
+}
+
 extension Command {
     /// How many events the command writes when it is accepted (a track adds one per part).
     var eventCount: Int {
@@ -198,7 +231,7 @@ extension Command {
         case .editWorkout(_, let e): e.workoutId
         case .recordTrack(_, let id, _): id
         case .registerUser, .updateProfile, .recordSteps, .setGoal, .clearGoal, .setDefaultGoal, .addPlace, .swipePlace,
-             .visitPlace, .editPlaceNotes, .resetPlaces:
+             .visitPlace, .editPlaceNotes, .resetPlaces, .eraseUser:
             nil
         }
     }

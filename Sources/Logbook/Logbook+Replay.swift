@@ -67,7 +67,7 @@ extension Logbook {
         }
         var live = false
         defer { control.endRebuild(kinds, live: live) }
-        let replayer = Replayer(log: log, chunkSize: configuration.rebuildChunkSize)
+        let replayer = Replayer(log: log, chunkSize: configuration.rebuildChunkSize, payloads: payloads)
         try replayer.prepare(kinds, in: readModels, fresh: fresh)
         let head = try await log.headPosition().rawValue
         let folded = try await replayer.fold(kinds, into: readModels, through: head, progress: progress)
@@ -103,7 +103,7 @@ extension Logbook {
         let scratchEnvironment = try Environment(path: directory, options: options)
         defer { scratchEnvironment.close() }
         let scratch = try ReadModelStore(environment: scratchEnvironment)
-        let replayer = Replayer(log: log, chunkSize: configuration.rebuildChunkSize)
+        let replayer = Replayer(log: log, chunkSize: configuration.rebuildChunkSize, payloads: payloads)
         var results: [VerificationResult] = []
         for group in Dictionary(grouping: live.filter { !$0.rebuilding }, by: \.position).sorted(by: { $0.key < $1.key }) {
             let kinds = Set(group.value.map(\.projection))
@@ -150,7 +150,7 @@ extension Logbook {
             let page = try await log.readSubject(user, from: Position(next), direction: .forward, limit: 4096)
             guard !page.isEmpty else { break }
             for event in page where event.position.rawValue <= position {
-                if let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span) { events.append(fold) }
+                if let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span, payloads) { events.append(fold) }
             }
             next = page[page.count - 1].position.rawValue + 1
         }
@@ -158,7 +158,7 @@ extension Logbook {
         while true {
             let page = try await log.readStream(DomainEvent.catalogStream, from: version, direction: .forward, limit: 4096)
             for event in page where event.position.rawValue <= position {
-                if let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span) { events.append(fold) }
+                if let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span, payloads) { events.append(fold) }
             }
             guard let last = page.last, last.position.rawValue <= position else { break }
             version = last.streamVersion + 1

@@ -40,6 +40,7 @@ extension Logbook {
             firstVersions.append(event.streamVersion)
         }
         try await checkAgainstLog(requests, firstVersions)
+        try sealForRestore(&requests, events)
         let results = try await log.append(batch: requests)
         var report = RestoreReport()
         var written: UInt64 = 0
@@ -58,6 +59,25 @@ extension Logbook {
         // Read your writes: the answer leaves once the read models hold what was restored.
         if written > 0 { try await host.waitUntilFolded(written) }
         return report
+    }
+
+    /// Encrypts what is restored with its users' keys (made durably first) and records the users
+    /// of tombstones as erased — after checking, before anything is written, that no event of an
+    /// erased user comes with data and no tombstone names a user whose events here are not erased.
+    private func sealForRestore(_ requests: inout [AppendRequest], _ events: [WireEvent]) throws {
+        let tombstones = events.filter(\.isErased)
+        let erasedUsers = Set(tombstones.compactMap(\.subject))
+        for event in events where !event.isErased {
+            guard let user = event.subject else { continue }
+            let erased = try isErased(user)
+            if erasedUsers.contains(user) || erased {
+                throw LogbookError.ruleViolation(
+                    rule: .userErased, message: "event \(event.eventId) carries data of user \"\(user)\", who was erased")
+            }
+        }
+        try payloads.markErased(erasedUsers)
+        let tombstoneIds = Set(tombstones.map(\.eventId))
+        for index in requests.indices { try payloads.seal(&requests[index], tombstones: tombstoneIds) }
     }
 
     /// Each request's stream must stand exactly before its first event, or already hold the same

@@ -31,14 +31,18 @@ public final class Logbook: Sendable {
     let locks = KeyedLock()
     /// The answers to keyed requests, beside the read models.
     let requestKeys: RequestKeyStore
+    /// Each user's payload key: where payloads are sealed and opened (DESIGN §7).
+    package let payloads: PayloadKeys
 
     var readModels: ReadModelStore { host.store }
 
     private init(
-        log: any EventStore, configuration: LogbookConfiguration, directory: String, host: (QueryCache) throws -> any ReadModelHost
+        log: any EventStore, configuration: LogbookConfiguration, directory: String, payloads: PayloadKeys,
+        host: (QueryCache) throws -> any ReadModelHost
     ) throws {
         self.log = log
         self.configuration = configuration
+        self.payloads = payloads
         let cache = QueryCache(maxEntries: configuration.cacheEntries, maxBytes: configuration.cacheBytes)
         self.cache = cache
         self.host = try host(cache)
@@ -56,14 +60,60 @@ public final class Logbook: Sendable {
         progress: @Sendable (RebuildProgress) -> Void = { _ in }
     ) async throws -> Logbook {
         let log = try LMDBEventStore(path: path, configuration: configuration.log)
+        var keys: UserKeyStore?
         do {
-            let logbook = try Logbook(log: log, configuration: configuration, directory: path) { cache in try InlineReadModels(log: log, cache: cache) }
+            keys = try await Self.openKeys(path: path, log: log, configuration: configuration)
+            let payloads = PayloadKeys(store: keys)
+            let logbook = try Logbook(log: log, configuration: configuration, directory: path, payloads: payloads) { cache in
+                try InlineReadModels(log: log, cache: cache, payloads: payloads)
+            }
             try await logbook.host.start(logbook, progress: progress)
             return logbook
         } catch {
+            keys?.close()
             await log.close()
             throw error
         }
+    }
+
+    /// The key store of the embedded Logbook at `path` (`keys/`): opened if it exists; else
+    /// created — encrypting as the configuration says for a new, empty log, keeping plaintext for
+    /// a log written before payloads were encrypted (``PayloadFormat/plaintext``; `logbook
+    /// encrypt-existing` rewrites one). The log's own environment records the format too, so an
+    /// encrypted log whose key store is missing is refused, never read as plaintext.
+    private static func openKeys(path: String, log: LMDBEventStore, configuration: LogbookConfiguration) async throws -> UserKeyStore? {
+        let directory = (path as NSString).appendingPathComponent("keys")
+        let exists = FileManager.default.fileExists(atPath: directory + "/data.mdb")
+        let marker = try PayloadFormatMarker(log.environment, readOnly: configuration.log.readOnly)
+        let recorded = try marker.read()
+        if !exists, let recorded, recorded != .plaintext {
+            throw LogbookError.storage(
+                "the log at \(path) keeps payloads encrypted (\(recorded.rawValue)) but its key store \(directory) is missing: "
+                    + "restore keys/data.mdb (a backup's keys.mdb) before opening it")
+        }
+        if configuration.log.readOnly && !exists { return nil }
+        let empty = try await log.headPosition() == .start
+        let format: PayloadFormat = exists || empty ? configuration.payloadEncryption : .plaintext
+        let durability: EnvironmentOptions.Durability = switch configuration.log.durability {
+        case .durable: .durable
+        case .relaxed: .relaxed
+        case .noSync: .noSync
+        }
+        let keys = try UserKeyStore(directory: directory, creatingWith: format, readOnly: configuration.log.readOnly, durability: durability)
+        if let recorded, recorded != keys.format {
+            keys.close()
+            throw LogbookError.storage(
+                "the log at \(path) keeps payloads as \(recorded.rawValue) but its key store says \(keys.format.rawValue): they belong to different stores")
+        }
+        if recorded == nil && !configuration.log.readOnly {
+            do {
+                try marker.write(keys.format)
+            } catch {
+                keys.close()
+                throw error
+            }
+        }
+        return keys
     }
 
     /// Opens a Logbook over `log` — a log this process shares with others, such as PostgreSQL —
@@ -74,7 +124,8 @@ public final class Logbook: Sendable {
         following log: any EventStore, readModelsAt path: String, configuration: LogbookConfiguration = .init(),
         progress: @Sendable (RebuildProgress) -> Void = { _ in }
     ) async throws -> Logbook {
-        let logbook = try Logbook(log: log, configuration: configuration, directory: path) { cache in
+        // A log shared in PostgreSQL keeps plaintext: its keys would have to be shared too.
+        let logbook = try Logbook(log: log, configuration: configuration, directory: path, payloads: PayloadKeys(store: nil)) { cache in
             try FollowingReadModels(log: log, path: path, configuration: configuration, cache: cache)
         }
         do {
@@ -90,6 +141,7 @@ public final class Logbook: Sendable {
     public func close() async {
         await host.close()
         requestKeys.close()
+        payloads.store?.close()
         await log.close()
     }
 

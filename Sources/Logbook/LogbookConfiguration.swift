@@ -7,6 +7,10 @@ public struct LogbookConfiguration: Sendable {
     /// The embedded LMDB log's settings (durability, map size, limits); its map settings also size
     /// the environment of read models that follow another log.
     public var log = LogConfiguration()
+    /// How a new store keeps payloads: each user's encrypted under their own key (the default,
+    /// which makes erasure possible, DESIGN §7), or plaintext. An existing store keeps the format
+    /// it was created with; a log shared in PostgreSQL keeps plaintext.
+    public var payloadEncryption: PayloadFormat = .perUserChaChaPoly
     /// The clock commands are judged by (the goal horizon, "today") when the caller gives none.
     public var clock: any LogClock = SystemLogClock()
     /// Events per chunk (and per checkpoint) when rebuilding read models.

@@ -154,6 +154,8 @@ public struct DomainRule: RawRepresentable, Sendable, Hashable, Codable, CaseIte
     public static let textTooLong = DomainRule(rawValue: "text_too_long")
     /// A recorded track is malformed: columns of the wrong length, times going backwards, implausible values.
     public static let trackInvalid = DomainRule(rawValue: "track_invalid")
+    /// The user was erased: nothing more is recorded for them.
+    public static let userErased = DomainRule(rawValue: "user_erased")
 
     /// Every rule Logbook checks.
     public static let allCases: [DomainRule] = [
@@ -175,5 +177,6 @@ public struct DomainRule: RawRepresentable, Sendable, Hashable, Codable, CaseIte
         .placeInvalid,
         .textTooLong,
         .trackInvalid,
+        .userErased,
     ]
 }

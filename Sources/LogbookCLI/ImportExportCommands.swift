@@ -28,7 +28,7 @@ struct ExportCommand: AsyncParsableCommand {
             let bar = CountingProgress(total: last - min(after, last), enabled: output != nil, noun: "events exported")
             var written: UInt64 = 0
             try await logbook.log.scan(after: Position(after), through: Position(last), filter: .all, chunkSize: 16_384) { envelope, metadata, payload in
-                try sink.write(try WireEvent(envelope: envelope, metadata: metadata, payload: payload).jsonLine)
+                try sink.write(try WireEvent(envelope: envelope, metadata: metadata, payload: payload, of: logbook).jsonLine)
                 written += 1
                 if written % 4096 == 0 { bar.update(written) }
                 return true

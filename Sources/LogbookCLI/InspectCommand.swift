@@ -46,7 +46,7 @@ struct InspectCommand: AsyncParsableCommand {
                 } else {
                     found = try await logbook.log.readAll(from: Position(UInt64.max), direction: .backward, limit: events, filter: .all).events
                 }
-                recent = try found.reversed().map { try WireEvent($0).jsonLine }
+                recent = try found.reversed().map { try WireEvent($0, of: logbook).jsonLine }
             }
             return Report(
                 path: store.path, fileBytes: (attributes[.size] as? Int) ?? 0, storage: info,

@@ -56,7 +56,7 @@ struct ReplayCommand: AsyncParsableCommand {
                     let through = min(done + 4096, end)
                     var events: [WireEvent] = []
                     try await source.log.scan(after: Position(done), through: Position(through), filter: .all, chunkSize: 4096) { envelope, metadata, payload in
-                        events.append(try WireEvent(envelope: envelope, metadata: metadata, payload: payload))
+                        events.append(try WireEvent(envelope: envelope, metadata: metadata, payload: payload, of: source))
                         return true
                     }
                     _ = try await replica.restore(events)

@@ -32,6 +32,9 @@ struct CommandRoutes<Context: LogbookRouteContext> {
         }
         command(.post, "users/{user}", "Register a user (body: user.registered data)", body: .userRegistered) { try await event(.userRegistered, $0, $1, $2) }
         command(.patch, "users/{user}/profile", "Update the profile (body: user.profile_updated data)", body: .userProfileUpdated) { try await event(.userProfileUpdated, $0, $1, $2) }
+        command(.delete, "users/{user}", "Erase the user (GDPR Art. 17; the user themself or an administrator): appends user.erased, destroys the user's key, rebuilds the read models without them; their events stay in the log as tombstones. A retry writes nothing", body: nil) {
+            try await event(.userErased, $0, $1, $2)
+        }
         command(.post, "users/{user}/workouts", "Start a workout (body: workout.started data; workoutId optional)", body: .workoutStarted) {
             try await newWorkout(.workoutStarted, $0, $1, $2)
         }

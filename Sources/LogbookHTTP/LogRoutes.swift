@@ -100,7 +100,7 @@ struct LogRoutes<Context: LogbookRouteContext> {
         var body = "{\"events\":["
         for (index, event) in events.enumerated() {
             if index > 0 { body += "," }
-            body += try WireEvent(event).jsonLine
+            body += try WireEvent(event, of: logbook).jsonLine
         }
         body += "],\(extra)}"
         return JSONOutput.response(bytes: Data(body.utf8))
@@ -126,7 +126,7 @@ struct LogRoutes<Context: LogbookRouteContext> {
         chosen.subject = subject
         let filter = chosen
         let limit = try request.query("limit", "a positive number of events") { UInt64($0).flatMap { $0 > 0 ? $0 : nil } }
-        let log = logbook.log
+        let logbook = logbook
         let keepAlive = keepAlive
         let live = live
         var headers = HTTPFields()
@@ -134,7 +134,7 @@ struct LogRoutes<Context: LogbookRouteContext> {
         headers[.cacheControl] = "no-cache"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-            try await SSEPump(log: log, after: after, filter: filter, keepAlive: keepAlive, limit: limit, live: live).run(into: &writer)
+            try await SSEPump(logbook: logbook, after: after, filter: filter, keepAlive: keepAlive, limit: limit, live: live).run(into: &writer)
             try await writer.finish(nil)
         })
     }

@@ -8,7 +8,7 @@ import ServiceLifecycle
 /// has been quiet for a while (so proxies keep the connection) and never buffers more than the
 /// subscription's own chunk: a slow client only falls behind.
 struct SSEPump: Sendable {
-    let log: any EventStore
+    let logbook: Logbook
     let after: UInt64
     let filter: EventFilter
     let keepAlive: Duration
@@ -30,7 +30,7 @@ struct SSEPump: Sendable {
     }
 
     func run(into writer: inout any ResponseBodyWriter) async throws {
-        var iterator = Handoff(iterator: log.subscribe(after: Position(after), filter: filter).makeAsyncIterator())
+        var iterator = Handoff(iterator: logbook.log.subscribe(after: Position(after), filter: filter).makeAsyncIterator())
         var lastId = after
         let ticket = live.register(at: after)
         defer { live.unregister(ticket) }
@@ -49,7 +49,7 @@ struct SSEPump: Sendable {
                 return
             case .element(.event(let event)?, let advanced):
                 iterator = advanced
-                let line = try WireEvent(event).jsonLine
+                let line = try WireEvent(event, of: logbook).jsonLine
                 try await writer.write(ByteBuffer(string: "id: \(event.position.rawValue)\nevent: \(event.type)\ndata: \(line)\n\n"))
                 lastId = event.position.rawValue
                 live.advance(ticket, to: lastId)

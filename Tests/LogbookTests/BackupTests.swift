@@ -62,8 +62,8 @@ struct BackupTests {
             let written = acknowledged.entries.withLock { $0 }
             #expect(written.count == 8 * 300)
             #expect(manifest.head < (written.map(\.position).max() ?? 0), "the writers did not go on during the backup")
-            #expect(Set(manifest.files.map(\.name)) == ["data.mdb", "request-keys.mdb"])
-            #expect(Set(try FileManager.default.contentsOfDirectory(atPath: backupDirectory)) == ["data.mdb", "request-keys.mdb", "manifest.json"])
+            #expect(Set(manifest.files.map(\.name)) == ["data.mdb", "request-keys.mdb", "keys.mdb"])
+            #expect(Set(try FileManager.default.contentsOfDirectory(atPath: backupDirectory)) == ["data.mdb", "request-keys.mdb", "keys.mdb", "manifest.json"])
 
             let restoredPath = root + "-restored"
             defer { try? FileManager.default.removeItem(atPath: restoredPath) }

@@ -70,10 +70,11 @@ struct RegistryTests {
             try await logbook.execute(.resetPlaces(user: user), context: now)
             var events: [FoldEvent] = []
             try await logbook.log.scan(after: .start, through: nil, filter: .all, chunkSize: 4096) { envelope, _, payload in
-                if let fold = try FoldEvent.decode(envelope, payload: payload) { events.append(fold) }
+                if let fold = try FoldEvent.decode(envelope, payload: payload, logbook.payloads) { events.append(fold) }
                 return true
             }
-            #expect(Set(events.map(\.event.type)) == Set(EventType.allCases), "the history should hold every event type")
+            // user.erased never reaches a fold: its user's key is destroyed right after it is appended.
+            #expect(Set(events.map(\.event.type)) == Set(EventType.allCases).subtracting([.userErased]), "the history should hold every event type")
             for model in ReadModelRegistry.models {
                 let all = try fold(model.kind, events)
                 let read = try fold(model.kind, events.filter { model.reads($0.event.type) })

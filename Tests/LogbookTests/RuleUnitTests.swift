@@ -147,7 +147,8 @@ struct RuleUnitTests {
     @Test("every rule of DESIGN §4 has a unit test above")
     func everyRuleIsCovered() {
         let covered = Set(Self.refusals.map(\.rule))
-        let missing = DomainRule.allCases.filter { !covered.contains($0) }
+        // user_erased is judged by the key store before the decider runs: ErasureTests refuses commands and imports with it.
+        let missing = DomainRule.allCases.filter { !covered.contains($0) && $0 != .userErased }
         #expect(missing.isEmpty, "no unit test for \(missing.map(\.rawValue))")
     }
 

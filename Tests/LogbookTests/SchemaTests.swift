@@ -51,6 +51,7 @@ struct SchemaTests {
             points: 3, offsetMillis: [0, 1000, 2000], latitudeE7: [475_000_000, 475_000_090, nil],
             longitudeE7: [85_000_000, 85_000_120, nil], altitudeCentimeters: [41_230, 41_250, 41_240],
             distanceCentimeters: [0, 1_210, 2_400], heartRate: [121, nil, 124]))),
+        .userErased,
     ]
 
     static func wire(_ event: DomainEvent, _ index: Int) -> WireEvent {
@@ -77,6 +78,22 @@ struct SchemaTests {
             // And the binary storage form round-trips too.
             let payload = BinaryEventCodec.encode(event)
             #expect(try BinaryEventCodec.decode(event.type, schemaVersion: event.type.currentSchemaVersion, payload: payload.span) == event)
+        }
+    }
+
+    @Test("a tombstone (an erased user's event) is its envelope with null data and erased: true, and round-trips byte for byte")
+    func tombstoneFixture() throws {
+        let line = try String(contentsOf: Self.fixtures.appendingPathComponent("user.registered.v1-tombstone.json"), encoding: .utf8)
+            .trimmingCharacters(in: .newlines)
+        let parsed = try WireEvent(jsonLine: line)
+        #expect(parsed.isErased && parsed.type == .userRegistered && parsed.subject == "u-1")
+        #expect(parsed.jsonLine == line)
+        #expect(parsed.proposed.payload.isEmpty)
+        for broken in [line.replacingOccurrences(of: #""data":null"#, with: #""data":{}"#),
+                       line.replacingOccurrences(of: #","erased":true"#, with: ""),
+                       line.replacingOccurrences(of: #""erased":true"#, with: #""erased":false"#),
+                       line.replacingOccurrences(of: #""subject":"u-1""#, with: #""subject":null"#)] {
+            #expect(throws: LogbookError.self, "\(broken)") { try WireEvent(jsonLine: broken) }
         }
     }
 
@@ -149,8 +166,9 @@ struct SchemaTests {
         #expect(upcast.samples.map(\.count) == [40, 75, 12])
         #expect(Upcasting.encodeStepsRecordedV1(source: "phone", samples: upcast.samples) == v1Payload)
 
+        // Raw payloads appended to the log itself, as a store from before payload encryption holds them.
         func replay(_ payload: [UInt8], version: UInt32) async throws -> [String] {
-            try await withLogbook { logbook, _ in
+            try await withLogbook({ $0.payloadEncryption = .plaintext }) { logbook, _ in
                 try await logbook.execute(.registerUser(user: "u-1", UserRegistered(displayName: "Old", timeZone: "Europe/Berlin")),
                                           context: when("2026-11-20T08:00:00+01:00"))
                 let event = ProposedEvent(

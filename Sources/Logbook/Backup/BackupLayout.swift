@@ -16,7 +16,10 @@ struct BackupLayout: Sendable, Hashable {
     static let log = BackupLayout(name: "data.mdb", directory: "", holds: "the log and every read model (LMDB, compacted)")
     static let requestKeys = BackupLayout(
         name: "request-keys.mdb", directory: "request-keys", holds: "answers to Idempotency-Key requests (LMDB, compacted)")
-    static let all = [log, requestKeys]
+    static let keys = BackupLayout(
+        name: "keys.mdb", directory: "keys",
+        holds: "each user's payload key (LMDB, compacted): a file of its own, to keep apart from the rest and age out")
+    static let all = [log, requestKeys, keys]
 
     static func named(_ name: String) -> BackupLayout? { all.first { $0.name == name } }
 

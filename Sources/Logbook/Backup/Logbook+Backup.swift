@@ -7,6 +7,8 @@ import Synchronization
 extension Logbook {
     /// This build's version, recorded in backups and the OpenAPI document.
     public static let version = "1.0.0"
+    /// Backups and erasures take turns under this lock: a backup never holds half an erasure.
+    static let privacyLock = "$backup-and-erasure"
 
     /// Backs the embedded Logbook up into `directory` (created, or an existing empty directory)
     /// while it serves: a consistent, compacted copy of the log's environment — log and read
@@ -25,16 +27,28 @@ extension Logbook {
         let sources = [(BackupLayout.log, inline.log.environment), (BackupLayout.requestKeys, requestKeys.environment)]
         let sourceBytes = inline.log.environment.info().usedBytes
         let cancelled = CancellationFlag()
+        let keys = payloads.store
         do {
-            let files = try await withTaskCancellationHandler {
-                try await BlockingWork.onThread { [cancelled] in
-                    try sources.map { layout, environment in
-                        try layout.copy(environment, into: directory, sourceBytes: sourceBytes,
-                                        cancelled: { cancelled.isSet }, progress: progress)
+            // The key store is copied after the log: keys are made before the events they
+            // encrypt, so every event in the copy finds its key. An erasure waits meanwhile.
+            let files = try await locks.withLock(Self.privacyLock) {
+                try await withTaskCancellationHandler {
+                    try await BlockingWork.onThread { [cancelled] in
+                        var files = try sources.map { layout, environment in
+                            try layout.copy(environment, into: directory, sourceBytes: sourceBytes,
+                                            cancelled: { cancelled.isSet }, progress: progress)
+                        }
+                        if let keys {
+                            files.append(try keys.withEnvironment { environment in
+                                try BackupLayout.keys.copy(environment, into: directory, sourceBytes: sourceBytes,
+                                                           cancelled: { cancelled.isSet }, progress: progress)
+                            })
+                        }
+                        return files
                     }
+                } onCancel: {
+                    cancelled.set()
                 }
-            } onCancel: {
-                cancelled.set()
             }
             try Task.checkCancellation()
             let (head, readModels) = try await Self.readings(ofStoreAt: directory, configuration: configuration)

@@ -25,6 +25,7 @@ extension Command {
         case .placeVisited(let e): self = .visitPlace(user: user, e)
         case .placeNotesEdited(let e): self = .editPlaceNotes(user: user, e)
         case .placesReset: self = .resetPlaces(user: user)
+        case .userErased: self = .eraseUser(user: user)
         }
     }
 }

@@ -26,6 +26,9 @@ public enum Command: Sendable, Hashable {
     case visitPlace(user: String, PlaceVisited)
     case editPlaceNotes(user: String, PlaceNotesEdited)
     case resetPlaces(user: String)
+    /// Forget the user (DESIGN §7): appends `user.erased`, destroys the user's key, and rebuilds
+    /// the read models without them. Executed alone, never in a batch.
+    case eraseUser(user: String)
 
     /// The user the command acts for (nil for catalog management).
     public var user: String? {
@@ -35,7 +38,7 @@ public enum Command: Sendable, Hashable {
              .discardWorkout(let user, _), .importWorkout(let user, _, _), .editWorkout(let user, _), .recordTrack(let user, _, _),
              .deleteWorkout(let user, _), .recordSteps(let user, _), .setGoal(let user, _), .clearGoal(let user, _),
              .setDefaultGoal(let user, _), .swipePlace(let user, _), .visitPlace(let user, _),
-             .editPlaceNotes(let user, _), .resetPlaces(let user):
+             .editPlaceNotes(let user, _), .resetPlaces(let user), .eraseUser(let user):
             user
         case .addPlace:
             nil
@@ -45,7 +48,7 @@ public enum Command: Sendable, Hashable {
     /// The stream the command's events go to (a pure function of the command).
     public var stream: String {
         switch self {
-        case .registerUser(let user, _), .updateProfile(let user, _): "user-\(user)"
+        case .registerUser(let user, _), .updateProfile(let user, _), .eraseUser(let user): "user-\(user)"
         case .startWorkout(_, let e): "workout-\(e.workoutId)"
         case .pauseWorkout(_, let id, _), .resumeWorkout(_, let id, _), .discardWorkout(_, let id), .deleteWorkout(_, let id):
             "workout-\(id)"

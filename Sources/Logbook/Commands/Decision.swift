@@ -180,6 +180,9 @@ struct Decider<State: DecisionState> {
         case .resetPlaces(let user):
             let profile = try registered(user)
             return Decision(events: [(.placesReset, Rules.local(now, try Rules.timeZone(profile.timeZone)))])
+        case .eraseUser(let user):
+            let profile = try registered(user)
+            return Decision(events: [(.userErased, Rules.local(now, try Rules.timeZone(profile.timeZone)))])
         }
     }
 

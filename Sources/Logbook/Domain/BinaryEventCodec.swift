@@ -63,7 +63,7 @@ public enum BinaryEventCodec {
             w.string(e.placeId); w.timestamp(e.visitedAt)
         case .placeNotesEdited(let e):
             w.string(e.placeId); w.string(e.notes)
-        case .placesReset:
+        case .placesReset, .userErased:
             break
         }
         return w.bytes
@@ -165,6 +165,8 @@ public enum BinaryEventCodec {
             return .placeNotesEdited(PlaceNotesEdited(placeId: try ByteReader.string(s, &o), notes: try ByteReader.string(s, &o)))
         case .placesReset:
             return .placesReset
+        case .userErased:
+            return .userErased
         }
     }
 

@@ -22,6 +22,9 @@ public enum DomainEvent: Sendable, Hashable {
     case placeVisited(PlaceVisited)
     case placeNotesEdited(PlaceNotesEdited)
     case placesReset
+    /// The user asked to be forgotten: their key is destroyed right after this event is
+    /// appended, so it and every earlier event of theirs read as erased (DESIGN §7).
+    case userErased
 
     /// The event's type (its name on the wire and in the log).
     public var type: EventType {
@@ -46,6 +49,7 @@ public enum DomainEvent: Sendable, Hashable {
         case .placeVisited: .placeVisited
         case .placeNotesEdited: .placeNotesEdited
         case .placesReset: .placesReset
+        case .userErased: .userErased
         }
     }
 
@@ -101,6 +105,7 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
     case placeNotesEdited = "place.notes_edited"
     case placesReset = "places.reset"
     case workoutTrackRecorded = "workout.track_recorded"
+    case userErased = "user.erased"
 
     /// The schema version written today. Older versions are upcast when read.
     public var currentSchemaVersion: UInt32 {
@@ -116,7 +121,7 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
     /// Which group of streams the type's events live in.
     public var family: Family {
         switch self {
-        case .userRegistered, .userProfileUpdated: .user
+        case .userRegistered, .userProfileUpdated, .userErased: .user
         case .workoutStarted, .workoutPaused, .workoutResumed, .workoutFinished, .workoutDiscarded,
              .workoutImported, .workoutEdited, .workoutDeleted, .workoutTrackRecorded: .workout
         case .stepsRecorded: .steps
@@ -189,6 +194,7 @@ extension EventType {
         case .placeNotesEdited: 17
         case .placesReset: 18
         case .workoutTrackRecorded: 19
+        case .userErased: 20
         }
     }
 }

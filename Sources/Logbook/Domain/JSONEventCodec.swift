@@ -32,7 +32,7 @@ public enum JSONEventCodec {
             case .placeSwiped(let e): try encoder.encode(e)
             case .placeVisited(let e): try encoder.encode(e)
             case .placeNotesEdited(let e): try encoder.encode(e)
-            case .placesReset: Data("{}".utf8)
+            case .placesReset, .userErased: Data("{}".utf8)
             }
         } catch {
             // Every payload type encodes infallibly (strings, integers, finite doubles).
@@ -97,6 +97,7 @@ public enum JSONEventCodec {
             case .placeVisited: return .placeVisited(try decoder.decode(PlaceVisited.self, from: data))
             case .placeNotesEdited: return .placeNotesEdited(try decoder.decode(PlaceNotesEdited.self, from: data))
             case .placesReset: return .placesReset
+            case .userErased: return .userErased
             }
         } catch let error as DecodingError {
             throw JSONShape.describe(error, type: type)

@@ -55,7 +55,7 @@ enum JSONShape {
         case .placeSwiped: return object(["placeId", "direction"])
         case .placeVisited: return object(["placeId", "visitedAt"])
         case .placeNotesEdited: return object(["placeId", "notes"])
-        case .placesReset: return object([])
+        case .placesReset, .userErased: return object([])
         }
     }
 

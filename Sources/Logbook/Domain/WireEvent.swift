@@ -5,7 +5,8 @@ public import Foundation
 /// served. Output is canonical: fixed key order for the envelope, sorted keys inside `metadata`
 /// and `data`, no insignificant whitespace, so exporting the same event always gives the same
 /// bytes. Events are written in the current schema version of their type (older payloads are
-/// upcast on the way out).
+/// upcast on the way out). An erased user's event is a tombstone: its envelope, `"data":null`
+/// and `"erased":true` (DESIGN §7); importing one records the event as erased.
 @dynamicMemberLookup
 public struct WireEvent: Sendable, Hashable {
     /// The event's envelope (stream, version, ids, times). Its position is ``Position/start`` when
@@ -13,7 +14,10 @@ public struct WireEvent: Sendable, Hashable {
     public var envelope: EventEnvelope
     /// The metadata object as canonical JSON text (`{}` when empty).
     public var metadata: String
-    public var event: DomainEvent
+    /// The event's data; nil for a tombstone (its user was erased).
+    public var event: DomainEvent?
+    /// The event's type.
+    public let type: EventType
 
     public init(
         position: UInt64?, stream: String, streamVersion: UInt64, eventId: UUID, subject: String?, occurredAt: Timestamp,
@@ -26,7 +30,19 @@ public struct WireEvent: Sendable, Hashable {
                 occurredAt: occurredAt, correlationId: correlationId, causationId: causationId))
         self.metadata = metadata
         self.event = event
+        self.type = event.type
     }
+
+    /// The tombstone of an erased user's event: the envelope without its data.
+    public init(tombstone envelope: EventEnvelope, type: EventType, metadata: String = "{}") {
+        self.envelope = envelope
+        self.metadata = metadata
+        self.event = nil
+        self.type = type
+    }
+
+    /// True for a tombstone: the event's user was erased and its data is gone.
+    public var isErased: Bool { event == nil }
 
     /// The envelope's fields, read as the event's own.
     public subscript<T>(dynamicMember keyPath: KeyPath<EventEnvelope, T>) -> T { envelope[keyPath: keyPath] }
@@ -35,25 +51,25 @@ public struct WireEvent: Sendable, Hashable {
 
     /// The event's position (nil when not known: ignored on import, where positions are assigned anew).
     public var position: UInt64? { envelope.position == .start ? nil : envelope.position.rawValue }
-    /// The event's type.
-    public var type: EventType { event.type }
     /// The schema version the wire form is written in: the type's current one (older payloads
-    /// are upcast on the way out).
-    public var schemaVersion: UInt32 { event.type.currentSchemaVersion }
+    /// are upcast on the way out); a tombstone keeps the version it was stored in.
+    public var schemaVersion: UInt32 { envelope.schemaVersion }
 
-    /// The wire form of a stored event (its payload decoded and upcast).
-    public init(_ recorded: RecordedEvent) throws(LogbookError) {
-        try self.init(envelope: recorded.envelope, metadata: recorded.metadata.span, payload: recorded.payload.span)
+    /// The wire form of a stored event of `logbook` (its payload opened, decoded and upcast).
+    public init(_ recorded: RecordedEvent, of logbook: Logbook) throws(LogbookError) {
+        try self.init(envelope: recorded.envelope, metadata: recorded.metadata.span, payload: recorded.payload.span, of: logbook)
     }
 
-    /// The wire form of an event seen by a scan: its envelope and its borrowed bytes.
-    public init(envelope e: EventEnvelope, metadata: Span<UInt8>, payload: Span<UInt8>) throws(LogbookError) {
+    /// The wire form of an event of `logbook` seen by a scan: its envelope and its borrowed bytes.
+    public init(envelope e: EventEnvelope, metadata: Span<UInt8>, payload: Span<UInt8>, of logbook: Logbook) throws(LogbookError) {
         guard let type = EventType(rawValue: e.type) else { throw .coding(.unknownEventType(e.type)) }
-        let event: DomainEvent
-        do {
-            event = try BinaryEventCodec.decode(type, schemaVersion: e.schemaVersion, payload: payload)
-        } catch {
-            throw .coding(error)
+        let event = try logbook.payloads.open(e, payload) { (plaintext) throws(LogbookError) -> DomainEvent? in
+            guard let plaintext else { return nil }
+            do throws(DomainCodingError) {
+                return try BinaryEventCodec.decode(type, schemaVersion: e.schemaVersion, payload: plaintext)
+            } catch {
+                throw .coding(error)
+            }
         }
         var metadataText = "{}"
         if !metadata.isEmpty {
@@ -63,18 +79,20 @@ public struct WireEvent: Sendable, Hashable {
             metadataText = String(decoding: bytes, as: UTF8.self)
         }
         envelope = e
-        envelope.schemaVersion = type.currentSchemaVersion
+        if event != nil { envelope.schemaVersion = type.currentSchemaVersion }
         self.metadata = metadataText
         self.event = event
+        self.type = type
     }
 
-    /// The event as a proposal to append when restoring: ids, times and metadata kept.
+    /// The event as a proposal to append when restoring: ids, times and metadata kept (a
+    /// tombstone's payload is empty; its user is recorded as erased before it is appended).
     public var proposed: ProposedEvent {
         var proposal = ProposedEvent(
             eventId: envelope.eventId, type: type.rawValue, schemaVersion: schemaVersion, subject: envelope.subject,
             occurredAt: envelope.occurredAt, recordedAt: envelope.recordedAt, correlationId: envelope.correlationId,
             causationId: envelope.causationId, metadata: metadata == "{}" ? [] : Array(metadata.utf8),
-            payload: BinaryEventCodec.encode(event))
+            payload: event.map(BinaryEventCodec.encode) ?? [])
         proposal.decoded = event
         return proposal
     }
@@ -94,6 +112,7 @@ public struct WireEvent: Sendable, Hashable {
         line += ",\"correlationId\":" + (envelope.correlationId.map { JSONText.string($0.uuidString.lowercased()) } ?? "null")
         line += ",\"causationId\":" + (envelope.causationId.map { JSONText.string($0.uuidString.lowercased()) } ?? "null")
         line += ",\"metadata\":" + metadata
+        guard let event else { return line + ",\"data\":null,\"erased\":true}" }
         line += ",\"data\":" + String(decoding: JSONEventCodec.encode(event), as: UTF8.self)
         return line + "}"
     }
@@ -113,7 +132,7 @@ public struct WireEvent: Sendable, Hashable {
             throw .invalidArgument(name: "event", reason: "not JSON")
         }
         let known: Set<String> = ["position", "stream", "streamVersion", "eventId", "type", "schemaVersion", "subject", "occurredAt",
-                                  "recordedAt", "correlationId", "causationId", "metadata", "data"]
+                                  "recordedAt", "correlationId", "causationId", "metadata", "data", "erased"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw .invalidArgument(name: unknown, reason: "unknown field")
         }
@@ -122,14 +141,21 @@ public struct WireEvent: Sendable, Hashable {
         guard let type = EventType(rawValue: typeName) else { throw .coding(.unknownEventType(typeName)) }
         let schemaVersion = UInt32(try fields.required("schemaVersion") as UInt64)
         guard let data = object["data"] else { throw .invalidArgument(name: "data", reason: "required field is missing") }
-        let event: DomainEvent
-        do {
+        let erased = try fields.optional("erased") as Bool?
+        guard erased == nil || erased == true else { throw .invalidArgument(name: "erased", reason: "only ever true (a tombstone), or left out") }
+        guard (erased == true) == (data is NSNull) else {
+            throw .invalidArgument(name: "data", reason: erased == true ? "a tombstone (erased) has null data" : "required field is missing")
+        }
+        let event: DomainEvent?
+        if erased == true {
+            event = nil
+        } else { do {
             event = try JSONEventCodec.decode(type, schemaVersion: schemaVersion, data: try JSONSerialization.data(withJSONObject: data, options: [.fragmentsAllowed]))
         } catch let error as DomainCodingError {
             throw .coding(error)
         } catch {
             throw .invalidArgument(name: "data", reason: "not a JSON object")
-        }
+        } }
         var metadata = "{}"
         if let value = object["metadata"], !(value is NSNull) {
             guard let dictionary = value as? [String: Any] else { throw .invalidArgument(name: "metadata", reason: "expected an object") }
@@ -141,12 +167,31 @@ public struct WireEvent: Sendable, Hashable {
                 }
             }
         }
+        let position: UInt64? = try fields.optional("position")
+        let stream: String = try fields.required("stream")
+        let streamVersion: UInt64 = try fields.required("streamVersion")
+        let eventId = try fields.uuid("eventId")
+        let subject: String? = try fields.optional("subject")
+        let occurredAt = try fields.timestamp("occurredAt")
+        let recordedAt = try fields.timestamp("recordedAt")
+        let correlationId = try fields.optionalUUID("correlationId")
+        let causationId = try fields.optionalUUID("causationId")
+        guard let event else {
+            guard subject != nil else { throw .invalidArgument(name: "subject", reason: "a tombstone is an erased user's event: it names the user") }
+            guard type.schemaVersions.contains(schemaVersion) else {
+                throw .coding(.unknownSchemaVersion(type: type.rawValue, version: schemaVersion))
+            }
+            self.init(tombstone: EventEnvelope(
+                position: Position(position ?? 0), stream: stream, streamVersion: streamVersion, recordedAt: recordedAt,
+                header: EventHeader(
+                    eventId: eventId, type: type.rawValue, schemaVersion: schemaVersion, subject: subject, occurredAt: occurredAt,
+                    correlationId: correlationId, causationId: causationId)), type: type, metadata: metadata)
+            return
+        }
         self.init(
-            position: try fields.optional("position"), stream: try fields.required("stream"),
-            streamVersion: try fields.required("streamVersion"), eventId: try fields.uuid("eventId"),
-            subject: try fields.optional("subject"), occurredAt: try fields.timestamp("occurredAt"),
-            recordedAt: try fields.timestamp("recordedAt"), correlationId: try fields.optionalUUID("correlationId"),
-            causationId: try fields.optionalUUID("causationId"), metadata: metadata, event: event)
+            position: position, stream: stream, streamVersion: streamVersion, eventId: eventId, subject: subject,
+            occurredAt: occurredAt, recordedAt: recordedAt, correlationId: correlationId, causationId: causationId,
+            metadata: metadata, event: event)
     }
 }
 

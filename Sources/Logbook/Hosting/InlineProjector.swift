@@ -18,14 +18,19 @@ final class InlineProjector: LogCommitObserver {
 
     private let store: ReadModelStore
     private let control: ProjectionControl
+    private let payloads: PayloadKeys
     private let committed: @Sendable (CommitSummary) -> Void
     private let state: Mutex<State>
     /// Past this many cached records, caches are dropped after a commit.
     private let cacheLimit: Int
 
-    init(store: ReadModelStore, control: ProjectionControl, cacheLimit: Int = 200_000, committed: @escaping @Sendable (CommitSummary) -> Void) {
+    init(
+        store: ReadModelStore, control: ProjectionControl, payloads: PayloadKeys, cacheLimit: Int = 200_000,
+        committed: @escaping @Sendable (CommitSummary) -> Void
+    ) {
         self.store = store
         self.control = control
+        self.payloads = payloads
         self.committed = committed
         self.cacheLimit = cacheLimit
         state = Mutex(State(projections: store.projectionSet()))
@@ -45,9 +50,10 @@ final class InlineProjector: LogCommitObserver {
             state.projections.active = live
             var summary = CommitSummary(position: batch.lastPosition.rawValue)
             try batch.forEach { envelope, _, payload, decoded in
-                // Commands hand over the value they encoded: no need to decode it again.
+                // Commands hand over the value they encoded — unless its user was erased since.
+                if let user = envelope.subject, try payloads.isErased(user) { return }
                 let known = (decoded as? DomainEvent).map { FoldEvent(position: envelope.position.rawValue, envelope: envelope, event: $0) }
-                guard let fold = try known ?? FoldEvent.decode(envelope, payload: payload) else { return }
+                guard let fold = try known ?? FoldEvent.decode(envelope, payload: payload, payloads) else { return }
                 try state.projections.apply(fold, transaction)
                 summary.add(fold)
             }

@@ -11,19 +11,22 @@ import LMDB
 /// streams' versions in one read transaction.
 final class InlineReadModels: ReadModelHost {
     let log: LMDBEventStore
+    /// Opens payloads for the catch-up folds.
+    let payloads: PayloadKeys
     let store: ReadModelStore
     private let cache: QueryCache
 
-    init(log: LMDBEventStore, cache: QueryCache) throws {
+    init(log: LMDBEventStore, cache: QueryCache, payloads: PayloadKeys) throws {
         self.log = log
         self.cache = cache
+        self.payloads = payloads
         store = try ReadModelStore(environment: log.environment)
     }
 
     func start(_ logbook: Logbook, progress: (RebuildProgress) -> Void) async throws {
         guard !log.configuration.readOnly else { return }
         let cache = self.cache
-        let projector = InlineProjector(store: store, control: logbook.control) { summary in cache.invalidate(summary) }
+        let projector = InlineProjector(store: store, control: logbook.control, payloads: payloads) { summary in cache.invalidate(summary) }
         try log.attach(projector)
         try await logbook.bringReadModelsUpToDate(progress: progress)
     }
@@ -53,7 +56,7 @@ final class InlineReadModels: ReadModelHost {
             let from = checkpoints.values.min() ?? 0
             let head = try log.headPosition(in: txn).rawValue
             try log.scan(in: txn, after: Position(from)) { envelope, _, payload in
-                guard let fold = try FoldEvent.decode(envelope, payload: payload) else { return true }
+                guard let fold = try FoldEvent.decode(envelope, payload: payload, payloads) else { return true }
                 projections.active = kinds.filter { checkpoints[$0, default: 0] < fold.position }
                 try projections.apply(fold, txn)
                 return true

@@ -14,7 +14,7 @@ struct ActivitiesProjection: ReadModel {
         case .workoutStarted, .workoutPaused, .workoutResumed, .workoutFinished, .workoutDiscarded, .workoutImported,
              .workoutEdited, .workoutDeleted, .workoutTrackRecorded: true
         case .userRegistered, .userProfileUpdated, .stepsRecorded, .goalSet, .goalCleared, .goalDefaultSet,
-             .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset: false
+             .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .userErased: false
         }
     }
 
@@ -105,7 +105,7 @@ struct ActivitiesProjection: ReadModel {
             record.countedPosition = 0
             workouts.set(WorkoutKey(e.workoutId), record)
         case .userRegistered, .userProfileUpdated, .stepsRecorded, .goalSet, .goalCleared, .goalDefaultSet,
-             .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset:
+             .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .userErased:
             break
         }
     }

@@ -66,7 +66,7 @@ struct CollectiblesProjection: ReadModel {
         case .workoutStarted, .workoutFinished, .workoutImported, .workoutDiscarded, .workoutDeleted: true
         case .userRegistered, .userProfileUpdated, .workoutPaused, .workoutResumed, .workoutEdited, .stepsRecorded,
              .goalSet, .goalCleared, .goalDefaultSet, .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited,
-             .placesReset, .workoutTrackRecorded: false
+             .placesReset, .workoutTrackRecorded, .userErased: false
         }
     }
 
@@ -108,7 +108,7 @@ struct CollectiblesProjection: ReadModel {
             workouts.set(WorkoutKey(e.workoutId), workout)
         case .userRegistered, .userProfileUpdated, .workoutPaused, .workoutResumed, .workoutEdited, .stepsRecorded,
              .goalSet, .goalCleared, .goalDefaultSet, .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited,
-             .placesReset, .workoutTrackRecorded:
+             .placesReset, .workoutTrackRecorded, .userErased:
             break
         }
     }

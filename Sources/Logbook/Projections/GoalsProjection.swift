@@ -37,7 +37,7 @@ struct GoalsProjection: ReadModel {
         case .goalSet, .goalCleared, .goalDefaultSet: true
         case .userRegistered, .userProfileUpdated, .workoutStarted, .workoutPaused, .workoutResumed,
              .workoutFinished, .workoutDiscarded, .workoutImported, .workoutEdited, .workoutDeleted, .stepsRecorded,
-             .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded: false
+             .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded, .userErased: false
         }
     }
 
@@ -60,7 +60,7 @@ struct GoalsProjection: ReadModel {
             defaults.set(UserDayKey(fold.user, day), Goal(steps: e.steps, activeMinutes: e.activeMinutes))
         case .userRegistered, .userProfileUpdated, .workoutStarted, .workoutPaused, .workoutResumed,
              .workoutFinished, .workoutDiscarded, .workoutImported, .workoutEdited, .workoutDeleted, .stepsRecorded,
-             .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded:
+             .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded, .userErased:
             break
         }
     }

@@ -13,7 +13,7 @@ struct PlacesProjection: ReadModel {
         case .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset: true
         case .userRegistered, .userProfileUpdated, .workoutStarted, .workoutPaused, .workoutResumed,
              .workoutFinished, .workoutDiscarded, .workoutImported, .workoutEdited, .workoutDeleted, .stepsRecorded,
-             .goalSet, .goalCleared, .goalDefaultSet, .workoutTrackRecorded: false
+             .goalSet, .goalCleared, .goalDefaultSet, .workoutTrackRecorded, .userErased: false
         }
     }
 
@@ -57,7 +57,7 @@ struct PlacesProjection: ReadModel {
             }
         case .userRegistered, .userProfileUpdated, .workoutStarted, .workoutPaused, .workoutResumed,
              .workoutFinished, .workoutDiscarded, .workoutImported, .workoutEdited, .workoutDeleted, .stepsRecorded,
-             .goalSet, .goalCleared, .goalDefaultSet, .workoutTrackRecorded:
+             .goalSet, .goalCleared, .goalDefaultSet, .workoutTrackRecorded, .userErased:
             break
         }
     }

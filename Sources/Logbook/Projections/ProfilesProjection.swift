@@ -49,7 +49,7 @@ struct ProfilesProjection: ReadModel {
         case .userRegistered, .userProfileUpdated: true
         case .workoutStarted, .workoutPaused, .workoutResumed, .workoutFinished, .workoutDiscarded, .workoutImported,
              .workoutEdited, .workoutDeleted, .stepsRecorded, .goalSet, .goalCleared, .goalDefaultSet, .placeAdded,
-             .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded: false
+             .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded, .userErased: false
         }
     }
 
@@ -77,7 +77,7 @@ struct ProfilesProjection: ReadModel {
             }
         case .workoutStarted, .workoutPaused, .workoutResumed, .workoutFinished, .workoutDiscarded, .workoutImported,
              .workoutEdited, .workoutDeleted, .stepsRecorded, .goalSet, .goalCleared, .goalDefaultSet, .placeAdded,
-             .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded:
+             .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded, .userErased:
             break
         }
     }

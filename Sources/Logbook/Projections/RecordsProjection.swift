@@ -175,7 +175,7 @@ struct RecordsProjection: ReadModel {
         switch type {
         case .workoutStarted, .workoutFinished, .workoutDiscarded, .workoutImported, .workoutEdited, .workoutDeleted: true
         case .userRegistered, .userProfileUpdated, .workoutPaused, .workoutResumed, .stepsRecorded, .goalSet, .goalCleared,
-             .goalDefaultSet, .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded: false
+             .goalDefaultSet, .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded, .userErased: false
         }
     }
 
@@ -229,7 +229,7 @@ struct RecordsProjection: ReadModel {
             workout.type = type
             workouts.set(WorkoutKey(e.workoutId), workout)
         case .userRegistered, .userProfileUpdated, .workoutPaused, .workoutResumed, .stepsRecorded, .goalSet, .goalCleared,
-             .goalDefaultSet, .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded:
+             .goalDefaultSet, .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded, .userErased:
             break
         }
     }

@@ -17,7 +17,7 @@ struct StatsProjection: ReadModel {
         case .workoutStarted, .workoutFinished, .workoutImported, .workoutDiscarded, .workoutDeleted, .workoutEdited,
              .stepsRecorded: true
         case .userRegistered, .userProfileUpdated, .workoutPaused, .workoutResumed, .goalSet, .goalCleared,
-             .goalDefaultSet, .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded: false
+             .goalDefaultSet, .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded, .userErased: false
         }
     }
 
@@ -65,7 +65,7 @@ struct StatsProjection: ReadModel {
         case .stepsRecorded(let e):
             try count(e.samples, user: fold.user, position: position, txn)
         case .userRegistered, .userProfileUpdated, .workoutPaused, .workoutResumed, .goalSet, .goalCleared,
-             .goalDefaultSet, .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded:
+             .goalDefaultSet, .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded, .userErased:
             break
         }
     }

@@ -72,6 +72,8 @@ enum TimelineDescriptions {
             return "Edited notes on \(place(context, e.placeId))"
         case .placesReset:
             return "Reset the places: every place back in the deck, visits cleared"
+        case .userErased:
+            return "Erased"
         }
     }
 

@@ -76,7 +76,7 @@ struct TimelineProjection: ReadModel {
         case .goalSet, .goalCleared, .goalDefaultSet, .workoutStarted, .workoutImported, .workoutPaused,
              .workoutResumed, .workoutFinished, .workoutDiscarded, .workoutDeleted, .workoutEdited, .placeAdded,
              .placeSwiped, .placeVisited, .placeNotesEdited, .workoutTrackRecorded: true
-        case .userRegistered, .userProfileUpdated, .stepsRecorded, .placesReset: false
+        case .userRegistered, .userProfileUpdated, .stepsRecorded, .placesReset, .userErased: false
         }
     }
 
@@ -137,7 +137,7 @@ struct TimelineProjection: ReadModel {
             try describePlace(e.placeId, key, txn)
         case .placeNotesEdited(let e):
             try describePlace(e.placeId, key, txn)
-        case .userRegistered, .userProfileUpdated, .stepsRecorded, .placesReset:
+        case .userRegistered, .userProfileUpdated, .stepsRecorded, .placesReset, .userErased:
             break
         }
     }

@@ -61,6 +61,8 @@ extension Logbook {
     func timelinePage(
         user: String, filter: TimelineFilter, limit: Int, cursor: String?, through end: UInt64?
     ) async throws -> TimelinePage {
+        // An erased user has no timeline: every event of theirs reads as erased.
+        if try isErased(user) { return TimelinePage(entries: [], nextCursor: nil) }
         var start: UInt64
         if let cursor {
             guard let position = UInt64(cursor) else { throw LogbookError.invalidArgument(name: "cursor", reason: "not a timeline cursor") }
@@ -93,11 +95,17 @@ extension Logbook {
                 if let types = filter.types, !types.contains(type) { continue }
                 if let from = filter.from, event.occurredAt.instant < from.instant { continue }
                 if let to = filter.to, event.occurredAt.instant > to.instant { continue }
-                do {
-                    rows.append((event, try BinaryEventCodec.decode(type, schemaVersion: event.schemaVersion, payload: event.payload.span)))
-                } catch {
-                    throw LogbookError.coding(error)
+                let decoded = try payloads.open(event.envelope, event.payload.span) { (plaintext) throws(LogbookError) -> DomainEvent? in
+                    guard let plaintext else { return nil }
+                    do throws(DomainCodingError) {
+                        return try BinaryEventCodec.decode(type, schemaVersion: event.schemaVersion, payload: plaintext)
+                    } catch {
+                        throw .coding(error)
+                    }
                 }
+                // An erased user's events are not on any timeline.
+                guard let decoded else { continue }
+                rows.append((event, decoded))
                 if rows.count == limit { break }
             }
             if exhausted || rows.count == limit { break }

@@ -18,6 +18,8 @@ public struct RebuildProgress: Sendable, Hashable, Codable {
 struct Replayer: Sendable {
     let log: any EventStore
     let chunkSize: Int
+    /// Opens payloads (an erased user's events decode to nothing).
+    let payloads: PayloadKeys
 
     /// Folds events after each projection's checkpoint up to `end` into `store`, one write
     /// transaction and one checkpoint per chunk of ``chunkSize`` events; returns the last position
@@ -41,13 +43,13 @@ struct Replayer: Sendable {
         let slice = max(1, min(chunkSize, 8_192))
         let log = self.log
         try await withThrowingTaskGroup(of: DecodedSlice.self) { group in
-            group.addTask { try await Self.decode(log, after: start, through: end, limit: slice) }
+            group.addTask { try await Self.decode(log, payloads, after: start, through: end, limit: slice) }
             while let decoded = try await group.next() {
                 try Task.checkCancellation()
                 let events = decoded.events
                 let last = decoded.through
                 guard last > position else { break }
-                if last < end { group.addTask { try await Self.decode(log, after: last, through: end, limit: slice) } }
+                if last < end { group.addTask { try await Self.decode(log, payloads, after: last, through: end, limit: slice) } }
                 guard !events.isEmpty else {
                     position = last
                     continue
@@ -107,12 +109,12 @@ struct Replayer: Sendable {
     }
 
     /// Reads and decodes up to `limit` events after `position` (through `end`).
-    private static func decode(_ log: any EventStore, after position: UInt64, through end: UInt64, limit: Int) async throws -> DecodedSlice {
+    private static func decode(_ log: any EventStore, _ payloads: PayloadKeys, after position: UInt64, through end: UInt64, limit: Int) async throws -> DecodedSlice {
         var events: [FoldEvent] = []
         events.reserveCapacity(limit)
         var scanned = 0
         let through = try await log.scan(after: Position(position), through: Position(end), filter: .all, chunkSize: limit) { envelope, _, payload in
-            if let fold = try FoldEvent.decode(envelope, payload: payload) { events.append(fold) }
+            if let fold = try FoldEvent.decode(envelope, payload: payload, payloads) { events.append(fold) }
             scanned += 1
             return scanned < limit
         }

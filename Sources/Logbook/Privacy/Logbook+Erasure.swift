@@ -1,0 +1,32 @@
+import EventLog
+
+extension Logbook {
+    /// Forgets `user` (GDPR Art. 17; DESIGN §7): appends `user.erased` to the user's stream, then
+    /// destroys the user's key (and rewrites the key store compacted, so the key's bytes are gone
+    /// from its file), then rebuilds every read model — in which the user's events, unreadable
+    /// now, fold to nothing — and clears the caches. Afterwards the user's events are still in the
+    /// log (positions, types, times, stream names and the user id) but their payloads read as
+    /// erased everywhere: queries, the timeline, exports (tombstones) and backups made from now on.
+    /// Commands and imports for the user are refused (``DomainRule/userErased``).
+    ///
+    /// A retry after it finished writes nothing (`alreadyApplied`); a retry after a crash part way
+    /// finishes it. Erasures and backups take turns. The rebuild makes the erasure cost a full
+    /// rebuild (`/ready` answers 503 meanwhile); queries of other users keep answering from it.
+    @discardableResult
+    public func erase(user: String, context: CommandContext = .init()) async throws -> CommandResult {
+        guard payloads.encrypts else { throw PayloadKeys.plaintextStore(user) }
+        return try await locks.withLock(Self.privacyLock) {
+            let stream = "user-\(user)"
+            if try isErased(user) {
+                return CommandResult(
+                    stream: stream, firstPosition: 0, lastPosition: 0, streamVersion: try await log.streamVersion(stream) ?? 0,
+                    alreadyApplied: true, workoutId: nil)
+            }
+            let result = try await decideAndAppendAlone(.eraseUser(user: user), context)
+            try payloads.destroyKey(of: user)
+            try await rebuild(Set(ProjectionKind.allCases), fresh: true) { _ in }
+            cache.clear()
+            return result
+        }
+    }
+}

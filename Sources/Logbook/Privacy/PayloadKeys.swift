@@ -1,0 +1,125 @@
+import EventLog
+import Foundation
+
+/// Where a Logbook's payloads are sealed on the way into the log and opened on the way out: with
+/// each user's own key (``UserKeyStore``) in a store that encrypts, as they are in one that keeps
+/// plaintext. Events without a subject (the catalog) are never encrypted. Every reader of
+/// payloads — folds, the timeline, the wire form — opens them here, so an erased user's events
+/// read as erased everywhere at once.
+package final class PayloadKeys: Sendable {
+    let store: UserKeyStore?
+
+    /// A store's keys; nil: payloads are plaintext and no user can be erased.
+    init(store: UserKeyStore?) {
+        self.store = store
+    }
+
+    /// How this store keeps payloads.
+    package var format: PayloadFormat { store?.format ?? .plaintext }
+    var encrypts: Bool { format == .perUserChaChaPoly }
+
+    /// True if `user` was erased (their key destroyed).
+    package func isErased(_ user: String) throws -> Bool {
+        guard encrypts, let store else { return false }
+        return try store.entry(for: user) == .erased
+    }
+
+    /// Calls `body` with the plaintext of a stored payload, or with nil if its user was erased.
+    /// A payload that does not open (a missing key for a user who was not erased, a changed
+    /// byte) is a storage error naming the position: never garbage, never silence.
+    func open<R>(_ envelope: EventEnvelope, _ payload: Span<UInt8>, _ body: (Span<UInt8>?) throws(LogbookError) -> R) throws(LogbookError) -> R {
+        guard encrypts, let store, let user = envelope.subject else { return try body(payload) }
+        let entry: UserKeyStore.Entry?
+        do {
+            entry = try store.entry(for: user)
+        } catch {
+            throw Self.storageError(error)
+        }
+        switch entry {
+        case .erased?:
+            return try body(nil)
+        case .key(let key)?:
+            let plaintext: [UInt8]
+            do {
+                plaintext = try PayloadCipher.open(payload.copiedBytes(), key: key, eventId: envelope.eventId, type: envelope.type)
+            } catch {
+                throw .storage("the payload at position \(envelope.position) (\(envelope.type) of \(user)) does not open with its user's key: the log or the key store is damaged")
+            }
+            return try body(plaintext.span)
+        case nil:
+            throw .storage("no key for user \"\(user)\", who was not erased, to open the payload at position \(envelope.position): the key store is missing or damaged")
+        }
+    }
+
+    /// Encrypts the payloads of `request`'s events that have a subject, creating (durably, before
+    /// anything is appended) the keys of users who have none. Events of an erased user are
+    /// refused; `tombstones` (events imported as erased) are left as they are.
+    func seal(_ request: inout AppendRequest, tombstones: Set<UUID> = []) throws(LogbookError) {
+        guard encrypts, let store else { return }
+        let users = Set(request.events.compactMap(\.subject))
+        guard !users.isEmpty else { return }
+        let entries: [String: UserKeyStore.Entry]
+        do {
+            entries = try store.ensureKeys(for: users)
+        } catch {
+            throw Self.storageError(error)
+        }
+        for index in request.events.indices {
+            guard let user = request.events[index].subject, !tombstones.contains(request.events[index].eventId) else { continue }
+            guard case .key(let key) = entries[user] else {
+                throw .ruleViolation(rule: .userErased, message: "user \"\(user)\" was erased: nothing more is recorded for them")
+            }
+            do {
+                request.events[index].payload = try PayloadCipher.seal(
+                    request.events[index].payload, key: key, eventId: request.events[index].eventId, type: request.events[index].type)
+            } catch {
+                throw .storage("encrypting the payload of event \(request.events[index].eventId): \(error)")
+            }
+        }
+    }
+
+    /// Destroys `user`'s key (a tombstone takes its place and the key store is rewritten
+    /// compacted); false if it was destroyed already.
+    @discardableResult
+    func destroyKey(of user: String) throws(LogbookError) -> Bool {
+        guard let store, encrypts else { throw Self.plaintextStore(user) }
+        do {
+            return try store.erase(user)
+        } catch {
+            throw Self.storageError(error)
+        }
+    }
+
+    static func plaintextStore(_ user: String) -> LogbookError {
+        .conflict(stream: "user-\(user)", reason: "this store keeps payloads in plaintext, so no one can be erased from it: "
+            + "rewrite it with `logbook encrypt-existing` first")
+    }
+
+    /// Records `users` as erased without a key ever being made (a restore of tombstones). A user
+    /// who has a key here is a conflict: their events here are not erased.
+    func markErased(_ users: Set<String>) throws(LogbookError) {
+        guard let store, encrypts else {
+            guard users.isEmpty else {
+                throw .invalidArgument(name: "erased", reason: "this store keeps payloads in plaintext and cannot hold erased users' events")
+            }
+            return
+        }
+        do {
+            for user in users.sorted() {
+                switch try store.entry(for: user) {
+                case .erased?: continue
+                case .key?: throw LogbookError.conflict(stream: "user-\(user)", reason: "erased events of \(user), who is not erased here")
+                case nil: try store.erase(user)
+                }
+            }
+        } catch let error as LogbookError {
+            throw error
+        } catch {
+            throw Self.storageError(error)
+        }
+    }
+
+    private static func storageError(_ error: any Error) -> LogbookError {
+        (error as? LogbookError) ?? .storage("the key store: \(error)")
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import LMDB
+import Synchronization
+
+/// Each user's payload key, in a small LMDB environment of its own (`<store>/keys`), apart from
+/// the log so that destroying a key can be followed by compacting this file alone.
+///
+/// A key is written durably before the first event it encrypts is appended (a crash in between
+/// leaves an unused key, never an event without its key). Erasing a user replaces the key with a
+/// tombstone (an empty value: the user was erased, and stays so) and rewrites the file compacted,
+/// so the key's bytes are not merely freed but gone from it. Keys are cached in memory once read.
+final class UserKeyStore: @unchecked Sendable {
+    /// What a store holds for one user.
+    enum Entry: Sendable, Hashable {
+        case key([UInt8])
+        case erased
+    }
+
+    let directory: String
+    private let options: EnvironmentOptions
+    /// The environment and its databases; replaced when the file is compacted. Guarded by `lock`.
+    private var environment: Environment
+    private var keys: Database
+    private let lock = NSLock()
+    private let cache = Mutex<[String: Entry]>([:])
+    /// How payloads are kept, read from (or written into, when the store was created) the meta table.
+    let format: PayloadFormat
+
+    static let keyBytes = 32
+
+    /// Opens the key store in `directory`, creating it with `format` if it does not exist
+    /// (unless read-only). An existing store keeps the format it was created with.
+    init(directory: String, creatingWith format: PayloadFormat, readOnly: Bool, durability: EnvironmentOptions.Durability) throws {
+        self.directory = directory
+        var options = EnvironmentOptions()
+        options.initialMapSize = 4 << 20
+        options.maxDatabases = 4
+        options.readOnly = readOnly
+        options.durability = durability
+        options.fileMode = 0o600
+        self.options = options
+        environment = try Environment(path: directory, options: options)
+        do {
+            keys = try environment.openDatabase(named: "user-keys")
+            let meta = try environment.openDatabase(named: "meta")
+            let stored = try environment.read { txn in
+                try txn.get(meta, key: Array("payloads".utf8).span) { String(decoding: $0.copiedBytes(), as: UTF8.self) }
+            }
+            if let stored {
+                guard let known = PayloadFormat(rawValue: stored) else {
+                    throw LogbookError.storage("the key store at \(directory) keeps payloads as \"\(stored)\", which this build does not know")
+                }
+                self.format = known
+            } else {
+                if !readOnly {
+                    try environment.write { txn in
+                        try txn.put(meta, key: Array("payloads".utf8).span, value: Array(format.rawValue.utf8).span)
+                    }
+                }
+                self.format = format
+            }
+        } catch {
+            environment.close()
+            throw error
+        }
+    }
+
+    func close() {
+        lock.withLock { environment.close() }
+    }
+
+    /// The user's key or tombstone, nil if the store has none.
+    func entry(for user: String) throws -> Entry? {
+        if let cached = cache.withLock({ $0[user] }) { return cached }
+        let found = try lock.withLock {
+            try environment.read { txn in try txn.get(keys, key: Array(user.utf8).span) { $0.copiedBytes() } }
+        }
+        guard let found else { return nil }
+        let entry: Entry = found.isEmpty ? .erased : .key(found)
+        guard found.isEmpty || found.count == Self.keyBytes else {
+            throw LogbookError.storage("the key of user \"\(user)\" in \(directory) is \(found.count) bytes, not \(Self.keyBytes): the key store is damaged")
+        }
+        cache.withLock { $0[user] = entry }
+        return entry
+    }
+
+    /// The keys of `users`, creating (durably, in one commit) those that have none. An erased
+    /// user gets no key: the answer marks them `.erased`.
+    func ensureKeys(for users: Set<String>) throws -> [String: Entry] {
+        var found: [String: Entry] = [:]
+        var missing: [String] = []
+        for user in users.sorted() {
+            if let entry = try entry(for: user) { found[user] = entry } else { missing.append(user) }
+        }
+        guard !missing.isEmpty else { return found }
+        let created = try lock.withLock {
+            try environment.write { txn in
+                var created: [String: Entry] = [:]
+                for user in missing {
+                    // Another writer may have made it meanwhile: keep theirs.
+                    if let existing = try txn.get(keys, key: Array(user.utf8).span, { $0.copiedBytes() }) {
+                        created[user] = existing.isEmpty ? .erased : .key(existing)
+                        continue
+                    }
+                    var generator = SystemRandomNumberGenerator()
+                    let key = (0..<Self.keyBytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+                    try txn.put(keys, key: Array(user.utf8).span, value: key.span)
+                    created[user] = .key(key)
+                }
+                return created
+            }
+        }
+        cache.withLock { cache in for (user, entry) in created { cache[user] = entry } }
+        return found.merging(created) { $1 }
+    }
+
+    /// Replaces the user's key with a tombstone, then rewrites the file compacted (the old key's
+    /// page is left out of the new file, which replaces the old one). Returns false if the user
+    /// was erased already.
+    @discardableResult
+    func erase(_ user: String) throws -> Bool {
+        try lock.withLock {
+            let already = try environment.write { txn -> Bool in
+                let current = try txn.get(keys, key: Array(user.utf8).span) { $0.copiedBytes() }
+                if current?.isEmpty == true { return true }
+                try txn.put(keys, key: Array(user.utf8).span, value: [UInt8]().span)
+                return false
+            }
+            cache.withLock { $0[user] = .erased }
+            if already { return false }
+            try compactLocked()
+            return true
+        }
+    }
+
+    /// Copies the environment compacted beside the file (durably), closes the environment,
+    /// renames the copy over `data.mdb` in one step and opens it again. At every moment
+    /// `data.mdb` is the whole old file or the whole new one: a crash never loses a key.
+    private func compactLocked() throws {
+        let file = directory + "/data.mdb"
+        let compacted = directory + "/data.mdb.compacting"
+        try? FileManager.default.removeItem(atPath: compacted)
+        _ = try environment.copy(toFile: compacted, compact: true)
+        environment.close()
+        var swapError: (any Error)?
+        do {
+            try DataFileSwap.replace(file, with: compacted)
+        } catch {
+            try? FileManager.default.removeItem(atPath: compacted)
+            swapError = error
+        }
+        guard FileManager.default.fileExists(atPath: file) else {
+            throw LogbookError.storage("the key store \(file) vanished while it was compacted")
+        }
+        environment = try Environment(path: directory, options: options)
+        keys = try environment.openDatabase(named: "user-keys", create: false)
+        if let swapError { throw swapError }
+    }
+
+    /// The environment, for backups (under the store's lock, so a compaction cannot swap it meanwhile).
+    func withEnvironment<R>(_ body: (Environment) throws -> R) rethrows -> R {
+        try lock.withLock { try body(environment) }
+    }
+}
+
+/// How a store keeps its events' payloads.
+public enum PayloadFormat: String, Sendable, Hashable, Codable {
+    /// As written (stores made before payload encryption, and logs shared in PostgreSQL).
+    case plaintext
+    /// Each user's payloads encrypted with ChaCha20-Poly1305 under that user's own key; the
+    /// nonce is derived from the event id, the id and type are authenticated with it.
+    case perUserChaChaPoly = "chacha20-poly1305/v1"
+}
