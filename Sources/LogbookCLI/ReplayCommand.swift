@@ -51,18 +51,7 @@ struct ReplayCommand: AsyncParsableCommand {
             let replica = try await Logbook.open(path: target, configuration: configuration)
             do {
                 let bar = CountingProgress(total: end, enabled: !json, noun: "events replayed")
-                var done: UInt64 = 0
-                while done < end {
-                    let through = min(done + 4096, end)
-                    var events: [WireEvent] = []
-                    try await source.log.scan(after: Position(done), through: Position(through), filter: .all, chunkSize: 4096) { envelope, metadata, payload in
-                        events.append(try WireEvent(envelope: envelope, metadata: metadata, payload: payload, of: source))
-                        return true
-                    }
-                    _ = try await replica.restore(events)
-                    done = through
-                    bar.update(done)
-                }
+                try await replica.restore(from: source, through: end) { bar.update($0) }
                 bar.finish()
                 let digests = try replica.digests()
                 await replica.close()

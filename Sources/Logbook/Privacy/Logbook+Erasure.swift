@@ -1,6 +1,10 @@
 import EventLog
 
 extension Logbook {
+    /// How this store keeps its events' payloads: encrypted per user (new stores), or plaintext
+    /// (stores from before, and logs shared in PostgreSQL).
+    public var payloadFormat: PayloadFormat { payloads.format }
+
     /// Forgets `user` (GDPR Art. 17; DESIGN §7): appends `user.erased` to the user's stream, then
     /// destroys the user's key (and rewrites the key store compacted, so the key's bytes are gone
     /// from its file), then rebuilds every read model — in which the user's events, unreadable

@@ -1,0 +1,237 @@
+import DemoData
+import EventLog
+import Foundation
+import Logbook
+import LogbookTestSupport
+import LogbookTesting
+import Testing
+
+/// Erasure by crypto-shredding (DESIGN §7), on real LMDB stores: the erased user vanishes from
+/// every read model, deterministically; their plaintext is nowhere afterwards; nothing more is
+/// recorded for them; the log keeps their events as tombstones.
+@Suite("Erasure", .serialized)
+struct ErasureTests {
+    func sha(_ digests: [ProjectionDigest]) -> [String] { digests.map { "\($0.projection.rawValue) \($0.sha256) @\($0.position)" } }
+
+    /// Every event of `logbook`'s log in the wire form (payloads opened with its keys).
+    func wireEvents(_ logbook: Logbook) async throws -> [WireEvent] {
+        var events: [WireEvent] = []
+        try await logbook.log.scan(after: .start, through: nil, filter: .all, chunkSize: 4_096) { envelope, metadata, payload in
+            events.append(try WireEvent(envelope: envelope, metadata: metadata, payload: payload, of: logbook))
+            return true
+        }
+        return events
+    }
+
+    @Test("after a live erasure the digests equal a rebuild's, and those of the same log in which the user's events were never recorded",
+          arguments: [5, 6, 7] as [UInt64])
+    func erasureIsDeterministic(seed: UInt64) async throws {
+        try await withLogbook { logbook, _ in
+            var generator = DemoDataGenerator(seed: seed, users: 4)
+            generator.weeks = 2
+            _ = try await generator.run(on: logbook)
+            let victim = DemoDataGenerator.userId(Int(seed % 4))
+            let other = DemoDataGenerator.userId(Int((seed + 1) % 4))
+            let day = CivilDate(parsing: "2026-11-10")!
+            let othersWeek = try await logbook.weeklyStats(user: other, containing: day)
+            let othersTimeline = try await logbook.timeline(user: other, limit: 50)
+            let before = try await wireEvents(logbook)
+            #expect(before.contains { $0.subject == victim })
+
+            let erased = try await logbook.erase(user: victim)
+            #expect(!erased.alreadyApplied && erased.stream == "user-\(victim)")
+            let live = try logbook.digests()
+            #expect(sha(try await logbook.rebuild()) == sha(live), "a rebuild after the erasure gives other digests")
+            #expect(try await logbook.verify().allSatisfy(\.matches))
+
+            // The victim is gone from every query; the others answer as before.
+            await #expect(throws: LogbookError.self) { _ = try await logbook.profile(user: victim) }
+            #expect(try await logbook.timeline(user: victim, limit: 50).entries.isEmpty)
+            await #expect(throws: LogbookError.self) { _ = try await logbook.activities(user: victim, limit: 50) }
+            #expect(try await logbook.weeklyStats(user: other, containing: day) == othersWeek)
+            #expect(try await logbook.timeline(user: other, limit: 50) == othersTimeline)
+
+            // The same log in which the victim's events were never recorded: positions are kept
+            // (the log is never rewritten), so their places hold inert events no read model reads.
+            let after = try await wireEvents(logbook)
+            #expect(after.filter { $0.subject == victim }.allSatisfy { $0.isErased }, "the victim's events are tombstones now")
+            #expect(after.count == before.count + 1)
+            try await withTemporaryDirectory { path in
+                var configuration = LogbookConfiguration()
+                configuration.log.durability = .noSync
+                let twin = try await Logbook.open(path: path, configuration: configuration)
+                do {
+                    var pending: [WireEvent] = []
+                    for event in before + [after[after.count - 1]] {
+                        if event.subject != victim {
+                            pending.append(event)
+                            continue
+                        }
+                        if !pending.isEmpty { _ = try await twin.restore(pending) }
+                        pending = []
+                        _ = try await twin.log.append(
+                            [ProposedEvent(type: "test.inert", occurredAt: event.occurredAt, payload: [])], to: "inert", expectedVersion: .any)
+                    }
+                    if !pending.isEmpty { _ = try await twin.restore(pending) }
+                    #expect(try await twin.log.headPosition() == logbook.log.headPosition())
+                    #expect(sha(try twin.digests()) == sha(live), "the erasure left a trace of \(victim) in some read model")
+                } catch {
+                    await twin.close()
+                    throw error
+                }
+                await twin.close()
+            }
+        }
+    }
+
+    @Test("a retried erase writes nothing; commands and imports for an erased user are refused and write nothing; export → import keeps the tombstones byte for byte")
+    func refusalsAndTombstones() async throws {
+        try await withLogbook { logbook, _ in
+            var generator = DemoDataGenerator(seed: 9, users: 2)
+            generator.weeks = 1
+            _ = try await generator.run(on: logbook)
+            let victim = DemoDataGenerator.userId(0)
+            let before = try await wireEvents(logbook)
+            let first = try await logbook.erase(user: victim)
+            let head = try await logbook.log.headPosition()
+            let again = try await logbook.erase(user: victim)
+            #expect(again.alreadyApplied && again.streamVersion == first.streamVersion)
+            #expect(try await logbook.log.headPosition() == head, "a retried erase wrote")
+            for command in [
+                Command.registerUser(user: victim, UserRegistered(displayName: "Back", timeZone: "UTC")),
+                .recordSteps(user: victim, StepsRecorded(samples: [StepSample(
+                    start: try Timestamp(parsing: "2026-11-20T07:00:00Z"), end: try Timestamp(parsing: "2026-11-20T07:01:00Z"),
+                    count: 10, source: "phone")])),
+            ] {
+                do {
+                    try await logbook.execute(command)
+                    Issue.record("accepted \(command)")
+                } catch let error as LogbookError {
+                    #expect(error.rule == .userErased, "\(error)")
+                }
+            }
+            // An import carrying the victim's data (their old events, with data) is refused whole.
+            let theirs = before.filter { $0.subject == victim }.prefix(3)
+            do {
+                _ = try await logbook.restore(Array(theirs))
+                Issue.record("restored data of an erased user")
+            } catch let error as LogbookError {
+                #expect(error.rule == .userErased, "\(error)")
+            }
+            #expect(try await logbook.log.headPosition() == head)
+            await #expect(throws: LogbookError.self) { try await logbook.erase(user: "nobody") }
+
+            // Export → import into an empty store → export: the same bytes, tombstones included.
+            let exported = try await wireEvents(logbook)
+            #expect(exported.contains { $0.isErased })
+            let lines = exported.map(\.jsonLine)
+            try await withTemporaryDirectory { path in
+                let copy = try await Logbook.open(path: path)
+                do {
+                    _ = try await copy.restore(try lines.map { try WireEvent(jsonLine: $0) })
+                    #expect(try await wireEvents(copy).map(\.jsonLine) == lines)
+                    #expect(sha(try copy.digests()) == sha(try logbook.digests()))
+                    await #expect(throws: LogbookError.self) {
+                        try await copy.execute(.registerUser(user: victim, UserRegistered(displayName: "Back", timeZone: "UTC")))
+                    }
+                    // Importing the export again writes nothing.
+                    let again = try await copy.restore(try lines.map { try WireEvent(jsonLine: $0) })
+                    #expect(again.written == 0)
+                } catch {
+                    await copy.close()
+                    throw error
+                }
+                await copy.close()
+            }
+        }
+    }
+
+    @Test("a plaintext store cannot erase; an encrypted store without its key store is refused on open, never read as plaintext")
+    func formatsAndMissingKeys() async throws {
+        try await withLogbook({ $0.payloadEncryption = .plaintext }) { logbook, _ in
+            try await logbook.execute(.registerUser(user: "p", UserRegistered(displayName: "P", timeZone: "UTC")))
+            #expect(logbook.payloadFormat == .plaintext)
+            await #expect(throws: LogbookError.self) { try await logbook.erase(user: "p") }
+        }
+        try await withTemporaryDirectory { root in
+            let path = root + "/store"
+            let logbook = try await Logbook.open(path: path)
+            #expect(logbook.payloadFormat == .perUserChaChaPoly)
+            try await logbook.execute(.registerUser(user: "k", UserRegistered(displayName: "K", timeZone: "UTC")))
+            await logbook.close()
+            try FileManager.default.removeItem(atPath: path + "/keys")
+            do {
+                let reopened = try await Logbook.open(path: path)
+                await reopened.close()
+                Issue.record("opened an encrypted store without its keys")
+            } catch let error as LogbookError {
+                #expect(error.message.contains("key store"), "\(error)")
+            }
+        }
+    }
+
+    @Test("the erased user's plaintext is nowhere afterwards: not in the data file, the key store, an export or a backup (grep the bytes)")
+    func plaintextIsGone() async throws {
+        try await withTemporaryDirectory { root in
+            let path = root + "/store"
+            let name = "Zebedee Quixotic-Marmalade"
+            let note = "hyacinth-tangerine-7731 by the old mill"
+            let logbook = try await Logbook.open(path: path)
+            try await logbook.execute(.registerUser(user: "zq", UserRegistered(displayName: name, timeZone: "Europe/Berlin")))
+            try await logbook.execute(.registerUser(user: "other", UserRegistered(displayName: "Someone Else", timeZone: "UTC")))
+            let start = try Timestamp(parsing: "2026-11-20T07:00:00+01:00")
+            for user in ["zq", "other"] {
+                try await logbook.execute(.importWorkout(user: user, WorkoutImported(
+                    workoutId: "w-\(user)", activityType: .run, startedAt: start, endedAt: try Timestamp(parsing: "2026-11-20T08:00:00+01:00"),
+                    distanceMeters: 10_000, movingSeconds: 3_400, source: WorkoutSource(kind: .garmin, sourceId: "s-\(user)"))))
+                try await logbook.execute(.editWorkout(user: user, WorkoutEdited(workoutId: "w-\(user)", notes: note)))
+            }
+            await logbook.close()
+            func holds(_ file: String, _ text: String) throws -> Bool {
+                try Data(contentsOf: URL(fileURLWithPath: file)).range(of: Data(text.utf8)) != nil
+            }
+            // The test can fail: before the erasure the read models hold the name in plaintext.
+            #expect(try holds(path + "/data.mdb", name), "the test would prove nothing: the name is not in the file to begin with")
+
+            let (status, output) = try await runLogbook(["erase", "--path", path, "--user", "zq"], includeErrors: true)
+            #expect(status == 0, "\(output)")
+            #expect(try !holds(path + "/data.mdb", name) && !holds(path + "/data.mdb", "Zebedee"), "the name is still in the data file")
+            #expect(try holds(path + "/data.mdb", note), "the other user's notes should still be there")
+            let (_, export) = try await runLogbook(["export", "--path", path])
+            #expect(!export.contains("Zebedee") && export.contains("\"erased\":true"))
+            #expect(export.components(separatedBy: note).count - 1 == 1, "only the other user's note is exported")
+            for file in try FileManager.default.contentsOfDirectory(atPath: path + "/keys") where file.hasSuffix(".mdb") {
+                #expect(try !holds(path + "/keys/" + file, "Zebedee"))
+            }
+            let backup = root + "/backup"
+            let (backupStatus, backupOutput) = try await runLogbook(["backup", "--path", path, "--to", backup], includeErrors: true)
+            #expect(backupStatus == 0, "\(backupOutput)")
+            for file in try FileManager.default.contentsOfDirectory(atPath: backup) {
+                #expect(try !holds(backup + "/" + file, "Zebedee"), "\(file) holds the erased name")
+            }
+            let restored = root + "/restored"
+            let (restoreStatus, restoreOutput) = try await runLogbook(["restore", "--from", backup, "--path", restored], includeErrors: true)
+            #expect(restoreStatus == 0, "\(restoreOutput)")
+        }
+    }
+
+    @Test("encrypt-existing rewrites a plaintext store into an encrypted one with the same digests, where erasure then works")
+    func encryptExisting() async throws {
+        try await withTemporaryDirectory { root in
+            var configuration = LogbookConfiguration()
+            configuration.payloadEncryption = .plaintext
+            configuration.log.durability = .noSync
+            let old = try await Logbook.open(path: root + "/old", configuration: configuration)
+            var generator = DemoDataGenerator(seed: 4, users: 2)
+            generator.weeks = 1
+            _ = try await generator.run(on: old)
+            await old.close()
+            let (status, output) = try await runLogbook(["encrypt-existing", "--path", root + "/old", "--to", root + "/new", "--json"], includeErrors: true)
+            #expect(status == 0, "\(output)")
+            let (eraseOld, oldOutput) = try await runLogbook(["erase", "--path", root + "/old", "--user", "u-1000"], includeErrors: true)
+            #expect(eraseOld == 1 && oldOutput.contains("encrypt-existing"), "\(oldOutput)")
+            let (eraseNew, newOutput) = try await runLogbook(["erase", "--path", root + "/new", "--user", "u-1000"], includeErrors: true)
+            #expect(eraseNew == 0, "\(newOutput)")
+        }
+    }
+}
