@@ -7,7 +7,7 @@ enum BenchmarkDrivers {
     /// Appends the batches `batches` (each made by `requests`, each one `append(batch:)`), with
     /// `depth` of them in flight: one is prepared and sent while another commits.
     static func appendPipelined(
-        _ store: some EventStore, batches: Range<Int>, depth: Int, requests: @escaping @Sendable (Int) -> [AppendRequest]
+        _ store: some EventStore, batches: Range<Int>, depth: Int, requests: @escaping @Sendable (Int) throws -> [AppendRequest]
     ) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             var pending = batches.makeIterator()

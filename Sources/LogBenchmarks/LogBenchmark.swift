@@ -122,6 +122,9 @@ public struct LogBenchmark: Sendable {
         report.set("client_ids_append_batched_eps", Double(events) / client.log.seconds)
         report.set("client_ids_append_batched_ratio", client.raw.seconds / client.log.seconds)
         report.set("client_ids_write_bytes_per_event", Double(client.log.writeBytes) / Double(events))
+        try await measureEncryption(
+            root: root, configuration: configuration, workload: workload, plainRatio: rawAppendSeconds / appendSeconds, into: &report,
+            memory: &memory)
         if backupMegabytes > 0 {
             try await BackupBenchmark(megabytes: backupMegabytes, root: root, progress: progress).run(into: &report)
         }
@@ -138,7 +141,8 @@ public struct LogBenchmark: Sendable {
     /// same machine. The log gets its batches from `pipelineDepth` concurrent tasks, as a server's
     /// requests would arrive: one task prepares its batch while the writer commits another.
     private func appendBatched(
-        _ store: LMDBEventStore, _ raw: RawLogBaseline, _ workload: LogWorkload, _ memory: inout AnonymousMemoryPeak
+        _ store: LMDBEventStore, _ raw: RawLogBaseline, _ workload: LogWorkload, _ memory: inout AnonymousMemoryPeak,
+        payloads: PayloadKeys? = nil
     ) async throws -> (log: PhaseCost, raw: PhaseCost) {
         var log = PhaseCost()
         var rawCost = PhaseCost()
@@ -161,7 +165,12 @@ public struct LogBenchmark: Sendable {
             clock = Stopwatch()
             try await BenchmarkDrivers.appendPipelined(store, batches: blockBatches, depth: pipelineDepth) { batch in
                 var random = SplitMix64(seed: UInt64(batch + 1))
-                return range(batch).map { n in AppendRequest(stream: workload.stream(n), events: [workload.event(n, random: &random)]) }
+                return try range(batch).map { n in
+                    var request = AppendRequest(stream: workload.stream(n), events: [workload.event(n, random: &random)])
+                    // With payload encryption: each event sealed with its subject's key, as Logbook seals it.
+                    try payloads?.seal(&request)
+                    return request
+                }
             }
             log.seconds += clock.seconds
             log.writeBytes += ProcessStats.storageWriteBytes - writes
@@ -169,6 +178,42 @@ public struct LogBenchmark: Sendable {
             block = blockBatches.upperBound
         }
         return (log, rawCost)
+    }
+
+    /// The batched appends and the whole-log scan again with payload encryption on (DESIGN §7):
+    /// every event's payload sealed under its subject's key from a real key store, as Logbook
+    /// seals it, and opened again in the scan. The appends alternate with the raw baseline as the
+    /// plain ones did, so `encrypted_vs_plain_append_ratio` compares the two through their own
+    /// baselines; the scan is compared with a scan of the same log that does not open payloads.
+    private func measureEncryption(
+        root: String, configuration: LogConfiguration, workload: LogWorkload, plainRatio: Double, into report: inout BenchmarkReport,
+        memory: inout AnonymousMemoryPeak
+    ) async throws {
+        progress("appending \(events) events with encrypted payloads, and to raw LMDB, batch by batch in turn")
+        let keys = try PayloadKeys(encryptingWithKeysIn: root + "/encrypted-keys")
+        defer { keys.close() }
+        let raw = try RawLogBaseline(workload: workload, path: root + "/raw-encrypted")
+        defer { raw.close() }
+        let encrypted = try LMDBEventStore(path: root + "/log-encrypted", configuration: configuration)
+        let sealed = try await appendBatched(encrypted, raw, workload, &memory, payloads: keys)
+        let clock = Stopwatch()
+        var opened = 0
+        var bytes = 0
+        try encrypted.scan(chunkSize: 65_536) { envelope, _, payload in
+            try keys.open(envelope, payload) { (plaintext) throws(LogbookError) in bytes &+= plaintext?.count ?? 0 }
+            opened += 1
+            return true
+        }
+        let encryptedScanSeconds = clock.seconds
+        let (scanSeconds, _) = try scanAll(encrypted)
+        await encrypted.close()
+        guard opened == events, bytes == events * workload.payloadSize else {
+            throw BenchmarkFailure("opened \(opened) encrypted payloads (\(bytes) bytes), expected \(events)")
+        }
+        report.set("encrypted_append_batched_eps", Double(events) / sealed.log.seconds)
+        report.set("encrypted_vs_plain_append_ratio", sealed.raw.seconds / sealed.log.seconds / plainRatio)
+        report.set("encrypted_scan_eps", Double(events) / encryptedScanSeconds)
+        report.set("encrypted_scan_vs_plain_scan_ratio", scanSeconds / encryptedScanSeconds)
     }
 
     /// Scans the whole log, decoding every envelope and verifying every checksum.

@@ -18,8 +18,10 @@ public struct LogbookConfiguration: Sendable {
     /// Bounds of each query cache.
     public var cacheEntries = 10_000
     public var cacheBytes = 64 << 20
-    /// How often a command is decided again after another writer changed its stream meanwhile.
-    public var retriesOnConflict = 3
+    /// How often a command is decided again after another writer changed its stream meanwhile
+    /// (another server sharing the log, when the caller pinned no version), each time after a
+    /// random pause that grows (up to 32 ms).
+    public var retriesOnConflict = 10
 
     /// Where Logbook reports what it does on its own (following a log, recovering from its failures).
     public var logger = Logger(label: "logbook")

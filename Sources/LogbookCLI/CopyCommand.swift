@@ -3,6 +3,7 @@ import EventLog
 import EventLogLMDB
 import EventLogPostgres
 import Foundation
+import Logbook
 
 /// `logbook copy --from DIR --to-postgres URL`: moves an embedded log into PostgreSQL, keeping
 /// positions, ids, times and bytes (so every read model rebuilds to the same digests), then
@@ -31,6 +32,12 @@ struct CopyCommand: AsyncParsableCommand {
     func run() async throws {
         guard FileManager.default.fileExists(atPath: from + "/data.mdb") else {
             throw CLIError("no Logbook at \(from) (expected \(from)/data.mdb)")
+        }
+        // The bytes are copied as they are: encrypted payloads would reach servers that hold no keys.
+        let format = try Logbook.payloadFormat(ofStoreAt: from)
+        guard format == .plaintext else {
+            throw CLIError("\(from) keeps each user's payloads encrypted (\(format.rawValue)) and a log shared in PostgreSQL keeps "
+                + "plaintext: move it with `logbook export` and `logbook import --postgres …`, which open the payloads on the way")
         }
         var readOnly = LogConfiguration()
         readOnly.readOnly = true

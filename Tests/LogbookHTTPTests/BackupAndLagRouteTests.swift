@@ -43,6 +43,29 @@ struct BackupAndLagRouteTests {
         }
     }
 
+    @Test("DELETE /users/{user} erases the user (themself or an administrator): a retry writes nothing, their reads are gone, their writes refused")
+    func eraseRoute() async throws {
+        try await withServer { server in
+            for user in ["ana", "bob"] {
+                let registered = try await server.call(.post, "/users/\(user)", as: user, body: #"{"displayName":"Somebody","timeZone":"UTC","weekStart":"monday","units":"metric"}"#)
+                #expect(registered.status == .created)
+            }
+            #expect(try await server.call(.delete, "/users/bob", as: "ana").status == .forbidden)
+            let erased = try await server.call(.delete, "/users/ana", as: "ana")
+            #expect(erased.status == .created, "\(erased.text)")
+            #expect(erased.json["stream"] as? String == "user-ana")
+            let again = try await server.call(.delete, "/users/ana", as: "ana")
+            #expect(again.status == .ok && again.json["alreadyApplied"] as? Bool == true, "\(again.text)")
+            #expect(try await server.call(.get, "/users/ana/profile", as: "ana").status == .notFound)
+            let refused = try await server.call(.post, "/users/ana", as: "ana", body: #"{"displayName":"Again","timeZone":"UTC","weekStart":"monday","units":"metric"}"#)
+            #expect(refused.status == .unprocessableContent && refused.json["rule"] as? String == "user_erased", "\(refused.text)")
+            let events = try await server.call(.get, "/users/ana/events", as: "ana")
+            #expect(events.text.contains("\"erased\":true") && !events.text.contains("Somebody"), "\(events.text)")
+            #expect(try await server.call(.delete, "/users/bob", as: "op", admin: true).status == .created)
+            #expect(try await server.call(.delete, "/users/carl", as: "op", admin: true).status == .unprocessableContent)
+        }
+    }
+
     @Test("lag in seconds is the age of the oldest event not yet taken, by the Logbook's clock: for read models and for the slowest subscription")
     func lagInSeconds() async throws {
         let clock = SettableClock(Timestamp(microsecondsSinceEpoch: 1_795_000_000_000_000))

@@ -1,9 +1,20 @@
 import EventLog
+import Foundation
 
 extension Logbook {
     /// How this store keeps its events' payloads: encrypted per user (new stores), or plaintext
     /// (stores from before, and logs shared in PostgreSQL).
     public var payloadFormat: PayloadFormat { payloads.format }
+
+    /// How the embedded store at `path` keeps payloads, read from its key store without opening
+    /// the store (plaintext if it has none).
+    public static func payloadFormat(ofStoreAt path: String) throws -> PayloadFormat {
+        let directory = (path as NSString).appendingPathComponent("keys")
+        guard FileManager.default.fileExists(atPath: directory + "/data.mdb") else { return .plaintext }
+        let keys = try UserKeyStore(directory: directory, creatingWith: .plaintext, readOnly: true, durability: .durable)
+        defer { keys.close() }
+        return keys.format
+    }
 
     /// Forgets `user` (GDPR Art. 17; DESIGN §7): appends `user.erased` to the user's stream, then
     /// destroys the user's key (and rewrites the key store compacted, so the key's bytes are gone

@@ -1,5 +1,5 @@
-import EventLog
-import Foundation
+package import EventLog
+package import Foundation
 
 /// Where a Logbook's payloads are sealed on the way into the log and opened on the way out: with
 /// each user's own key (``UserKeyStore``) in a store that encrypts, as they are in one that keeps
@@ -14,6 +14,14 @@ package final class PayloadKeys: Sendable {
         self.store = store
     }
 
+    /// Keys in a key store of their own in `directory` (created, encrypting, flushed lazily): the
+    /// log benchmark's, to seal and open payloads exactly as a Logbook does.
+    package convenience init(encryptingWithKeysIn directory: String) throws {
+        self.init(store: try UserKeyStore(directory: directory, creatingWith: .perUserChaChaPoly, readOnly: false, durability: .noSync))
+    }
+
+    package func close() { store?.close() }
+
     /// How this store keeps payloads.
     package var format: PayloadFormat { store?.format ?? .plaintext }
     var encrypts: Bool { format == .perUserChaChaPoly }
@@ -27,7 +35,7 @@ package final class PayloadKeys: Sendable {
     /// Calls `body` with the plaintext of a stored payload, or with nil if its user was erased.
     /// A payload that does not open (a missing key for a user who was not erased, a changed
     /// byte) is a storage error naming the position: never garbage, never silence.
-    func open<R>(_ envelope: EventEnvelope, _ payload: Span<UInt8>, _ body: (Span<UInt8>?) throws(LogbookError) -> R) throws(LogbookError) -> R {
+    package func open<R>(_ envelope: EventEnvelope, _ payload: Span<UInt8>, _ body: (Span<UInt8>?) throws(LogbookError) -> R) throws(LogbookError) -> R {
         guard encrypts, let store, let user = envelope.subject else { return try body(payload) }
         let entry: UserKeyStore.Entry?
         do {
@@ -54,7 +62,7 @@ package final class PayloadKeys: Sendable {
     /// Encrypts the payloads of `request`'s events that have a subject, creating (durably, before
     /// anything is appended) the keys of users who have none. Events of an erased user are
     /// refused; `tombstones` (events imported as erased) are left as they are.
-    func seal(_ request: inout AppendRequest, tombstones: Set<UUID> = []) throws(LogbookError) {
+    package func seal(_ request: inout AppendRequest, tombstones: Set<UUID> = []) throws(LogbookError) {
         guard encrypts, let store else { return }
         let users = Set(request.events.compactMap(\.subject))
         guard !users.isEmpty else { return }
