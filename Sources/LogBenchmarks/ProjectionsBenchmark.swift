@@ -21,6 +21,8 @@ public struct ProjectionsBenchmark: Sendable {
     public var rebuildOnly = false
     /// Only generate (or reuse) the data set and time the appends (for profiling).
     public var appendOnly = false
+    /// How the generated store keeps payloads (a new store's default: encrypted per user).
+    public var payloadEncryption: PayloadFormat = .perUserChaChaPoly
     public var progress: @Sendable (String) -> Void = { _ in }
 
     public init() {}
@@ -36,6 +38,7 @@ public struct ProjectionsBenchmark: Sendable {
         var configuration = LogbookConfiguration()
         configuration.log.durability = .noSync
         configuration.log.initialMapSize = 1 << 32
+        configuration.payloadEncryption = payloadEncryption
         var logbook = try await Logbook.open(path: root + "/logbook", configuration: configuration)
         var generator = DemoDataGenerator(seed: seed, users: users)
         generator.weeks = weeks
@@ -52,6 +55,7 @@ public struct ProjectionsBenchmark: Sendable {
         var report = BenchmarkReport()
         report.set("events", events)
         report.set("users", users)
+        report.set("payloads", logbook.payloadFormat.rawValue)
         report.set("generate_seconds", generation.seconds)
         report.set("commands_rejected", generated.rejected.values.reduce(0, +))
 

@@ -76,6 +76,7 @@ extension Logbook {
             }
         }
         try payloads.markErased(erasedUsers)
+        try payloads.prepareKeys(for: Set(events.filter { !$0.isErased }.compactMap(\.subject)))
         let tombstoneIds = Set(tombstones.map(\.eventId))
         for index in requests.indices { try payloads.seal(&requests[index], tombstones: tombstoneIds) }
     }

@@ -125,7 +125,7 @@ public final class Logbook: Sendable {
         progress: @Sendable (RebuildProgress) -> Void = { _ in }
     ) async throws -> Logbook {
         // A log shared in PostgreSQL keeps plaintext: its keys would have to be shared too.
-        let logbook = try Logbook(log: log, configuration: configuration, directory: path, payloads: PayloadKeys(store: nil)) { cache in
+        let logbook = try Logbook(log: log, configuration: configuration, directory: path, payloads: .plaintext) { cache in
             try FollowingReadModels(log: log, path: path, configuration: configuration, cache: cache)
         }
         do {

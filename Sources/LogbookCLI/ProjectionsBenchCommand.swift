@@ -29,6 +29,9 @@ struct ProjectionsBenchCommand: AsyncParsableCommand {
     @Flag(help: "Keep the directory afterwards, and reuse a data set already generated there.")
     var keep = false
 
+    @Flag(name: .customLong("plaintext-payloads"), help: "Generate a store that keeps payloads in plaintext (default: encrypted per user, as a new store does).")
+    var plaintextPayloads = false
+
     @Flag(help: .hidden)
     var rebuildOnly = false
 
@@ -53,6 +56,7 @@ struct ProjectionsBenchCommand: AsyncParsableCommand {
         benchmark.appendEvents = appendEvents
         benchmark.directory = directory
         benchmark.keep = keep
+        benchmark.payloadEncryption = plaintextPayloads ? .plaintext : .perUserChaChaPoly
         benchmark.rebuildOnly = rebuildOnly
         benchmark.appendOnly = appendOnly
         benchmark.progress = { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) }

@@ -56,7 +56,9 @@ struct BackupLayout: Sendable, Hashable {
         let target = storeFile(in: store)
         try FileManager.default.createDirectory(
             atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        guard FileManager.default.createFile(atPath: target, contents: nil) else {
+        // The key store is readable by its owner alone, as the store keeps it.
+        let attributes: [FileAttributeKey: Any] = self == .keys ? [.posixPermissions: 0o600] : [:]
+        guard FileManager.default.createFile(atPath: target, contents: nil, attributes: attributes) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target])
         }
         let input = try FileHandle(forReadingFrom: URL(fileURLWithPath: source))

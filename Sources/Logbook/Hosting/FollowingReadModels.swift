@@ -188,7 +188,7 @@ final class FollowingReadModels: ReadModelHost {
                 projections.active = live
                 for element in batch {
                     guard case .event(let event) = element,
-                          let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span, PayloadKeys(store: nil)) else { continue }
+                          let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span, .plaintext) else { continue }
                     if !uniform { projections.active = live.filter { checkpoints[$0, default: 0] < fold.position } }
                     try projections.apply(fold, txn)
                     summary.add(fold)

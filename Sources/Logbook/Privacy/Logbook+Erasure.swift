@@ -33,6 +33,12 @@ extension Logbook {
         return try await locks.withLock(Self.privacyLock) {
             let stream = "user-\(user)"
             if try isErased(user) {
+                // Erased before, but the read models may still hold the user (the rebuild was cut
+                // off): the profile read model holds every registered user, so it tells.
+                if (try? await profile(user: user)) != nil {
+                    try await rebuild(Set(ProjectionKind.allCases), fresh: true) { _ in }
+                    cache.clear()
+                }
                 return CommandResult(
                     stream: stream, firstPosition: 0, lastPosition: 0, streamVersion: try await log.streamVersion(stream) ?? 0,
                     alreadyApplied: true, workoutId: nil)

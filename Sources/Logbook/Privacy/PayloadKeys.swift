@@ -14,6 +14,9 @@ package final class PayloadKeys: Sendable {
         self.store = store
     }
 
+    /// Payloads kept in plaintext (a log shared in PostgreSQL).
+    static let plaintext = PayloadKeys(store: nil)
+
     /// Keys in a key store of their own in `directory` (created, encrypting, flushed lazily): the
     /// log benchmark's, to seal and open payloads exactly as a Logbook does.
     package convenience init(encryptingWithKeysIn directory: String) throws {
@@ -101,6 +104,17 @@ package final class PayloadKeys: Sendable {
     static func plaintextStore(_ user: String) -> LogbookError {
         .conflict(stream: "user-\(user)", reason: "this store keeps payloads in plaintext, so no one can be erased from it: "
             + "rewrite it with `logbook encrypt-existing` first")
+    }
+
+    /// Makes (durably, in one commit) the keys of `users` that have none, before a restore seals
+    /// events of many users request by request.
+    func prepareKeys(for users: Set<String>) throws(LogbookError) {
+        guard encrypts, let store, !users.isEmpty else { return }
+        do {
+            _ = try store.ensureKeys(for: users)
+        } catch {
+            throw Self.storageError(error)
+        }
     }
 
     /// Records `users` as erased without a key ever being made (a restore of tombstones). A user
