@@ -3,7 +3,7 @@ import DemoData
 import EventLog
 import Foundation
 import Histogram
-import Logbook
+public import Logbook
 
 /// `logbook bench projections`: a full rebuild of every read model over the generated data set
 /// against a decode-only scan of the same log, live appends with and without inline projections,

@@ -57,8 +57,8 @@ struct BackupLayout: Sendable, Hashable {
         try FileManager.default.createDirectory(
             atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         // The key store is readable by its owner alone, as the store keeps it.
-        let attributes: [FileAttributeKey: Any] = self == .keys ? [.posixPermissions: 0o600] : [:]
-        guard FileManager.default.createFile(atPath: target, contents: nil, attributes: attributes) else {
+        let permissions: [FileAttributeKey: Any] = self == .keys ? [.posixPermissions: 0o600] : [:]
+        guard FileManager.default.createFile(atPath: target, contents: nil, attributes: permissions) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target])
         }
         let input = try FileHandle(forReadingFrom: URL(fileURLWithPath: source))
