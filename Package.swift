@@ -121,6 +121,8 @@ let package = Package(
                 "EventLog", "EventLogLMDB", "EventLogPostgres", "LMDB", "BinaryCoding", "Logbook", "DemoData", "WorkoutFiles",
                 "WorkoutImport",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                // The payload-encryption baseline: swift-crypto's ChaChaPoly called directly.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings),
         // The `logbook` command-line tool.

@@ -2,6 +2,7 @@ import EventLogLMDB
 import DemoData
 import EventLog
 import Foundation
+import Crypto
 import Logbook
 
 /// `logbook bench log`: the event log's append, read and scan rates next to raw LMDB's, measured
@@ -214,6 +215,36 @@ public struct LogBenchmark: Sendable {
         report.set("encrypted_vs_plain_append_ratio", sealed.raw.seconds / sealed.log.seconds / plainRatio)
         report.set("encrypted_scan_eps", Double(events) / encryptedScanSeconds)
         report.set("encrypted_scan_vs_plain_scan_ratio", scanSeconds / encryptedScanSeconds)
+        try measureCipherAlone(workload, keys, into: &report)
+    }
+
+    /// Where an encrypted event's time goes, without the log: sealing and opening through
+    /// Logbook's keys (key lookup, nonce, AEAD, copies), against swift-crypto's ChaChaPoly
+    /// sealing the same payloads with one key and one nonce (the floor any AEAD call costs).
+    private func measureCipherAlone(_ workload: LogWorkload, _ keys: PayloadKeys, into report: inout BenchmarkReport) throws {
+        let count = min(events, 200_000)
+        var random = SplitMix64(seed: 99)
+        var requests = (1...count).map { n in AppendRequest(stream: workload.stream(n), events: [workload.event(n, random: &random)]) }
+        var clock = Stopwatch()
+        for index in requests.indices { try keys.seal(&requests[index]) }
+        report.set("seal_alone_ns", clock.seconds / Double(count) * 1e9)
+        clock = Stopwatch()
+        var bytes = 0
+        for (n, request) in requests.enumerated() {
+            let event = request.events[0]
+            let envelope = EventEnvelope(
+                position: Position(UInt64(n + 1)), stream: request.stream, streamVersion: 0, recordedAt: event.occurredAt,
+                header: EventHeader(eventId: event.eventId, type: event.type, schemaVersion: 1, subject: event.subject, occurredAt: event.occurredAt))
+            try keys.open(envelope, event.payload.span) { (plaintext) throws(LogbookError) in bytes &+= plaintext?.count ?? 0 }
+        }
+        report.set("open_alone_ns", clock.seconds / Double(count) * 1e9)
+        let key = SymmetricKey(size: .bits256)
+        let nonce = ChaChaPoly.Nonce()
+        let payload = workload.event(1, random: &random).payload
+        clock = Stopwatch()
+        for _ in 0..<count { bytes &+= try ChaChaPoly.seal(payload, using: key, nonce: nonce).ciphertext.count }
+        report.set("chachapoly_seal_ns", clock.seconds / Double(count) * 1e9)
+        precondition(bytes > 0)
     }
 
     /// Scans the whole log, decoding every envelope and verifying every checksum.

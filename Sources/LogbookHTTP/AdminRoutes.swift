@@ -111,16 +111,25 @@ struct AdminRoutes<Context: LogbookRouteContext> {
     private func verify(_ request: Request, _ context: Context) async throws -> Response {
         try context.requireAdmin()
         let detached = try detached(request)
-        let job = jobs.verify()
+        return try await answer(jobs.verify(), detached: detached, failure: ("verify-failed", "Verification failed")) { job in
+            job.verification.map { VerifyReport(allMatch: $0.allSatisfy(\.matches), projections: $0) }
+        }
+    }
+
+    /// The answer to a job just started: the job at once (202) when the client does not wait,
+    /// else `result` of the job once it has ended, or a 500 problem saying why there is none.
+    private func answer<Answer: Encodable>(
+        _ job: AdminJob, detached: Bool, failure: (type: String, title: String), result: (AdminJob) -> Answer?
+    ) async throws -> Response {
         var headers = HTTPFields()
         headers[HTTPField.Name("X-Logbook-Job")!] = job.id
         if detached { return try JSONOutput.response(job, status: .accepted, headers: headers) }
         let finished = await jobs.result(of: job.id)
-        guard let results = finished?.verification else {
-            throw Problem(.internalServerError, type: "/problems/verify-failed", title: "Verification failed",
-                          detail: finished?.error ?? "the verification was \(finished?.state.rawValue ?? "lost")")
+        guard let finished, let answer = result(finished) else {
+            throw Problem(.internalServerError, type: "/problems/\(failure.type)", title: failure.title,
+                          detail: finished?.error ?? "the \(job.kind.rawValue) was \(finished?.state.rawValue ?? "lost")")
         }
-        return try JSONOutput.response(VerifyReport(allMatch: results.allSatisfy(\.matches), projections: results), headers: headers)
+        return try JSONOutput.response(answer, headers: headers)
     }
 }
 
@@ -143,16 +152,7 @@ extension AdminRoutes {
         guard !FileManager.default.fileExists(atPath: directory) else {
             throw Problem(.conflict, type: "/problems/conflict", title: "Conflict", detail: "a backup named \(name) exists already")
         }
-        let job = jobs.backup(to: directory)
-        var headers = HTTPFields()
-        headers[HTTPField.Name("X-Logbook-Job")!] = job.id
-        if detached { return try JSONOutput.response(job, status: .accepted, headers: headers) }
-        let finished = await jobs.result(of: job.id)
-        guard let backup = finished?.backup else {
-            throw Problem(.internalServerError, type: "/problems/backup-failed", title: "Backup failed",
-                          detail: finished?.error ?? "the backup was \(finished?.state.rawValue ?? "lost")")
-        }
-        return try JSONOutput.response(backup, headers: headers)
+        return try await answer(jobs.backup(to: directory), detached: detached, failure: ("backup-failed", "Backup failed")) { $0.backup }
     }
 }
 

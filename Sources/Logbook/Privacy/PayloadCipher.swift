@@ -1,31 +1,32 @@
 import Crypto
-public import Foundation
+import Foundation
 
 /// ChaCha20-Poly1305 over one event's payload, with everything but the key derived from the
 /// event itself: the nonce is the first 12 bytes of SHA-256 of the event id (ids are unique in
 /// the log, so a nonce never repeats under a key, and the same event always encrypts to the same
 /// bytes), and the id and type are authenticated with the payload (a payload moved to another
 /// event fails to open). Stored form: ciphertext then the 16-byte tag.
-public enum PayloadCipher {
+enum PayloadCipher {
     /// Bytes the tag adds to a payload.
-    public static let overhead = 16
+    static let overhead = 16
 
-    /// The payload `plaintext` of event `eventId` of `type`, encrypted under `key` (32 bytes).
-    public static func seal(_ plaintext: [UInt8], key: [UInt8], eventId: UUID, type: String) throws -> [UInt8] {
-        let box = try ChaChaPoly.seal(
-            plaintext, using: SymmetricKey(data: key), nonce: try nonce(eventId), authenticating: authenticated(eventId, type))
-        var stored = [UInt8](box.ciphertext)
+    /// The payload `plaintext` of event `eventId` of `type`, encrypted under `key` (256 bits).
+    static func seal(_ plaintext: [UInt8], key: SymmetricKey, eventId: UUID, type: String) throws -> [UInt8] {
+        let box = try ChaChaPoly.seal(plaintext, using: key, nonce: try nonce(eventId), authenticating: authenticated(eventId, type))
+        var stored = [UInt8]()
+        stored.reserveCapacity(plaintext.count + overhead)
+        stored.append(contentsOf: box.ciphertext)
         stored.append(contentsOf: box.tag)
         return stored
     }
 
     /// The plaintext of a payload sealed by ``seal(_:key:eventId:type:)``; throws if the key, id,
     /// type or any byte differs.
-    public static func open(_ stored: [UInt8], key: [UInt8], eventId: UUID, type: String) throws -> [UInt8] {
+    static func open(_ stored: [UInt8], key: SymmetricKey, eventId: UUID, type: String) throws -> [UInt8] {
         guard stored.count >= overhead else { throw CryptoKitError.incorrectParameterSize }
         let box = try ChaChaPoly.SealedBox(
             nonce: try nonce(eventId), ciphertext: stored[..<(stored.count - overhead)], tag: stored[(stored.count - overhead)...])
-        return [UInt8](try ChaChaPoly.open(box, using: SymmetricKey(data: key), authenticating: authenticated(eventId, type)))
+        return [UInt8](try ChaChaPoly.open(box, using: key, authenticating: authenticated(eventId, type)))
     }
 
     static func idBytes(_ id: UUID) -> [UInt8] {

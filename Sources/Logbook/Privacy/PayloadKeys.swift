@@ -32,7 +32,7 @@ package final class PayloadKeys: Sendable {
     /// True if `user` was erased (their key destroyed).
     package func isErased(_ user: String) throws -> Bool {
         guard encrypts, let store else { return false }
-        return try store.entry(for: user) == .erased
+        return try store.entry(for: user)?.isErased == true
     }
 
     /// Calls `body` with the plaintext of a stored payload, or with nil if its user was erased.
@@ -67,17 +67,16 @@ package final class PayloadKeys: Sendable {
     /// refused; `tombstones` (events imported as erased) are left as they are.
     package func seal(_ request: inout AppendRequest, tombstones: Set<UUID> = []) throws(LogbookError) {
         guard encrypts, let store else { return }
-        let users = Set(request.events.compactMap(\.subject))
-        guard !users.isEmpty else { return }
-        let entries: [String: UserKeyStore.Entry]
-        do {
-            entries = try store.ensureKeys(for: users)
-        } catch {
-            throw Self.storageError(error)
-        }
         for index in request.events.indices {
             guard let user = request.events[index].subject, !tombstones.contains(request.events[index].eventId) else { continue }
-            guard case .key(let key) = entries[user] else {
+            // The cache answers once a user has a key; a new user's key is made (durably) first.
+            let entry: UserKeyStore.Entry?
+            do {
+                entry = try store.cachedEntry(for: user) ?? store.ensureKeys(for: [user])[user]
+            } catch {
+                throw Self.storageError(error)
+            }
+            guard case .key(let key) = entry else {
                 throw .ruleViolation(rule: .userErased, message: "user \"\(user)\" was erased: nothing more is recorded for them")
             }
             do {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import LMDB
 import Synchronization
@@ -11,9 +12,12 @@ import Synchronization
 /// so the key's bytes are not merely freed but gone from it. Keys are cached in memory once read.
 final class UserKeyStore: @unchecked Sendable {
     /// What a store holds for one user.
-    enum Entry: Sendable, Hashable {
-        case key([UInt8])
+    enum Entry: Sendable {
+        /// The key, ready to use (made once per user, then cached).
+        case key(SymmetricKey)
         case erased
+
+        var isErased: Bool { if case .erased = self { true } else { false } }
     }
 
     let directory: String
@@ -76,12 +80,17 @@ final class UserKeyStore: @unchecked Sendable {
             try environment.read { txn in try txn.get(keys, key: Array(user.utf8).span) { $0.copiedBytes() } }
         }
         guard let found else { return nil }
-        let entry: Entry = found.isEmpty ? .erased : .key(found)
+        let entry: Entry = found.isEmpty ? .erased : .key(SymmetricKey(data: found))
         guard found.isEmpty || found.count == Self.keyBytes else {
             throw LogbookError.storage("the key of user \"\(user)\" in \(directory) is \(found.count) bytes, not \(Self.keyBytes): the key store is damaged")
         }
         cache.withLock { $0[user] = entry }
         return entry
+    }
+
+    /// The user's entry if it is cached (no lock but the cache's, no transaction).
+    func cachedEntry(for user: String) -> Entry? {
+        cache.withLock { $0[user] }
     }
 
     /// The keys of `users`, creating (durably, in one commit) those that have none. An erased
@@ -99,13 +108,13 @@ final class UserKeyStore: @unchecked Sendable {
                 for user in missing {
                     // Another writer may have made it meanwhile: keep theirs.
                     if let existing = try txn.get(keys, key: Array(user.utf8).span, { $0.copiedBytes() }) {
-                        created[user] = existing.isEmpty ? .erased : .key(existing)
+                        created[user] = existing.isEmpty ? .erased : .key(SymmetricKey(data: existing))
                         continue
                     }
                     var generator = SystemRandomNumberGenerator()
                     let key = (0..<Self.keyBytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
                     try txn.put(keys, key: Array(user.utf8).span, value: key.span)
-                    created[user] = .key(key)
+                    created[user] = .key(SymmetricKey(data: key))
                 }
                 return created
             }
