@@ -92,6 +92,8 @@ struct SchemaTests {
         for broken in [line.replacingOccurrences(of: #""data":null"#, with: #""data":{}"#),
                        line.replacingOccurrences(of: #","erased":true"#, with: ""),
                        line.replacingOccurrences(of: #""erased":true"#, with: #""erased":false"#),
+                       line.replacingOccurrences(of: #""erased":true"#, with: #""erased":1"#),
+                       line.replacingOccurrences(of: #""erased":true"#, with: #""erased":"true""#),
                        line.replacingOccurrences(of: #""subject":"u-1""#, with: #""subject":null"#)] {
             #expect(throws: LogbookError.self, "\(broken)") { try WireEvent(jsonLine: broken) }
         }

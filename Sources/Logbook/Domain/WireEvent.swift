@@ -141,8 +141,14 @@ public struct WireEvent: Sendable, Hashable {
         guard let type = EventType(rawValue: typeName) else { throw .coding(.unknownEventType(typeName)) }
         let schemaVersion = UInt32(try fields.required("schemaVersion") as UInt64)
         guard let data = object["data"] else { throw .invalidArgument(name: "data", reason: "required field is missing") }
-        let erased = try fields.optional("erased") as Bool?
-        guard erased == nil || erased == true else { throw .invalidArgument(name: "erased", reason: "only ever true (a tombstone), or left out") }
+        var erased: Bool?
+        if let value = object["erased"] {
+            // Only the JSON literal true: not 1, not "true", not false.
+            guard let number = value as? NSNumber, !isNotBoolean(number), number.boolValue else {
+                throw .invalidArgument(name: "erased", reason: "only ever true (a tombstone), or left out")
+            }
+            erased = true
+        }
         guard (erased == true) == (data is NSNull) else {
             throw .invalidArgument(name: "data", reason: erased == true ? "a tombstone (erased) has null data" : "required field is missing")
         }
