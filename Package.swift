@@ -171,7 +171,8 @@ let package = Package(
         .testTarget(
             name: "LogbookTests",
             // LogbookCLI: the replay tests run the built `logbook` binary in another time zone.
-            dependencies: ["Logbook", "EventLog", "EventLogLMDB", "LMDB", "LogbookTesting", "LogbookTestSupport", "LogbookCLI", "DemoData", "BinaryCoding"],
+            dependencies: ["Logbook", "EventLog", "EventLogLMDB", "LMDB", "LogbookTesting", "LogbookTestSupport", "LogbookCLI", "DemoData", "BinaryCoding",
+                           .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .testTarget(
