@@ -139,7 +139,7 @@ let package = Package(
         .target(name: "LogbookTesting", dependencies: ["EventLog"], swiftSettings: strictSettings),
         // A helper process for the crash tests (appends until killed); built for the tests, never shipped.
         .executableTarget(
-            name: "LogbookTestHelper", dependencies: ["EventLog", "EventLogLMDB", "EventLogPostgres"], path: "Tests/LogbookTestHelper",
+            name: "LogbookTestHelper", dependencies: ["EventLog", "EventLogLMDB", "EventLogPostgres", "Logbook"], path: "Tests/LogbookTestHelper",
             swiftSettings: strictSettings),
         // Helpers the test targets share (temporary stores and Logbooks, the built executables).
         .target(

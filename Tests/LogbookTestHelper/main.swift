@@ -1,5 +1,8 @@
 // `logbook-test-helper append-loop (--path DIR | --postgres URL) [--writers N] [--name NAME]`:
 // appends durable events until it is killed, printing each acknowledged position.
+// `logbook-test-helper register-loop --path DIR [--writers N]`: registers new users in an
+// embedded Logbook (each one a new payload key, then its first event) until it is killed, printing
+// each acknowledged position the same way.
 //
 // The crash-safety tests run it as a child process and kill it with SIGKILL at random moments;
 // every position printed must be in the log afterwards. A test-only executable: it is built for
@@ -8,6 +11,7 @@ import EventLog
 import EventLogLMDB
 import EventLogPostgres
 import Foundation
+import Logbook
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("logbook-test-helper: \(message)\n".utf8))
@@ -15,8 +19,9 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.first == "append-loop" else {
-    fail("usage: logbook-test-helper append-loop (--path DIR | --postgres URL) [--writers N] [--name NAME]")
+let mode = arguments.first ?? ""
+guard mode == "append-loop" || mode == "register-loop" else {
+    fail("usage: logbook-test-helper (append-loop | register-loop) (--path DIR | --postgres URL) [--writers N] [--name NAME]")
 }
 var path: String?
 var postgres: String?
@@ -35,6 +40,30 @@ while index < arguments.count {
     index += 2
 }
 guard path != nil || postgres != nil, writers > 0 else { fail("--path DIR or --postgres URL is required and --writers must be positive") }
+
+if mode == "register-loop" {
+    guard let path else { fail("register-loop needs --path DIR") }
+    let logbook = try await Logbook.open(path: path)
+    let run = UUID().uuidString.prefix(8).lowercased()
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for writer in 0..<writers {
+            group.addTask {
+                var sequence = 0
+                while true {
+                    sequence += 1
+                    let user = "r\(run)-\(writer)-\(sequence)"
+                    let id = UUID.timeOrdered()
+                    var context = CommandContext()
+                    context.eventId = id
+                    let result = try await logbook.execute(
+                        .registerUser(user: user, UserRegistered(displayName: "Name of \(user)", timeZone: "UTC")), context: context)
+                    FileHandle.standardOutput.write(Data("ack \(writer) \(sequence) \(result.firstPosition) \(id.uuidString)\n".utf8))
+                }
+            }
+        }
+        try await group.waitForAll()
+    }
+}
 
 let streamPrefix = name
 let store: any EventStore = if let postgres {

@@ -20,10 +20,11 @@ public final class AppendingChild: Sendable {
         try self.init(arguments: ["--path", path, "--writers", String(writers)])
     }
 
-    /// A child running `append-loop` with `arguments` (its store and writers).
-    public init(arguments: [String]) throws {
+    /// A child running `mode` (`append-loop`, or `register-loop`: new users in a Logbook) with
+    /// `arguments` (its store and writers).
+    public init(mode: String = "append-loop", arguments: [String]) throws {
         process.executableURL = testHelperExecutable
-        process.arguments = ["append-loop"] + arguments
+        process.arguments = [mode] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice

@@ -215,6 +215,42 @@ struct ErasureTests {
         }
     }
 
+    @Test("SIGKILL while new users register: every acknowledged event is there and every event's payload opens (a key is never missing)")
+    func killedWhileMakingKeys() async throws {
+        try await withTemporaryDirectory { path in
+            var random = SystemRandomNumberGenerator()
+            var acknowledged: [AppendingChild.Ack] = []
+            for round in 0..<8 {
+                let child = try AppendingChild(mode: "register-loop", arguments: ["--path", path, "--writers", "3"])
+                let deadline = ContinuousClock.now + .seconds(60)
+                while child.acks.count < 10, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+                try await Task.sleep(for: .milliseconds(Int.random(in: 0...200, using: &random)))
+                child.kill()
+                try await Task.sleep(for: .milliseconds(20))
+                #expect(child.acks.count >= 10, "round \(round): the child registered too few users to test anything")
+                acknowledged += child.acks
+
+                let logbook = try await Logbook.open(path: path)
+                do {
+                    #expect(logbook.payloadFormat == .perUserChaChaPoly)
+                    for ack in acknowledged {
+                        let event = try await logbook.log.event(at: Position(ack.position))
+                        #expect(event?.eventId == ack.eventId, "the acknowledged registration at \(ack.position) is missing")
+                    }
+                    // Every event in the log opens with its user's key: a wire form for each, none a tombstone.
+                    let events = try await wireEvents(logbook)
+                    #expect(events.count == Int(try await logbook.log.headPosition().rawValue))
+                    #expect(events.allSatisfy { !$0.isErased })
+                    #expect(try await logbook.verify().allSatisfy(\.matches))
+                } catch {
+                    await logbook.close()
+                    throw error
+                }
+                await logbook.close()
+            }
+        }
+    }
+
     @Test("encrypt-existing rewrites a plaintext store into an encrypted one with the same digests, where erasure then works")
     func encryptExisting() async throws {
         try await withTemporaryDirectory { root in
