@@ -141,8 +141,9 @@ public final class Logbook: Sendable {
     public func close() async {
         await host.close()
         requestKeys.close()
-        payloads.store?.close()
         await log.close()
+        // After the log: a commit still in flight folds with the keys.
+        payloads.store?.close()
     }
 
     /// Rebuilds or catches up every read model that is not current.
