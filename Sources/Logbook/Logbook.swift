@@ -68,6 +68,7 @@ public final class Logbook: Sendable {
                 try InlineReadModels(log: log, cache: cache, payloads: payloads)
             }
             try await logbook.host.start(logbook, progress: progress)
+            try await logbook.finishCutOffErasures()
             return logbook
         } catch {
             keys?.close()

@@ -1,7 +1,7 @@
 import DemoData
 import EventLog
 import Foundation
-import Logbook
+@testable import Logbook
 import LogbookTestSupport
 import LogbookTesting
 import Testing
@@ -143,6 +143,25 @@ struct ErasureTests {
                 }
                 await copy.close()
             }
+        }
+    }
+
+    @Test("an erasure cut off after the key was destroyed, before the rebuild, is finished when the store opens again")
+    func cutOffErasureFinishesOnOpen() async throws {
+        try await withTemporaryDirectory { path in
+            let logbook = try await Logbook.open(path: path)
+            for user in ["gone", "stays"] {
+                try await logbook.execute(.registerUser(user: user, UserRegistered(displayName: user, timeZone: "UTC")))
+            }
+            // The key is destroyed, and the process dies before the rebuild.
+            try logbook.payloads.destroyKey(of: "gone")
+            #expect((try? await logbook.profile(user: "gone")) != nil, "the read models still hold the user until the rebuild")
+            await logbook.close()
+            let reopened = try await Logbook.open(path: path)
+            await #expect(throws: LogbookError.self) { _ = try await reopened.profile(user: "gone") }
+            #expect(try await reopened.profile(user: "stays").displayName == "stays")
+            #expect(try await reopened.verify().allSatisfy(\.matches))
+            await reopened.close()
         }
     }
 

@@ -16,6 +16,18 @@ extension Logbook {
         return keys.format
     }
 
+    /// Finishes erasures a crash cut off after the key was destroyed and before the read models
+    /// were rebuilt without the user (run on open): if the profile read model still holds an
+    /// erased user, every read model is rebuilt once.
+    func finishCutOffErasures() async throws {
+        guard payloads.encrypts, !configuration.log.readOnly, let store = payloads.store else { return }
+        for user in try store.erasedUsers() where (try? await profile(user: user)) != nil {
+            try await rebuild(Set(ProjectionKind.allCases), fresh: true) { _ in }
+            cache.clear()
+            return
+        }
+    }
+
     /// Forgets `user` (GDPR Art. 17; DESIGN §7): appends `user.erased` to the user's stream, then
     /// destroys the user's key (and rewrites the key store compacted, so the key's bytes are gone
     /// from its file), then rebuilds every read model — in which the user's events, unreadable
@@ -24,8 +36,8 @@ extension Logbook {
     /// erased everywhere: queries, the timeline, exports (tombstones) and backups made from now on.
     /// Commands and imports for the user are refused (``DomainRule/userErased``).
     ///
-    /// A retry after it finished writes nothing (`alreadyApplied`); a retry after a crash part way
-    /// finishes it. Erasures and backups take turns. The rebuild makes the erasure cost a full
+    /// A retry after it finished writes nothing (`alreadyApplied`); an erasure a crash cut off
+    /// after the key was destroyed is finished by the retry, or when the store opens again. Erasures and backups take turns. The rebuild makes the erasure cost a full
     /// rebuild (`/ready` answers 503 meanwhile); queries of other users keep answering from it.
     @discardableResult
     public func erase(user: String, context: CommandContext = .init()) async throws -> CommandResult {

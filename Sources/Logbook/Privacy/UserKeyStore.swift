@@ -166,6 +166,25 @@ final class UserKeyStore: @unchecked Sendable {
         if let swapError { throw swapError }
     }
 
+    /// Every user erased here (their key replaced by a tombstone), in key order.
+    func erasedUsers() throws -> [String] {
+        try lock.withLock {
+            try environment.read { txn in
+                var users: [String] = []
+                try txn.withCursor(keys) { cursor in
+                    var more = try cursor.first()
+                    while more {
+                        try cursor.withCurrent { key, value in
+                            if value.isEmpty { users.append(String(decoding: key.copiedBytes(), as: UTF8.self)) }
+                        }
+                        more = try cursor.next()
+                    }
+                }
+                return users
+            }
+        }
+    }
+
     /// The environment, for backups (under the store's lock, so a compaction cannot swap it meanwhile).
     func withEnvironment<R>(_ body: (Environment) throws -> R) rethrows -> R {
         try lock.withLock { try body(environment) }
