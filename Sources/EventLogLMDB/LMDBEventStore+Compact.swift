@@ -10,29 +10,10 @@ extension LMDBEventStore {
     public static func compact(path: String, configuration: LogConfiguration = .init()) throws -> (before: Int, after: Int) {
         let lock = try WriterLockFile(directory: path)
         defer { lock.release() }
-        let file = (path as NSString).appendingPathComponent("data.mdb")
-        let compacted = file + ".compacting"
-        let before = ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int) ?? 0
         var options = EnvironmentOptions()
         options.maxDatabases = configuration.maxDatabases
         options.initialMapSize = configuration.initialMapSize
         options.maxMapSize = configuration.maxMapSize
-        let environment = try Environment(path: path, options: options)
-        try? FileManager.default.removeItem(atPath: compacted)
-        let after: Int
-        do {
-            after = try environment.copy(toFile: compacted, compact: true)
-        } catch {
-            environment.close()
-            throw error
-        }
-        environment.close()
-        do {
-            try DataFileSwap.replace(file, with: compacted)
-        } catch {
-            try? FileManager.default.removeItem(atPath: compacted)
-            throw EventStoreError.storage("replacing \(file) with its compacted copy: \(error)")
-        }
-        return (before, after)
+        return try Environment.compactDataFile(inDirectory: path, options: options)
     }
 }

@@ -161,18 +161,37 @@ private enum FileCalls {
     }
 }
 
-/// Putting a compacted copy in place of an environment's data file.
-public enum DataFileSwap {
-    /// Renames `replacement` over `file` in one step (`rename(2)`: at every moment the name
-    /// holds either the whole old file or the whole new one), then makes the rename durable by
-    /// syncing the directory. Both must be in the same directory; no environment may have the
-    /// file open.
-    public static func replace(_ file: String, with replacement: String) throws {
-        guard rename(replacement, file) == 0 else { throw LMDBError(code: errno, operation: "rename(\(replacement), \(file))") }
-        let directory = (file as NSString).deletingLastPathComponent
-        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw LMDBError(code: errno, operation: "open(\(directory))") }
-        defer { _ = FileCalls.close(fd) }
-        guard fsync(fd) == 0 else { throw LMDBError(code: errno, operation: "fsync(\(directory))") }
+extension Environment {
+    /// Rewrites the data file of the environment in `directory` compacted, in place: opens it
+    /// with `options`, copies it compacted beside the file (durably), closes it, then renames the
+    /// copy over `data.mdb` in one step (`rename(2)`, then a sync of the directory), so at every
+    /// moment the name holds the whole old file or the whole new one. Free pages — which may
+    /// still hold bytes of deleted records — are not in the new file. The environment must not be
+    /// open in this process, nor written by another one. Returns the file's bytes before and after.
+    public static func compactDataFile(inDirectory directory: String, options: EnvironmentOptions) throws -> (before: Int, after: Int) {
+        let file = (directory as NSString).appendingPathComponent("data.mdb")
+        let compacted = file + ".compacting"
+        let before = ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int) ?? 0
+        try? FileManager.default.removeItem(atPath: compacted)
+        let environment = try Environment(path: directory, options: options)
+        let after: Int
+        do {
+            after = try environment.copy(toFile: compacted, compact: true)
+        } catch {
+            environment.close()
+            throw error
+        }
+        environment.close()
+        do {
+            guard rename(compacted, file) == 0 else { throw LMDBError(code: errno, operation: "rename(\(compacted), \(file))") }
+            let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else { throw LMDBError(code: errno, operation: "open(\(directory))") }
+            defer { _ = FileCalls.close(fd) }
+            guard fsync(fd) == 0 else { throw LMDBError(code: errno, operation: "fsync(\(directory))") }
+        } catch {
+            try? FileManager.default.removeItem(atPath: compacted)
+            throw error
+        }
+        return (before, after)
     }
 }

@@ -129,41 +129,28 @@ final class UserKeyStore: @unchecked Sendable {
     @discardableResult
     func erase(_ user: String) throws -> Bool {
         try lock.withLock {
-            let already = try environment.write { txn -> Bool in
+            let current = try environment.write { txn -> [UInt8]? in
                 let current = try txn.get(keys, key: Array(user.utf8).span) { $0.copiedBytes() }
-                if current?.isEmpty == true { return true }
-                try txn.put(keys, key: Array(user.utf8).span, value: [UInt8]().span)
-                return false
+                if current?.isEmpty != true { try txn.put(keys, key: Array(user.utf8).span, value: [UInt8]().span) }
+                return current
             }
             cache.withLock { $0[user] = .erased }
-            if already { return false }
-            try compactLocked()
+            if current?.isEmpty == true { return false }
+            // Only a key that existed left bytes to get rid of.
+            if current != nil { try compactLocked() }
             return true
         }
     }
 
-    /// Copies the environment compacted beside the file (durably), closes the environment,
-    /// renames the copy over `data.mdb` in one step and opens it again. At every moment
-    /// `data.mdb` is the whole old file or the whole new one: a crash never loses a key.
+    /// Rewrites the key store's file compacted (``Environment/compactDataFile(inDirectory:options:)``:
+    /// a crash leaves the whole old file or the whole new one, never no key store) and opens it
+    /// again.
     private func compactLocked() throws {
-        let file = directory + "/data.mdb"
-        let compacted = directory + "/data.mdb.compacting"
-        try? FileManager.default.removeItem(atPath: compacted)
-        _ = try environment.copy(toFile: compacted, compact: true)
         environment.close()
-        var swapError: (any Error)?
-        do {
-            try DataFileSwap.replace(file, with: compacted)
-        } catch {
-            try? FileManager.default.removeItem(atPath: compacted)
-            swapError = error
-        }
-        guard FileManager.default.fileExists(atPath: file) else {
-            throw LogbookError.storage("the key store \(file) vanished while it was compacted")
-        }
+        let compacted = Result { try Environment.compactDataFile(inDirectory: directory, options: options) }
         environment = try Environment(path: directory, options: options)
         keys = try environment.openDatabase(named: "user-keys", create: false)
-        if let swapError { throw swapError }
+        _ = try compacted.get()
     }
 
     /// Every user erased here (their key replaced by a tombstone), in key order.
