@@ -81,11 +81,8 @@ extension Logbook {
     /// The digest of every read model, each at its checkpoint, in one consistent snapshot.
     public func digests() throws -> [ProjectionDigest] {
         try readModels.environment.read { txn in
-            try ProjectionKind.allCases.map { kind in
-                let checkpoint = try readModels.checkpoint(kind, txn)
-                return ProjectionDigest(
-                    projection: kind, position: checkpoint?.position ?? 0, sha256: try readModels.digest(kind, txn),
-                    rebuilding: checkpoint?.rebuilding ?? true)
+            try readModels.checkpointsAndDigests(txn).map { kind, checkpoint, sha256 in
+                ProjectionDigest(projection: kind, position: checkpoint?.position ?? 0, sha256: sha256, rebuilding: checkpoint?.rebuilding ?? true)
             }
         }
     }

@@ -67,16 +67,14 @@ extension Logbook {
     private func sealForRestore(_ requests: inout [AppendRequest], _ events: [WireEvent]) throws {
         let tombstones = events.filter(\.isErased)
         let erasedUsers = Set(tombstones.compactMap(\.subject))
-        for event in events where !event.isErased {
-            guard let user = event.subject else { continue }
-            let erased = try isErased(user)
-            if erasedUsers.contains(user) || erased {
-                throw LogbookError.ruleViolation(
-                    rule: .userErased, message: "event \(event.eventId) carries data of user \"\(user)\", who was erased")
-            }
+        let liveUsers = Set(events.filter { !$0.isErased }.compactMap(\.subject))
+        for user in liveUsers.sorted() where try erasedUsers.contains(user) || isErased(user) {
+            let event = events.first { !$0.isErased && $0.subject == user }
+            throw LogbookError.ruleViolation(
+                rule: .userErased, message: "event \(event?.eventId.uuidString.lowercased() ?? "?") carries data of user \"\(user)\", who was erased")
         }
         try payloads.markErased(erasedUsers)
-        try payloads.prepareKeys(for: Set(events.filter { !$0.isErased }.compactMap(\.subject)))
+        try payloads.prepareKeys(for: liveUsers)
         let tombstoneIds = Set(tombstones.map(\.eventId))
         for index in requests.indices { try payloads.seal(&requests[index], tombstones: tombstoneIds) }
     }

@@ -41,27 +41,37 @@ while index < arguments.count {
 }
 guard path != nil || postgres != nil, writers > 0 else { fail("--path DIR or --postgres URL is required and --writers must be positive") }
 
-if mode == "register-loop" {
-    guard let path else { fail("register-loop needs --path DIR") }
-    let logbook = try await Logbook.open(path: path)
-    let run = UUID().uuidString.prefix(8).lowercased()
+/// Runs `writers` concurrent loops until the process is killed; each step appends something and
+/// prints its acknowledgement, "ack <writer> <sequence> <position> <event id>", in one unbuffered
+/// write, so an acknowledgement printed is one the parent can see.
+func runWriters(_ writers: Int, _ step: @escaping @Sendable (_ writer: Int, _ sequence: Int) async throws -> (UInt64, UUID)) async throws {
     try await withThrowingTaskGroup(of: Void.self) { group in
         for writer in 0..<writers {
             group.addTask {
                 var sequence = 0
                 while true {
                     sequence += 1
-                    let user = "r\(run)-\(writer)-\(sequence)"
-                    let id = UUID.timeOrdered()
-                    var context = CommandContext()
-                    context.eventId = id
-                    let result = try await logbook.execute(
-                        .registerUser(user: user, UserRegistered(displayName: "Name of \(user)", timeZone: "UTC")), context: context)
-                    FileHandle.standardOutput.write(Data("ack \(writer) \(sequence) \(result.firstPosition) \(id.uuidString)\n".utf8))
+                    let (position, id) = try await step(writer, sequence)
+                    FileHandle.standardOutput.write(Data("ack \(writer) \(sequence) \(position) \(id.uuidString)\n".utf8))
                 }
             }
         }
         try await group.waitForAll()
+    }
+}
+
+if mode == "register-loop" {
+    guard let path else { fail("register-loop needs --path DIR") }
+    let logbook = try await Logbook.open(path: path)
+    let run = UUID().uuidString.prefix(8).lowercased()
+    try await runWriters(writers) { writer, sequence in
+        let user = "r\(run)-\(writer)-\(sequence)"
+        let id = UUID.timeOrdered()
+        var context = CommandContext()
+        context.eventId = id
+        let result = try await logbook.execute(
+            .registerUser(user: user, UserRegistered(displayName: "Name of \(user)", timeZone: "UTC")), context: context)
+        return (result.firstPosition, id)
     }
 }
 
@@ -71,22 +81,11 @@ let store: any EventStore = if let postgres {
 } else {
     try LMDBEventStore(path: path!)
 }
-try await withThrowingTaskGroup(of: Void.self) { group in
-    for writer in 0..<writers {
-        group.addTask {
-            var sequence = 0
-            while true {
-                sequence += 1
-                let event = ProposedEvent(
-                    type: "test.appended", subject: "\(streamPrefix)-writer-\(writer)",
-                    occurredAt: Timestamp(microsecondsSinceEpoch: Int64(sequence)),
-                    payload: Array("\(writer):\(sequence)".utf8))
-                let result = try await store.append([event], to: "\(streamPrefix)-\(writer)", expectedVersion: .any)
-                // One unbuffered write per line: an acknowledgement printed is one the parent can see.
-                let line = "ack \(writer) \(sequence) \(result.firstPosition) \(event.eventId.uuidString)\n"
-                FileHandle.standardOutput.write(Data(line.utf8))
-            }
-        }
-    }
-    try await group.waitForAll()
+try await runWriters(writers) { writer, sequence in
+    let event = ProposedEvent(
+        type: "test.appended", subject: "\(streamPrefix)-writer-\(writer)",
+        occurredAt: Timestamp(microsecondsSinceEpoch: Int64(sequence)),
+        payload: Array("\(writer):\(sequence)".utf8))
+    let result = try await store.append([event], to: "\(streamPrefix)-\(writer)", expectedVersion: .any)
+    return (result.firstPosition.rawValue, event.eventId)
 }

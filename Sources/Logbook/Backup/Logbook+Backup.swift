@@ -144,11 +144,10 @@ extension Logbook {
             let store = try ReadModelStore(environment: log.environment)
             let readings = try log.environment.read { txn in
                 let head = try log.headPosition(in: txn).rawValue
-                let models = try ProjectionKind.allCases.map { kind in
-                    let checkpoint = try store.checkpoint(kind, txn)
-                    return BackupReadModel(
+                let models = try store.checkpointsAndDigests(txn).map { kind, checkpoint, sha256 in
+                    BackupReadModel(
                         projection: kind, codeVersion: checkpoint?.codeVersion ?? kind.codeVersion, position: checkpoint?.position ?? 0,
-                        sha256: try store.digest(kind, txn))
+                        sha256: sha256)
                 }
                 return (head, models)
             }

@@ -71,6 +71,12 @@ struct ReadModelStore: Sendable {
 
     // MARK: Digests
 
+    /// Every read model's checkpoint (nil before its first fold) and digest, in registry order,
+    /// as they stand in `txn`.
+    func checkpointsAndDigests(_ txn: ReadTransaction) throws -> [(kind: ProjectionKind, checkpoint: Checkpoint?, sha256: String)] {
+        try ProjectionKind.allCases.map { kind in (kind, try checkpoint(kind, txn), try digest(kind, txn)) }
+    }
+
     /// SHA-256 of a projection's canonical bytes: for each table (by name), every key and value
     /// in key order, each prefixed with its length. Identical whatever the history of writes.
     func digest(_ kind: ProjectionKind, _ txn: ReadTransaction) throws -> String {
