@@ -105,11 +105,11 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strictSettings),
-        // `logbook openapi`: the OpenAPI document of this build's routes, response schemas from real answers.
+        // `logbook openapi`: the OpenAPI document of this build's routes, response schemas from their Swift types.
         .target(
             name: "LogbookOpenAPI",
             dependencies: [
-                "LogbookHTTP", "Logbook", "DemoData", "EventLog",
+                "LogbookHTTP", "Logbook",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],

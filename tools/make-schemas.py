@@ -13,8 +13,8 @@ BASE = "https://logbook.example/schemas/events/"
 
 DEFS = {
     "timestamp": {"type": "string", "description": "RFC 3339 with a UTC offset, at most microsecond precision",
-                  "pattern": r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([Zz]|[+-]\d{2}:\d{2})$"},
-    "date": {"type": "string", "description": "a local date, yyyy-mm-dd", "pattern": r"^\d{4}-\d{2}-\d{2}$"},
+                  "pattern": r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])[Tt ]([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{1,6})?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"},
+    "date": {"type": "string", "description": "a local date, yyyy-mm-dd", "pattern": r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"},
     "uuid": {"type": "string", "pattern": r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},
     "id": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": r"^[^\s\u0000-\u001f]+$"},
     "text": {"type": "string", "maxLength": 4000},
@@ -128,3 +128,37 @@ os.makedirs(ROOT, exist_ok=True)
 write("envelope.schema.json", "A Logbook event in the wire form (DESIGN §3)", ENVELOPE)
 for (name, version), schema in sorted(TYPES.items()):
     write(f"{name}.v{version}.schema.json", f"data of {name}, schema version {version}", schema)
+
+# Command bodies whose fields the request may fill in (Schemas/requests): an id named in the
+# route's path, or a workout id the server makes when the client sends none. Each is the data
+# schema of the type's newest version with those fields optional (the server refuses a body whose
+# value differs from the path's).
+FILLED_BY_REQUEST = {
+    "workout.started": ["workoutId"], "workout.imported": ["workoutId"], "workout.finished": ["workoutId"],
+    "workout.edited": ["workoutId"], "goal.set": ["date"], "place.swiped": ["placeId"], "place.visited": ["placeId"],
+    "place.notes_edited": ["placeId"],
+}
+REQUESTS = os.path.join(ROOT, "..", "requests")
+os.makedirs(REQUESTS, exist_ok=True)
+
+
+def write_request(name, title, schema):
+    schema = dict(schema)
+    schema["$id"] = "https://logbook.example/schemas/requests/" + name
+    schema["title"] = title
+    with open(os.path.join(REQUESTS, name), "w") as f:
+        json.dump(schema, f, indent=2, sort_keys=True, ensure_ascii=False)
+        f.write("\n")
+
+
+for name, fields in sorted(FILLED_BY_REQUEST.items()):
+    versions = [int(f[len(name) + 2:-len(".schema.json")]) for f in os.listdir(ROOT)
+                if f.startswith(name + ".v") and f.endswith(".schema.json")]
+    with open(os.path.join(ROOT, f"{name}.v{max(versions)}.schema.json")) as f:
+        data = json.load(f)
+    data["required"] = [field for field in data["required"] if field not in fields]
+    write_request(f"{name}.schema.json",
+                  f"body of the {name} command: data of {name} v{max(versions)}, {', '.join(fields)} optional (from the request)", data)
+for name in ["workout.paused", "workout.resumed"]:
+    write_request(f"{name}.schema.json", f"body of the {name} command: an optional time (default: now)",
+                  dict(obj({}, {"at": ref("timestamp")}), **{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": DEFS}))

@@ -4,7 +4,7 @@ import Foundation
 import LogbookHTTP
 
 /// `logbook openapi`: prints the OpenAPI 3.1 document of the routes this build registers, with
-/// response schemas inferred from real answers (what `Schemas/openapi.json` holds).
+/// response schemas from the Swift types they answer with (what `Schemas/openapi.json` holds).
 struct OpenAPICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "openapi", abstract: "Print the OpenAPI 3.1 document of the HTTP API (Schemas/openapi.json).")

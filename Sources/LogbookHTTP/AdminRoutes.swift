@@ -15,39 +15,50 @@ struct AdminRoutes<Context: LogbookRouteContext> {
     let catalog: RouteCatalog
 
     func register(on group: RouterGroup<Context>) {
-        group.route(.get, "admin/projections", "Every projection's checkpoint, code version and lag", statuses: Statuses.admin, catalog: catalog) { _, context in
+        group.route(.get, "admin/projections", "Every projection's checkpoint, code version and lag", statuses: Statuses.admin,
+                    responses: [200: .reference([ProjectionStatus].self)], catalog: catalog) { _, context in
             try context.requireAdmin()
             return try JSONOutput.response(try await logbook.projectionStatus())
         }
         group.route(.post, "admin/rebuild", "Rebuild projections as a job, streaming NDJSON progress (wait=false: answer 202 with the job at once)",
-                    query: ["projections", "wait"], statuses: Statuses.admin + [202], catalog: catalog) { try await rebuild($0, $1) }
+                    query: ["projections", "wait"], statuses: Statuses.admin + [202], responses: [202: Self.startedJob], catalog: catalog) { try await rebuild($0, $1) }
         group.route(.post, "admin/verify", "Rebuild into a scratch store and compare digests with the live read models, as a job (wait=false: 202 with the job)",
-                    query: ["wait"], statuses: Statuses.admin + [202, 500], catalog: catalog) { try await verify($0, $1) }
+                    query: ["wait"], statuses: Statuses.admin + [202, 500],
+                    responses: [200: .reference(VerifyReport.self), 202: Self.startedJob], catalog: catalog) { try await verify($0, $1) }
         group.route(.post, "admin/backup", "Back the store up (log, read models, idempotency answers) into a new directory under the server's backup directory, as a job (wait=false: 202 with the job)",
-                    query: ["name", "wait"], statuses: Statuses.admin + [202, 409, 500], catalog: catalog) { try await backup($0, $1) }
-        group.route(.get, "admin/jobs", "Administrative jobs (rebuilds, verifications, backups), newest first", statuses: Statuses.admin, catalog: catalog) { _, context in
+                    query: ["name", "wait"], statuses: Statuses.admin + [202, 409, 500],
+                    responses: [200: .reference(FinishedBackup.self), 202: Self.startedJob], catalog: catalog) { try await backup($0, $1) }
+        group.route(.get, "admin/jobs", "Administrative jobs (rebuilds, verifications, backups), newest first", statuses: Statuses.admin,
+                    responses: [200: .reference([AdminJob].self)], catalog: catalog) { _, context in
             try context.requireAdmin()
             return try JSONOutput.response(jobs.all())
         }
-        group.route(.get, "admin/jobs/{job}", "One administrative job: state, progress, result", statuses: Statuses.admin + [404], catalog: catalog) { _, context in
+        group.route(.get, "admin/jobs/{job}", "One administrative job: state, progress, result", statuses: Statuses.admin + [404],
+                    responses: [200: .reference(AdminJob.self)], catalog: catalog) { _, context in
             try context.requireAdmin()
             return try JSONOutput.response(try job(context))
         }
-        group.route(.delete, "admin/jobs/{job}", "Cancel a running job (it stops after its current chunk)", statuses: Statuses.admin + [404, 409], catalog: catalog) { _, context in
+        group.route(.delete, "admin/jobs/{job}", "Cancel a running job (it stops after its current chunk)", statuses: [202, 400, 401, 403, 404, 409],
+                    responses: [202: .reference(AdminJob.self, "The job, asked to stop")], catalog: catalog) { _, context in
             try context.requireAdmin()
             let job = try job(context)
             guard jobs.cancel(job.id) else { throw Problem(.conflict, type: "/problems/conflict", title: "Conflict", detail: "job \(job.id) is \(job.state.rawValue)") }
             return try JSONOutput.response(jobs.job(job.id) ?? job, status: .accepted)
         }
-        group.route(.get, "admin/caches", "Entries, bytes, hits and misses of every query cache", statuses: Statuses.admin, catalog: catalog) { _, context in
+        group.route(.get, "admin/caches", "Entries, bytes, hits and misses of every query cache", statuses: Statuses.admin,
+                    responses: [200: .reference([CacheStatus].self)], catalog: catalog) { _, context in
             try context.requireAdmin()
             return try JSONOutput.response(logbook.cacheStatus())
         }
-        group.route(.get, "admin/storage", "Sizes of the log and its databases, map use, readers", statuses: Statuses.admin, catalog: catalog) { _, context in
+        group.route(.get, "admin/storage", "Sizes of the log and its databases, map use, readers", statuses: Statuses.admin,
+                    responses: [200: .reference(LogStorageInfo.self)], catalog: catalog) { _, context in
             try context.requireAdmin()
             return try JSONOutput.response(try await logbook.log.storageInfo())
         }
     }
+
+    /// What `wait=false` answers: the job just started.
+    static var startedJob: JSONSchema { .reference(AdminJob.self, "The job, started (wait=false): poll admin/jobs/{id}") }
 
     private func job(_ context: Context) throws -> AdminJob {
         let id = context.parameters.get("job") ?? ""
@@ -71,7 +82,7 @@ struct AdminRoutes<Context: LogbookRouteContext> {
         var kinds = Set(ProjectionKind.allCases)
         if let names = request.query("projections") {
             kinds = []
-            for name in names.split(separator: ",") {
+            for name in names.split(separator: ",", omittingEmptySubsequences: false) {
                 guard let kind = ProjectionKind(rawValue: String(name)) else {
                     let known = ProjectionKind.allCases.map(\.rawValue).joined(separator: ", ")
                     throw Problem.badRequest("unknown projection \"\(name)\" (known: \(known))", field: "projections")

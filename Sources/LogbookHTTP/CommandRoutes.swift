@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logbook
+import WorkoutImport
 
 /// The write side: one route per command, each taking the payload of the event it asks for.
 ///
@@ -22,11 +23,11 @@ struct CommandRoutes<Context: LogbookRouteContext> {
 
     func register(on group: RouterGroup<Context>) {
         func command(
-            _ method: HTTPRequest.Method, _ path: String, _ summary: String, body: EventType?,
+            _ method: HTTPRequest.Method, _ path: String, _ summary: String, body: EventType?, optionalBody: String? = nil,
             _ handler: @escaping @Sendable (Request, Context, CommandContext) async throws -> CommandResult
         ) {
-            group.route(method, path, summary, body: body.map { "events/\($0.rawValue).v\($0.currentSchemaVersion).schema.json" },
-                        statuses: Statuses.command, catalog: catalog) { request, context in
+            group.route(method, path, summary, body: body.map(EventBody.schemaPath) ?? optionalBody, bodyRequired: optionalBody == nil, statuses: Statuses.command,
+                        responses: Self.commandAnswers, catalog: catalog) { request, context in
                 try await keyed(request, context, handler)
             }
         }
@@ -44,17 +45,19 @@ struct CommandRoutes<Context: LogbookRouteContext> {
             "Import a finished workout: a JSON body is workout.imported data (workoutId optional); any other body is a workout "
                 + "file (FIT, GPX, TCX, Apple Health export.xml or export.zip, Strava activities.csv; format detected from the bytes), "
                 + "answered with what was imported, already there and skipped",
-            body: "events/workout.imported.v\(EventType.workoutImported.currentSchemaVersion).schema.json",
-            statuses: Statuses.command, catalog: catalog
+            body: EventBody.schemaPath(.workoutImported), statuses: Statuses.command,
+            responses: [200: .oneOf("Already there: the command's result, or the file's import report", [.reference(CommandResult.self), .reference(FileImportReport.self)]),
+                        201: .oneOf("Imported: the command's result, or the file's import report", [.reference(CommandResult.self), .reference(FileImportReport.self)])],
+            catalog: catalog
         ) { request, context in
             let type = request.headers[.contentType]?.lowercased() ?? "application/json"
             guard type.hasPrefix("application/json") else { return try await files.importFile(request, context) }
             return try await keyed(request, context) { try await newWorkout(.workoutImported, $0, $1, $2) }
         }
-        command(.post, "users/{user}/workouts/{workoutId}/pause", "Pause a running workout (body: optional {at})", body: nil) {
+        command(.post, "users/{user}/workouts/{workoutId}/pause", "Pause a running workout (body: optional {at})", body: nil, optionalBody: "requests/workout.paused.schema.json") {
             try await pauseOrResume(pause: true, $0, $1, $2)
         }
-        command(.post, "users/{user}/workouts/{workoutId}/resume", "Resume a paused workout (body: optional {at})", body: nil) {
+        command(.post, "users/{user}/workouts/{workoutId}/resume", "Resume a paused workout (body: optional {at})", body: nil, optionalBody: "requests/workout.resumed.schema.json") {
             try await pauseOrResume(pause: false, $0, $1, $2)
         }
         command(.post, "users/{user}/workouts/{workoutId}/finish", "Finish a workout (body: workout.finished data)", body: .workoutFinished) {
@@ -94,6 +97,12 @@ struct CommandRoutes<Context: LogbookRouteContext> {
             let payload = try await EventBody.decode(.placeAdded, request.jsonBody(limit: maxBodyBytes))
             return try await logbook.execute(Command(user: "", event: payload), context: commandContext)
         }
+    }
+
+    /// What a command answers: its result, 201 when it wrote, 200 when it had been applied already.
+    static var commandAnswers: [Int: JSONSchema] {
+        [200: .reference(CommandResult.self, "Already applied (an idempotent retry or a repeated import): nothing written"),
+         201: .reference(CommandResult.self, "Created: the command's events were appended")]
     }
 
     /// A command whose body is the payload of `type`, with `path` parameters filled in.

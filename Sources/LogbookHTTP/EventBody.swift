@@ -5,6 +5,19 @@ package import Logbook
 /// A command's body: the payload (`data`) of the event it asks for, checked strictly against
 /// that event type's current schema, with the ids the path names filled in.
 package enum EventBody {
+    /// Event types whose route body may leave out fields the request gives otherwise: ids named
+    /// in the path, a workout id the server makes. Their bodies have schemas of their own in
+    /// `Schemas/requests` (written by `tools/make-schemas.py`), those fields optional.
+    static let filledByRequest: Set<EventType> = [
+        .workoutStarted, .workoutImported, .workoutFinished, .workoutEdited, .goalSet, .placeSwiped, .placeVisited, .placeNotesEdited,
+    ]
+
+    /// The JSON Schema of a command body carrying `type`'s data, relative to `Schemas/`.
+    static func schemaPath(_ type: EventType) -> String {
+        filledByRequest.contains(type) ? "requests/\(type.rawValue).schema.json"
+            : "events/\(type.rawValue).v\(type.currentSchemaVersion).schema.json"
+    }
+
     /// Parses a body that must be one JSON object.
     static func object(_ data: Data) throws -> [String: Any] {
         let parsed: Any

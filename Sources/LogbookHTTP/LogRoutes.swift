@@ -18,11 +18,13 @@ struct LogRoutes<Context: LogbookRouteContext> {
 
     func register(on group: RouterGroup<Context>) {
         group.route(.get, "streams/{stream}", "A stream's events (a user may read streams holding only their events)",
-                    query: ["from", "direction", "limit"], statuses: Statuses.read, catalog: catalog) { try await stream($0, $1) }
+                    query: ["from", "direction", "limit"], statuses: Statuses.read, responses: [200: LogPages.stream], catalog: catalog) {
+            try await stream($0, $1)
+        }
         group.route(.get, "users/{user}/events", "The user's events in log order", query: ["from", "direction", "limit"],
-                    statuses: Statuses.read, catalog: catalog) { try await userEvents($0, $1) }
+                    statuses: Statuses.read, responses: [200: LogPages.user], catalog: catalog) { try await userEvents($0, $1) }
         group.route(.get, "log", "The whole log, filtered (administrators)", query: ["from", "direction", "limit", "types", "prefix"],
-                    statuses: Statuses.admin, catalog: catalog) { try await wholeLog($0, $1) }
+                    statuses: Statuses.admin, responses: [200: LogPages.log], catalog: catalog) { try await wholeLog($0, $1) }
         group.route(.get, "log/subscribe", "Live subscription as Server-Sent Events, resuming after Last-Event-ID (administrators)",
                     query: ["after", "types", "prefix", "limit"], statuses: Statuses.admin, catalog: catalog) { request, context in
             try context.requireAdmin()
@@ -46,7 +48,7 @@ struct LogRoutes<Context: LogbookRouteContext> {
         let stream = try context.path("stream")
         guard let identity = context.identity else { throw Problem.unauthorized("a bearer token is required") }
         let direction = try direction(request)
-        let from = try request.query("from", "a stream version") { UInt64($0) } ?? (direction == .forward ? 0 : UInt64.max)
+        let from = try request.query("from", "a stream version") { decimalPosition($0) } ?? (direction == .forward ? 0 : UInt64.max)
         let limit = try request.limit(default: 100, maximum: 1000)
         guard try await logbook.log.streamVersion(stream) != nil else { throw Problem.notFound("no stream \"\(stream)\"") }
         let events = try await logbook.log.readStream(stream, from: from, direction: direction, limit: limit)
@@ -67,7 +69,7 @@ struct LogRoutes<Context: LogbookRouteContext> {
         let user = try context.path("user")
         try context.requireAccess(to: user)
         let direction = try direction(request)
-        let from = try request.query("from", "a log position") { UInt64($0) } ?? (direction == .forward ? 1 : UInt64.max)
+        let from = try request.query("from", "a log position") { decimalPosition($0) } ?? (direction == .forward ? 1 : UInt64.max)
         let limit = try request.limit(default: 100, maximum: 1000)
         let events = try await logbook.log.readSubject(user, from: Position(from), direction: direction, limit: limit)
         return try page(events, extra: "\"nextPosition\":\(nextPosition(events, direction))")
@@ -77,7 +79,7 @@ struct LogRoutes<Context: LogbookRouteContext> {
     private func wholeLog(_ request: Request, _ context: Context) async throws -> Response {
         try context.requireAdmin()
         let direction = try direction(request)
-        let from = try request.query("from", "a log position") { UInt64($0) } ?? (direction == .forward ? 1 : UInt64.max)
+        let from = try request.query("from", "a log position") { decimalPosition($0) } ?? (direction == .forward ? 1 : UInt64.max)
         let limit = try request.limit(default: 100, maximum: 1000)
         let result = try await logbook.log.readAll(from: Position(from), direction: direction, limit: limit, filter: try filter(request))
         let scanned = result.scannedThrough.map { "\($0.rawValue)" } ?? "null"
@@ -115,17 +117,17 @@ struct LogRoutes<Context: LogbookRouteContext> {
         let lastId = request.headers[HTTPField.Name("Last-Event-ID")!]
         let after: UInt64
         if let lastId {
-            guard let value = UInt64(lastId.trimmingCharacters(in: .whitespaces)) else {
+            guard let value = decimalPosition(lastId.trimmingCharacters(in: .whitespaces)) else {
                 throw Problem.badRequest("Last-Event-ID must be a log position, not \"\(lastId)\"", field: "Last-Event-ID")
             }
             after = value
         } else {
-            after = try request.query("after", "a log position") { UInt64($0) } ?? 0
+            after = try request.query("after", "a log position") { decimalPosition($0) } ?? 0
         }
         var chosen = try filter(request)
         chosen.subject = subject
         let filter = chosen
-        let limit = try request.query("limit", "a positive number of events") { UInt64($0).flatMap { $0 > 0 ? $0 : nil } }
+        let limit = try request.query("limit", "a positive number of events") { decimalPosition($0).flatMap { $0 > 0 ? $0 : nil } }
         let logbook = logbook
         let keepAlive = keepAlive
         let live = live
@@ -137,5 +139,34 @@ struct LogRoutes<Context: LogbookRouteContext> {
             try await SSEPump(logbook: logbook, after: after, filter: filter, keepAlive: keepAlive, limit: limit, live: live).run(into: &writer)
             try await writer.finish(nil)
         })
+    }
+}
+
+/// The schemas of the log's pages (written by hand in ``LogRoutes``, without a Codable type).
+enum LogPages {
+    private static var events: JSONSchema {
+        .array("The events, in the wire form of DESIGN §3", of: .file("events/envelope.schema.json"))
+    }
+
+    static let stream = JSONSchema.component("StreamPage") {
+        .object("A page of one stream's events", required: [
+            "events": events,
+            "nextVersion": JSONSchema.count("The stream version to read next (null: nothing before the first, reading backward)").orNull,
+        ])
+    }
+
+    static let user = JSONSchema.component("UserEventsPage") {
+        .object("A page of one user's events, in log order", required: [
+            "events": events,
+            "nextPosition": JSONSchema.count("The log position to read next as from (null: the page was empty, or nothing is before it)").orNull,
+        ])
+    }
+
+    static let log = JSONSchema.component("LogPage") {
+        .object("A page of the whole log, filtered", required: [
+            "events": events,
+            "scannedThrough": JSONSchema.count("The last log position examined (read on from the next one); null if none was").orNull,
+            "reachedEnd": .boolean("Whether the scan reached the end of the log in its direction"),
+        ])
     }
 }

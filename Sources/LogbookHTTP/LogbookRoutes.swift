@@ -76,11 +76,24 @@ struct HealthRoutes<Context: LogbookRouteContext> {
     var maxLag: UInt64?
     var maxLagSeconds: Double?
 
+    static var health: JSONSchema {
+        .component("Health") { .object("The process answers", required: ["status": .enumeration("Always ok", ["ok"])]) }
+    }
+
+    static var ready: JSONSchema {
+        .component("Ready") {
+            .object("Every read model is live and within the allowed lag", required: [
+                "status": .enumeration("Always ready", ["ready"]), "head": .count("The log's head position"),
+            ])
+        }
+    }
+
     func register(on group: RouterGroup<Context>) {
-        group.route(.get, "health", "The process answers", statuses: [200], catalog: catalog) { _, _ in
+        group.route(.get, "health", "The process answers", statuses: [200], responses: [200: Self.health], catalog: catalog) { _, _ in
             JSONOutput.response(bytes: Data("{\"status\":\"ok\"}".utf8))
         }
-        group.route(.get, "ready", "Ready: every read model is live (503 while one rebuilds)", statuses: [200, 503], catalog: catalog) { _, _ in
+        group.route(.get, "ready", "Ready: every read model is live (503 while one rebuilds)", statuses: [200, 503], responses: [200: Self.ready],
+                    catalog: catalog) { _, _ in
             let status = try await logbook.projectionStatus()
             let notLive = status.filter { $0.rebuilding }.map(\.projection.rawValue)
             guard notLive.isEmpty else {

@@ -11,46 +11,56 @@ struct QueryRoutes<Context: LogbookRouteContext> {
     let catalog: RouteCatalog
 
     func register(on group: RouterGroup<Context>) {
-        func read(_ path: String, _ summary: String, query: [String] = [], _ handler: @escaping @Sendable (Request, Context) async throws -> Response) {
-            group.route(.get, path, summary, query: query + ["asOf", "minPosition"], statuses: Statuses.read, catalog: catalog, use: handler)
+        func read(
+            _ path: String, _ summary: String, query: [String] = [], returns answer: JSONSchema? = nil,
+            _ handler: @escaping @Sendable (Request, Context) async throws -> Response
+        ) {
+            group.route(.get, path, summary, query: query + ["asOf", "minPosition"], statuses: Statuses.read,
+                        responses: answer.map { [200: $0] } ?? [:], catalog: catalog, use: handler)
         }
-        read("users/{user}/profile", "The user's profile") { try await answer(.stats, $0, $1) { user, asOf in try await logbook.profile(user: user, asOf: asOf) } }
-        read("users/{user}/stats/weekly", "Statistics of the week containing date", query: ["date"]) { request, context in
+        func read<Answer: DocumentedSchema>(
+            _ path: String, _ summary: String, query: [String] = [], returns: Answer.Type,
+            _ handler: @escaping @Sendable (Request, Context) async throws -> Response
+        ) {
+            read(path, summary, query: query, returns: .reference(Answer.self), handler)
+        }
+        read("users/{user}/profile", "The user's profile", returns: Profile.self) { try await answer(.stats, $0, $1) { user, asOf in try await logbook.profile(user: user, asOf: asOf) } }
+        read("users/{user}/stats/weekly", "Statistics of the week containing date", query: ["date"], returns: PeriodStats.self) { request, context in
             let date = try request.requiredQuery("date", "a date (yyyy-mm-dd)") { CivilDate(parsing: $0) }
             return try await answer(.stats, request, context) { user, asOf in try await logbook.weeklyStats(user: user, containing: date, asOf: asOf) }
         }
         read("users/{user}/stats/weekly.svg", "The week's daily bars as an SVG chart", query: ["date", "metric"]) { try await weeklyChart($0, $1) }
-        read("users/{user}/stats/period", "Statistics of every day from from to to", query: ["from", "to"]) { request, context in
+        read("users/{user}/stats/period", "Statistics of every day from from to to", query: ["from", "to"], returns: PeriodStats.self) { request, context in
             let from = try request.requiredQuery("from", "a date (yyyy-mm-dd)") { CivilDate(parsing: $0) }
             let to = try request.requiredQuery("to", "a date (yyyy-mm-dd)") { CivilDate(parsing: $0) }
             return try await answer(.stats, request, context) { user, asOf in try await logbook.periodStats(user: user, from: from, to: to, asOf: asOf) }
         }
-        read("users/{user}/goals/week", "Goal progress of the week containing date, with streaks", query: ["date"]) { request, context in
+        read("users/{user}/goals/week", "Goal progress of the week containing date, with streaks", query: ["date"], returns: GoalWeek.self) { request, context in
             let date = try request.requiredQuery("date", "a date (yyyy-mm-dd)") { CivilDate(parsing: $0) }
             return try await answer(.goals, request, context) { user, asOf in try await logbook.goalWeek(user: user, containing: date, asOf: asOf) }
         }
-        read("users/{user}/goals/streaks", "Current and longest streaks as of a day", query: ["day"]) { request, context in
+        read("users/{user}/goals/streaks", "Current and longest streaks as of a day", query: ["day"], returns: Streaks.self) { request, context in
             let day = try request.date("day")
             return try await answer(.goals, request, context) { user, asOf in try await logbook.streaks(user: user, asOfDay: day, asOf: asOf) }
         }
-        read("users/{user}/places/deck", "Places not seen yet, in catalog order", query: ["limit"]) { request, context in
+        read("users/{user}/places/deck", "Places not seen yet, in catalog order", query: ["limit"], returns: [PlaceView].self) { request, context in
             let limit = try request.limit(default: 20, maximum: 500)
             return try await answer(.places, request, context) { user, asOf in try await logbook.placesDeck(user: user, limit: limit, asOf: asOf) }
         }
-        read("users/{user}/places/saved", "Saved places of a category, by name", query: ["category"]) { request, context in
+        read("users/{user}/places/saved", "Saved places of a category, by name", query: ["category"], returns: [PlaceView].self) { request, context in
             let category = try category(request)
             return try await answer(.places, request, context) { user, asOf in try await logbook.savedPlaces(user: user, category: category, asOf: asOf) }
         }
-        read("users/{user}/places/visited", "Visited places of a category, latest visit first", query: ["category"]) { request, context in
+        read("users/{user}/places/visited", "Visited places of a category, latest visit first", query: ["category"], returns: [PlaceView].self) { request, context in
             let category = try category(request)
             return try await answer(.places, request, context) { user, asOf in try await logbook.visitedPlaces(user: user, category: category, asOf: asOf) }
         }
-        read("users/{user}/places/{placeId}", "One catalog place as the user sees it: status, visits, last visit, notes") { request, context in
+        read("users/{user}/places/{placeId}", "One catalog place as the user sees it: status, visits, last visit, notes", returns: PlaceView.self) { request, context in
             let placeId = try context.path("placeId")
             return try await answer(.places, request, context) { user, asOf in try await logbook.place(user: user, placeId: placeId, asOf: asOf) }
         }
         read("users/{user}/activities", "Counted workouts, newest first, filtered and paged",
-             query: ["type", "from", "to", "text", "limit", "cursor"]) { request, context in
+             query: ["type", "from", "to", "text", "limit", "cursor"], returns: ActivityPage.self) { request, context in
             let filter = ActivityFilter(
                 type: try request.query("type", "an activity type") { ActivityType(rawValue: $0) },
                 from: try request.date("from"), to: try request.date("to"), text: request.query("text"))
@@ -60,7 +70,7 @@ struct QueryRoutes<Context: LogbookRouteContext> {
                 try await logbook.activities(user: user, filter: filter, limit: limit, cursor: cursor, asOf: asOf)
             }
         }
-        read("users/{user}/activities/{workoutId}", "One workout with its laps, splits in the user's units, climb, heart rate and speed") { request, context in
+        read("users/{user}/activities/{workoutId}", "One workout with its laps, splits in the user's units, climb, heart rate and speed", returns: ActivityDetail.self) { request, context in
             let workoutId = try context.path("workoutId")
             return try await answer(.activities, request, context) { user, asOf in try await logbook.activityDetail(user: user, workoutId: workoutId, asOf: asOf) }
         }
@@ -68,13 +78,13 @@ struct QueryRoutes<Context: LogbookRouteContext> {
         read("users/{user}/activities/{workoutId}/chart.svg", "Pace, heart rate or elevation against distance, as SVG", query: ["metric"]) {
             try await activityChart($0, $1)
         }
-        read("users/{user}/calendar", "The active days of a month", query: ["month"]) { request, context in
+        read("users/{user}/calendar", "The active days of a month", query: ["month"], returns: MonthCalendar.self) { request, context in
             let month = try request.requiredQuery("month", "a month (yyyy-mm)") { CivilDate(parsing: $0 + "-01") }
             return try await answer(.activities, request, context) { user, asOf in
                 try await logbook.calendar(user: user, year: month.year, month: month.month, asOf: asOf)
             }
         }
-        read("users/{user}/insights", "Totals, pace and favorite type over the last days", query: ["days", "today"]) { request, context in
+        read("users/{user}/insights", "Totals, pace and favorite type over the last days", query: ["days", "today"], returns: ActivityInsights.self) { request, context in
             let days = try request.query("days", "a number of days from 1 to 3660") { Int($0) } ?? 30
             let today = try request.date("today")
             // Without `today` the window moves with the clock: not a derivation of the log alone, so not cached.
@@ -82,11 +92,11 @@ struct QueryRoutes<Context: LogbookRouteContext> {
                 try await logbook.insights(user: user, days: days, today: today, asOf: asOf)
             }
         }
-        read("users/{user}/records", "Personal records per activity type: best paces over 1, 5 and 10 km, longest distance and time") {
+        read("users/{user}/records", "Personal records per activity type: best paces over 1, 5 and 10 km, longest distance and time", returns: PersonalRecords.self) {
             try await answer(.records, $0, $1) { user, asOf in try await logbook.personalRecords(user: user, asOf: asOf) }
         }
-        read("users/{user}/collectibles", "Milestones earned") { try await answer(.collectibles, $0, $1) { user, asOf in try await logbook.collectibles(user: user, asOf: asOf) } }
-        read("users/{user}/timeline", "The audit timeline, paged by cursor", query: ["types", "from", "to", "order", "limit", "cursor"]) { request, context in
+        read("users/{user}/collectibles", "Milestones earned", returns: [Collectible].self) { try await answer(.collectibles, $0, $1) { user, asOf in try await logbook.collectibles(user: user, asOf: asOf) } }
+        read("users/{user}/timeline", "The audit timeline, paged by cursor", query: ["types", "from", "to", "order", "limit", "cursor"], returns: TimelinePage.self) { request, context in
             let filter = try timelineFilter(request)
             let limit = try request.limit(default: 50, maximum: 500)
             let cursor = request.query("cursor")
@@ -180,6 +190,7 @@ struct QueryRoutes<Context: LogbookRouteContext> {
         let user = try context.path("user")
         try context.requireAccess(to: user)
         let asOf = try request.asOf()
+        if let position = try request.minPosition() { try await logbook.catchUp(to: position) }
         let logbook = logbook
         let render: @Sendable () async throws -> Data = {
             let stats = try await logbook.weeklyStats(user: user, containing: date, asOf: asOf)

@@ -50,7 +50,7 @@ extension Request {
         guard var text = headers[.ifMatch]?.trimmingCharacters(in: .whitespaces) else { return nil }
         if text.hasPrefix("W/") { text.removeFirst(2) }
         if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = String(text.dropFirst().dropLast()) }
-        guard let version = UInt64(text) else {
+        guard let version = decimalPosition(text) else {
             throw Problem.badRequest("If-Match must be a stream version such as \"3\"", field: "If-Match")
         }
         return version
@@ -78,7 +78,7 @@ extension Request {
     func asOf() throws -> AsOf? {
         guard let text = query("asOf") else { return nil }
         let digits = text.hasPrefix("position:") ? String(text.dropFirst(9)) : text
-        if let position = UInt64(digits) { return .position(Position(position)) }
+        if let position = decimalPosition(digits) { return .position(Position(position)) }
         do {
             return .time(try Timestamp(parsing: text))
         } catch {
@@ -89,11 +89,16 @@ extension Request {
     /// The log position the answer must reflect: `minPosition` in the query or the
     /// `X-Logbook-Min-Position` header (a write's `X-Logbook-Position`, made on any server).
     func minPosition() throws -> Position? {
-        guard let text = query("minPosition") ?? headers[.logbookMinPosition] else { return nil }
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let position = UInt64(text) else {
-            throw Problem.badRequest("minPosition must be a log position (a non-negative integer), not \"\(text.prefix(40))\"", field: "minPosition")
+        // Both forms are checked when both are sent; the query's wins.
+        var position: UInt64?
+        for (field, given) in [("X-Logbook-Min-Position", headers[.logbookMinPosition]), ("minPosition", query("minPosition"))] {
+            guard let text = given else { continue }
+            guard let value = decimalPosition(text) else {
+                throw Problem.badRequest("\(field) must be a log position (0 to 2^63 − 1), not \"\(text.prefix(40))\"", field: field)
+            }
+            position = value
         }
-        return Position(position)
+        return position.map { Position($0) }
     }
 
     /// A date query parameter (`yyyy-mm-dd`).
@@ -105,7 +110,7 @@ extension Request {
     func eventTypes() throws -> Set<EventType>? {
         guard let text = query("types") else { return nil }
         var types = Set<EventType>()
-        for name in text.split(separator: ",") {
+        for name in text.split(separator: ",", omittingEmptySubsequences: false) {
             guard let type = EventType(rawValue: String(name)) else { throw Problem.badRequest("unknown event type \"\(name)\"", field: "types") }
             types.insert(type)
         }
@@ -118,10 +123,22 @@ extension Request {
     }
 }
 
+/// A log position, stream version or count written in a request: 1 to 19 ASCII digits, at
+/// most 2^63 − 1 (what every backend stores; PostgreSQL's bigint), no sign, no spaces.
+func decimalPosition(_ text: some StringProtocol) -> UInt64? {
+    guard (1...19).contains(text.utf8.count), text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+          let value = UInt64(text), value <= UInt64(Int64.max) else { return nil }
+    return value
+}
+
 extension LogbookRouteContext {
-    /// A path parameter that the router guarantees.
+    /// A path parameter that the router guarantees; ids (`user`, `workoutId`, `placeId`) are
+    /// checked as the domain checks them, so a malformed one is 400 on every route, reads included.
     func path(_ name: String) throws -> String {
         guard let value = parameters.get(name) else { throw Problem.badRequest("the path needs \(name)", field: name) }
+        if ["user", "workoutId", "placeId"].contains(name) {
+            if let reason = IdRule.violation(value) { throw Problem.badRequest("invalid \(name): \(reason)", field: name) }
+        }
         return value
     }
 }

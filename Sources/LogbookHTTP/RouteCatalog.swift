@@ -5,7 +5,7 @@ import Synchronization
 /// What one route accepts and answers, recorded as it is registered: the contract that
 /// `Schemas/openapi.json` documents (a test holds the two together), and the list of query
 /// parameters the route takes (any other is refused with 400, so a typo never goes unnoticed).
-public struct RouteDescriptor: Sendable, Hashable {
+public struct RouteDescriptor: Sendable {
     public let method: String
     /// The path template relative to the mount point, e.g. `users/{user}/stats/weekly`.
     public let path: String
@@ -13,8 +13,13 @@ public struct RouteDescriptor: Sendable, Hashable {
     public let query: [String]
     /// The JSON Schema of the request body, relative to `Schemas/` (for commands: the event's data).
     public let requestBody: String?
+    /// Whether the request body must be sent (false: an empty body means `{}`).
+    public let requestBodyRequired: Bool
     /// Every status the route can answer with.
     public let statuses: [Int]
+    /// The JSON body of each success status that has one (200, 201, 202), from the Swift type
+    /// the handler encodes; refusals are always ``Problem``s.
+    public let responses: [Int: JSONSchema]
 }
 
 /// The routes registered by one ``LogbookRoutes``.
@@ -29,7 +34,7 @@ final class RouteCatalog: Sendable {
 /// Status sets of the common kinds of route.
 enum Statuses {
     /// A read of one user's data.
-    static let read = [200, 400, 401, 403, 404]
+    static let read = [200, 400, 401, 403, 404, 503]
     /// A command: created, or already applied; refusals of every kind.
     static let command = [200, 201, 400, 401, 403, 404, 409, 413, 422]
     /// An administrator's route.
@@ -40,12 +45,13 @@ extension RouterGroup {
     /// Registers `handler` at `method path`, records it in `catalog`, and refuses query
     /// parameters the route does not take.
     func route(
-        _ method: HTTPRequest.Method, _ path: String, _ summary: String, query: [String] = [], body: String? = nil, statuses: [Int],
-        catalog: RouteCatalog,
+        _ method: HTTPRequest.Method, _ path: String, _ summary: String, query: [String] = [], body: String? = nil, bodyRequired: Bool = true, statuses: [Int],
+        responses: [Int: JSONSchema] = [:], catalog: RouteCatalog,
         use handler: @escaping @Sendable (Request, Context) async throws -> Response
     ) {
         catalog.add(RouteDescriptor(
-            method: method.rawValue, path: path, summary: summary, query: query, requestBody: body, statuses: statuses))
+            method: method.rawValue, path: path, summary: summary, query: query, requestBody: body, requestBodyRequired: bodyRequired, statuses: statuses,
+            responses: responses))
         let accepted = Set(query)
         on(RouterPath(path), method: method, use: { request, context in
             for (name, _) in request.uri.queryParameters where !accepted.contains(String(name)) {

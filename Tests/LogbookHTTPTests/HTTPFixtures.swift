@@ -9,6 +9,7 @@ import LogbookTestSupport
 import LogbookTesting
 import Logging
 import NIOCore
+import Testing
 
 /// The secret every test server signs tokens with.
 let testSecret = "test-secret-that-is-at-least-32-bytes-long!"
@@ -34,7 +35,14 @@ struct TestServer: Sendable {
         if let user { headers[.authorization] = "Bearer \(try await token(user, admin: admin))" }
         if body != nil { headers[.contentType] = "application/json" }
         for (name, value) in extra { headers[HTTPField.Name(name)!] = value }
-        return try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+        let response = try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+        // Every answer is held to Schemas/openapi.json: documented status, content type and body schema.
+        let violations = APIContract.shared.withLock {
+            $0.violations(method: method.rawValue, uri: uri, status: Int(response.status.code), contentType: response.headers[.contentType],
+                          body: Data(response.body.readableBytesView))
+        }
+        for violation in violations { Issue.record("\(violation)") }
+        return response
     }
 
     /// The log's head position now.

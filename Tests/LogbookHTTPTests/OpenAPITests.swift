@@ -70,13 +70,17 @@ struct OpenAPITests {
             if let body {
                 #expect(FileManager.default.fileExists(atPath: Self.schemasDirectory.appendingPathComponent(body).path), "\(name): \(body) missing")
             }
-            // Every JSON success body is described by a component schema.
-            let success = (operation["responses"] as? [String: Any])?[route.statuses.contains(201) ? "201" : "200"] as? [String: Any]
-            if let json = (success?["content"] as? [String: Any])?["application/json"] as? [String: Any] {
-                let reference = (json["schema"] as? [String: Any])?["$ref"] as? String
-                #expect(reference?.hasPrefix("#/components/schemas/") == true, "\(name): no response schema")
-                let component = reference.map { String($0.dropFirst("#/components/schemas/".count)) }
-                #expect(component.flatMap { components[$0] } != nil, "\(name): \(reference ?? "-") is not defined")
+            // Every JSON success body is described by component schemas (one, or a choice of them).
+            for status in route.statuses where (200..<300).contains(status) {
+                let success = (operation["responses"] as? [String: Any])?[String(status)] as? [String: Any]
+                guard let json = (success?["content"] as? [String: Any])?["application/json"] as? [String: Any] else { continue }
+                let schema = json["schema"] as? [String: Any] ?? [:]
+                let references = ((schema["oneOf"] as? [[String: Any]]) ?? [schema]).map { $0["$ref"] as? String }
+                for reference in references {
+                    #expect(reference?.hasPrefix("#/components/schemas/") == true, "\(name) \(status): no response schema")
+                    let component = reference.map { String($0.dropFirst("#/components/schemas/".count)) }
+                    #expect(component.flatMap { components[$0] } != nil, "\(name): \(reference ?? "-") is not defined")
+                }
             }
         }
     }

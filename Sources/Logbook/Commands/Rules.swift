@@ -4,17 +4,13 @@ import Foundation
 /// The field-level rules of DESIGN §4 and the limits on ids and texts.
 enum Rules {
     static func id(_ value: String, _ name: String) throws(LogbookError) {
-        guard !value.isEmpty, value.utf8.count <= 128 else {
-            throw .invalidArgument(name: name, reason: "must be 1 to 128 bytes of text")
-        }
-        guard value.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
-            throw .invalidArgument(name: name, reason: "must not contain spaces or control characters")
-        }
+        if let reason = IdRule.violation(value) { throw .invalidArgument(name: name, reason: reason) }
     }
 
     static func text(_ value: String, _ name: String, required: Bool = false, limit: Int = 200) throws(LogbookError) {
         if required, value.trimmingCharacters(in: .whitespaces).isEmpty { throw .invalidArgument(name: name, reason: "must not be empty") }
-        guard value.count <= limit else { throw .ruleViolation(rule: .textTooLong, message: "\(name) is longer than \(limit) characters") }
+        // Counted in Unicode scalars, as JSON Schema's maxLength counts (the documented limit is exact).
+        guard value.unicodeScalars.count <= limit else { throw .ruleViolation(rule: .textTooLong, message: "\(name) is longer than \(limit) characters") }
         guard !value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" }) else {
             throw .invalidArgument(name: name, reason: "must not contain control characters")
         }

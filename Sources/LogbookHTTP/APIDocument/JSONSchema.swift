@@ -52,8 +52,16 @@ extension JSONSchema {
 
     /// A local date, `yyyy-mm-dd`.
     public static func date(_ description: String) -> JSONSchema {
-        .string(description, format: "date", pattern: #"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"#)
+        .string(description, format: "date", pattern: datePattern)
     }
+
+    /// `yyyy-mm-dd` with a month and day in range (the same pattern as `Schemas/events`).
+    static let datePattern = #"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"#
+
+    /// An RFC 3339 time with its offset and at most microseconds, `T`, `t` or a space between
+    /// day and time, as the log parses it (the same pattern as `Schemas/events`).
+    static let timePattern =
+        #"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])[Tt ]([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{1,6})?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"#
 
     /// An RFC 3339 time with its UTC offset, as the log writes times (at most microseconds).
     public static func dateTime(_ description: String) -> JSONSchema {
@@ -132,13 +140,19 @@ extension JSONSchema {
         return JSONSchema(keywords, component: (type.schemaName, { type.schema }))
     }
 
+    /// A named component defined here rather than by a Swift type (answers written without one,
+    /// such as the log's pages).
+    public static func component(_ name: String, _ definition: @escaping @Sendable () -> JSONSchema) -> JSONSchema {
+        JSONSchema([:], component: (name, definition))
+    }
+
     /// A schema kept in a file of `Schemas/` (the wire form's event schemas), by its relative path.
     public static func file(_ path: String) -> JSONSchema { JSONSchema(["$ref": .text(path)]) }
 }
 
 /// A type whose JSON form is described by a ``JSONSchema``: response bodies name their type when
 /// the route is registered, and the OpenAPI document takes the schema from here.
-public protocol DocumentedSchema {
+public protocol DocumentedSchema: SendableMetatype {
     /// The component's name in the document (default: the type's name).
     static var schemaName: String { get }
     /// The schema of the type's JSON form.

@@ -1,0 +1,37 @@
+import Logbook
+
+/// Which domain rules each command route can break (422 with `rule`), for the OpenAPI document:
+/// the rules no schema can express (lifecycle order, the goal horizon, what exists already).
+enum CommandRuleCatalog {
+    /// The rules of the command at `method path`, or nil if it is not a command.
+    static func rules(of path: String, method: String) -> [DomainRule]? {
+        guard let specific = table["\(method) \(path)"] else { return nil }
+        // Every command on a user but the registration needs a registered, not erased user.
+        let onRegisteredUser = path.hasPrefix("users/") && !(method == "POST" && path == "users/{user}")
+        let user: [DomainRule] = onRegisteredUser ? [.userNotRegistered, .userErased] : []
+        return specific + user
+    }
+
+    private static let table: [String: [DomainRule]] = [
+        "POST users/{user}": [.userAlreadyRegistered, .invalidTimeZone, .textTooLong, .userErased],
+        "PATCH users/{user}/profile": [.invalidTimeZone, .textTooLong],
+        "DELETE users/{user}": [],
+        "POST users/{user}/workouts": [.oneActiveWorkout, .workoutExists],
+        "POST users/{user}/imports": [.workoutExists, .importNeedsSource, .nonNegativeQuantity, .endsAfterStart, .textTooLong, .trackInvalid],
+        "POST users/{user}/workouts/{workoutId}/pause": [.workoutLifecycle],
+        "POST users/{user}/workouts/{workoutId}/resume": [.workoutLifecycle],
+        "POST users/{user}/workouts/{workoutId}/finish": [.workoutLifecycle, .nonNegativeQuantity, .endsAfterStart],
+        "POST users/{user}/workouts/{workoutId}/discard": [.workoutLifecycle],
+        "PATCH users/{user}/workouts/{workoutId}": [.workoutLifecycle, .textTooLong],
+        "DELETE users/{user}/workouts/{workoutId}": [.workoutLifecycle],
+        "POST users/{user}/steps": [.stepSampleInvalid, .nonNegativeQuantity, .endsAfterStart],
+        "PUT users/{user}/goals/{date}": [.goalStepsRange, .goalMinutesRange, .goalHorizon],
+        "DELETE users/{user}/goals/{date}": [.goalHorizon],
+        "PUT users/{user}/default-goal": [.goalStepsRange, .goalMinutesRange],
+        "POST users/{user}/places/{placeId}/swipe": [.unknownPlace],
+        "POST users/{user}/places/{placeId}/visit": [.unknownPlace],
+        "PUT users/{user}/places/{placeId}/notes": [.unknownPlace, .textTooLong],
+        "POST users/{user}/places/reset": [],
+        "POST catalog/places": [.placeExists, .placeInvalid, .textTooLong],
+    ]
+}

@@ -1,0 +1,161 @@
+import Foundation
+public import Logbook
+
+/// Writes the OpenAPI 3.1 document of the registered routes (`Schemas/openapi.json`, made by
+/// `logbook openapi`): every path, its parameters with the constraints the code enforces
+/// (``RequestParameters``), request body schemas, and for every status its answer: success
+/// bodies from the Swift types the handlers encode (``DocumentedSchema``), refusals as
+/// ``Problem``. The document is canonical JSON (sorted keys), so a change shows as a diff.
+public enum OpenAPIDocument {
+    /// The document for `routes`, as mounted at the root.
+    public static func json(routes: [RouteDescriptor], version: String = Logbook.version) throws -> String {
+        var paths: [String: [String: Any]] = [:]
+        var components: [String: Any] = [:]
+        _ = JSONSchema.reference(Problem.self).jsonObject(components: &components)
+        for route in routes.sorted(by: { ($0.path, $0.method) < ($1.path, $1.method) }) {
+            paths["/" + route.path, default: [:]][route.method.lowercased()] = operation(route, components: &components)
+        }
+        let document: [String: Any] = [
+            "openapi": "3.1.0",
+            "info": [
+                "title": "Logbook",
+                "version": version,
+                "description": "Event-sourced fitness and places backend. Commands take the data of the event they ask for "
+                    + "(Schemas/events; Schemas/requests where the path or the server fills a field in). Idempotency-Key makes a retry "
+                    + "answer the original and write nothing; If-Match pins the stream version. Every refusal is application/problem+json "
+                    + "(RFC 9457): 400 names the field, 422 the domain rule.",
+            ],
+            "servers": [["url": "/"]],
+            "security": [["bearer": [String]()]],
+            "paths": paths,
+            "components": [
+                "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer", "bearerFormat": "JWT"]],
+                "schemas": components,
+            ],
+        ]
+        let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// The `{name}` captures of a path template.
+    public static func pathParameters(_ path: String) -> [String] {
+        path.split(separator: "/").compactMap { component in
+            component.hasPrefix("{") && component.hasSuffix("}") ? String(component.dropFirst().dropLast()) : nil
+        }
+    }
+
+    private static func operation(_ route: RouteDescriptor, components: inout [String: Any]) -> [String: Any] {
+        var parameters: [[String: Any]] = []
+        for parameter in RequestParameters.all(of: route) {
+            var entry: [String: Any] = [
+                "name": parameter.name, "in": parameter.location.rawValue, "required": parameter.required,
+                "schema": parameter.schema.jsonObject(components: &components),
+            ]
+            entry["description"] = parameter.description
+            parameters.append(entry)
+        }
+        var responses: [String: Any] = [:]
+        for status in route.statuses {
+            responses[String(status)] = response(status, route: route, components: &components)
+        }
+        var operation: [String: Any] = [
+            "operationId": operationId(route), "summary": route.summary, "parameters": parameters, "responses": responses,
+        ]
+        if ["health", "ready", "metrics"].contains(route.path) { operation["security"] = [[String: Any]]() }
+        if let body = route.requestBody {
+            var content: [String: Any] = ["application/json": ["schema": ["$ref": body]]]
+            if route.path == "users/{user}/imports" {
+                // Any other body is a workout file, its format detected from the bytes.
+                for type in WorkoutFileUpload.mediaTypes {
+                    content[type] = ["schema": ["type": "string", "format": "binary"]]
+                }
+            }
+            operation["requestBody"] = [
+                "required": route.requestBodyRequired, "content": content,
+                "description": route.requestBodyRequired ? "At most the server's body limit (413 beyond it)" : "Optional: an empty body is {}",
+            ]
+        }
+        return operation
+    }
+
+    private static func operationId(_ route: RouteDescriptor) -> String {
+        let words = route.path.split(whereSeparator: { "/{}.-".contains($0) }).filter { !$0.isEmpty }
+        return route.method.lowercased() + words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
+    private static func response(_ status: Int, route: RouteDescriptor, components: inout [String: Any]) -> [String: Any] {
+        if let schema = route.responses[status] {
+            let object = schema.jsonObject(components: &components)
+            let description = object["description"] as? String ?? (status == 202 ? "Accepted" : "OK")
+            return ["description": description, "content": ["application/json": ["schema": object]]]
+        }
+        if (200..<300).contains(status) {
+            let (type, schema): (String, [String: Any]) =
+                route.path.hasSuffix(".svg") ? ("image/svg+xml", ["type": "string", "description": "An SVG document"])
+                : route.path.hasSuffix(".geojson")
+                ? ("application/geo+json", GeoJSON.feature.jsonObject(components: &components))
+                : route.path.hasSuffix("subscribe")
+                ? ("text/event-stream", ["type": "string", "description": "Server-Sent Events: id = log position, data = one event in the wire form"])
+                : route.path == "admin/rebuild"
+                ? ("application/x-ndjson", ["type": "string", "description": "One JSON object per line: progress, then {\"digests\":…} or {\"error\":…}"])
+                : route.path == "metrics" ? ("text/plain", ["type": "string", "description": "Prometheus text exposition format 0.0.4"])
+                : ("application/json", ["type": "object"])
+            return ["description": "OK", "content": [type: ["schema": schema]]]
+        }
+        var description = problemDescriptions[status] ?? "Refused"
+        if status == 422, let rules = CommandRuleCatalog.rules(of: route.path, method: route.method), !rules.isEmpty {
+            description += ". Rules this command can break (`rule`): " + rules.map { $0.rawValue }.joined(separator: ", ")
+        }
+        return [
+            "description": description,
+            "content": ["application/problem+json": ["schema": JSONSchema.reference(Problem.self).jsonObject(components: &components)]],
+        ]
+    }
+
+    private static let problemDescriptions = [
+        400: "Malformed JSON, a wrong type, an unknown field or event type, an invalid id or parameter (field names it)",
+        401: "Missing, malformed, expired or wrongly signed bearer token",
+        403: "The token is another user's, or lacks the administrator role",
+        404: "No such user, workout, place, stream or job",
+        409: "Version conflict (with currentVersion), an event id another event has, or a job that is no longer running",
+        413: "The body is larger than the configured limit",
+        422: "A domain rule refused the command (rule names it), or an Idempotency-Key was used for another request",
+        500: "The job failed (detail says why)",
+        503: "Not ready: a read model is rebuilding or behind the allowed lag (Retry-After)",
+    ]
+}
+
+extension Problem: DocumentedSchema {
+    public static var schema: JSONSchema {
+        .object("An RFC 9457 problem: why the request was refused", required: [
+            "type": .string("A URI reference naming the kind of problem, e.g. /problems/rule/goal_horizon"),
+            "title": .string("A short summary of the kind of problem"),
+            "status": .integer("The HTTP status", minimum: 400, maximum: 599),
+            "detail": .string("What was wrong with this request"),
+            "instance": .string("The request's path"),
+        ], optional: [
+            "field": .string("The request field that was wrong (a body field, query parameter or header)"),
+            "rule": .enumeration("The domain rule that was broken (422)", DomainRule.allCases.map(\.rawValue)),
+            "currentVersion": .count("The stream's version now (409 version conflicts)"),
+        ])
+    }
+}
+
+/// The GeoJSON a recorded route is answered as.
+enum GeoJSON {
+    static let feature = JSONSchema.component("RouteFeature") {
+        .object("A GeoJSON Feature (RFC 7946) whose geometry is the route as a LineString", required: [
+            "type": .enumeration("Always Feature", ["Feature"]),
+            "geometry": .object("The route", required: [
+                "type": .enumeration("Always LineString", ["LineString"]),
+                "coordinates": .array("Positions: [longitude, latitude] or [longitude, latitude, elevation in metres]",
+                                      of: .array("One position", of: .number("Degrees, or metres for the elevation"))),
+            ]),
+            "properties": .object("What the route is of", required: [
+                "workoutId": .string("The workout id (quotes, backslashes and control characters written as _)"),
+                "activityType": .enumeration("The workout's activity type", ActivityType.self),
+                "points": .count("Positions in the route"),
+            ]),
+        ])
+    }
+}

@@ -1,0 +1,36 @@
+// The JSON schemas of place answers: a catalog place as one user sees it, and the catalog entry itself.
+public import Logbook
+
+extension PlaceView: DocumentedSchema {
+    public static var schema: JSONSchema {
+        .object("A catalog place as one user sees it", required: [
+            "place": .reference(PlaceAdded.self, "The catalog's entry for the place"),
+            "status": .enumeration(
+                "Where the place stands for the user: not_seen (in the deck), interested (swiped right: saved), not_interested (swiped left: hidden) or visited",
+                PlaceStatus.self),
+            "visitCount": .count("How many times the user visited the place"),
+        ], optional: [
+            "lastVisit": .dateTime("When the user last visited the place"),
+            "lastVisitDate": .date("Local date of the last visit, in its own offset"),
+            "userNotes": .string("The user's own notes on the place, whatever its status"),
+        ])
+    }
+}
+
+extension PlaceAdded: DocumentedSchema {
+    public static var schema: JSONSchema {
+        .object("A place of the shared catalog, as it was added", required: [
+            "placeId": .string("The place's id", minLength: 1),
+            "name": .string("The place's name"),
+            "category": .enumeration("The kind of place", PlaceCategory.self),
+            "subcategory": .string("Finer kind within the category, e.g. italian or climbing"),
+            "latitude": .number("WGS84 latitude, in degrees", minimum: -90, maximum: 90),
+            "longitude": .number("WGS84 longitude, in degrees", minimum: -180, maximum: 180),
+        ], optional: [
+            "address": .string("Street address"),
+            "phone": .string("Telephone number"),
+            "priceLevel": .integer("How expensive the place is, from 1 (cheap) to 4 (dear)", minimum: 1, maximum: 4),
+            "notes": .string("The catalog's notes on the place"),
+        ])
+    }
+}

@@ -1,0 +1,15 @@
+// The JSON schema of a user's profile (`GET /users/{user}/profile`).
+public import Logbook
+
+extension Profile: DocumentedSchema {
+    public static var schema: JSONSchema {
+        .object("A user's profile", required: [
+            "displayName": .string("The name shown to others"),
+            "timeZone": .string("IANA time zone the user's days are counted in, e.g. Europe/Berlin"),
+            "weekStart": .enumeration("First day of the user's week", WeekStart.self),
+            "units": .enumeration("Units the user reads distances in", Units.self),
+        ], optional: [
+            "preferredStepSource": .string("The step source counted when several report the same day"),
+        ])
+    }
+}
