@@ -40,6 +40,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // Tests only: a real HTTP client against a real server process (graceful shutdown test).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Tests only: a client generated from Schemas/openapi.json, calling a real server.
+        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
     ],
     targets: [
         // liblmdb, found with pkg-config; `tools/setup` installs it on Debian.
@@ -184,8 +188,12 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            // A client generated from Schemas/openapi.json (openapi-generator-config.yaml picks the operations).
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
     ]
 )

@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+/// The contract check the HTTP tests run on every answer (``APIContract``) catches what it is
+/// there for: an undocumented field, a missing required one, a wrong type or format, a value
+/// outside an enum, an undocumented status or content type.
+@Suite("API contract check")
+struct APIContractTests {
+    func violations(method: String = "GET", _ uri: String, status: Int = 200, type: String = "application/json", _ body: String) -> [String] {
+        APIContract.shared.withLock { $0.violations(method: method, uri: uri, status: status, contentType: type, body: Data(body.utf8)) }
+    }
+
+    static let profile = #"{"displayName":"Ana","timeZone":"Europe/Berlin","units":"metric","weekStart":"monday"}"#
+
+    @Test("a conforming answer passes; each kind of deviation is named")
+    func deviationsAreCaught() {
+        #expect(violations("/users/ana/profile", Self.profile).isEmpty)
+        #expect(violations("/users/ana/profile", Self.profile.replacingOccurrences(of: "}", with: #","extra":1}"#))
+            .contains { $0.contains("extra is not a documented property") })
+        #expect(violations("/users/ana/profile", #"{"displayName":"Ana","timeZone":"UTC","units":"metric"}"#)
+            .contains { $0.contains("weekStart is missing") })
+        #expect(violations("/users/ana/profile", Self.profile.replacingOccurrences(of: "\"metric\"", with: "\"furlongs\"")).contains { $0.contains("is not one of") })
+        #expect(violations("/users/ana/profile", Self.profile.replacingOccurrences(of: "\"Ana\"", with: "7")).contains { $0.contains("is not string") })
+        #expect(violations("/users/ana/goals/streaks", #"{"asOf":"2026-13-01","current":0,"longest":0}"#).contains { $0.contains("does not match") })
+        #expect(violations("/users/ana/profile", status: 418, Self.profile).contains { $0.contains("status 418 is not documented") })
+        #expect(violations("/users/ana/profile", type: "text/html", Self.profile).contains { $0.contains("content type text/html") })
+        // Refusals are problems; the log's pages hold events in the wire form, checked by their own schema file.
+        #expect(violations("/users/ana/profile", status: 404, type: "application/problem+json",
+                           #"{"type":"/problems/not-found","title":"Not found","status":404,"detail":"no user","instance":"/users/ana/profile"}"#).isEmpty)
+        #expect(violations("/users/ana/events", #"{"events":[{"stream":"s"}],"nextPosition":null}"#).contains { $0.contains("eventId is missing") })
+        // A path the document does not know is not judged (the router answers 404 itself).
+        #expect(violations("/nowhere", "{}").isEmpty)
+    }
+}

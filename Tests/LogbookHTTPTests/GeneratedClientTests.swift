@@ -1,0 +1,64 @@
+import Foundation
+import HTTPTypes
+import LogbookHTTP
+import LogbookTestSupport
+import LogbookTesting
+import OpenAPIAsyncHTTPClient
+import OpenAPIRuntime
+import Testing
+
+/// A client generated from `Schemas/openapi.json` by swift-openapi-generator (at build time, by
+/// its plugin) compiles and talks to a real `logbook serve` over the demo data set: the document
+/// is exact enough for a generator, not just for people.
+@Suite("Generated client")
+struct GeneratedClientTests {
+    @Test("a generated client reads health, a profile, a week's statistics and goals from a real server")
+    func generatedClientCallsTheServer() async throws {
+        try await withTemporaryDirectory { directory in
+            let (demo, output) = try await APIFuzzTests.run(logbookExecutable.path, ["demo", "--path", directory + "/data", "--users", "2", "--no-serve"])
+            try #require(demo == 0, "\(output)")
+            let (server, started) = try ServerProcessTests.start(
+                ["serve", "--path", directory + "/data", "--port", "0", "--log-level", "error"], until: #"http://127\.0\.0\.1:[0-9]+"#)
+            defer { server.terminate() }
+            let base = String(started[started.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)!])
+            let token = try await TokenKeys(secret: testSecret).token(user: "u-1000")
+            let client = Client(serverURL: try #require(URL(string: base)), transport: AsyncHTTPClientTransport(), middlewares: [Bearer(token: token)])
+
+            let health = try await client.getHealth().ok.body.json
+            #expect(health.status == .ok)
+
+            let profile = try await client.getUsersUserProfile(path: .init(user: "u-1000")).ok.body.json
+            #expect(profile.timeZone == "Europe/Berlin")
+            #expect(!profile.displayName.isEmpty)
+
+            let week = try await client.getUsersUserStatsWeekly(path: .init(user: "u-1000"), query: .init(date: "2026-10-28")).ok.body.json
+            #expect(week.days.count == 7)
+            #expect(week.from <= "2026-10-28" && week.to >= "2026-10-28")
+            #expect(week.days.map(\.steps).reduce(0, +) == week.steps)
+
+            let goals = try await client.getUsersUserGoalsWeek(path: .init(user: "u-1000"), query: .init(date: "2026-10-28")).ok.body.json
+            #expect(goals.days.count == 7)
+            #expect(goals.days.filter(\.met).count == goals.daysMet)
+            #expect(goals.weekStart == week.from)
+
+            // A refusal comes back as the documented problem.
+            let refused = try await client.getUsersUserProfile(path: .init(user: "u-1001"))
+            guard case .forbidden(let forbidden) = refused else { Issue.record("expected 403, got \(refused)"); return }
+            #expect(try forbidden.body.application_problem_plus_json.status == 403)
+        }
+    }
+}
+
+/// Adds the bearer token to every request of the generated client.
+private struct Bearer: ClientMiddleware {
+    let token: String
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var request = request
+        request.headerFields[.authorization] = "Bearer \(token)"
+        return try await next(request, body, baseURL)
+    }
+}
