@@ -106,8 +106,8 @@ extension ActivityDetail: DocumentedSchema {
             "elevationLossMeters": .count("Altitude lost over the track, in metres"),
             "avgHeartRate": .count("Average heart rate in beats per minute: the record's when the source gave it, else the track's"),
             "maxHeartRate": .count("Highest heart rate in beats per minute: the record's when the source gave it, else the track's"),
-            "avgSpeedMetersPerSecond": .number("Distance over moving time, in metres per second", minimum: 0),
-            "maxSpeedMetersPerSecond": .number("Highest speed along the track, in metres per second", minimum: 0),
+            "avgSpeedMetersPerSecond": .number("Distance over moving time, in metres per second"),
+            "maxSpeedMetersPerSecond": .number("Highest speed along the track, in metres per second"),
         ]
         return .object(
             "One workout as an activity screen shows it: the record's fields with what its recorded track gives",

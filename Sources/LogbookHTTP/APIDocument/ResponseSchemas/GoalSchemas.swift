@@ -35,9 +35,9 @@ extension GoalDay: DocumentedSchema {
 extension Goal: DocumentedSchema {
     public static var schema: JSONSchema {
         .object("A daily step goal, with optional active minutes", required: [
-            "steps": .integer("Steps to reach in the day", minimum: 1, maximum: 100_000),
+            "steps": .integer("Steps to reach in the day (commands take 1 to 100,000)"),
         ], optional: [
-            "activeMinutes": .integer("Minutes of workout moving time to reach in the day (absent: no such goal)", minimum: 0, maximum: 1440),
+            "activeMinutes": .integer("Minutes of workout moving time to reach in the day (absent: no such goal; commands take 0 to 1,440)"),
         ])
     }
 }

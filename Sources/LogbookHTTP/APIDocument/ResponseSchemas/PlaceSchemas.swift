@@ -24,12 +24,12 @@ extension PlaceAdded: DocumentedSchema {
             "name": .string("The place's name"),
             "category": .enumeration("The kind of place", PlaceCategory.self),
             "subcategory": .string("Finer kind within the category, e.g. italian or climbing"),
-            "latitude": .number("WGS84 latitude, in degrees", minimum: -90, maximum: 90),
-            "longitude": .number("WGS84 longitude, in degrees", minimum: -180, maximum: 180),
+            "latitude": .number("WGS84 latitude, in degrees (commands take -90 to 90)"),
+            "longitude": .number("WGS84 longitude, in degrees (commands take -180 to 180)"),
         ], optional: [
             "address": .string("Street address"),
             "phone": .string("Telephone number"),
-            "priceLevel": .integer("How expensive the place is, from 1 (cheap) to 4 (dear)", minimum: 1, maximum: 4),
+            "priceLevel": .integer("How expensive the place is, from 1 (cheap) to 4 (dear), as commands take it"),
             "notes": .string("The catalog's notes on the place"),
         ])
     }

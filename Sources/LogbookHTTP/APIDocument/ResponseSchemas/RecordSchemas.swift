@@ -35,7 +35,7 @@ extension PersonalRecord: DocumentedSchema {
             "movingSeconds": .count("The workout's moving time, in seconds"),
             "position": .count("The log position at which the workout came to count"),
         ], optional: [
-            "paceSecondsPerKm": .number("The workout's average pace, in seconds per kilometre (absent without distance)", minimum: 0),
+            "paceSecondsPerKm": .number("The workout's average pace, in seconds per kilometre (absent without distance)"),
         ])
     }
 }

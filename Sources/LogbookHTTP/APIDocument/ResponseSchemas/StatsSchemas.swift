@@ -12,7 +12,7 @@ extension PeriodStats: DocumentedSchema {
             "totals": .reference(ActivityTotals.self, "Counted workouts over the range, all types together"),
             "byType": .array(
                 "Totals per activity type, in the order of the types; types without workouts are left out", of: .reference(TypeTotals.self)),
-            "averageStepsPerDay": .number("Average steps per day over the whole range", minimum: 0),
+            "averageStepsPerDay": .number("Average steps per day over the whole range"),
         ])
     }
 }
@@ -39,8 +39,8 @@ extension TypeTotals: DocumentedSchema {
             "type": .enumeration("The activity type", ActivityType.self),
             "totals": .reference(ActivityTotals.self, "Workouts, distance and moving time of this type"),
         ], optional: [
-            "paceSecondsPerKm": .number("Average pace in seconds per kilometre, for run, walk and hike (absent without distance)", minimum: 0),
-            "speedKmh": .number("Average speed in kilometres per hour, for rides (absent without moving time)", minimum: 0),
+            "paceSecondsPerKm": .number("Average pace in seconds per kilometre, for run, walk and hike (absent without distance)"),
+            "speedKmh": .number("Average speed in kilometres per hour, for rides (absent without moving time)"),
         ])
     }
 }
