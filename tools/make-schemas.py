@@ -16,7 +16,7 @@ DEFS = {
                   "pattern": r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])[Tt ]([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{1,6})?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"},
     "date": {"type": "string", "description": "a local date, yyyy-mm-dd", "pattern": r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"},
     "uuid": {"type": "string", "pattern": r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"},
-    "id": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": r"^[^\s\u0000-\u001f]+$"},
+    "id": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": r"^[^\u0000-\u0020\u007f]+$"},
     "text": {"type": "string", "maxLength": 4000},
     "count": {"type": "integer", "minimum": 0},
     "activityType": {"enum": ["run", "walk", "ride", "swim", "hike", "strength", "yoga", "other"]},

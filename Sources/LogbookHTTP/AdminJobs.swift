@@ -7,12 +7,12 @@ import Synchronization
 /// One piece of long-running administrative work (a rebuild, a verification, a backup) and how it stands.
 public struct AdminJob: Sendable, Hashable, Codable {
     /// What the job does.
-    public enum Kind: String, Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         case rebuild, verify, backup
     }
 
     /// Where the job is in its life.
-    public enum State: String, Sendable, Hashable, Codable {
+    public enum State: String, Sendable, Hashable, Codable, CaseIterable {
         case running, succeeded, failed, cancelled
     }
 

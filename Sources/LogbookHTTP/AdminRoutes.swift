@@ -61,7 +61,7 @@ struct AdminRoutes<Context: LogbookRouteContext> {
     static var startedJob: JSONSchema { .reference(AdminJob.self, "The job, started (wait=false): poll admin/jobs/{id}") }
 
     private func job(_ context: Context) throws -> AdminJob {
-        let id = context.parameters.get("job") ?? ""
+        let id = try context.path("job")
         guard let job = jobs.job(id.lowercased()) else { throw Problem.notFound("no job \"\(id)\"") }
         return job
     }

@@ -24,15 +24,18 @@ struct CommandRoutes<Context: LogbookRouteContext> {
     func register(on group: RouterGroup<Context>) {
         func command(
             _ method: HTTPRequest.Method, _ path: String, _ summary: String, body: EventType?, optionalBody: String? = nil,
+            emptyBodyAllowed: Bool = false,
             _ handler: @escaping @Sendable (Request, Context, CommandContext) async throws -> CommandResult
         ) {
-            group.route(method, path, summary, body: body.map(EventBody.schemaPath) ?? optionalBody, bodyRequired: optionalBody == nil, statuses: Statuses.command,
+            group.route(method, path, summary, body: body.map(EventBody.schemaPath) ?? optionalBody,
+                        bodyRequired: optionalBody == nil && !emptyBodyAllowed, statuses: Statuses.command,
                         responses: Self.commandAnswers, catalog: catalog) { request, context in
                 try await keyed(request, context, handler)
             }
         }
         command(.post, "users/{user}", "Register a user (body: user.registered data)", body: .userRegistered) { try await event(.userRegistered, $0, $1, $2) }
-        command(.patch, "users/{user}/profile", "Update the profile (body: user.profile_updated data)", body: .userProfileUpdated) { try await event(.userProfileUpdated, $0, $1, $2) }
+        command(.patch, "users/{user}/profile", "Update the profile (body: user.profile_updated data)", body: .userProfileUpdated,
+                emptyBodyAllowed: true) { try await event(.userProfileUpdated, $0, $1, $2) }
         command(.delete, "users/{user}", "Erase the user (GDPR Art. 17; the user themself or an administrator): appends user.erased, destroys the user's key, rebuilds the read models without them; their events stay in the log as tombstones. A retry writes nothing", body: nil) {
             try await event(.userErased, $0, $1, $2)
         }
@@ -51,7 +54,13 @@ struct CommandRoutes<Context: LogbookRouteContext> {
             catalog: catalog
         ) { request, context in
             let type = request.headers[.contentType]?.lowercased() ?? "application/json"
-            guard type.hasPrefix("application/json") else { return try await files.importFile(request, context) }
+            guard type.hasPrefix("application/json") else {
+                // A file import is idempotent by its content (a repeat writes nothing); the headers
+                // of commands are still checked, so a malformed one is refused as on any command.
+                _ = try request.expectedVersion()
+                if let key = request.idempotencyKey() { try IdempotentRequest.check(key: key) }
+                return try await files.importFile(request, context)
+            }
             return try await keyed(request, context) { try await newWorkout(.workoutImported, $0, $1, $2) }
         }
         command(.post, "users/{user}/workouts/{workoutId}/pause", "Pause a running workout (body: optional {at})", body: nil, optionalBody: "requests/workout.paused.schema.json") {
@@ -66,7 +75,8 @@ struct CommandRoutes<Context: LogbookRouteContext> {
         command(.post, "users/{user}/workouts/{workoutId}/discard", "Discard an unfinished workout", body: nil) {
             try await event(.workoutDiscarded, $0, $1, $2, path: ["workoutId"])
         }
-        command(.patch, "users/{user}/workouts/{workoutId}", "Edit a workout's title, notes or type (body: workout.edited data)", body: .workoutEdited) {
+        command(.patch, "users/{user}/workouts/{workoutId}", "Edit a workout's title, notes or type (body: workout.edited data)", body: .workoutEdited,
+                emptyBodyAllowed: true) {
             try await event(.workoutEdited, $0, $1, $2, path: ["workoutId"])
         }
         command(.delete, "users/{user}/workouts/{workoutId}", "Delete a workout (as if never recorded)", body: nil) {

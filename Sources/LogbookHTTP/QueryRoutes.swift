@@ -26,17 +26,17 @@ struct QueryRoutes<Context: LogbookRouteContext> {
         }
         read("users/{user}/profile", "The user's profile", returns: Profile.self) { try await answer(.stats, $0, $1) { user, asOf in try await logbook.profile(user: user, asOf: asOf) } }
         read("users/{user}/stats/weekly", "Statistics of the week containing date", query: ["date"], returns: PeriodStats.self) { request, context in
-            let date = try request.requiredQuery("date", "a date (yyyy-mm-dd)") { CivilDate(parsing: $0) }
+            let date = try request.requiredQuery("date", queryDay, queryDate)
             return try await answer(.stats, request, context) { user, asOf in try await logbook.weeklyStats(user: user, containing: date, asOf: asOf) }
         }
         read("users/{user}/stats/weekly.svg", "The week's daily bars as an SVG chart", query: ["date", "metric"]) { try await weeklyChart($0, $1) }
         read("users/{user}/stats/period", "Statistics of every day from from to to", query: ["from", "to"], returns: PeriodStats.self) { request, context in
-            let from = try request.requiredQuery("from", "a date (yyyy-mm-dd)") { CivilDate(parsing: $0) }
-            let to = try request.requiredQuery("to", "a date (yyyy-mm-dd)") { CivilDate(parsing: $0) }
+            let from = try request.requiredQuery("from", queryDay, queryDate)
+            let to = try request.requiredQuery("to", queryDay, queryDate)
             return try await answer(.stats, request, context) { user, asOf in try await logbook.periodStats(user: user, from: from, to: to, asOf: asOf) }
         }
         read("users/{user}/goals/week", "Goal progress of the week containing date, with streaks", query: ["date"], returns: GoalWeek.self) { request, context in
-            let date = try request.requiredQuery("date", "a date (yyyy-mm-dd)") { CivilDate(parsing: $0) }
+            let date = try request.requiredQuery("date", queryDay, queryDate)
             return try await answer(.goals, request, context) { user, asOf in try await logbook.goalWeek(user: user, containing: date, asOf: asOf) }
         }
         read("users/{user}/goals/streaks", "Current and longest streaks as of a day", query: ["day"], returns: Streaks.self) { request, context in
@@ -79,7 +79,7 @@ struct QueryRoutes<Context: LogbookRouteContext> {
             try await activityChart($0, $1)
         }
         read("users/{user}/calendar", "The active days of a month", query: ["month"], returns: MonthCalendar.self) { request, context in
-            let month = try request.requiredQuery("month", "a month (yyyy-mm)") { CivilDate(parsing: $0 + "-01") }
+            let month = try request.requiredQuery("month", "a month (yyyy-mm) of the years 0002 to 9998") { queryDate($0 + "-01") }
             return try await answer(.activities, request, context) { user, asOf in
                 try await logbook.calendar(user: user, year: month.year, month: month.month, asOf: asOf)
             }
@@ -87,6 +87,10 @@ struct QueryRoutes<Context: LogbookRouteContext> {
         read("users/{user}/insights", "Totals, pace and favorite type over the last days", query: ["days", "today"], returns: ActivityInsights.self) { request, context in
             let days = try request.query("days", "a number of days from 1 to 3660") { Int($0) } ?? 30
             let today = try request.date("today")
+            // The window's first day must be a date the answer can write (year 1 or later).
+            if let today, (1...3660).contains(days), today.adding(days: -days).year < 1 {
+                throw Problem.badRequest("the window of \(days) days before \(today) begins before the year 1", field: "days")
+            }
             // Without `today` the window moves with the clock: not a derivation of the log alone, so not cached.
             return try await answer(.activities, request, context, cacheable: today != nil) { user, asOf in
                 try await logbook.insights(user: user, days: days, today: today, asOf: asOf)
@@ -185,7 +189,7 @@ struct QueryRoutes<Context: LogbookRouteContext> {
 
     /// The week's daily bars as SVG: distance (default) or moving time.
     private func weeklyChart(_ request: Request, _ context: Context) async throws -> Response {
-        let date = try request.requiredQuery("date", "a date (yyyy-mm-dd)") { CivilDate(parsing: $0) }
+        let date = try request.requiredQuery("date", queryDay, queryDate)
         let metric = try request.query("metric", "distance or time") { WeeklyChart.Metric(rawValue: $0) } ?? .distance
         let user = try context.path("user")
         try context.requireAccess(to: user)

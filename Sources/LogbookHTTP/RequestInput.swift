@@ -103,7 +103,7 @@ extension Request {
 
     /// A date query parameter (`yyyy-mm-dd`).
     func date(_ name: String) throws -> CivilDate? {
-        try query(name, "a date (yyyy-mm-dd)") { CivilDate(parsing: $0) }
+        try query(name, queryDay, queryDate)
     }
 
     /// `types`: comma-separated event types, each one the domain knows.
@@ -123,6 +123,16 @@ extension Request {
     }
 }
 
+/// What a date in a query must be.
+let queryDay = "a date (yyyy-mm-dd) of the years 0002 to 9998"
+
+/// A date in a query: `yyyy-mm-dd`, a real day, in the years 0002 to 9998 so that the weeks and
+/// windows answered around it stay within the years 0001 to 9999 that dates are written in.
+func queryDate(_ text: String) -> CivilDate? {
+    guard let date = CivilDate(parsing: text), (2...9998).contains(date.year) else { return nil }
+    return date
+}
+
 /// A log position, stream version or count written in a request: 1 to 19 ASCII digits, at
 /// most 2^63 − 1 (what every backend stores; PostgreSQL's bigint), no sign, no spaces.
 func decimalPosition(_ text: some StringProtocol) -> UInt64? {
@@ -132,10 +142,14 @@ func decimalPosition(_ text: some StringProtocol) -> UInt64? {
 }
 
 extension LogbookRouteContext {
-    /// A path parameter that the router guarantees; ids (`user`, `workoutId`, `placeId`) are
-    /// checked as the domain checks them, so a malformed one is 400 on every route, reads included.
+    /// A path parameter that the router guarantees, percent-decoded (the router matches the raw
+    /// path); ids (`user`, `workoutId`, `placeId`) are checked as the domain checks them, so a
+    /// malformed one is 400 on every route, reads included.
     func path(_ name: String) throws -> String {
-        guard let value = parameters.get(name) else { throw Problem.badRequest("the path needs \(name)", field: name) }
+        guard let raw = parameters.get(name) else { throw Problem.badRequest("the path needs \(name)", field: name) }
+        guard let value = raw.removingPercentEncoding else {
+            throw Problem.badRequest("\(name) is not valid percent-encoded UTF-8", field: name)
+        }
         if ["user", "workoutId", "placeId"].contains(name) {
             if let reason = IdRule.violation(value) { throw Problem.badRequest("invalid \(name): \(reason)", field: name) }
         }

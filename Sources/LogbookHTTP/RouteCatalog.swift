@@ -5,7 +5,7 @@ import Synchronization
 /// What one route accepts and answers, recorded as it is registered: the contract that
 /// `Schemas/openapi.json` documents (a test holds the two together), and the list of query
 /// parameters the route takes (any other is refused with 400, so a typo never goes unnoticed).
-public struct RouteDescriptor: Sendable {
+public struct RouteDescriptor: Sendable, Hashable {
     public let method: String
     /// The path template relative to the mount point, e.g. `users/{user}/stats/weekly`.
     public let path: String
@@ -19,7 +19,15 @@ public struct RouteDescriptor: Sendable {
     public let statuses: [Int]
     /// The JSON body of each success status that has one (200, 201, 202), from the Swift type
     /// the handler encodes; refusals are always ``Problem``s.
-    public let responses: [Int: JSONSchema]
+    package let responses: [Int: JSONSchema]
+
+    /// A route is its method and path (one handler each).
+    public static func == (lhs: RouteDescriptor, rhs: RouteDescriptor) -> Bool { lhs.method == rhs.method && lhs.path == rhs.path }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(method)
+        hasher.combine(path)
+    }
 }
 
 /// The routes registered by one ``LogbookRoutes``.
@@ -33,12 +41,12 @@ final class RouteCatalog: Sendable {
 
 /// Status sets of the common kinds of route.
 enum Statuses {
-    /// A read of one user's data.
+    /// A read of one user's data (503: a following server's read models did not reach minPosition in time).
     static let read = [200, 400, 401, 403, 404, 503]
-    /// A command: created, or already applied; refusals of every kind.
-    static let command = [200, 201, 400, 401, 403, 404, 409, 413, 422]
+    /// A command: created, or already applied; refusals of every kind (503: the log is unavailable or read-only).
+    static let command = [200, 201, 400, 401, 403, 404, 409, 413, 422, 503]
     /// An administrator's route.
-    static let admin = [200, 400, 401, 403]
+    static let admin = [200, 400, 401, 403, 503]
 }
 
 extension RouterGroup {
@@ -49,9 +57,10 @@ extension RouterGroup {
         responses: [Int: JSONSchema] = [:], catalog: RouteCatalog,
         use handler: @escaping @Sendable (Request, Context) async throws -> Response
     ) {
+        // Any route refuses an unknown query parameter (400) and can fail inside (500).
         catalog.add(RouteDescriptor(
-            method: method.rawValue, path: path, summary: summary, query: query, requestBody: body, requestBodyRequired: bodyRequired, statuses: statuses,
-            responses: responses))
+            method: method.rawValue, path: path, summary: summary, query: query, requestBody: body, requestBodyRequired: bodyRequired,
+            statuses: Set(statuses + [400, 500]).sorted(), responses: responses))
         let accepted = Set(query)
         on(RouterPath(path), method: method, use: { request, context in
             for (name, _) in request.uri.queryParameters where !accepted.contains(String(name)) {

@@ -4,7 +4,7 @@ import Logbook
 /// The weekly chart a fitness app shows: one bar per day of the week for distance or moving
 /// time, as a self-contained SVG. Pure: the same stats give the same bytes (no locale, no clock).
 struct WeeklyChart: Sendable {
-    enum Metric: String, Sendable {
+    enum Metric: String, Sendable, CaseIterable {
         case distance, time
     }
 

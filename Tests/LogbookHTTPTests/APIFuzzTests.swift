@@ -43,7 +43,7 @@ struct APIFuzzTests {
                 "--max-examples", "100", "--seed", "20261123", "--request-timeout", "30", "--workers", "2",
                 // Subscriptions stream until the client leaves (SubscriptionTests cover them).
                 "--exclude-path-regex", "subscribe$",
-            ])
+            ], in: directory)  // its cache (.schemathesis/) goes with the temporary directory
             let summary = output.range(of: "SUMMARY").map { String(output[$0.lowerBound...]) } ?? String(output.suffix(4000))
             print("schemathesis summary:\n\(summary)")
             #expect(status == 0, "\(output.suffix(20_000))")
@@ -51,8 +51,8 @@ struct APIFuzzTests {
     }
 
     /// Runs `program arguments` (found on PATH) to its end without blocking a thread of the
-    /// cooperative pool; returns its exit status and output (stdout and stderr).
-    static func run(_ program: String, _ arguments: [String]) async throws -> (Int32, String) {
+    /// cooperative pool, in `directory` if given; returns its exit status and output (stdout and stderr).
+    static func run(_ program: String, _ arguments: [String], in directory: String? = nil) async throws -> (Int32, String) {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-run-\(UUID().uuidString).txt")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
@@ -61,6 +61,7 @@ struct APIFuzzTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [program] + arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.environment = ProcessInfo.processInfo.environment.merging(["LOGBOOK_JWT_SECRET": testSecret, "NO_COLOR": "1"]) { $1 }
         process.standardOutput = handle
         process.standardError = handle

@@ -25,7 +25,7 @@ struct AuthTests {
             for (header, words) in cases {
                 var headers = HTTPFields()
                 if let header { headers[.authorization] = header }
-                let response = try await server.client.execute(uri: "/users/ana/profile", method: .get, headers: headers)
+                let response = server.checked(try await server.client.execute(uri: "/users/ana/profile", method: .get, headers: headers), .get, "/users/ana/profile")
                 #expect(response.status == .unauthorized, "\(header ?? "none")")
                 #expect(response.headers[.wwwAuthenticate] == "Bearer")
                 #expect(String(buffer: response.body).contains(words), "\(String(buffer: response.body))")

@@ -19,7 +19,8 @@ struct FileImportRouteTests {
         var headers = HTTPFields()
         headers[.authorization] = "Bearer \(try await server.token("ana", admin: false))"
         headers[.contentType] = contentType
-        return try await server.client.execute(uri: "/users/\(user)/imports", method: .post, headers: headers, body: ByteBuffer(bytes: bytes))
+        let uri = "/users/\(user)/imports"
+        return server.checked(try await server.client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(bytes: bytes)), .post, uri)
     }
 
     @Test("a FIT file: imported once (201), then already there (200); detail, route.geojson and chart.svg follow")

@@ -35,8 +35,13 @@ struct TestServer: Sendable {
         if let user { headers[.authorization] = "Bearer \(try await token(user, admin: admin))" }
         if body != nil { headers[.contentType] = "application/json" }
         for (name, value) in extra { headers[HTTPField.Name(name)!] = value }
-        let response = try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
-        // Every answer is held to Schemas/openapi.json: documented status, content type and body schema.
+        return checked(try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }),
+                       method, uri)
+    }
+
+    /// `response`, after holding it to Schemas/openapi.json (documented status, content type and
+    /// body schema): every answer the HTTP tests receive goes through here.
+    func checked(_ response: TestResponse, _ method: HTTPRequest.Method, _ uri: String) -> TestResponse {
         let violations = APIContract.shared.withLock {
             $0.violations(method: method.rawValue, uri: uri, status: Int(response.status.code), contentType: response.headers[.contentType],
                           body: Data(response.body.readableBytesView))

@@ -81,11 +81,10 @@ struct SchemaValidator {
             let length = text.unicodeScalars.count
             if let minimum = schema["minLength"] as? Int, length < minimum { errors.append("\(path): shorter than \(minimum)") }
             if let maximum = schema["maxLength"] as? Int, length > maximum { errors.append("\(path): longer than \(maximum)") }
-            if let pattern = schema["pattern"] as? String, text.range(of: pattern, options: .regularExpression) == nil {
+            if let pattern = schema["pattern"] as? String, !Self.matches(text, pattern) {
                 errors.append("\(path): \"\(text.prefix(60))\" does not match \(pattern)")
             }
-            if let format = schema["format"] as? String, let formatPattern = Self.formats[format],
-               text.range(of: formatPattern, options: .regularExpression) == nil {
+            if let format = schema["format"] as? String, let formatPattern = Self.formats[format], !Self.matches(text, formatPattern) {
                 errors.append("\(path): \"\(text.prefix(60))\" is not a \(format)")
             }
         default: break
@@ -134,6 +133,13 @@ struct SchemaValidator {
         "date": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
         "date-time": "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$",
     ]
+
+    /// Whether `pattern` finds a match in `text`; a pattern anchored with `^…$` must cover the whole
+    /// text (ICU's `$` also matches before a final newline, which JSON Schema's does not).
+    private static func matches(_ text: String, _ pattern: String) -> Bool {
+        guard let range = text.range(of: pattern, options: .regularExpression) else { return false }
+        return !pattern.hasSuffix("$") || range.upperBound == text.endIndex
+    }
 
     private static func matches(_ value: JSONValue, type: String) -> Bool {
         switch (value, type) {

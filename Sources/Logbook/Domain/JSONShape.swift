@@ -7,8 +7,10 @@ enum JSONShape {
         /// An object with these fields (required or not).
         case object([String: (required: Bool, shape: Shape)])
         case array(Shape)
-        /// Anything else: the decoder checks its type.
+        /// Anything else but null: the decoder checks its type.
         case value
+        /// A value or null (null means something, e.g. "clear the preferred step source").
+        case valueOrNull
     }
 
     static func shape(of type: EventType, schemaVersion: UInt32) -> Shape {
@@ -27,7 +29,8 @@ enum JSONShape {
             + (schemaVersion == 1 ? [] : ["elapsedSeconds", "maxHeartRate"])
         switch type {
         case .userRegistered: return object(["displayName", "timeZone", "weekStart", "units"])
-        case .userProfileUpdated: return object([], ["displayName", "timeZone", "weekStart", "units", "preferredStepSource"])
+        case .userProfileUpdated:
+            return object([], ["displayName", "timeZone", "weekStart", "units", "preferredStepSource"], nested: ["preferredStepSource": .valueOrNull])
         case .workoutStarted: return object(["workoutId", "activityType", "startedAt", "source"], nested: ["source": source])
         case .workoutPaused, .workoutResumed: return object(["workoutId", "at"])
         case .workoutFinished:
@@ -62,6 +65,9 @@ enum JSONShape {
     static func check(_ value: Any, against shape: Shape, at path: String, type: EventType) throws(DomainCodingError) {
         switch shape {
         case .value:
+            // An optional field is left out, never null (the schemas give each field one type).
+            if value is NSNull { throw .invalidJSON(type: type.rawValue, field: path, reason: "must not be null") }
+        case .valueOrNull:
             return
         case .array(let element):
             guard let array = value as? [Any] else { throw .invalidJSON(type: type.rawValue, field: path, reason: "expected an array") }

@@ -14,12 +14,17 @@ public struct IdempotentRequest: Sendable, Hashable {
     /// A SHA-256 digest of what the request asks, such as its method, path and body.
     public let fingerprint: [UInt8]
 
-    /// A keyed request; refuses a key that is empty, longer than 255 characters, or not visible ASCII.
-    public init(key: String, scope: String, fingerprint: [UInt8]) throws {
+    /// Refuses a key that is empty, longer than 255 characters, or not visible ASCII.
+    public static func check(key: String) throws {
         guard (1...255).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw LogbookError.invalidArgument(
                 name: "Idempotency-Key", reason: "a key is 1 to 255 visible ASCII characters, not \"\(key.prefix(40))\"")
         }
+    }
+
+    /// A keyed request; refuses a key that is empty, longer than 255 characters, or not visible ASCII.
+    public init(key: String, scope: String, fingerprint: [UInt8]) throws {
+        try Self.check(key: key)
         guard fingerprint.count == SHA256.byteCount else {
             throw LogbookError.invalidArgument(name: "fingerprint", reason: "a SHA-256 digest of \(SHA256.byteCount) bytes")
         }

@@ -4,7 +4,7 @@
 /// Objects are closed (`additionalProperties: false`): a field the code adds without describing
 /// it here fails the response-conformance tests. Every property carries a one-line description.
 /// A ``reference(_:_:)`` to a ``DocumentedSchema`` type becomes a `$ref` to a named component.
-public struct JSONSchema: Sendable {
+package struct JSONSchema: Sendable {
     /// One keyword's value.
     enum Keyword: Sendable {
         case text(String), integer(Int), number(Double), flag(Bool), texts([String])
@@ -20,15 +20,9 @@ public struct JSONSchema: Sendable {
         self.component = component
     }
 
-    /// This schema with `description` (replacing any it had).
-    public func described(_ description: String) -> JSONSchema {
-        var copy = self
-        copy.keywords["description"] = .text(description)
-        return copy
-    }
 
     /// This schema with `null` allowed too.
-    public var orNull: JSONSchema {
+    package var orNull: JSONSchema {
         if component == nil, case .text(let type)? = keywords["type"] {
             var copy = self
             copy.keywords["type"] = .texts([type, "null"])
@@ -39,7 +33,8 @@ public struct JSONSchema: Sendable {
 }
 
 extension JSONSchema {
-    public static func string(
+    /// A string, with its format, pattern and length limits when it has them.
+    package static func string(
         _ description: String, format: String? = nil, pattern: String? = nil, minLength: Int? = nil, maxLength: Int? = nil
     ) -> JSONSchema {
         var keywords: [String: Keyword] = ["type": .text("string"), "description": .text(description)]
@@ -51,7 +46,7 @@ extension JSONSchema {
     }
 
     /// A local date, `yyyy-mm-dd`.
-    public static func date(_ description: String) -> JSONSchema {
+    package static func date(_ description: String) -> JSONSchema {
         .string(description, format: "date", pattern: datePattern)
     }
 
@@ -64,22 +59,23 @@ extension JSONSchema {
         #"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])[Tt ]([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{1,6})?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"#
 
     /// An RFC 3339 time with its UTC offset, as the log writes times (at most microseconds).
-    public static func dateTime(_ description: String) -> JSONSchema {
+    package static func dateTime(_ description: String) -> JSONSchema {
         .string(description, format: "date-time")
     }
 
     /// One of `values`.
-    public static func enumeration(_ description: String, _ values: [String]) -> JSONSchema {
+    package static func enumeration(_ description: String, _ values: [String]) -> JSONSchema {
         JSONSchema(["type": .text("string"), "enum": .texts(values), "description": .text(description)])
     }
 
     /// One of the raw values of `type`'s cases: the list comes from the Swift enum itself.
-    public static func enumeration<Values: CaseIterable & RawRepresentable>(_ description: String, _ type: Values.Type) -> JSONSchema
+    package static func enumeration<Values: CaseIterable & RawRepresentable>(_ description: String, _ type: Values.Type) -> JSONSchema
     where Values.RawValue == String {
         enumeration(description, type.allCases.map(\.rawValue))
     }
 
-    public static func integer(_ description: String, minimum: Int? = nil, maximum: Int? = nil) -> JSONSchema {
+    /// A whole number, within `minimum`…`maximum` when given.
+    package static func integer(_ description: String, minimum: Int? = nil, maximum: Int? = nil) -> JSONSchema {
         var keywords: [String: Keyword] = ["type": .text("integer"), "description": .text(description)]
         if let minimum { keywords["minimum"] = .integer(minimum) }
         if let maximum { keywords["maximum"] = .integer(maximum) }
@@ -87,20 +83,23 @@ extension JSONSchema {
     }
 
     /// A whole number of events, bytes, seconds…: never negative.
-    public static func count(_ description: String) -> JSONSchema { .integer(description, minimum: 0) }
+    package static func count(_ description: String) -> JSONSchema { .integer(description, minimum: 0) }
 
-    public static func number(_ description: String, minimum: Double? = nil, maximum: Double? = nil) -> JSONSchema {
+    /// A number (a Double), within `minimum`…`maximum` when given.
+    package static func number(_ description: String, minimum: Double? = nil, maximum: Double? = nil) -> JSONSchema {
         var keywords: [String: Keyword] = ["type": .text("number"), "description": .text(description)]
         if let minimum { keywords["minimum"] = .number(minimum) }
         if let maximum { keywords["maximum"] = .number(maximum) }
         return JSONSchema(keywords)
     }
 
-    public static func boolean(_ description: String) -> JSONSchema {
+    /// true or false.
+    package static func boolean(_ description: String) -> JSONSchema {
         JSONSchema(["type": .text("boolean"), "description": .text(description)])
     }
 
-    public static func array(_ description: String, of items: JSONSchema, maxItems: Int? = nil) -> JSONSchema {
+    /// An array of `items`, at most `maxItems` long when given.
+    package static func array(_ description: String, of items: JSONSchema, maxItems: Int? = nil) -> JSONSchema {
         var keywords: [String: Keyword] = ["type": .text("array"), "items": .schema(items), "description": .text(description)]
         if let maxItems { keywords["maxItems"] = .integer(maxItems) }
         return JSONSchema(keywords)
@@ -108,7 +107,7 @@ extension JSONSchema {
 
     /// A closed object: `required` properties always present, `optional` ones left out when the
     /// value has none (Swift's `nil`), nothing else.
-    public static func object(_ description: String, required: [String: JSONSchema], optional: [String: JSONSchema] = [:]) -> JSONSchema {
+    package static func object(_ description: String, required: [String: JSONSchema], optional: [String: JSONSchema] = [:]) -> JSONSchema {
         var keywords: [String: Keyword] = [
             "type": .text("object"), "description": .text(description), "additionalProperties": .flag(false),
             "properties": .properties(required.merging(optional) { first, _ in first }),
@@ -117,24 +116,16 @@ extension JSONSchema {
         return JSONSchema(keywords)
     }
 
-    /// An object whose keys are not fixed (a map), every value matching `values`.
-    public static func map(_ description: String, values: JSONSchema) -> JSONSchema {
-        JSONSchema(["type": .text("object"), "description": .text(description), "additionalProperties": .schema(values)])
-    }
 
-    /// Any JSON value of the given types (e.g. a GeoJSON geometry), not described further.
-    public static func free(_ description: String, types: [String] = ["object"]) -> JSONSchema {
-        JSONSchema(["type": types.count == 1 ? .text(types[0]) : .texts(types), "description": .text(description)])
-    }
 
     /// Exactly one of `choices`.
-    public static func oneOf(_ description: String, _ choices: [JSONSchema]) -> JSONSchema {
+    package static func oneOf(_ description: String, _ choices: [JSONSchema]) -> JSONSchema {
         JSONSchema(["oneOf": .schemas(choices), "description": .text(description)])
     }
 
     /// The named component of `type` (`#/components/schemas/<name>`), with a description of
     /// this use of it.
-    public static func reference<Documented: DocumentedSchema>(_ type: Documented.Type, _ description: String? = nil) -> JSONSchema {
+    package static func reference<Documented: DocumentedSchema>(_ type: Documented.Type, _ description: String? = nil) -> JSONSchema {
         var keywords: [String: Keyword] = [:]
         if let description { keywords["description"] = .text(description) }
         return JSONSchema(keywords, component: (type.schemaName, { type.schema }))
@@ -142,17 +133,17 @@ extension JSONSchema {
 
     /// A named component defined here rather than by a Swift type (answers written without one,
     /// such as the log's pages).
-    public static func component(_ name: String, _ definition: @escaping @Sendable () -> JSONSchema) -> JSONSchema {
+    package static func component(_ name: String, _ definition: @escaping @Sendable () -> JSONSchema) -> JSONSchema {
         JSONSchema([:], component: (name, definition))
     }
 
     /// A schema kept in a file of `Schemas/` (the wire form's event schemas), by its relative path.
-    public static func file(_ path: String) -> JSONSchema { JSONSchema(["$ref": .text(path)]) }
+    package static func file(_ path: String) -> JSONSchema { JSONSchema(["$ref": .text(path)]) }
 }
 
 /// A type whose JSON form is described by a ``JSONSchema``: response bodies name their type when
 /// the route is registered, and the OpenAPI document takes the schema from here.
-public protocol DocumentedSchema: SendableMetatype {
+package protocol DocumentedSchema: SendableMetatype {
     /// The component's name in the document (default: the type's name).
     static var schemaName: String { get }
     /// The schema of the type's JSON form.
@@ -160,12 +151,12 @@ public protocol DocumentedSchema: SendableMetatype {
 }
 
 extension DocumentedSchema {
-    public static var schemaName: String { String(describing: Self.self) }
+    package static var schemaName: String { String(describing: Self.self) }
 }
 
 extension Array: DocumentedSchema where Element: DocumentedSchema {
-    public static var schemaName: String { Element.schemaName + "List" }
-    public static var schema: JSONSchema { .array("\(Element.schemaName) values", of: .reference(Element.self)) }
+    package static var schemaName: String { Element.schemaName + "List" }
+    package static var schema: JSONSchema { .array("\(Element.schemaName) values", of: .reference(Element.self)) }
 }
 
 extension JSONSchema {

@@ -120,13 +120,13 @@ public enum OpenAPIDocument {
         409: "Version conflict (with currentVersion), an event id another event has, or a job that is no longer running",
         413: "The body is larger than the configured limit",
         422: "A domain rule refused the command (rule names it), or an Idempotency-Key was used for another request",
-        500: "The job failed (detail says why)",
+        500: "An internal error; for a job, the job failed (detail says why)",
         503: "Not ready: a read model is rebuilding or behind the allowed lag (Retry-After)",
     ]
 }
 
 extension Problem: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("An RFC 9457 problem: why the request was refused", required: [
             "type": .string("A URI reference naming the kind of problem, e.g. /problems/rule/goal_horizon"),
             "title": .string("A short summary of the kind of problem"),

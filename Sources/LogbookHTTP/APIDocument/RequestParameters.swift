@@ -33,7 +33,8 @@ enum RequestParameters {
                 schema: .string("1 to 255 visible ASCII characters", pattern: "^[!-~]{1,255}$", minLength: 1, maxLength: 255),
                 description: "The client's key for this request (a UUID is a good choice): a retry of the same request answers the "
                     + "original status and body with Idempotent-Replayed: true and writes nothing (kept 24 h by default); the same key "
-                    + "with another method, path, query or body is 422 idempotency-conflict."))
+                    + "with another method, path, query or body is 422 idempotency-conflict."
+                    + (route.path == "users/{user}/imports" ? " A workout file upload is idempotent by its content: the key is checked, not needed." : "")))
             parameters.append(Parameter(
                 name: "If-Match", location: .header, required: false,
                 schema: .string("A stream version, as an entity tag (\"3\", W/\"3\") or a bare number", pattern: #"^[ \t]*(W/)?("[0-9]{1,19}"|[0-9]{1,19})[ \t]*$"#),
@@ -60,11 +61,12 @@ enum RequestParameters {
     }
 
     /// A local day.
-    static var date: JSONSchema { .date("A local day (yyyy-mm-dd)") }
+    static var date: JSONSchema { .date("A local day (yyyy-mm-dd), years 0002 to 9998") }
 
     /// An RFC 3339 time with its offset, at most microseconds, as the log's timestamps are parsed.
     static var time: JSONSchema {
-        .string("An RFC 3339 time with a UTC offset, at most microsecond precision", format: "date-time",
+        // No `format: date-time`: the log also takes a space between day and time, which that format refuses.
+        .string("An RFC 3339 time with a UTC offset, at most microsecond precision ('T', 't' or a space before the time)",
                 pattern: JSONSchema.timePattern)
     }
 
@@ -83,8 +85,8 @@ enum RequestParameters {
         case "workoutId": (id, "The workout id")
         case "placeId": (id, "The place id")
         case "date": (date, "The local day (yyyy-mm-dd)")
-        case "stream": (.string("A stream id", minLength: 1, maxLength: 256), "The stream id, e.g. goals-u-1000")
-        case "job": (.string("A job id", minLength: 1, maxLength: 64), "The job id (X-Logbook-Job of the request that started it)")
+        case "stream": (.string("A stream id"), "The stream id, e.g. goals-u-1000 (404 if there is none)")
+        case "job": (.string("A job id"), "The job id (X-Logbook-Job of the request that started it; 404 if there is none)")
         default: (.string(name), name)
         }
     }
@@ -108,11 +110,11 @@ enum RequestParameters {
             return (.integer("A log position", minimum: 0, maximum: Int.max),
                     "Answer only once the read models hold this log position (a write's X-Logbook-Position, made on any server); 503 with "
                         + "Retry-After if they do not within the configured wait. Also the X-Logbook-Min-Position header")
-        case "date": return (date, "A day of the week asked for")
+        case "date": return (date, "A day of the week asked for (years 0002 to 9998)")
         case "day": return (date, "The day the streaks are computed as of (default: the last day with data)")
         case "today": return (date, "The last day of the window (default: today in the user's time zone)")
         case "from" where route.hasSuffix("timeline"): return (time, "Only events that occurred at or after this time")
-        case "to" where route.hasSuffix("timeline"): return (time, "Only events that occurred before this time")
+        case "to" where route.hasSuffix("timeline"): return (time, "Only events that occurred at or before this time")
         case "from" where route == "users/{user}/activities": return (date, "Only workouts started on or after this local day")
         case "to" where route == "users/{user}/activities": return (date, "Only workouts started on or before this local day")
         case "from" where route == "users/{user}/stats/period": return (date, "First day")
@@ -131,7 +133,7 @@ enum RequestParameters {
         case "prefix": return (.string("A stream id prefix"), "Only streams whose id starts with this")
         case "category": return (.enumeration("Place category", PlaceCategory.self), "Place category")
         case "metric" where route.hasSuffix("weekly.svg"):
-            return (.enumeration("What the bars show", ["distance", "time"]), "What the bars show (default distance)")
+            return (.enumeration("What the bars show", WeeklyChart.Metric.self), "What the bars show (default distance)")
         case "metric": return (.enumeration("What the chart shows", ActivityChart.Metric.self), "What the chart shows (default pace)")
         case "type": return (.enumeration("Activity type", ActivityType.self), "Only workouts of this type")
         case "text": return (.string("Text to find"), "Only workouts whose title or notes contain this (case-insensitive)")

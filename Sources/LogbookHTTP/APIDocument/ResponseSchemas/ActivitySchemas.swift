@@ -1,20 +1,20 @@
 // The JSON schemas of activity answers: pages of workouts, one workout's detail with splits, the month calendar and insights.
-public import Logbook
+package import Logbook
 
 /// The fields of an `ActivityRecord`'s own JSON: the record, the items of an activities page and
 /// the activity detail all write them.
 private enum RecordFields {
     static var required: [String: JSONSchema] {
         [
-            "workoutId": .string("The workout's id", minLength: 1),
+            "workoutId": .string("The workout's id"),
             "user": .string("The user whose workout it is"),
             "activityType": .enumeration("The kind of workout", ActivityType.self),
             "status": .enumeration(
                 "Where the workout is in its life: running or paused (active), finished (counts), discarded or deleted", WorkoutStatus.self),
             "startedAt": .dateTime("When the workout started, in the offset it was recorded with"),
             "source": .reference(WorkoutSource.self, "Where the workout came from"),
-            "distanceMeters": .count("Distance covered, in metres"),
-            "movingSeconds": .count("Moving (timer) time, in seconds"),
+            "distanceMeters": .integer("Distance covered, in metres"),
+            "movingSeconds": .integer("Moving (timer) time, in seconds"),
             "countedPosition": .count("Log position of the event that made the workout count (finished or imported); 0 if it does not count"),
             "trackParts": .count("Parts of the recorded track received so far"),
             "trackPoints": .count("Points of the recorded track received so far"),
@@ -24,11 +24,11 @@ private enum RecordFields {
     static var optional: [String: JSONSchema] {
         [
             "endedAt": .dateTime("When the workout ended (absent until it is finished or imported)"),
-            "steps": .count("Steps taken during the workout"),
-            "activeKcal": .count("Active energy burned, in kilocalories"),
-            "avgHeartRate": .count("Average heart rate, in beats per minute"),
-            "maxHeartRate": .count("Highest heart rate, in beats per minute, when the source gave it"),
-            "elapsedSeconds": .count("Wall-clock length, pauses included, in seconds, when the source gave it"),
+            "steps": .integer("Steps taken during the workout"),
+            "activeKcal": .integer("Active energy burned, in kilocalories"),
+            "avgHeartRate": .integer("Average heart rate, in beats per minute"),
+            "maxHeartRate": .integer("Highest heart rate, in beats per minute, when the source gave it"),
+            "elapsedSeconds": .integer("Wall-clock length, pauses included, in seconds, when the source gave it"),
             "laps": .array("The workout's laps, in order", of: .reference(Lap.self)),
             "title": .string("The workout's title"),
             "notes": .string("The user's notes on the workout"),
@@ -40,7 +40,7 @@ private enum RecordFields {
 }
 
 extension ActivityRecord: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("Everything known about one workout", required: RecordFields.required, optional: RecordFields.optional)
     }
 }
@@ -57,7 +57,7 @@ enum DatedActivitySchema: DocumentedSchema {
 }
 
 extension ActivityPage: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("A page of a user's counted workouts, newest first", required: [
             "activities": .array("The page's workouts, newest first", of: .reference(DatedActivitySchema.self)),
         ], optional: [
@@ -67,7 +67,7 @@ extension ActivityPage: DocumentedSchema {
 }
 
 extension WorkoutSource: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("Where a workout came from", required: [
             "kind": .enumeration("The kind of source", SourceKind.self),
         ], optional: [
@@ -77,22 +77,22 @@ extension WorkoutSource: DocumentedSchema {
 }
 
 extension Lap: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("One lap of a workout", required: [
-            "distanceMeters": .count("Distance of the lap, in metres"),
-            "movingSeconds": .count("Timer (moving) time of the lap, in seconds"),
+            "distanceMeters": .integer("Distance of the lap, in metres"),
+            "movingSeconds": .integer("Timer (moving) time of the lap, in seconds"),
         ], optional: [
             "startedAt": .dateTime("When the lap began"),
-            "elapsedSeconds": .count("Wall-clock length of the lap, pauses included, in seconds"),
-            "activeKcal": .count("Active energy burned in the lap, in kilocalories"),
-            "avgHeartRate": .count("Average heart rate over the lap, in beats per minute"),
-            "maxHeartRate": .count("Highest heart rate in the lap, in beats per minute"),
+            "elapsedSeconds": .integer("Wall-clock length of the lap, pauses included, in seconds"),
+            "activeKcal": .integer("Active energy burned in the lap, in kilocalories"),
+            "avgHeartRate": .integer("Average heart rate over the lap, in beats per minute"),
+            "maxHeartRate": .integer("Highest heart rate in the lap, in beats per minute"),
         ])
     }
 }
 
 extension ActivityDetail: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         let required: [String: JSONSchema] = [
             "date": RecordFields.date,
             "splitUnit": .enumeration("The unit of the splits, the user's: km or mi", ["km", "mi"]),
@@ -104,8 +104,8 @@ extension ActivityDetail: DocumentedSchema {
         let optional: [String: JSONSchema] = [
             "elevationGainMeters": .count("Altitude gained over the track, in metres"),
             "elevationLossMeters": .count("Altitude lost over the track, in metres"),
-            "avgHeartRate": .count("Average heart rate in beats per minute: the record's when the source gave it, else the track's"),
-            "maxHeartRate": .count("Highest heart rate in beats per minute: the record's when the source gave it, else the track's"),
+            "avgHeartRate": .integer("Average heart rate in beats per minute: the record's when the source gave it, else the track's"),
+            "maxHeartRate": .integer("Highest heart rate in beats per minute: the record's when the source gave it, else the track's"),
             "avgSpeedMetersPerSecond": .number("Distance over moving time, in metres per second"),
             "maxSpeedMetersPerSecond": .number("Highest speed along the track, in metres per second"),
         ]
@@ -117,22 +117,22 @@ extension ActivityDetail: DocumentedSchema {
 }
 
 extension Split: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("One split of a recorded track: a kilometre or a mile (the last may be shorter)", required: [
             "index": .integer("The split's number, from 1", minimum: 1),
-            "distanceMeters": .count("Length of the split, in metres"),
-            "seconds": .count("Time taken over the split, in seconds"),
+            "distanceMeters": .integer("Length of the split, in metres"),
+            "seconds": .integer("Time taken over the split, in seconds"),
         ], optional: [
-            "pace": .count("Seconds per kilometre or per mile (the split's unit); absent for a split without time"),
+            "pace": .integer("Seconds per kilometre or per mile (the split's unit); absent for a split without time"),
             "elevationGainMeters": .count("Altitude gained over the split, in metres"),
             "elevationLossMeters": .count("Altitude lost over the split, in metres"),
-            "avgHeartRate": .count("Average heart rate over the split, in beats per minute"),
+            "avgHeartRate": .integer("Average heart rate over the split, in beats per minute"),
         ])
     }
 }
 
 extension MonthCalendar: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("The active days of one month", required: [
             "year": .integer("The year"),
             "month": .integer("The month, 1 to 12", minimum: 1, maximum: 12),
@@ -142,31 +142,31 @@ extension MonthCalendar: DocumentedSchema {
 }
 
 extension MonthCalendar.Day: DocumentedSchema {
-    public static var schemaName: String { "MonthCalendarDay" }
+    package static var schemaName: String { "MonthCalendarDay" }
 
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("One active day of a month", required: [
             "date": .date("The local day"),
             "workouts": .integer("Counted workouts that started on the day", minimum: 1),
-            "movingSeconds": .count("Their moving time, in seconds"),
+            "movingSeconds": .integer("Their moving time, in seconds"),
             "types": .array("Their activity types, each once, in the order of the types", of: .enumeration("An activity type", ActivityType.self)),
         ])
     }
 }
 
 extension ActivityInsights: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("A summary of a user's counted workouts over the last days", required: [
             "from": .date("First day of the window (inclusive)"),
             "to": .date("Last day of the window (inclusive)"),
             "workouts": .count("Counted workouts in the window"),
-            "distanceMeters": .count("Their distance, in metres"),
-            "movingSeconds": .count("Their moving time, in seconds"),
+            "distanceMeters": .integer("Their distance, in metres"),
+            "movingSeconds": .integer("Their moving time, in seconds"),
             "byType": .array(
                 "Totals per activity type, in the order of the types; types without workouts are left out", of: .reference(TypeTotals.self)),
         ], optional: [
             "averagePaceSecondsPerKm": .number(
-                "Seconds per kilometre over the window's runs, walks and hikes (absent without any distance)", minimum: 0),
+                "Seconds per kilometre over the window's runs, walks and hikes (absent without any distance)"),
             "favoriteType": .enumeration(
                 "The type with the most workouts (ties: more moving time, then the order of the types); absent without workouts",
                 ActivityType.self),

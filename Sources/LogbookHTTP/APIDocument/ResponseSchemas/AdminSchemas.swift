@@ -1,6 +1,6 @@
 // The JSON schemas of the admin answers: read models' status, caches, storage, jobs (rebuild, verify, backup) and their results.
-public import EventLog
-public import Logbook
+package import EventLog
+package import Logbook
 
 /// A SHA-256 digest in lower-case hex.
 private func hexSHA256(_ description: String) -> JSONSchema {
@@ -8,7 +8,7 @@ private func hexSHA256(_ description: String) -> JSONSchema {
 }
 
 extension ProjectionStatus: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("Where one read model stands against the log", required: [
             "projection": .enumeration("The read model", ProjectionKind.self),
             "codeVersion": .integer("The read model's code version (a change makes it rebuild on open)", minimum: 1),
@@ -23,7 +23,7 @@ extension ProjectionStatus: DocumentedSchema {
 }
 
 extension CacheStatus: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("One query cache's counters", required: [
             "name": .string("The cache: the family of queries it answers, e.g. stats, goals, places, activities, timeline, collectibles, records"),
             "entries": .count("Answers held"),
@@ -37,7 +37,7 @@ extension CacheStatus: DocumentedSchema {
 }
 
 extension LogStorageInfo: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("Sizes and counters of the log's storage; fields a backend has no notion of are left out", required: [
             "backend": .enumeration("Which backend stores the log", ["lmdb", "postgres"]),
             "headPosition": .count("The log's last position (0 when empty)"),
@@ -52,9 +52,9 @@ extension LogStorageInfo: DocumentedSchema {
 }
 
 extension LogStorageInfo.DatabaseInfo: DocumentedSchema {
-    public static var schemaName: String { "LogDatabaseInfo" }
+    package static var schemaName: String { "LogDatabaseInfo" }
 
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("One table of the log (an LMDB database, a PostgreSQL table)", required: [
             "name": .string("The table's name"),
             "entries": .count("Entries (rows) it holds"),
@@ -64,13 +64,13 @@ extension LogStorageInfo.DatabaseInfo: DocumentedSchema {
 }
 
 extension AdminJob: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("One administrative job (a rebuild, a verification, a backup) and how it stands", required: [
             "id": .string(
                 "The job's id, a lower-case UUID", format: "uuid",
                 pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"),
-            "kind": .enumeration("What the job does", ["rebuild", "verify", "backup"]),
-            "state": .enumeration("Where the job is in its life", ["running", "succeeded", "failed", "cancelled"]),
+            "kind": .enumeration("What the job does", AdminJob.Kind.self),
+            "state": .enumeration("Where the job is in its life", AdminJob.State.self),
             "projections": .array("The read models it works on, in order", of: .enumeration("A read model", ProjectionKind.self)),
             "startedAt": .dateTime("When the job started, by the Logbook's clock"),
         ], optional: [
@@ -86,7 +86,7 @@ extension AdminJob: DocumentedSchema {
 }
 
 extension RebuildProgress: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("How far a rebuild (or a verification's rebuild) has come", required: [
             "projections": .array("The read models being rebuilt, in order", of: .enumeration("A read model", ProjectionKind.self)),
             "position": .count("The last log position folded"),
@@ -98,7 +98,7 @@ extension RebuildProgress: DocumentedSchema {
 }
 
 extension BackupProgress: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("How far a backup has come: bytes copied of the file being copied", required: [
             "file": .string("The file being copied, e.g. data.mdb"),
             "bytesCopied": .count("Bytes of it copied so far"),
@@ -108,7 +108,7 @@ extension BackupProgress: DocumentedSchema {
 }
 
 extension ProjectionDigest: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("The digest of one read model at one position", required: [
             "projection": .enumeration("The read model", ProjectionKind.self),
             "position": .count("Its checkpoint: the last log position folded"),
@@ -119,7 +119,7 @@ extension ProjectionDigest: DocumentedSchema {
 }
 
 extension VerificationResult: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("What a verification found for one read model", required: [
             "projection": .enumeration("The read model", ProjectionKind.self),
             "position": .count("The log position both digests are at"),
@@ -131,7 +131,7 @@ extension VerificationResult: DocumentedSchema {
 }
 
 extension FinishedBackup: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("Where a finished backup went, and what it holds", required: [
             "directory": .string("The backup's directory on the server"),
             "manifest": .reference(BackupManifest.self, "The backup's manifest (its manifest.json)"),
@@ -140,7 +140,7 @@ extension FinishedBackup: DocumentedSchema {
 }
 
 extension BackupManifest: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("What a backup holds and how to know it is sound", required: [
             "format": .integer("The manifest layout", minimum: 1),
             "logbookVersion": .string("The version of Logbook that made the backup"),
@@ -154,7 +154,7 @@ extension BackupManifest: DocumentedSchema {
 }
 
 extension BackupReadModel: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("One read model as it stood in a backup", required: [
             "projection": .enumeration("The read model", ProjectionKind.self),
             "codeVersion": .integer("Its code version", minimum: 1),
@@ -165,7 +165,7 @@ extension BackupReadModel: DocumentedSchema {
 }
 
 extension BackupFile: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("One file of a backup", required: [
             "name": .string("The file's name inside the backup directory, e.g. data.mdb"),
             "bytes": .count("The file's size, in bytes"),

@@ -1,8 +1,8 @@
 // The JSON schema of a command's answer: what it wrote, or had written before.
-public import Logbook
+package import Logbook
 
 extension CommandResult: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("What a command wrote (or, for a retry or a repeated import, had written before)", required: [
             "stream": .string("The stream the command's events went to, e.g. user-alice, workout-w1 or catalog"),
             "firstPosition": .count("Log position of the first event the command wrote (or, for a retry, had written); 0 if not known (a repeated import)"),

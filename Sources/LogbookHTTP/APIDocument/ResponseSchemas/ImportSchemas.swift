@@ -1,10 +1,10 @@
 // The JSON schemas of a workout file import's answer: what the file held and what importing it wrote.
 import Logbook
 import WorkoutFiles
-public import WorkoutImport
+package import WorkoutImport
 
 extension FileImportReport: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("What one workout file held and, unless it was a dry run, what importing it wrote", required: [
             "file": .string("The file's name (the X-File-Name header, else upload)"),
             "format": .enumeration("The format the file was read as", WorkoutFileFormat.self),
@@ -19,9 +19,9 @@ extension FileImportReport: DocumentedSchema {
 }
 
 extension FileImportReport.Workout: DocumentedSchema {
-    public static var schemaName: String { "FileImportWorkout" }
+    package static var schemaName: String { "FileImportWorkout" }
 
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("One workout of an imported file; null where the file has no value", required: [
             "sourceKind": .enumeration("The kind of source the file comes from", WorkoutSourceKind.self),
             "sourceId": .string("The workout's id at the source (what makes a repeated import a no-op)"),
@@ -45,9 +45,9 @@ extension FileImportReport.Workout: DocumentedSchema {
 }
 
 extension FileImportReport.Skipped: DocumentedSchema {
-    public static var schemaName: String { "FileImportSkipped" }
+    package static var schemaName: String { "FileImportSkipped" }
 
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("Items of a file left out, and why", required: [
             "reason": .string("Why they were left out"),
             "count": .integer("How many were left out", minimum: 1),
@@ -56,9 +56,9 @@ extension FileImportReport.Skipped: DocumentedSchema {
 }
 
 extension FileImportReport.Written: DocumentedSchema {
-    public static var schemaName: String { "FileImportWritten" }
+    package static var schemaName: String { "FileImportWritten" }
 
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("What a real import wrote, and what was already there", required: [
             "workouts": .count("Workouts imported now"),
             "workoutsAlreadyThere": .count("Workouts an earlier import had written"),

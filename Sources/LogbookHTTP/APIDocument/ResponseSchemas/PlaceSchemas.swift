@@ -1,8 +1,8 @@
 // The JSON schemas of place answers: a catalog place as one user sees it, and the catalog entry itself.
-public import Logbook
+package import Logbook
 
 extension PlaceView: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("A catalog place as one user sees it", required: [
             "place": .reference(PlaceAdded.self, "The catalog's entry for the place"),
             "status": .enumeration(
@@ -18,9 +18,9 @@ extension PlaceView: DocumentedSchema {
 }
 
 extension PlaceAdded: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("A place of the shared catalog, as it was added", required: [
-            "placeId": .string("The place's id", minLength: 1),
+            "placeId": .string("The place's id"),
             "name": .string("The place's name"),
             "category": .enumeration("The kind of place", PlaceCategory.self),
             "subcategory": .string("Finer kind within the category, e.g. italian or climbing"),

@@ -1,8 +1,8 @@
 // The JSON schema of a user's profile (`GET /users/{user}/profile`).
-public import Logbook
+package import Logbook
 
 extension Profile: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("A user's profile", required: [
             "displayName": .string("The name shown to others"),
             "timeZone": .string("IANA time zone the user's days are counted in, e.g. Europe/Berlin"),

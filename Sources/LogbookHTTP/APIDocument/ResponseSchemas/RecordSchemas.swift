@@ -1,8 +1,8 @@
 // The JSON schemas of personal records and collectibles (milestones earned).
-public import Logbook
+package import Logbook
 
 extension PersonalRecords: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("A user's personal records, per activity type", required: [
             "user": .string("The user the records are of"),
             "activityTypes": .array(
@@ -13,7 +13,7 @@ extension PersonalRecords: DocumentedSchema {
 }
 
 extension ActivityTypeRecords: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("A user's personal records for one activity type", required: [
             "activityType": .enumeration("The activity type", ActivityType.self),
             "records": .array(
@@ -24,15 +24,15 @@ extension ActivityTypeRecords: DocumentedSchema {
 }
 
 extension PersonalRecord: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("One personal record: what it is, and the workout and day that set it", required: [
             "kind": .enumeration(
                 "The record: best average pace over a workout of at least 1, 5 or 10 km, the longest distance or the longest moving time",
                 RecordKind.self),
             "workoutId": .string("The workout that set the record"),
             "date": .date("Local date the workout started on"),
-            "distanceMeters": .count("The workout's distance, in metres"),
-            "movingSeconds": .count("The workout's moving time, in seconds"),
+            "distanceMeters": .integer("The workout's distance, in metres"),
+            "movingSeconds": .integer("The workout's moving time, in seconds"),
             "position": .count("The log position at which the workout came to count"),
         ], optional: [
             "paceSecondsPerKm": .number("The workout's average pace, in seconds per kilometre (absent without distance)"),
@@ -41,7 +41,7 @@ extension PersonalRecord: DocumentedSchema {
 }
 
 extension Collectible: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("A milestone a user earned, with the event and the day that earned it", required: [
             "id": .enumeration(
                 "Which milestone",

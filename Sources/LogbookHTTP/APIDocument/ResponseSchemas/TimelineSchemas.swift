@@ -1,8 +1,8 @@
 // The JSON schemas of the audit timeline: a page of entries and one entry.
-public import Logbook
+package import Logbook
 
 extension TimelinePage: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("A page of a user's audit timeline", required: [
             "entries": .array("The page's entries, in the order asked for (newest first by default)", of: .reference(TimelineEntry.self)),
         ], optional: [
@@ -12,7 +12,7 @@ extension TimelinePage: DocumentedSchema {
 }
 
 extension TimelineEntry: DocumentedSchema {
-    public static var schema: JSONSchema {
+    package static var schema: JSONSchema {
         .object("One line of a user's audit timeline: an event of theirs, described", required: [
             "position": .integer("The event's position in the log", minimum: 1),
             "eventId": .string(
