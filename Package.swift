@@ -23,6 +23,8 @@ let package = Package(
         // The event-log conformance suite and test fixtures, for other backends and for hosts.
         .library(name: "LogbookTesting", targets: ["LogbookTesting"]),
         .executable(name: "logbook", targets: ["LogbookCLI"]),
+        // The log benchmark's C baseline: the same workload in plain C on LMDB (`logbook bench log` runs it).
+        .executable(name: "logbook-c-baseline", targets: ["LogbookCBaseline"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -54,6 +56,9 @@ let package = Package(
         ),
         // glibc's mallopt, for the import command's allocator setting (no pointers cross it).
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        // The log benchmark's floor: its workload in plain C on LMDB, a program of its own that
+        // `logbook bench log` runs (so no pointer crosses into Swift). Benchmarks only.
+        .executableTarget(name: "LogbookCBaseline", dependencies: ["CLMDB"], path: "Sources/LogbookCBaseline"),
         // The one module that calls mdb_* and touches raw pointers.
         .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: strictSettings),
         // Varints, little-endian integers and strings in byte buffers, for the storage encodings.
@@ -135,6 +140,8 @@ let package = Package(
             dependencies: [
                 "EventLog", "EventLogLMDB", "EventLogPostgres", "LMDB", "Logbook", "LogbookHTTP", "LogbookOpenAPI", "LogBenchmarks",
                 "DemoData", "WorkoutFiles", "WorkoutImport", .target(name: "CMalloc", condition: .when(platforms: [.linux])),
+                // Built with `logbook` (not linked): `bench log` runs it beside itself.
+                "LogbookCBaseline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

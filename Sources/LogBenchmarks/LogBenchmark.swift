@@ -1,7 +1,7 @@
 import EventLogLMDB
 import DemoData
 import EventLog
-import Foundation
+public import Foundation
 import Crypto
 import Logbook
 
@@ -22,6 +22,8 @@ public struct LogBenchmark: Sendable {
     public var directory: String?
     /// Size of the store the backup phase backs up and restores, in MB (0: no backup phase).
     public var backupMegabytes = 1_024
+    /// Where the C baseline (`logbook-c-baseline`) is looked for: beside this executable.
+    public var cBaselineBeside: URL? = Bundle.main.executableURL
     /// Run only the batched append of the event log (for profiling).
     public var appendOnly = false
     /// Run only the durable append phases, on an empty log (for profiling).
@@ -85,6 +87,17 @@ public struct LogBenchmark: Sendable {
         progress("reading streams and positions")
         let (streamSeconds, streamEvents) = try await BenchmarkDrivers.readStreams(store, workload, reads: streamReads)
         let pointSeconds = try await BenchmarkDrivers.readPoints(store, workload, reads: pointReads)
+
+        progress("the same appends, scan and point reads in plain C on LMDB (logbook-c-baseline)")
+        let c = try await CLogBaseline.beside(cBaselineBeside).run(workload, batchSize: batchSize, pointReads: pointReads, in: root + "/c")
+        report.set("c_append_batched_eps", Double(events) / c.appendSeconds)
+        report.set("c_scan_eps", Double(events) / c.scanSeconds)
+        report.set("c_point_read_eps", Double(c.pointReads) / c.pointSeconds)
+        report.set("append_batched_vs_c_ratio", c.appendSeconds / appendSeconds)
+        report.set("scan_vs_c_ratio", c.scanSeconds / scanSeconds)
+        report.set("point_read_vs_c_ratio", c.pointSeconds / Double(c.pointReads) / (pointSeconds / Double(pointReads)))
+        report.set("raw_append_batched_vs_c_ratio", c.appendSeconds / rawAppendSeconds)
+        report.set("raw_scan_vs_c_ratio", c.scanSeconds / rawScanSeconds)
 
         progress("durable appends: 1 writer, then \(concurrentWriters)")
         let rawSingleSeconds = try raw.appendSingles(count: durableSingleAppends, after: events, seed: 1 << 41)

@@ -23,18 +23,25 @@ struct RawLogBaseline {
     /// Encodes and appends events `range` of the workload in one transaction.
     func append(_ range: ClosedRange<Int>, random: inout SplitMix64) throws {
         var encoder = BenchmarkRecordEncoder()
-            try environment.write { txn in
-                for n in range {
-                    let event = workload.event(n, random: &random)
-                    encoder.encode(
-                        position: UInt64(n), event: event, recordedAt: workload.base,
-                        typeNumber: UInt32(workload.typeIndex(n) + 1), streamNumber: UInt32(workload.streamIndex(n) + 1),
-                        streamVersion: UInt64((n - 1) / workload.streams), streamGap: UInt64(workload.streams),
-                        subjectNumber: UInt32(workload.subjectIndex(n) + 1), subjectSequence: UInt64((n - 1) / workload.subjects),
-                        subjectGap: UInt64(workload.subjects))
-                    try txn.put(events, key: UInt64(n), value: encoder.bytes.span, options: .append)
-                }
+        try environment.write { txn in
+            for n in range {
+                Self.encode(n, of: workload, random: &random, into: &encoder)
+                try txn.put(events, key: UInt64(n), value: encoder.bytes.span, options: .append)
             }
+        }
+    }
+
+    /// Encodes event `n` of `workload` as the log stores it at position `n` (its stream's and
+    /// subject's earlier events `streams` and `subjects` positions back): the records every
+    /// baseline writes.
+    static func encode(_ n: Int, of workload: LogWorkload, random: inout SplitMix64, into encoder: inout BenchmarkRecordEncoder) {
+        let event = workload.event(n, random: &random)
+        encoder.encode(
+            position: UInt64(n), event: event, recordedAt: workload.base,
+            typeNumber: UInt32(workload.typeIndex(n) + 1), streamNumber: UInt32(workload.streamIndex(n) + 1),
+            streamVersion: UInt64((n - 1) / workload.streams), streamGap: UInt64(workload.streams),
+            subjectNumber: UInt32(workload.subjectIndex(n) + 1), subjectSequence: UInt64((n - 1) / workload.subjects),
+            subjectGap: UInt64(workload.subjects))
     }
 
     /// Commits `count` single-record transactions (one fsync each); returns seconds.
