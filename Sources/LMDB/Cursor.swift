@@ -8,8 +8,15 @@ public final class Cursor {
     fileprivate let handle: OpaquePointer
     fileprivate let database: Database
     fileprivate unowned let transaction: ReadTransaction
-    private var key = MDB_val()
-    private var value = MDB_val()
+    /// The current key and value, where `mdb_cursor_get` writes them: memory of the cursor's own
+    /// rather than stored properties passed `inout`, which would cost two dynamic exclusivity
+    /// checks per move (a measurable share of a whole-log scan).
+    private let slots = UnsafeMutablePointer<MDB_val>.allocate(capacity: 2)
+    private var key: MDB_val {
+        get { slots[0] }
+        set { slots[0] = newValue }
+    }
+    private var value: MDB_val { slots[1] }
     fileprivate var positioned = false
     fileprivate var isFinished = false
 
@@ -17,6 +24,11 @@ public final class Cursor {
         self.handle = handle
         self.database = database
         self.transaction = transaction
+        slots.initialize(repeating: MDB_val(), count: 2)
+    }
+
+    deinit {
+        slots.deallocate()
     }
 
     func finish() { isFinished = true }
@@ -24,7 +36,7 @@ public final class Cursor {
     @inline(__always)
     private func move(_ op: MDB_cursor_op, _ name: @autoclosure () -> String) throws -> Bool {
         if isFinished || transaction.isFinished { throw LMDBUsageError.transactionFinished }
-        let rc = mdb_cursor_get(handle, &key, &value, op)
+        let rc = mdb_cursor_get(handle, slots, slots + 1, op)
         if rc == MDB_NOTFOUND {
             positioned = false
             return false
