@@ -38,20 +38,11 @@ struct CLogBaseline {
         try FileManager.default.createDirectory(atPath: directory + "/env", withIntermediateDirectories: true)
         let records = directory + "/records.bin"
         try writeRecords(workload, batchSize: batchSize, to: records)
-        let output = directory + "/timings.json"
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        defer { try? handle.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [records, directory + "/env", String(batchSize), String(pointReads), "4"]
-        process.standardOutput = handle
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
+        let output = URL(fileURLWithPath: directory + "/timings.json")
+        let status = try await ChildProcess.run(
+            URL(fileURLWithPath: executable), [records, directory + "/env", String(batchSize), String(pointReads), "4"], output: output)
         guard status == 0 else { throw BenchmarkFailure("\(executable) exited with status \(status) (its message is above)") }
-        let timings = try JSONDecoder().decode(Timings.self, from: try Data(contentsOf: URL(fileURLWithPath: output)))
+        let timings = try JSONDecoder().decode(Timings.self, from: try Data(contentsOf: output))
         guard timings.records == workload.events, timings.scanned == workload.events else {
             throw BenchmarkFailure("the C baseline wrote \(timings.records) and scanned \(timings.scanned) records, expected \(workload.events)")
         }

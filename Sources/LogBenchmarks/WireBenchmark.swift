@@ -97,7 +97,7 @@ public struct WireBenchmark: Sendable {
             throw BenchmarkFailure("cannot find the logbook executable to run the import")
         }
         let clock = Stopwatch()
-        let status = try await Self.run(program, ["import", file, "--path", store, "--json"])
+        let status = try await ChildProcess.run(program, ["import", file, "--path", store, "--json"])
         guard status == 0 else { throw BenchmarkFailure("logbook import exited with status \(status)") }
         return clock.seconds
     }
@@ -115,30 +115,10 @@ public struct WireBenchmark: Sendable {
             """
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-python-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: output) }
-        let status = try await Self.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, file], output: output)
+        let status = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, file], output: output)
         guard status == 0 else { throw BenchmarkFailure("python3 exited with status \(status)") }
         let times = try JSONDecoder().decode([String: Double].self, from: Data(contentsOf: output))
         guard let loads = times["loads"], let dumps = times["dumps"] else { throw BenchmarkFailure("python3 printed no timings") }
         return (loads, dumps)
-    }
-
-    /// Runs a child process to its end (its stdout to `output`, or discarded); returns its status.
-    private static func run(_ program: URL, _ arguments: [String], output: URL? = nil) async throws -> Int32 {
-        let process = Process()
-        process.executableURL = program
-        process.arguments = arguments
-        var handle: FileHandle?
-        if let output {
-            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-            handle = try FileHandle(forWritingTo: output)
-            process.standardOutput = handle
-        } else {
-            process.standardOutput = FileHandle.nullDevice
-        }
-        defer { try? handle?.close() }
-        return try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
     }
 }
