@@ -61,6 +61,11 @@ struct OpenAPITests {
                 Set(parameters.filter { $0["in"] as? String == location }.compactMap { $0["name"] as? String })
             }
             #expect(names("path") == Set(OpenAPIDocument.pathParameters(route.path)), "\(name): path parameters")
+            // A parameter the document knows nothing about falls back to its bare name: every one is described.
+            for parameter in parameters {
+                let described = (parameter["description"] as? String).map { $0 != parameter["name"] as? String } ?? false
+                #expect(described, "\(name): parameter \(parameter["name"] ?? "?") has no description (RequestParameters)")
+            }
             #expect(names("query") == Set(route.query), "\(name): query parameters")
             let statuses = Set((operation["responses"] as? [String: Any] ?? [:]).keys.compactMap(Int.init))
             #expect(statuses == Set(route.statuses), "\(name): statuses")
