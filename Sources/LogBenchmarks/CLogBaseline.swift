@@ -14,11 +14,6 @@ struct CLogBaseline {
         let scanSeconds: Double
         let pointReads: Int
         let pointSeconds: Double
-
-        enum CodingKeys: String, CodingKey {
-            case records, scanned
-            case appendSeconds = "append_seconds", scanSeconds = "scan_seconds", pointReads = "point_reads", pointSeconds = "point_seconds"
-        }
     }
 
     let executable: String
@@ -42,7 +37,9 @@ struct CLogBaseline {
         let status = try await ChildProcess.run(
             URL(fileURLWithPath: executable), [records, directory + "/env", String(batchSize), String(pointReads), "4"], output: output)
         guard status == 0 else { throw BenchmarkFailure("\(executable) exited with status \(status) (its message is above)") }
-        let timings = try JSONDecoder().decode(Timings.self, from: try Data(contentsOf: output))
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let timings = try decoder.decode(Timings.self, from: try Data(contentsOf: output))
         guard timings.records == workload.events, timings.scanned == workload.events else {
             throw BenchmarkFailure("the C baseline wrote \(timings.records) and scanned \(timings.scanned) records, expected \(workload.events)")
         }

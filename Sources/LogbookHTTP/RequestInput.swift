@@ -147,7 +147,8 @@ extension LogbookRouteContext {
     /// malformed one is 400 on every route, reads included.
     func path(_ name: String) throws -> String {
         guard let raw = parameters.get(name) else { throw Problem.badRequest("the path needs \(name)", field: name) }
-        guard let value = raw.removingPercentEncoding else {
+        // Most ids hold no escape: decode only those that do (this runs on every request).
+        guard let value = raw.utf8.contains(UInt8(ascii: "%")) ? raw.removingPercentEncoding : raw else {
             throw Problem.badRequest("\(name) is not valid percent-encoded UTF-8", field: name)
         }
         if ["user", "workoutId", "placeId"].contains(name) {

@@ -14,7 +14,7 @@ struct APIFuzzTests {
 
     @Test("the document is valid OpenAPI 3.1 (openapi-spec-validator)")
     func metaSchema() async throws {
-        let (status, output) = try await Self.run("python3", [
+        let (status, output) = try await Self.python([
             "-c", "import sys; from openapi_spec_validator import validate; from openapi_spec_validator.readers import read_from_filename; "
                 + "d, u = read_from_filename(sys.argv[1]); validate(d, base_uri=u); print('valid')",
             Self.root.appendingPathComponent("Schemas/openapi.json").path,
@@ -26,7 +26,7 @@ struct APIFuzzTests {
     @Test("schemathesis at 100 examples per operation finds nothing (fixed seed)")
     func schemathesis() async throws {
         try await withTemporaryDirectory { directory in
-            let (demo, demoOutput) = try await Self.run(logbookExecutable.path, ["demo", "--path", directory + "/data", "--users", "3", "--no-serve"])
+            let (demo, demoOutput) = try await runLogbook(["demo", "--path", directory + "/data", "--users", "3", "--no-serve"], includeErrors: true)
             try #require(demo == 0, "\(demoOutput)")
             let (server, base) = try ServerProcessTests.start(
                 ["serve", "--path", directory + "/data", "--port", "0", "--log-level", "error"], until: #"http://127\.0\.0\.1:[0-9]+"#)
@@ -34,7 +34,7 @@ struct APIFuzzTests {
             let url = String(base[base.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)!])
             let admin = try await TokenKeys(secret: testSecret).token(user: "admin", admin: true)
             // Through python3 (as tools/setup installed it), whatever PATH holds for pip's scripts.
-            let (status, output) = try await Self.run("python3", [
+            let (status, output) = try await Self.python([
                 "-c", "import sys; from schemathesis.cli import schemathesis; sys.argv[0] = 'schemathesis'; schemathesis()",
                 "--config-file", Self.root.appendingPathComponent("tools/schemathesis.toml").path,
                 "run", Self.root.appendingPathComponent("Schemas/openapi.json").path, "--url", url,
@@ -50,25 +50,9 @@ struct APIFuzzTests {
         }
     }
 
-    /// Runs `program arguments` (found on PATH) to its end without blocking a thread of the
-    /// cooperative pool, in `directory` if given; returns its exit status and output (stdout and stderr).
-    static func run(_ program: String, _ arguments: [String], in directory: String? = nil) async throws -> (Int32, String) {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-run-\(UUID().uuidString).txt")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        let handle = try FileHandle(forWritingTo: output)
-        defer { try? handle.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        process.environment = ProcessInfo.processInfo.environment.merging(["LOGBOOK_JWT_SECRET": testSecret, "NO_COLOR": "1"]) { $1 }
-        process.standardOutput = handle
-        process.standardError = handle
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
-        return (status, String(decoding: try Data(contentsOf: output), as: UTF8.self))
+    /// Runs python3 with `arguments` (off the cooperative pool), stdout and stderr together.
+    static func python(_ arguments: [String], in directory: String? = nil) async throws -> (Int32, String) {
+        try await runProgram(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3"] + arguments, environment: ["NO_COLOR": "1"], includeErrors: true, in: directory)
     }
 }

@@ -15,7 +15,7 @@ struct GeneratedClientTests {
     @Test("a generated client reads health, a profile, a week's statistics and goals from a real server")
     func generatedClientCallsTheServer() async throws {
         try await withTemporaryDirectory { directory in
-            let (demo, output) = try await APIFuzzTests.run(logbookExecutable.path, ["demo", "--path", directory + "/data", "--users", "2", "--no-serve"])
+            let (demo, output) = try await runLogbook(["demo", "--path", directory + "/data", "--users", "2", "--no-serve"], includeErrors: true)
             try #require(demo == 0, "\(output)")
             let (server, started) = try ServerProcessTests.start(
                 ["serve", "--path", directory + "/data", "--port", "0", "--log-level", "error"], until: #"http://127\.0\.0\.1:[0-9]+"#)

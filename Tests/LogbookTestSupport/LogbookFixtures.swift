@@ -46,13 +46,26 @@ public func when(_ now: String, id: UUID? = nil) -> CommandContext {
 /// thread of its own: a child that runs for a minute must not hold one of the cooperative pool's
 /// few threads (every other test would stall with it).
 public func runLogbook(_ arguments: [String], environment: [String: String] = [:], includeErrors: Bool = false) async throws -> (Int32, String) {
-    try await TestPostgres.offThePool { try runLogbookBlocking(arguments, environment: environment, includeErrors: includeErrors) }
+    try await runProgram(logbookExecutable, arguments, environment: environment, includeErrors: includeErrors)
 }
 
-private func runLogbookBlocking(_ arguments: [String], environment: [String: String], includeErrors: Bool) throws -> (Int32, String) {
+/// Runs `executable` to completion as ``runLogbook(_:environment:includeErrors:)`` runs
+/// `logbook` (off the cooperative pool), in `directory` if given.
+public func runProgram(
+    _ executable: URL, _ arguments: [String], environment: [String: String] = [:], includeErrors: Bool = false, in directory: String? = nil
+) async throws -> (Int32, String) {
+    try await TestPostgres.offThePool {
+        try runBlocking(executable, arguments, environment: environment, includeErrors: includeErrors, directory: directory)
+    }
+}
+
+private func runBlocking(
+    _ executable: URL, _ arguments: [String], environment: [String: String], includeErrors: Bool, directory: String?
+) throws -> (Int32, String) {
     let process = Process()
-    process.executableURL = logbookExecutable
+    process.executableURL = executable
     process.arguments = arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let pipe = Pipe()
     process.standardOutput = pipe
