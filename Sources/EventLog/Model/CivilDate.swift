@@ -33,11 +33,25 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// Parses `yyyy-mm-dd`.
     public init?(parsing text: String) {
-        let utf8 = Array(text.utf8)
-        guard utf8.count == 10, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"),
-              let y = Digits.parse(utf8[0..<4]), let m = Digits.parse(utf8[5..<7]), let d = Digits.parse(utf8[8..<10])
+        self.init(yyyymmdd: Array(text.utf8)[...])
+    }
+
+    /// Parses `yyyy-mm-dd` from its UTF-8 bytes.
+    public init?(yyyymmdd b: ArraySlice<UInt8>) {
+        let s = b.startIndex
+        guard b.count == 10, b[s + 4] == UInt8(ascii: "-"), b[s + 7] == UInt8(ascii: "-"),
+              let y = Digits.parse(b[s..<(s + 4)]), let m = Digits.parse(b[(s + 5)..<(s + 7)]), let d = Digits.parse(b[(s + 8)..<(s + 10)])
         else { return nil }
         self.init(year: y, month: m, day: d)
+    }
+
+    /// Appends `yyyy-mm-dd` as UTF-8.
+    public func appendText(to out: inout [UInt8]) {
+        Digits.append(year, width: 4, to: &out)
+        out.append(UInt8(ascii: "-"))
+        Digits.append(month, width: 2, to: &out)
+        out.append(UInt8(ascii: "-"))
+        Digits.append(day, width: 2, to: &out)
     }
 
     /// Days since 1970-01-01.
@@ -101,6 +115,19 @@ enum Digits {
             value = value * 10 + Int(byte - 0x30)
         }
         return bytes.isEmpty ? nil : value
+    }
+
+    /// Appends a non-negative `value` as at least `width` decimal digits.
+    static func append(_ value: Int, width: Int, to out: inout [UInt8]) {
+        var digits = 1
+        var rest = value / 10
+        while rest > 0 { digits += 1; rest /= 10 }
+        for _ in digits..<max(width, digits) { out.append(0x30) }
+        let start = out.count
+        var v = value
+        for _ in 0..<digits { out.append(0) }
+        var i = start + digits - 1
+        while i >= start { out[i] = UInt8(truncatingIfNeeded: 0x30 + v % 10); v /= 10; i -= 1 }
     }
 
     static func pad(_ value: Int, _ width: Int) -> String {

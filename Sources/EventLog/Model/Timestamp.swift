@@ -79,34 +79,40 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// Parses RFC 3339 (`yyyy-mm-ddThh:mm:ss[.f…](Z|±hh:mm)`, up to six fraction digits).
     public init(parsing text: String) throws(TimestampParseError) {
-        let b = Array(text.utf8)
-        func fail(_ why: String) -> TimestampParseError { TimestampParseError(text: text, reason: why) }
+        try self.init(rfc3339: Array(text.utf8)[...])
+    }
+
+    /// Parses RFC 3339 from its UTF-8 bytes (the wire codec's path: no `String` on success).
+    public init(rfc3339 b: ArraySlice<UInt8>) throws(TimestampParseError) {
+        func fail(_ why: String) -> TimestampParseError { TimestampParseError(text: String(decoding: b, as: UTF8.self), reason: why) }
+        let s = b.startIndex
         guard b.count >= 20 else { throw fail("too short for yyyy-mm-ddThh:mm:ss and an offset") }
-        guard let date = CivilDate(parsing: String(decoding: b[0..<10], as: UTF8.self)) else { throw fail("bad date") }
-        guard b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " ") else {
+        guard let date = CivilDate(yyyymmdd: b[s..<(s + 10)]) else { throw fail("bad date") }
+        guard b[s + 10] == UInt8(ascii: "T") || b[s + 10] == UInt8(ascii: "t") || b[s + 10] == UInt8(ascii: " ") else {
             throw fail("expected T between date and time")
         }
-        guard b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
-              let hour = Digits.parse(b[11..<13]), let minute = Digits.parse(b[14..<16]), let second = Digits.parse(b[17..<19]),
+        guard b[s + 13] == UInt8(ascii: ":"), b[s + 16] == UInt8(ascii: ":"),
+              let hour = Digits.parse(b[(s + 11)..<(s + 13)]), let minute = Digits.parse(b[(s + 14)..<(s + 16)]),
+              let second = Digits.parse(b[(s + 17)..<(s + 19)]),
               hour < 24, minute < 60, second < 60
         else { throw fail("bad time of day") }
-        var index = 19
+        var index = s + 19
         var fraction = 0
         if b[index] == UInt8(ascii: ".") {
             index += 1
             let start = index
-            while index < b.count, b[index] >= 0x30, b[index] <= 0x39 { index += 1 }
+            while index < b.endIndex, b[index] >= 0x30, b[index] <= 0x39 { index += 1 }
             let digits = index - start
             guard digits >= 1 else { throw fail("empty fraction of a second") }
             guard digits <= 6 else { throw fail("more than microsecond precision") }
             fraction = Digits.parse(b[start..<index])! * [1, 100_000, 10_000, 1000, 100, 10, 1][digits]
         }
-        guard index < b.count else { throw fail("missing UTC offset (Z or ±hh:mm)") }
+        guard index < b.endIndex else { throw fail("missing UTC offset (Z or ±hh:mm)") }
         var offset = 0
         if b[index] == UInt8(ascii: "Z") || b[index] == UInt8(ascii: "z") {
             index += 1
         } else if b[index] == UInt8(ascii: "+") || b[index] == UInt8(ascii: "-") {
-            guard index + 6 == b.count, b[index + 3] == UInt8(ascii: ":"),
+            guard index + 6 == b.endIndex, b[index + 3] == UInt8(ascii: ":"),
                   let oh = Digits.parse(b[(index + 1)..<(index + 3)]), let om = Digits.parse(b[(index + 4)..<(index + 6)]), om < 60
             else { throw fail("bad UTC offset") }
             offset = (oh * 3600 + om * 60) * (b[index] == UInt8(ascii: "-") ? -1 : 1)
@@ -115,11 +121,36 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         } else {
             throw fail("missing UTC offset (Z or ±hh:mm)")
         }
-        guard index == b.count else { throw fail("unexpected text after the offset") }
+        guard index == b.endIndex else { throw fail("unexpected text after the offset") }
         let localSeconds = Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
         self.init(
             microsecondsSinceEpoch: (localSeconds - Int64(offset)) * 1_000_000 + Int64(fraction),
             utcOffsetSeconds: Int32(offset))
+    }
+
+    /// Appends the canonical RFC 3339 text (``rfc3339``) as UTF-8, without building a `String`.
+    public func appendRFC3339(to out: inout [UInt8]) {
+        let local = localMicroseconds
+        CivilDate(daysSinceEpoch: Int(local.floorDivided(by: 86_400_000_000))).appendText(to: &out)
+        let micros = local.floorModulo(86_400_000_000)
+        let second = Int(micros / 1_000_000)
+        let fraction = Int(micros % 1_000_000)
+        out.append(UInt8(ascii: "T"))
+        Digits.append(second / 3600, width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        Digits.append(second / 60 % 60, width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        Digits.append(second % 60, width: 2, to: &out)
+        if fraction != 0 {
+            out.append(UInt8(ascii: "."))
+            if fraction % 1000 == 0 { Digits.append(fraction / 1000, width: 3, to: &out) } else { Digits.append(fraction, width: 6, to: &out) }
+        }
+        if utcOffsetSeconds == 0 { out.append(UInt8(ascii: "Z")); return }
+        let magnitude = Int(utcOffsetSeconds.magnitude)
+        out.append(utcOffsetSeconds < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+        Digits.append(magnitude / 3600, width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        Digits.append(magnitude / 60 % 60, width: 2, to: &out)
     }
 
     public init(from decoder: any Decoder) throws {
