@@ -46,11 +46,17 @@ public struct WireBenchmark: Sendable {
         report.set("file_bytes", (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
 
         progress("parsing and validating every line")
-        let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+        var lines: [Range<Int>] = []
+        var lineStart = 0
+        for (index, byte) in bytes.enumerated() where byte == 0x0A {
+            lines.append(lineStart..<index)
+            lineStart = index + 1
+        }
         guard lines.count == events else { throw BenchmarkFailure("exported \(lines.count) lines for \(events) events") }
         let parseClock = Stopwatch()
         var payloads = 0
-        for line in lines where try WireEvent(jsonLine: line).event != nil { payloads += 1 }
+        for line in lines where try WireEvent(jsonBytes: bytes, in: line).event != nil { payloads += 1 }
         let parseSeconds = parseClock.seconds
         guard payloads == events else { throw BenchmarkFailure("parsed \(payloads) events with data, expected \(events)") }
         report.set("parse_eps", Double(events) / parseSeconds)
@@ -78,7 +84,7 @@ public struct WireBenchmark: Sendable {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 22)
         try await logbook.log.scan(after: .start, through: nil, filter: .all, chunkSize: 16_384) { envelope, metadata, payload in
-            buffer += try WireEvent(envelope: envelope, metadata: metadata, payload: payload, of: logbook).jsonLine.utf8
+            try WireEvent(envelope: envelope, metadata: metadata, payload: payload, of: logbook).appendJSON(to: &buffer)
             buffer.append(0x0A)
             if buffer.count >= 1 << 22 {
                 try handle.write(contentsOf: buffer)

@@ -1,0 +1,89 @@
+import EventLog
+import Foundation
+
+/// Typed reads of object members into optional slots: a slot already filled means the key came
+/// twice, which is refused (RFC 8259 leaves duplicates undefined; a strict codec names them).
+extension JSONReader {
+    /// The error for a member the schema does not know.
+    func unknownField() -> JSONReadError { invalidMember("unknown field") }
+
+    /// The error for a required member that never came; `name` is its key.
+    func missing(_ name: String) -> JSONReadError {
+        var error = invalid("required field is missing")
+        error.field = name
+        return error
+    }
+
+    /// `value`, or the missing-field error for `name`.
+    func required<T>(_ value: T?, _ name: String) throws(JSONReadError) -> T {
+        guard let value else { throw missing(name) }
+        return value
+    }
+
+    /// Fails if the slot is already filled (the key came twice).
+    func once<T>(_ slot: T?) throws(JSONReadError) {
+        guard slot == nil else { throw invalidMember("duplicate field") }
+    }
+
+    mutating func read(_ slot: inout String?) throws(JSONReadError) {
+        try once(slot)
+        slot = try readString()
+    }
+
+    mutating func read(_ slot: inout Int?) throws(JSONReadError) {
+        try once(slot)
+        slot = try readInt()
+    }
+
+    mutating func read(_ slot: inout Double?) throws(JSONReadError) {
+        try once(slot)
+        slot = try readDouble()
+    }
+
+    mutating func read(_ slot: inout Timestamp?) throws(JSONReadError) {
+        try once(slot)
+        slot = try readTimestamp()
+    }
+
+    mutating func read(_ slot: inout CivilDate?) throws(JSONReadError) {
+        try once(slot)
+        let at = self
+        let text = try readString()
+        guard let date = CivilDate(parsing: text) else { throw at.invalid("not a yyyy-mm-dd date: \(text)") }
+        slot = date
+    }
+
+    /// A string naming one of `E`'s cases.
+    mutating func read<E: RawRepresentable<String> & CaseIterable>(_ slot: inout E?) throws(JSONReadError) {
+        try once(slot)
+        var at = self
+        at.skipSpace()
+        let text = try readString()
+        guard let value = E(rawValue: text) else {
+            throw at.invalid("\"\(text)\" is not one of \(E.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        slot = value
+    }
+
+    /// An RFC 3339 timestamp string; without escapes it is parsed from its bytes in place.
+    mutating func readTimestamp() throws(JSONReadError) -> Timestamp {
+        skipSpace()
+        let at = self
+        let bytes: ArraySlice<UInt8>
+        if let range = try readRawString() { bytes = slice(range) } else { bytes = Array(try readString().utf8)[...] }
+        do {
+            return try Timestamp(rfc3339: bytes)
+        } catch {
+            throw at.invalid(error.description)
+        }
+    }
+
+    /// An array of integers and nulls (a track column).
+    mutating func readNullableInts() throws(JSONReadError) -> [Int?] {
+        var values: [Int?] = []
+        try readArray { (reader, _) throws(JSONReadError) in
+            values.append(try reader.consumeNull() ? nil : reader.readInt())
+        }
+        return values
+    }
+}
