@@ -2,36 +2,42 @@ import EventLog
 import Foundation
 import Logbook
 
-/// The first pass of `logbook import`: every line parses, and every event id is either new to
-/// the log and the file, or the same event already in the log (same stream and version — a
-/// repeated import). Anything else names the line, before anything is written.
+/// The checking pass of `logbook import`: every line parses (once: what it holds goes to an
+/// ``ImportSpill`` for the writing pass), and every event id is either new to the log and the
+/// file, or the same event already in the log (same stream and version — a repeated import).
+/// Anything else names the line, before anything is written.
 struct ImportCheck {
     let source: LineSource
     let log: any EventStore
     /// Ids are looked up in the log this many at a time (one read each).
     private static let lookupBatch = 4_096
 
-    /// Checks the whole file; returns how many events it holds.
-    func run() async throws -> UInt64 {
+    /// Checks the whole file; returns its events, held for writing.
+    func run() async throws -> ImportSpill {
         var seen: [UUID: Int] = [:]
         var pending: [(line: Int, event: WireEvent)] = []
-        var count: UInt64 = 0
-        try await source.forEachLineAsync { number, line in
-            let event: WireEvent
-            do {
-                event = try WireEvent(jsonLine: line)
-            } catch {
-                throw CLIError("\(source.name):\(number): \(error)")
+        let spill = ImportSpill()
+        do {
+            try await source.forEachLine { number, bytes, range in
+                let event: WireEvent
+                do {
+                    event = try WireEvent(jsonBytes: bytes, in: range)
+                } catch {
+                    throw CLIError("\(source.name):\(number): \(error)")
+                }
+                if let earlier = seen.updateValue(number, forKey: event.eventId) {
+                    throw CLIError("\(source.name):\(number): event id \(Self.text(event.eventId)) is also the id of line \(earlier); an id names one event. Nothing was imported.")
+                }
+                try spill.append(event)
+                pending.append((number, event))
+                if pending.count == Self.lookupBatch { try await checkAgainstLog(pending); pending.removeAll(keepingCapacity: true) }
             }
-            if let earlier = seen.updateValue(number, forKey: event.eventId) {
-                throw CLIError("\(source.name):\(number): event id \(Self.text(event.eventId)) is also the id of line \(earlier); an id names one event. Nothing was imported.")
-            }
-            pending.append((number, event))
-            count += 1
-            if pending.count == Self.lookupBatch { try await checkAgainstLog(pending); pending.removeAll(keepingCapacity: true) }
+            try await checkAgainstLog(pending)
+        } catch {
+            spill.discard()
+            throw error
         }
-        try await checkAgainstLog(pending)
-        return count
+        return spill
     }
 
     private func checkAgainstLog(_ lines: [(line: Int, event: WireEvent)]) async throws {

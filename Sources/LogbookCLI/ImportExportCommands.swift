@@ -28,7 +28,7 @@ struct ExportCommand: AsyncParsableCommand {
             let bar = CountingProgress(total: last - min(after, last), enabled: output != nil, noun: "events exported")
             var written: UInt64 = 0
             try await logbook.log.scan(after: Position(after), through: Position(last), filter: .all, chunkSize: 16_384) { envelope, metadata, payload in
-                try sink.write(try WireEvent(envelope: envelope, metadata: metadata, payload: payload, of: logbook).jsonLine)
+                try sink.write { try WireEvent(envelope: envelope, metadata: metadata, payload: payload, of: logbook).appendJSON(to: &$0) }
                 written += 1
                 if written % 4096 == 0 { bar.update(written) }
                 return true
@@ -59,29 +59,27 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(help: "Print the report as JSON.")
     var json = false
 
+    /// Events appended per commit.
+    static let batchSize = 8192
+
     func run() async throws {
         let source = try LineSource(path: file)
         defer { source.discard() }
         let report = try await store.withLogbook(readOnly: false, configure: { $0.log.durability = durability.value }) { logbook in
             // Pass 1: every line must parse, and every id be new or the same event, before anything is written.
-            let count = try await ImportCheck(source: source, log: logbook.log).run()
-            let bar = CountingProgress(total: count, enabled: !json, noun: "events imported")
+            let spill = try await ImportCheck(source: source, log: logbook.log).run()
+            defer { spill.discard() }
+            let bar = CountingProgress(total: UInt64(spill.count), enabled: !json, noun: "events imported")
             var total = RestoreReport()
-            var batch: [WireEvent] = []
             var done: UInt64 = 0
-            func flush() async throws {
+            // Pass 2: what pass 1 checked, appended in large batches (one commit each).
+            try await spill.forEachBatch(of: Self.batchSize) { batch in
                 let report = try await logbook.restore(batch)
                 total.written += report.written
                 total.alreadyPresent += report.alreadyPresent
                 done += UInt64(batch.count)
-                batch.removeAll(keepingCapacity: true)
                 bar.update(done)
             }
-            try await source.forEachLineAsync { _, line in
-                batch.append(try WireEvent(jsonLine: line))
-                if batch.count == 2048 { try await flush() }
-            }
-            if !batch.isEmpty { try await flush() }
             bar.finish()
             return total
         }

@@ -4,7 +4,7 @@ import Foundation
 final class LineSink {
     private let handle: FileHandle
     private let ownsHandle: Bool
-    private var buffer = Data()
+    private var buffer: [UInt8] = []
 
     init(path: String?) throws {
         if let path {
@@ -20,7 +20,12 @@ final class LineSink {
     }
 
     func write(_ line: String) throws {
-        buffer.append(contentsOf: line.utf8)
+        try write { $0.append(contentsOf: line.utf8) }
+    }
+
+    /// Writes the line `writeLine` appends to the buffer it is given.
+    func write(_ writeLine: (inout [UInt8]) throws -> Void) throws {
+        try writeLine(&buffer)
         buffer.append(0x0A)
         if buffer.count >= 1 << 20 { try flush() }
     }
@@ -36,7 +41,7 @@ final class LineSink {
     }
 }
 
-/// Reads a file (or standard input, spooled to a temporary file so it can be read twice) line
+/// Reads a file (or standard input, spooled to a temporary file first) line
 /// by line, in chunks, without loading it whole.
 final class LineSource {
     let name: String
@@ -66,53 +71,34 @@ final class LineSource {
         if temporary { try? FileManager.default.removeItem(atPath: path) }
     }
 
-    /// Calls `body` with each non-empty line and its 1-based number.
-    func forEachLine(_ body: (Int, String) throws -> Void) throws {
-        var lines = try Lines(path: path)
-        while let (number, line) = try lines.next() { try body(number, line) }
-    }
-
-    func forEachLineAsync(_ body: (Int, String) async throws -> Void) async throws {
-        var lines = try Lines(path: path)
-        while let (number, line) = try lines.next() { try await body(number, line) }
-    }
-
-    private struct Lines {
-        let handle: FileHandle
+    /// Calls `body` with each non-empty line's 1-based number and its bytes (`range` of the
+    /// buffer given; the buffer is only valid during the call).
+    func forEachLine(_ body: (Int, [UInt8], Range<Int>) async throws -> Void) async throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw CLIError("cannot open \(path)") }
+        defer { try? handle.close() }
         var buffer: [UInt8] = []
         var start = 0
         var number = 0
         var finished = false
-
-        init(path: String) throws {
-            guard let handle = FileHandle(forReadingAtPath: path) else { throw CLIError("cannot open \(path)") }
-            self.handle = handle
-        }
-
-        mutating func next() throws -> (Int, String)? {
-            while true {
-                if let newline = buffer[start...].firstIndex(of: 0x0A) {
-                    let line = String(decoding: buffer[start..<newline], as: UTF8.self)
-                    start = newline + 1
-                    number += 1
-                    if line.isEmpty { continue }
-                    return (number, line)
-                }
-                if finished {
-                    guard start < buffer.count else { return nil }
-                    let line = String(decoding: buffer[start...], as: UTF8.self)
-                    start = buffer.count
-                    number += 1
-                    return (number, line)
-                }
-                buffer.removeFirst(start)
-                start = 0
-                if let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                    buffer.append(contentsOf: chunk)
-                } else {
-                    finished = true
-                    try handle.close()
-                }
+        while true {
+            if let newline = buffer[start...].firstIndex(of: 0x0A) {
+                number += 1
+                var end = newline
+                if end > start, buffer[end - 1] == 0x0D { end -= 1 }
+                if end > start { try await body(number, buffer, start..<end) }
+                start = newline + 1
+                continue
+            }
+            if finished {
+                if start < buffer.count { try await body(number + 1, buffer, start..<buffer.count) }
+                return
+            }
+            buffer.removeFirst(start)
+            start = 0
+            if let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                buffer.append(contentsOf: chunk)
+            } else {
+                finished = true
             }
         }
     }
