@@ -29,7 +29,7 @@ final class ImportSpill {
     private func spill() throws {
         if file == nil {
             let spillPath = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-import-\(UUID().uuidString).spill").path
-            guard FileManager.default.createFile(atPath: spillPath, contents: nil), let handle = FileHandle(forUpdatingAtPath: spillPath) else {
+            guard FileManager.default.createFile(atPath: spillPath, contents: nil, attributes: [.posixPermissions: 0o600]), let handle = FileHandle(forUpdatingAtPath: spillPath) else {
                 throw CLIError("cannot create the import's spill file \(spillPath)")
             }
             file = handle
@@ -71,11 +71,11 @@ final class ImportSpill {
         var length = 0
         var shift = 0
         var index = offset
-        while index < bytes.count {
+        while index < bytes.count, shift < 63 {
             let byte = bytes[index]
             index += 1
             length |= Int(byte & 0x7F) << shift
-            if byte < 0x80 { return index + length <= bytes.count ? (index, index + length) : nil }
+            if byte < 0x80 { return length <= bytes.count - index ? (index, index + length) : nil }
             shift += 7
         }
         return nil

@@ -97,6 +97,8 @@ final class LineSource {
             start = 0
             if let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
                 buffer.append(contentsOf: chunk)
+                // A UTF-8 byte order mark (some Windows tools write one) is not part of the first line.
+                if number == 0, start == 0, buffer.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
             } else {
                 finished = true
             }

@@ -15,7 +15,12 @@ struct WireCodecTests {
 
     struct Random {
         var rng: SplitMix64
-        init(_ seed: UInt64) { rng = SplitMix64(seed: seed) }
+        /// Keep values in the ranges the event schemas state (what the wire form of stored facts holds).
+        var withinSchema: Bool
+        init(_ seed: UInt64, withinSchema: Bool = false) {
+            rng = SplitMix64(seed: seed)
+            self.withinSchema = withinSchema
+        }
 
         mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
         mutating func bool() -> Bool { Bool.random(using: &rng) }
@@ -39,7 +44,12 @@ struct WireCodecTests {
             return Timestamp(microsecondsSinceEpoch: micros, utcOffsetSeconds: Int32(pick([0, 3600, -18_000, 19_800, 64_800, -64_800])))
         }
 
-        mutating func count() -> Int { pick([0, 1, 7, 10_000, int(0...Int(Int32.max)), Int.max, -1, Int.min]) }
+        mutating func count() -> Int {
+            pick([0, 1, 7, 10_000, int(0...Int(Int32.max)), Int.max] + (withinSchema ? [] : [-1, Int.min]))
+        }
+
+        mutating func goalSteps() -> Int { withinSchema ? int(1...100_000) : count() }
+        mutating func goalMinutes() -> Int { withinSchema ? int(0...1440) : count() }
 
         mutating func lap(v2: Bool) -> Lap {
             guard v2 else { return Lap(distanceMeters: count(), movingSeconds: count()) }
@@ -81,7 +91,7 @@ struct WireCodecTests {
                 let points = int(1...40)
                 var samples = TrackSamples(points: points)
                 for column in TrackSamples.Column.allCases where bool() {
-                    samples[column] = (0..<points).map { _ in bool() ? int(column.plausible) : (bool() ? nil : 0) }
+                    samples[column] = (0..<points).map { _ in bool() ? int(column.plausible) : (bool() || withinSchema ? nil : 0) }
                 }
                 if !TrackSamples.Column.allCases.contains(where: { samples[$0] != nil }) { samples.heartRate = Array(repeating: 120, count: points) }
                 let parts = int(1...3)
@@ -90,15 +100,20 @@ struct WireCodecTests {
                 return .stepsRecorded(StepsRecorded(samples: (0..<int(1...20)).map { _ in
                     StepSample(start: timestamp(), end: timestamp(), count: count(), source: text())
                 }))
-            case .goalSet: return .goalSet(GoalSet(date: CivilDate(daysSinceEpoch: int(-700_000...2_900_000)), steps: count(), activeMinutes: maybe { $0.count() }))
+            case .goalSet:
+                return .goalSet(GoalSet(date: CivilDate(daysSinceEpoch: int(-700_000...2_900_000)), steps: goalSteps(), activeMinutes: maybe { $0.goalMinutes() }))
             case .goalCleared: return .goalCleared(GoalCleared(date: CivilDate(daysSinceEpoch: int(-700_000...2_900_000))))
-            case .goalDefaultSet: return .goalDefaultSet(GoalDefaultSet(steps: count(), activeMinutes: maybe { $0.count() }))
+            case .goalDefaultSet: return .goalDefaultSet(GoalDefaultSet(steps: goalSteps(), activeMinutes: maybe { $0.goalMinutes() }))
             case .placeAdded:
                 var latitude = pick([0, -0.0, 1e-7, 52.5244, -179.999_999_9, 1e21, .leastNonzeroMagnitude, .greatestFiniteMagnitude])
-                if bool() { latitude = Double(int(-90_000_000...90_000_000)) / 1_000_000 }
+                var longitude = Double(bitPattern: rng.next() & 0x3FFF_FFFF_FFFF_FFFF)
+                if bool() || withinSchema {
+                    latitude = Double(int(-90_000_000...90_000_000)) / 1_000_000
+                    longitude = -Double(int(-180_000_000...180_000_000)) / 1_000_000
+                }
                 return .placeAdded(PlaceAdded(placeId: id(), name: text(), category: pick(PlaceCategory.allCases), subcategory: text(),
-                                              latitude: latitude, longitude: Double(bitPattern: rng.next() & 0x3FFF_FFFF_FFFF_FFFF),
-                                              address: maybe { $0.text() }, phone: maybe { $0.text() }, priceLevel: maybe { $0.count() }, notes: maybe { $0.text() }))
+                                              latitude: latitude, longitude: longitude, address: maybe { $0.text() }, phone: maybe { $0.text() },
+                                              priceLevel: maybe { $0.withinSchema ? $0.int(1...4) : $0.count() }, notes: maybe { $0.text() }))
             case .placeSwiped: return .placeSwiped(PlaceSwiped(placeId: id(), direction: pick(SwipeDirection.allCases)))
             case .placeVisited: return .placeVisited(PlaceVisited(placeId: id(), visitedAt: timestamp()))
             case .placeNotesEdited: return .placeNotesEdited(PlaceNotesEdited(placeId: id(), notes: text()))
@@ -160,7 +175,7 @@ struct WireCodecTests {
 
     @Test("wire lines of seeded random events read back to the same event, write the same bytes, and survive the compact form")
     func wireLinesRoundTrip() throws {
-        var random = Random(7)
+        var random = Random(7, withinSchema: true)
         for index in 0..<4000 {
             let type = EventType.allCases[index % EventType.allCases.count]
             var wire = Self.wire(random.event(type), &random)
@@ -179,11 +194,45 @@ struct WireCodecTests {
         }
     }
 
+    @Test("stored facts are held to the schemas' value ranges; command bodies leave them to the domain rules, which name the rule")
+    func schemaRanges() throws {
+        let lines: [(DomainEvent, String)] = [
+            (.workoutFinished(WorkoutFinished(workoutId: "w-1", endedAt: at("2026-11-20T07:42:10+01:00"), distanceMeters: -5, movingSeconds: 60)),
+             "data.distanceMeters"),
+            (.stepsRecorded(StepsRecorded(samples: [StepSample(start: at("2026-11-20T09:00:00Z"), end: at("2026-11-20T09:01:00Z"), count: -1, source: "p")])),
+             "data.samples[0].count"),
+            (.stepsRecorded(StepsRecorded(samples: [])), "data.samples"),
+            (.goalSet(GoalSet(date: day("2026-11-25"), steps: 0)), "data.steps"),
+            (.goalDefaultSet(GoalDefaultSet(steps: 5000, activeMinutes: 1441)), "data.activeMinutes"),
+            (.placeAdded(PlaceAdded(placeId: "p", name: "n", category: .activity, subcategory: "s", latitude: 90.5, longitude: 0)), "data.latitude"),
+            (.placeAdded(PlaceAdded(placeId: "p", name: "n", category: .activity, subcategory: "s", latitude: 0, longitude: 0, priceLevel: 5)),
+             "data.priceLevel"),
+            (.workoutTrackRecorded(WorkoutTrackRecorded(workoutId: "w", part: 0, parts: 1, samples: TrackSamples(points: 2, heartRate: [120, 301]))),
+             "data.samples.heartRate[1]"),
+        ]
+        for (event, field) in lines {
+            let line = SchemaTests.wire(event, 0).jsonLine
+            guard case .invalidJSON(_, let named, let reason)? = Self.refusal(line)?.codingError else {
+                Issue.record("accepted: \(line)")
+                continue
+            }
+            #expect(named == field && reason.contains("(column "), "\(named): \(reason)")
+            // The same payload as a command body decodes; the domain rules judge it.
+            #expect(try JSONEventCodec.decode(event.type, schemaVersion: event.type.currentSchemaVersion, bytes: JSONEventCodec.encodedBytes(event)) == event)
+        }
+    }
+
     @Test("metadata is kept canonical: keys sorted at every level, white space dropped, numbers as written")
     func metadataCanonical() throws {
         let line = SchemaTests.wire(.placesReset, 0).jsonLine
             .replacingOccurrences(of: #""metadata":{}"#, with: #""metadata": { "z" : [ 1.50 , {"y":1,"b":2} ], "a":"x\/y" , "é":null}"#)
-        #expect(try WireEvent(jsonLine: line).metadata == #"{"a":"x/y","z":[1.50,{"b":2,"y":1}],"é":null}"#)
+        #expect(try WireEvent(jsonLine: line).metadata == #"{"a":"x/y","é":null,"z":[1.50,{"b":2,"y":1}]}"#)
+        // Keys in the order JSONSerialization's .sortedKeys gave them (what earlier imports stored).
+        let keys = ["B", "a", "x10", "x9", "é", "e", "Z", "_", "aa", "A", "b", "Ab", "aB", "1", "10", "2"]
+        let reference = try JSONSerialization.data(withJSONObject: Dictionary(uniqueKeysWithValues: keys.map { ($0, 1) }), options: [.sortedKeys])
+        let mixed = SchemaTests.wire(.placesReset, 0).jsonLine
+            .replacingOccurrences(of: #""metadata":{}"#, with: "\"metadata\":{" + keys.map { "\"\($0)\":1" }.joined(separator: ",") + "}")
+        #expect(try WireEvent(jsonLine: mixed).metadata == String(decoding: reference, as: UTF8.self))
     }
 
     /// The reason a line is refused, or nil when it reads.

@@ -35,6 +35,34 @@ extension JSONReader {
         slot = try readInt()
     }
 
+    /// An integer that, when schema ranges are checked, must lie in `range`.
+    mutating func read(_ slot: inout Int?, within range: ClosedRange<Int>) throws(JSONReadError) {
+        try once(slot)
+        skipSpace()
+        let at = self
+        let value = try readInt()
+        try at.check(value, within: range)
+        slot = value
+    }
+
+    /// A number that, when schema ranges are checked, must lie in `range`.
+    mutating func read(_ slot: inout Double?, within range: ClosedRange<Double>) throws(JSONReadError) {
+        try once(slot)
+        skipSpace()
+        let at = self
+        let value = try readDouble()
+        if checksSchemaRanges, !range.contains(value) { throw at.invalid("\(value) is outside \(range.lowerBound)…\(range.upperBound)") }
+        slot = value
+    }
+
+    /// Fails, at this reader's place, if ranges are checked and `value` (an array's item count
+    /// when `items`) is outside `range`.
+    func check(_ value: Int, within range: ClosedRange<Int>, items: Bool = false) throws(JSONReadError) {
+        guard checksSchemaRanges, !range.contains(value) else { return }
+        let what = items ? "\(value) items" : "\(value)"
+        throw invalid(range.upperBound == Int.max ? "\(what) is below the minimum \(range.lowerBound)" : "\(what) is outside \(range.lowerBound)…\(range.upperBound)")
+    }
+
     mutating func read(_ slot: inout Double?) throws(JSONReadError) {
         try once(slot)
         slot = try readDouble()
@@ -47,6 +75,7 @@ extension JSONReader {
 
     mutating func read(_ slot: inout CivilDate?) throws(JSONReadError) {
         try once(slot)
+        skipSpace()
         let at = self
         let text = try readString()
         guard let date = CivilDate(parsing: text) else { throw at.invalid("not a yyyy-mm-dd date: \(text)") }
@@ -78,11 +107,16 @@ extension JSONReader {
         }
     }
 
-    /// An array of integers and nulls (a track column).
-    mutating func readNullableInts() throws(JSONReadError) -> [Int?] {
+    /// An array of integers and nulls (a track column), the integers in `range` when ranges are checked.
+    mutating func readNullableInts(within range: ClosedRange<Int>) throws(JSONReadError) -> [Int?] {
         var values: [Int?] = []
         try readArray { (reader, _) throws(JSONReadError) in
-            values.append(try reader.consumeNull() ? nil : reader.readInt())
+            if try reader.consumeNull() { values.append(nil); return }
+            reader.skipSpace()
+            let at = reader
+            let value = try reader.readInt()
+            try at.check(value, within: range)
+            values.append(value)
         }
         return values
     }

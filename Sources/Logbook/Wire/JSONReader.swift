@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a wire-form read stopped: the field (a path such as `data.samples[2].count`, built as the
 /// error unwinds through objects and arrays), the reason, and the 1-based byte column of the
 /// input where the reader was. `syntax` errors are text that is not JSON at all.
@@ -40,6 +42,10 @@ struct JSONReader {
     private let origin: Int
     /// Where the member name being read began (errors about the member point at its name).
     private var keyStart = 0
+    /// Whether values must lie in the ranges the event schemas state (`minimum`, `maximum`,
+    /// `minItems`, `maxItems`): on for stored facts in the wire form (import), off for command
+    /// bodies, whose quantities the domain rules judge and name (a 422 with the rule).
+    var checksSchemaRanges = false
 
     /// A reader of `range` of `bytes` (default all); columns count from `origin` (default the
     /// range's start: a value read on its own inside a longer line keeps the line's columns).
@@ -426,13 +432,19 @@ struct JSONReader {
         case UInt8(ascii: "{"):
             guard depth < Self.maxDepth else { throw syntax("nested more than \(Self.maxDepth) levels deep") }
             var members: [(key: String, value: JSONWriter)] = []
+            var keys: Set<String> = []
             try readObject { (reader, key) throws(JSONReadError) in
-                guard !members.contains(where: { $0.key == key }) else { throw reader.invalidMember("duplicate field") }
+                guard keys.insert(key).inserted else { throw reader.invalidMember("duplicate field") }
                 var value = JSONWriter()
                 try reader.copyCanonical(to: &value, depth: depth + 1)
                 members.append((key, value))
             }
-            members.sort { $0.key < $1.key }
+            // The order Foundation's JSONSerialization gave metadata before (`.sortedKeys`), so
+            // metadata stored by earlier imports exports to the same bytes.
+            members.sort {
+                $0.key.compare($1.key, options: [.numeric, .caseInsensitive, .forcedOrdering], range: $0.key.startIndex..<$0.key.endIndex,
+                               locale: Locale(identifier: "")) == .orderedAscending
+            }
             out.raw(UInt8(ascii: "{"))
             for (offset, member) in members.enumerated() {
                 if offset > 0 { out.raw(UInt8(ascii: ",")) }

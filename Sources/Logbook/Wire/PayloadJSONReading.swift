@@ -31,6 +31,13 @@ enum PayloadJSONReading {
         }
     }
 
+    /// The schemas' `count`: a quantity, never negative.
+    private static let count = 0...Int.max
+    private static let goalSteps = 1...100_000
+    private static let goalMinutes = 0...1440
+    /// `maxItems` of a version-2 step batch's samples.
+    private static let maxStepSamples = 10_000
+
     private static func empty(_ r: inout JSONReader) throws(JSONReadError) {
         try r.readObject { (r, _) throws(JSONReadError) in throw r.unknownField() }
     }
@@ -132,13 +139,13 @@ enum PayloadJSONReading {
             var distance: Int?, moving: Int?, startedAt: Timestamp?, elapsed: Int?, kcal: Int?, avgHR: Int?, maxHR: Int?
             try r.readObject { (r, key) throws(JSONReadError) in
                 switch key {
-                case "distanceMeters": try r.read(&distance)
-                case "movingSeconds": try r.read(&moving)
+                case "distanceMeters": try r.read(&distance, within: Self.count)
+                case "movingSeconds": try r.read(&moving, within: Self.count)
                 case "startedAt" where version >= 2: try r.read(&startedAt)
-                case "elapsedSeconds" where version >= 2: try r.read(&elapsed)
-                case "activeKcal" where version >= 2: try r.read(&kcal)
-                case "avgHeartRate" where version >= 2: try r.read(&avgHR)
-                case "maxHeartRate" where version >= 2: try r.read(&maxHR)
+                case "elapsedSeconds" where version >= 2: try r.read(&elapsed, within: Self.count)
+                case "activeKcal" where version >= 2: try r.read(&kcal, within: Self.count)
+                case "avgHeartRate" where version >= 2: try r.read(&avgHR, within: Self.count)
+                case "maxHeartRate" where version >= 2: try r.read(&maxHR, within: Self.count)
                 default: throw r.unknownField()
                 }
             }
@@ -156,11 +163,11 @@ enum PayloadJSONReading {
             switch key {
             case "workoutId": try r.read(&workoutId)
             case "endedAt": try r.read(&endedAt)
-            case "distanceMeters": try r.read(&distance)
-            case "movingSeconds": try r.read(&moving)
-            case "steps": try r.read(&steps)
-            case "activeKcal": try r.read(&kcal)
-            case "avgHeartRate": try r.read(&avgHR)
+            case "distanceMeters": try r.read(&distance, within: Self.count)
+            case "movingSeconds": try r.read(&moving, within: Self.count)
+            case "steps": try r.read(&steps, within: Self.count)
+            case "activeKcal": try r.read(&kcal, within: Self.count)
+            case "avgHeartRate": try r.read(&avgHR, within: Self.count)
             case "laps": try r.once(laps); laps = try Self.laps(&r, version: version)
             default: throw r.unknownField()
             }
@@ -181,16 +188,16 @@ enum PayloadJSONReading {
             case "activityType": try r.read(&activityType)
             case "startedAt": try r.read(&startedAt)
             case "endedAt": try r.read(&endedAt)
-            case "distanceMeters": try r.read(&distance)
-            case "movingSeconds": try r.read(&moving)
-            case "steps": try r.read(&steps)
-            case "activeKcal": try r.read(&kcal)
-            case "avgHeartRate": try r.read(&avgHR)
+            case "distanceMeters": try r.read(&distance, within: Self.count)
+            case "movingSeconds": try r.read(&moving, within: Self.count)
+            case "steps": try r.read(&steps, within: Self.count)
+            case "activeKcal": try r.read(&kcal, within: Self.count)
+            case "avgHeartRate": try r.read(&avgHR, within: Self.count)
             case "laps": try r.once(laps); laps = try Self.laps(&r, version: version)
             case "source": try r.once(source); source = try Self.source(&r)
             case "title": try r.read(&title)
-            case "elapsedSeconds" where version >= 2: try r.read(&elapsed)
-            case "maxHeartRate" where version >= 2: try r.read(&maxHR)
+            case "elapsedSeconds" where version >= 2: try r.read(&elapsed, within: Self.count)
+            case "maxHeartRate" where version >= 2: try r.read(&maxHR, within: Self.count)
             default: throw r.unknownField()
             }
         }
@@ -246,7 +253,7 @@ enum PayloadJSONReading {
             if key == "points" { return try r.read(&points) }
             guard let column = TrackSamples.Column.named(key) else { throw r.unknownField() }
             try r.once(samples[column])
-            samples[column] = try r.readNullableInts()
+            samples[column] = try r.readNullableInts(within: column.plausible)
         }
         samples.points = try r.required(points, "points")
         let limit = 1...TrackSamples.maxPointsPerEvent
@@ -274,8 +281,11 @@ enum PayloadJSONReading {
             case "source" where version == 1: try r.read(&shared)
             case "samples":
                 try r.once(samples)
+                r.skipSpace()
+                let at = r
                 var read: [StepSample] = []
                 try r.readArray { (r, _) throws(JSONReadError) in read.append(try stepSample(&r, ownSource: version >= 2)) }
+                try at.check(read.count, within: 1...(version >= 2 ? Self.maxStepSamples : Int.max), items: true)
                 samples = read
             default: throw r.unknownField()
             }
@@ -295,7 +305,7 @@ enum PayloadJSONReading {
             switch key {
             case "start": try r.read(&start)
             case "end": try r.read(&end)
-            case "count": try r.read(&count)
+            case "count": try r.read(&count, within: Self.count)
             case "source" where ownSource: try r.read(&source)
             default: throw r.unknownField()
             }
@@ -310,8 +320,8 @@ enum PayloadJSONReading {
         try r.readObject { (r, key) throws(JSONReadError) in
             switch key {
             case "date": try r.read(&date)
-            case "steps": try r.read(&steps)
-            case "activeMinutes": try r.read(&minutes)
+            case "steps": try r.read(&steps, within: Self.goalSteps)
+            case "activeMinutes": try r.read(&minutes, within: Self.goalMinutes)
             default: throw r.unknownField()
             }
         }
@@ -331,8 +341,8 @@ enum PayloadJSONReading {
         var steps: Int?, minutes: Int?
         try r.readObject { (r, key) throws(JSONReadError) in
             switch key {
-            case "steps": try r.read(&steps)
-            case "activeMinutes": try r.read(&minutes)
+            case "steps": try r.read(&steps, within: Self.goalSteps)
+            case "activeMinutes": try r.read(&minutes, within: Self.goalMinutes)
             default: throw r.unknownField()
             }
         }
@@ -348,11 +358,11 @@ enum PayloadJSONReading {
             case "name": try r.read(&name)
             case "category": try r.read(&category)
             case "subcategory": try r.read(&subcategory)
-            case "latitude": try r.read(&latitude)
-            case "longitude": try r.read(&longitude)
+            case "latitude": try r.read(&latitude, within: -90...90)
+            case "longitude": try r.read(&longitude, within: -180...180)
             case "address": try r.read(&address)
             case "phone": try r.read(&phone)
-            case "priceLevel": try r.read(&priceLevel)
+            case "priceLevel": try r.read(&priceLevel, within: 1...4)
             case "notes": try r.read(&notes)
             default: throw r.unknownField()
             }

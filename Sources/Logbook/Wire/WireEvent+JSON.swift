@@ -55,6 +55,8 @@ extension WireEvent {
     /// Parses one line of the wire form from its UTF-8 bytes (`range` of them, default all).
     public init(jsonBytes bytes: [UInt8], in range: Range<Int>? = nil) throws(LogbookError) {
         var reader = JSONReader(bytes, in: range)
+        // Facts in the wire form are held to the schemas' value ranges too.
+        reader.checksSchemaRanges = true
         var parts = EnvelopeParts()
         do {
             try parts.read(&reader)
@@ -80,6 +82,7 @@ extension WireEvent {
         case .decoded(let decoded): event = decoded
         case .deferred(let range):
             var reader = JSONReader(bytes, in: range, origin: origin)
+            reader.checksSchemaRanges = true
             do {
                 event = try PayloadJSONReading.read(type, schemaVersion: schemaVersion, from: &reader)
             } catch {
@@ -202,8 +205,15 @@ private struct EnvelopeParts {
             case "erased":
                 try Self.once(&sawErased, r)
                 // Only the JSON literal true: not 1, not "true", not false.
+                r.skipSpace()
                 let at = r
-                guard (try? r.readBool()) == true else { throw at.invalid("only ever true (a tombstone), or left out") }
+                let value: Bool
+                do throws(JSONReadError) {
+                    value = try r.readBool()
+                } catch {
+                    throw error.syntax ? error : at.invalid("only ever true (a tombstone), or left out")
+                }
+                guard value else { throw at.invalid("only ever true (a tombstone), or left out") }
                 erased = true
             default:
                 throw r.unknownField()
