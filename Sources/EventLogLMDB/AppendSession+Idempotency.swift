@@ -50,7 +50,8 @@ extension AppendSession {
         let key = event.key
         if key.isTimeOrdered {
             if state.maxOrderedId.map({ key > $0 }) ?? true { return nil }
-            if run != nil, runFloor.map({ key > $0 }) ?? true { return runIds[key] }
+            // Above the open run's floor an id is in the run, or in the journal if it came too far out of order.
+            if run != nil, runFloor.map({ key > $0 }) ?? true { return runIds[key] ?? journalIndex[key] }
             if let position = try OrderedIdRuns.position(of: key, in: txn, databases) { return position }
         }
         if let position = journalIndex[key] ?? journal.committedPosition(of: key) { return position }
@@ -67,8 +68,14 @@ extension AppendSession {
         // An open run holds every id indexed since it began, so it ends where its positions do.
         if let open = run, open.firstPosition + UInt64(open.count) != position { try closeRun() }
         if key.isTimeOrdered {
+            // A run may take ids a little out of order (concurrent appenders) while it is short:
+            // finding an id in a disordered run reads its records one by one. So a disordered run
+            // ends at the limit, and a long ascending one (binary search) stays ascending: an id
+            // that arrives out of order then goes to the journal (imports of shuffled ids).
+            if let open = run, !open.ascending, open.count >= OrderedIdRuns.maxDisorderedCount { try closeRun() }
             let floor = run != nil ? runFloor : state.maxOrderedId
-            if floor.map({ key > $0 }) ?? true {
+            let outOfOrder = run.map { key < $0.lastKey && $0.count >= OrderedIdRuns.maxDisorderedCount } ?? false
+            if floor.map({ key > $0 }) ?? true, !outOfOrder {
                 if run != nil {
                     run!.extend(key)
                 } else {

@@ -13,9 +13,12 @@ import LMDB
 /// right edge. Runs never overlap in ids or positions, so the run that may hold an id is the one
 /// starting at or before it; inside it the id is found by binary search of the run's records
 /// (whose headers carry their ids), or by reading them all when concurrent appenders made its
-/// ids arrive a little out of order. A version-7 id older than the newest indexed before its run
+/// ids arrive a little out of order (such a run holds at most ``maxDisorderedCount`` events). A version-7 id older than the newest indexed before its run
 /// is indexed like any other id (``IdJournal``).
 enum OrderedIdRuns {
+    /// The longest run whose ids may be out of order: finding an id in one reads up to this many records.
+    static let maxDisorderedCount: UInt32 = 64
+
     /// One run: `count` events from `firstPosition`, with ids from `firstKey` to `lastKey`.
     struct Run: Sendable, Hashable {
         /// The smallest id of the run (its first one when `ascending`).
