@@ -99,13 +99,13 @@ struct LogRoutes<Context: LogbookRouteContext> {
     }
 
     private func page(_ events: [RecordedEvent], extra: String) throws -> Response {
-        var body = "{\"events\":["
+        var body = Array("{\"events\":[".utf8)
         for (index, event) in events.enumerated() {
-            if index > 0 { body += "," }
-            body += try WireEvent(event, of: logbook).jsonLine
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            try WireEvent(event, of: logbook).appendJSON(to: &body)
         }
-        body += "],\(extra)}"
-        return JSONOutput.response(bytes: Data(body.utf8))
+        body += "],\(extra)}".utf8
+        return JSONOutput.response(bytes: Data(body))
     }
 
     /// Server-Sent Events from the position after `Last-Event-ID` (or `?after=`), catching up

@@ -49,8 +49,10 @@ struct SSEPump: Sendable {
                 return
             case .element(.event(let event)?, let advanced):
                 iterator = advanced
-                let line = try WireEvent(event, of: logbook).jsonLine
-                try await writer.write(ByteBuffer(string: "id: \(event.position.rawValue)\nevent: \(event.type)\ndata: \(line)\n\n"))
+                var frame = Array("id: \(event.position.rawValue)\nevent: \(event.type)\ndata: ".utf8)
+                try WireEvent(event, of: logbook).appendJSON(to: &frame)
+                frame += "\n\n".utf8
+                try await writer.write(ByteBuffer(bytes: frame))
                 lastId = event.position.rawValue
                 live.advance(ticket, to: lastId)
                 sent += 1
