@@ -39,9 +39,9 @@ extension JSONReader {
     mutating func read(_ slot: inout Int?, within range: ClosedRange<Int>) throws(JSONReadError) {
         try once(slot)
         skipSpace()
-        let at = self
+        let start = index
         let value = try readInt()
-        try at.check(value, within: range)
+        try check(value, within: range, at: start)
         slot = value
     }
 
@@ -57,15 +57,11 @@ extension JSONReader {
 
     /// Fails, at this reader's place, if ranges are checked and `value` (an array's item count
     /// when `items`) is outside `range`.
-    func check(_ value: Int, within range: ClosedRange<Int>, items: Bool = false) throws(JSONReadError) {
+    func check(_ value: Int, within range: ClosedRange<Int>, items: Bool = false, at start: Int? = nil) throws(JSONReadError) {
         guard checksSchemaRanges, !range.contains(value) else { return }
         let what = items ? "\(value) items" : "\(value)"
-        throw invalid(range.upperBound == Int.max ? "\(what) is below the minimum \(range.lowerBound)" : "\(what) is outside \(range.lowerBound)…\(range.upperBound)")
-    }
-
-    mutating func read(_ slot: inout Double?) throws(JSONReadError) {
-        try once(slot)
-        slot = try readDouble()
+        throw invalid(range.upperBound == Int.max ? "\(what) is below the minimum \(range.lowerBound)" : "\(what) is outside \(range.lowerBound)…\(range.upperBound)",
+                      at: start ?? index)
     }
 
     mutating func read(_ slot: inout Timestamp?) throws(JSONReadError) {
@@ -112,10 +108,9 @@ extension JSONReader {
         var values: [Int?] = []
         try readArray { (reader, _) throws(JSONReadError) in
             if try reader.consumeNull() { values.append(nil); return }
-            reader.skipSpace()
-            let at = reader
+            let start = reader.index
             let value = try reader.readInt()
-            try at.check(value, within: range)
+            try reader.check(value, within: range, at: start)
             values.append(value)
         }
         return values

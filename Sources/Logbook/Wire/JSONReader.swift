@@ -64,9 +64,9 @@ struct JSONReader {
         JSONReadError(field: "", reason: reason, column: index - origin + 1, syntax: true)
     }
 
-    /// A value error (right JSON, wrong value) at the current byte.
-    func invalid(_ reason: String) -> JSONReadError {
-        JSONReadError(field: "", reason: reason, column: index - origin + 1, syntax: false)
+    /// A value error (right JSON, wrong value) at the current byte, or at `position`.
+    func invalid(_ reason: String, at position: Int? = nil) -> JSONReadError {
+        JSONReadError(field: "", reason: reason, column: (position ?? index) - origin + 1, syntax: false)
     }
 
     /// A value error about the member whose name was read last (unknown, repeated), at its name.
