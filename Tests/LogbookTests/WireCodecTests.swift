@@ -222,6 +222,21 @@ struct WireCodecTests {
         }
     }
 
+    @Test("timestamps and dates written as bytes are their text forms, from year −5000 to 10000")
+    func timeBytes() {
+        var rng = SplitMix64(seed: 3)
+        for _ in 0..<20_000 {
+            let micros = Int64.random(in: -220_000_000_000_000_000...253_402_300_800_000_000, using: &rng) + Int64.random(in: -5...5, using: &rng)
+            let stamp = Timestamp(microsecondsSinceEpoch: micros, utcOffsetSeconds: Int32.random(in: -64_800...64_800, using: &rng))
+            var bytes: [UInt8] = []
+            stamp.appendRFC3339(to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == stamp.rfc3339)
+            var date: [UInt8] = []
+            stamp.localDate.appendText(to: &date)
+            #expect(String(decoding: date, as: UTF8.self) == stamp.localDate.description)
+        }
+    }
+
     @Test("metadata is kept canonical: keys sorted at every level, white space dropped, numbers as written")
     func metadataCanonical() throws {
         let line = SchemaTests.wire(.placesReset, 0).jsonLine

@@ -118,13 +118,17 @@ enum Digits {
     }
 
     /// Appends a non-negative `value` as at least `width` decimal digits.
+    /// Appends `value` as at least `width` characters, exactly as ``pad(_:_:)`` writes it.
     static func append(_ value: Int, width: Int, to out: inout [UInt8]) {
+        let magnitude = value.magnitude
         var digits = 1
-        var rest = value / 10
+        var rest = magnitude / 10
         while rest > 0 { digits += 1; rest /= 10 }
-        for _ in digits..<max(width, digits) { out.append(0x30) }
+        let length = digits + (value < 0 ? 1 : 0)
+        for _ in length..<max(width, length) { out.append(0x30) }
+        if value < 0 { out.append(UInt8(ascii: "-")) }
         let start = out.count
-        var v = value
+        var v = magnitude
         for _ in 0..<digits { out.append(0) }
         var i = start + digits - 1
         while i >= start { out[i] = UInt8(truncatingIfNeeded: 0x30 + v % 10); v /= 10; i -= 1 }
