@@ -71,6 +71,28 @@ final class LineSource {
         if temporary { try? FileManager.default.removeItem(atPath: path) }
     }
 
+    /// The non-empty lines of a stretch of the file: their 1-based numbers and ranges in `bytes`.
+    struct Block: Sendable {
+        var bytes: [UInt8]
+        var lines: [(number: Int, range: Range<Int>)]
+    }
+
+    /// Calls `body` with the file's lines in blocks of whole lines of about `blockBytes` bytes
+    /// (a line longer than that is a block of its own).
+    func forEachBlock(blockBytes: Int = 4 << 20, _ body: (Block) async throws -> Void) async throws {
+        var block = Block(bytes: [], lines: [])
+        try await forEachLine { number, bytes, range in
+            let start = block.bytes.count
+            block.bytes.append(contentsOf: bytes[range])
+            block.lines.append((number, start..<block.bytes.count))
+            if block.bytes.count >= blockBytes {
+                try await body(block)
+                block = Block(bytes: [], lines: [])
+            }
+        }
+        if !block.lines.isEmpty { try await body(block) }
+    }
+
     /// Calls `body` with each non-empty line's 1-based number and its bytes (`range` of the
     /// buffer given; the buffer is only valid during the call).
     func forEachLine(_ body: (Int, [UInt8], Range<Int>) async throws -> Void) async throws {
