@@ -120,6 +120,18 @@ enum Digits {
     /// Appends a non-negative `value` as at least `width` decimal digits.
     /// Appends `value` as at least `width` characters, exactly as ``pad(_:_:)`` writes it.
     static func append(_ value: Int, width: Int, to out: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<max(width, 1) { divisor *= 10 }
+        if value >= 0, value < divisor * 10 {
+            // Exactly `width` digits (every date and time field): highest first, appended only.
+            var rest = value
+            while divisor > 0 {
+                out.append(UInt8(truncatingIfNeeded: 0x30 + rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+            return
+        }
         let magnitude = value.magnitude
         var digits = 1
         var rest = magnitude / 10

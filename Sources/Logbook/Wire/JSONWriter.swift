@@ -77,14 +77,15 @@ struct JSONWriter: Sendable {
     /// A non-negative integer in decimal.
     mutating func uint(_ value: UInt) {
         if value < 10 { bytes.append(0x30 + UInt8(value)); return }
-        var digits = 0
+        // The highest power of ten not above the value, then one digit per power, appended only.
+        var divisor: UInt = 1
+        while value / divisor >= 10 { divisor *= 10 }
         var rest = value
-        while rest > 0 { digits += 1; rest /= 10 }
-        let start = bytes.count
-        for _ in 0..<digits { bytes.append(0x30) }
-        var v = value
-        var i = start + digits - 1
-        while v > 0 { bytes[i] = 0x30 + UInt8(v % 10); v /= 10; i -= 1 }
+        while divisor > 0 {
+            bytes.append(0x30 + UInt8(truncatingIfNeeded: rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 
     /// A finite double in its shortest round-trip form (`52.5244`, `1e-07`, `100`).
