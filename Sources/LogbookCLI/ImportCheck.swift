@@ -43,9 +43,14 @@ struct ImportCheck {
     }
 
     /// Parses a block's lines, the two halves side by side (the machine's second core), in order.
+    /// Each half reads bytes of its own: two threads retaining one array contend on its count.
     private static func parse(_ block: LineSource.Block) async -> [Result<WireEvent, LogbookError>] {
         func parse(_ lines: ArraySlice<(number: Int, range: Range<Int>)>) -> [Result<WireEvent, LogbookError>] {
-            lines.map { line in Result { () throws(LogbookError) in try WireEvent(jsonBytes: block.bytes, in: line.range) } }
+            guard let start = lines.first?.range.lowerBound, let end = lines.last?.range.upperBound else { return [] }
+            let bytes = Array(block.bytes[start..<end])
+            return lines.map { line in
+                Result { () throws(LogbookError) in try WireEvent(jsonBytes: bytes, in: (line.range.lowerBound - start)..<(line.range.upperBound - start)) }
+            }
         }
         let middle = block.lines.count / 2
         async let first = parse(block.lines[..<middle])

@@ -49,9 +49,9 @@ extension JSONReader {
     mutating func read(_ slot: inout Double?, within range: ClosedRange<Double>) throws(JSONReadError) {
         try once(slot)
         skipSpace()
-        let at = self
+        let at = index
         let value = try readDouble()
-        if checksSchemaRanges, !range.contains(value) { throw at.invalid("\(value) is outside \(range.lowerBound)…\(range.upperBound)") }
+        if checksSchemaRanges, !range.contains(value) { throw invalid("\(value) is outside \(range.lowerBound)…\(range.upperBound)", at: at) }
         slot = value
     }
 
@@ -72,20 +72,20 @@ extension JSONReader {
     mutating func read(_ slot: inout CivilDate?) throws(JSONReadError) {
         try once(slot)
         skipSpace()
-        let at = self
+        let at = index
         let text = try readString()
-        guard let date = CivilDate(parsing: text) else { throw at.invalid("not a yyyy-mm-dd date: \(text)") }
+        guard let date = CivilDate(parsing: text) else { throw invalid("not a yyyy-mm-dd date: \(text)", at: at) }
         slot = date
     }
 
     /// A string naming one of `E`'s cases.
     mutating func read<E: RawRepresentable<String> & CaseIterable>(_ slot: inout E?) throws(JSONReadError) {
         try once(slot)
-        var at = self
-        at.skipSpace()
+        skipSpace()
+        let at = index
         let text = try readString()
         guard let value = E(rawValue: text) else {
-            throw at.invalid("\"\(text)\" is not one of \(E.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw invalid("\"\(text)\" is not one of \(E.allCases.map(\.rawValue).joined(separator: ", "))", at: at)
         }
         slot = value
     }
@@ -93,13 +93,13 @@ extension JSONReader {
     /// An RFC 3339 timestamp string; without escapes it is parsed from its bytes in place.
     mutating func readTimestamp() throws(JSONReadError) -> Timestamp {
         skipSpace()
-        let at = self
+        let at = index
         let bytes: ArraySlice<UInt8>
         if let range = try readRawString() { bytes = slice(range) } else { bytes = Array(try readString().utf8)[...] }
         do {
             return try Timestamp(rfc3339: bytes)
         } catch {
-            throw at.invalid(error.description)
+            throw invalid(error.description, at: at)
         }
     }
 

@@ -282,10 +282,10 @@ enum PayloadJSONReading {
             case "samples":
                 try r.once(samples)
                 r.skipSpace()
-                let at = r
+                let at = r.index
                 var read: [StepSample] = []
                 try r.readArray { (r, _) throws(JSONReadError) in read.append(try stepSample(&r, ownSource: version >= 2)) }
-                try at.check(read.count, within: 1...(version >= 2 ? Self.maxStepSamples : Int.max), items: true)
+                try r.check(read.count, within: 1...(version >= 2 ? Self.maxStepSamples : Int.max), items: true, at: at)
                 samples = read
             default: throw r.unknownField()
             }

@@ -206,14 +206,14 @@ private struct EnvelopeParts {
                 try Self.once(&sawErased, r)
                 // Only the JSON literal true: not 1, not "true", not false.
                 r.skipSpace()
-                let at = r
+                let at = r.index
                 let value: Bool
                 do throws(JSONReadError) {
                     value = try r.readBool()
                 } catch {
-                    throw error.syntax ? error : at.invalid("only ever true (a tombstone), or left out")
+                    throw error.syntax ? error : r.invalid("only ever true (a tombstone), or left out", at: at)
                 }
-                guard value else { throw at.invalid("only ever true (a tombstone), or left out") }
+                guard value else { throw r.invalid("only ever true (a tombstone), or left out", at: at) }
                 erased = true
             default:
                 throw r.unknownField()
@@ -231,10 +231,10 @@ extension JSONReader {
     /// A UUID string (8-4-4-4-12 hexadecimal digits, either case).
     mutating func readUUID() throws(JSONReadError) -> UUID {
         skipSpace()
-        let at = self
+        let at = index
         guard let range = try readRawString(), range.count == 36 else {
             if peek() == UInt8(ascii: "\"") { _ = try readString() }
-            throw at.invalid("not a UUID")
+            throw invalid("not a UUID", at: at)
         }
         let text = slice(range)
         var octets = [UInt8](repeating: 0, count: 16)
@@ -242,7 +242,7 @@ extension JSONReader {
         var high = true
         for (offset, byte) in text.enumerated() {
             if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
-                guard byte == UInt8(ascii: "-") else { throw at.invalid("not a UUID") }
+                guard byte == UInt8(ascii: "-") else { throw invalid("not a UUID", at: at) }
                 continue
             }
             let nibble: UInt8
@@ -250,7 +250,7 @@ extension JSONReader {
             case 0x30...0x39: nibble = byte - 0x30
             case 0x41...0x46: nibble = byte - 0x41 + 10
             case 0x61...0x66: nibble = byte - 0x61 + 10
-            default: throw at.invalid("not a UUID")
+            default: throw invalid("not a UUID", at: at)
             }
             if high { octets[octet] = nibble << 4 } else { octets[octet] |= nibble; octet += 1 }
             high.toggle()
