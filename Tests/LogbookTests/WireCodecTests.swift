@@ -222,18 +222,33 @@ struct WireCodecTests {
         }
     }
 
-    @Test("timestamps and dates written as bytes are their text forms, from year −5000 to 10000")
-    func timeBytes() {
-        var rng = SplitMix64(seed: 3)
-        for _ in 0..<20_000 {
-            let micros = Int64.random(in: -220_000_000_000_000_000...253_402_300_800_000_000, using: &rng) + Int64.random(in: -5...5, using: &rng)
-            let stamp = Timestamp(microsecondsSinceEpoch: micros, utcOffsetSeconds: Int32.random(in: -64_800...64_800, using: &rng))
+    @Test("timestamps and dates write their one text form as bytes: known values, years outside 1…9999 too, and 20,000 round trips through the parser")
+    func timeText() throws {
+        let day: Int64 = 86_400_000_000
+        let year1: Int64 = -62_135_596_800_000_000
+        let known: [(Timestamp, String)] = [
+            (Timestamp(microsecondsSinceEpoch: 0), "1970-01-01T00:00:00Z"),
+            (Timestamp(microsecondsSinceEpoch: 1_500, utcOffsetSeconds: 3600), "1970-01-01T01:00:00.001500+01:00"),
+            (Timestamp(microsecondsSinceEpoch: 513_000, utcOffsetSeconds: -18_000), "1969-12-31T19:00:00.513-05:00"),
+            (Timestamp(microsecondsSinceEpoch: year1), "0001-01-01T00:00:00Z"),
+            (Timestamp(microsecondsSinceEpoch: 253_402_300_799_999_999), "9999-12-31T23:59:59.999999Z"),
+            // Beyond the years a timestamp parses from: still written (as the text form always wrote them), never a crash.
+            (Timestamp(microsecondsSinceEpoch: 253_402_300_800_000_000), "10000-01-01T00:00:00Z"),
+            (Timestamp(microsecondsSinceEpoch: year1 - day), "0000-12-31T00:00:00Z"),
+            (Timestamp(microsecondsSinceEpoch: year1 - 367 * day), "00-1-12-31T00:00:00Z"),
+        ]
+        for (stamp, text) in known {
             var bytes: [UInt8] = []
             stamp.appendRFC3339(to: &bytes)
-            #expect(String(decoding: bytes, as: UTF8.self) == stamp.rfc3339)
-            var date: [UInt8] = []
-            stamp.localDate.appendText(to: &date)
-            #expect(String(decoding: date, as: UTF8.self) == stamp.localDate.description)
+            #expect(String(decoding: bytes, as: UTF8.self) == text)
+            #expect(stamp.rfc3339 == text)
+        }
+        var rng = SplitMix64(seed: 3)
+        for _ in 0..<20_000 {
+            let micros = Int64.random(in: (year1 + day)...(253_402_300_799_999_999 - day), using: &rng)
+            let stamp = Timestamp(microsecondsSinceEpoch: micros, utcOffsetSeconds: Int32.random(in: -64_800...64_800, using: &rng) / 60 * 60)
+            #expect(try Timestamp(parsing: stamp.rfc3339) == stamp)
+            #expect(CivilDate(parsing: stamp.localDate.description) == stamp.localDate)
         }
     }
 

@@ -77,7 +77,10 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// `yyyy-mm-dd`.
     public var description: String {
-        Digits.pad(year, 4) + "-" + Digits.pad(month, 2) + "-" + Digits.pad(day, 2)
+        var text: [UInt8] = []
+        text.reserveCapacity(10)
+        appendText(to: &text)
+        return String(decoding: text, as: UTF8.self)
     }
 
     public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool {
@@ -117,37 +120,24 @@ enum Digits {
         return bytes.isEmpty ? nil : value
     }
 
-    /// Appends a non-negative `value` as at least `width` decimal digits.
-    /// Appends `value` as at least `width` characters, exactly as ``pad(_:_:)`` writes it.
+    /// Appends `value` as at least `width` characters, zeros in front: how the text forms write
+    /// every date and time field.
     static func append(_ value: Int, width: Int, to out: inout [UInt8]) {
         var divisor = 1
         for _ in 1..<max(width, 1) { divisor *= 10 }
-        if value >= 0, value < divisor * 10 {
-            // Exactly `width` digits (every date and time field): highest first, appended only.
-            var rest = value
-            while divisor > 0 {
-                out.append(UInt8(truncatingIfNeeded: 0x30 + rest / divisor))
-                rest %= divisor
-                divisor /= 10
-            }
+        guard value >= 0, value < divisor * 10 else {
+            // Wider than the field (years outside 0…9999): its decimal text, zeros in front up to the width.
+            let text = String(value).utf8
+            for _ in text.count..<max(width, text.count) { out.append(0x30) }
+            out.append(contentsOf: text)
             return
         }
-        let magnitude = value.magnitude
-        var digits = 1
-        var rest = magnitude / 10
-        while rest > 0 { digits += 1; rest /= 10 }
-        let length = digits + (value < 0 ? 1 : 0)
-        for _ in length..<max(width, length) { out.append(0x30) }
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        let start = out.count
-        var v = magnitude
-        for _ in 0..<digits { out.append(0) }
-        var i = start + digits - 1
-        while i >= start { out[i] = UInt8(truncatingIfNeeded: 0x30 + v % 10); v /= 10; i -= 1 }
-    }
-
-    static func pad(_ value: Int, _ width: Int) -> String {
-        let text = String(value)
-        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+        // Exactly `width` digits, highest first, only appended.
+        var rest = value
+        while divisor > 0 {
+            out.append(UInt8(truncatingIfNeeded: 0x30 + rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 }

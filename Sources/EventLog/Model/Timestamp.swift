@@ -62,19 +62,10 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// The canonical RFC 3339 text, e.g. `2026-11-20T07:42:10+01:00` or `2026-11-20T06:42:10.513Z`.
     public var rfc3339: String {
-        let local = localMicroseconds
-        let date = CivilDate(daysSinceEpoch: Int(local.floorDivided(by: 86_400_000_000)))
-        let micros = local.floorModulo(86_400_000_000)
-        let second = Int(micros / 1_000_000)
-        let fraction = Int(micros % 1_000_000)
-        var text = date.description + "T" + Digits.pad(second / 3600, 2) + ":" + Digits.pad(second / 60 % 60, 2)
-            + ":" + Digits.pad(second % 60, 2)
-        if fraction != 0 {
-            text += fraction % 1000 == 0 ? "." + Digits.pad(fraction / 1000, 3) : "." + Digits.pad(fraction, 6)
-        }
-        if utcOffsetSeconds == 0 { return text + "Z" }
-        let magnitude = Int(utcOffsetSeconds.magnitude)
-        return text + (utcOffsetSeconds < 0 ? "-" : "+") + Digits.pad(magnitude / 3600, 2) + ":" + Digits.pad(magnitude / 60 % 60, 2)
+        var text: [UInt8] = []
+        text.reserveCapacity(32)
+        appendRFC3339(to: &text)
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Parses RFC 3339 (`yyyy-mm-ddThh:mm:ss[.f…](Z|±hh:mm)`, up to six fraction digits).
