@@ -281,18 +281,21 @@ struct JSONReader {
         guard end - index >= 4 else { throw syntax("unexpected end of input in a \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case 0x30...0x39: digit = byte - 0x30
-            case 0x41...0x46: digit = byte - 0x41 + 10
-            case 0x61...0x66: digit = byte - 0x61 + 10
-            default: throw syntax("a \\u escape needs four hexadecimal digits")
-            }
+            guard let digit = Self.hexDigit(bytes[index]) else { throw syntax("a \\u escape needs four hexadecimal digits") }
             value = value << 4 | UInt32(digit)
             index += 1
         }
         return value
+    }
+
+    /// The value of a hexadecimal digit (either case), nil for any other byte.
+    static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x41...0x46: byte - 0x41 + 10
+        case 0x61...0x66: byte - 0x61 + 10
+        default: nil
+        }
     }
 
     // MARK: numbers and literals
@@ -303,27 +306,11 @@ struct JSONReader {
         let start = index
         let negative = first == UInt8(ascii: "-")
         if negative { index += 1 }
-        guard index < end, (0x30...0x39).contains(bytes[index]) else { throw syntax("a number needs digits") }
-        if bytes[index] == 0x30, index + 1 < end, (0x30...0x39).contains(bytes[index + 1]) {
-            throw syntax("a number may not have leading zeros")
-        }
-        var magnitude: UInt64 = 0
-        var overflow = false
-        while index < end, case let byte = bytes[index], byte >= 0x30, byte <= 0x39 {
-            let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
-            let (sum, o2) = times10.addingReportingOverflow(UInt64(byte - 0x30))
-            overflow = overflow || o1 || o2
-            magnitude = sum
-            index += 1
-        }
-        if index < end, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+        let magnitude = try integerDigits(from: start, expected: "an integer")
+        guard let magnitude, magnitude <= (negative ? UInt64(Int.max) + 1 : UInt64(Int.max)) else {
             index = start
-            try skipNumber()
-            index = start
-            throw invalid("expected an integer (no fraction or exponent)")
+            throw invalid("integer out of range")
         }
-        let limit: UInt64 = negative ? UInt64(Int.max) + 1 : UInt64(Int.max)
-        guard !overflow, magnitude <= limit else { index = start; throw invalid("integer out of range") }
         return negative ? Int(truncatingIfNeeded: 0 &- magnitude) : Int(magnitude)
     }
 
@@ -331,23 +318,38 @@ struct JSONReader {
     mutating func readUInt64() throws(JSONReadError) -> UInt64 {
         guard peek() != UInt8(ascii: "-") else { throw invalid("expected a non-negative integer") }
         guard let first = peek(), (0x30...0x39).contains(first) else { throw mismatch("a non-negative integer") }
-        let begin = index
+        let start = index
+        guard let value = try integerDigits(from: start, expected: "a non-negative integer") else {
+            index = start
+            throw invalid("integer out of range")
+        }
+        return value
+    }
+
+    /// Reads the digits of an integer whose number began at `start` (its sign already read): their
+    /// value, or nil beyond 64 bits. A number with a fraction or an exponent is refused as not the
+    /// `expected` integer, once it is known to be a well-formed number.
+    private mutating func integerDigits(from start: Int, expected: String) throws(JSONReadError) -> UInt64? {
+        guard index < end, (0x30...0x39).contains(bytes[index]) else { throw syntax("a number needs digits") }
         if bytes[index] == 0x30, index + 1 < end, (0x30...0x39).contains(bytes[index + 1]) {
             throw syntax("a number may not have leading zeros")
         }
         var value: UInt64 = 0
+        var overflow = false
         while index < end, case let byte = bytes[index], byte >= 0x30, byte <= 0x39 {
             let (times10, o1) = value.multipliedReportingOverflow(by: 10)
             let (sum, o2) = times10.addingReportingOverflow(UInt64(byte - 0x30))
-            guard !o1, !o2 else { index = begin; throw invalid("integer out of range") }
+            overflow = overflow || o1 || o2
             value = sum
             index += 1
         }
         if index < end, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-            index = begin
-            throw invalid("expected a non-negative integer (no fraction or exponent)")
+            index = start
+            try skipNumber()
+            index = start
+            throw invalid("expected \(expected) (no fraction or exponent)")
         }
-        return value
+        return overflow ? nil : value
     }
 
     /// Reads a JSON number as a finite Double.

@@ -245,13 +245,7 @@ extension JSONReader {
                 guard byte == UInt8(ascii: "-") else { throw invalid("not a UUID", at: at) }
                 continue
             }
-            let nibble: UInt8
-            switch byte {
-            case 0x30...0x39: nibble = byte - 0x30
-            case 0x41...0x46: nibble = byte - 0x41 + 10
-            case 0x61...0x66: nibble = byte - 0x61 + 10
-            default: throw invalid("not a UUID", at: at)
-            }
+            guard let nibble = Self.hexDigit(byte) else { throw invalid("not a UUID", at: at) }
             if high { octets[octet] = nibble << 4 } else { octets[octet] |= nibble; octet += 1 }
             high.toggle()
         }
