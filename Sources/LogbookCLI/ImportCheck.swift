@@ -43,18 +43,15 @@ struct ImportCheck {
     }
 
     /// Parses a block's lines, the two halves side by side (the machine's second core), in order.
-    /// Each half reads bytes of its own: two threads retaining one array contend on its count.
+    /// The first half reads a copy of its own bytes: two threads retaining one array contend on its count.
     private static func parse(_ block: LineSource.Block) async -> [Result<WireEvent, LogbookError>] {
-        func parse(_ lines: ArraySlice<(number: Int, range: Range<Int>)>) -> [Result<WireEvent, LogbookError>] {
-            guard let start = lines.first?.range.lowerBound, let end = lines.last?.range.upperBound else { return [] }
-            let bytes = Array(block.bytes[start..<end])
-            return lines.map { line in
-                Result { () throws(LogbookError) in try WireEvent(jsonBytes: bytes, in: (line.range.lowerBound - start)..<(line.range.upperBound - start)) }
-            }
+        func parse(_ bytes: [UInt8], _ lines: ArraySlice<(number: Int, range: Range<Int>)>) -> [Result<WireEvent, LogbookError>] {
+            lines.map { line in Result { () throws(LogbookError) in try WireEvent(jsonBytes: bytes, in: line.range) } }
         }
         let middle = block.lines.count / 2
-        async let first = parse(block.lines[..<middle])
-        let second = parse(block.lines[middle...])
+        let split = middle > 0 ? block.lines[middle - 1].range.upperBound : 0
+        async let first = parse(Array(block.bytes[..<split]), block.lines[..<middle])
+        let second = parse(block.bytes, block.lines[middle...])
         return await first + second
     }
 

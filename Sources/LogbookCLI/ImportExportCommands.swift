@@ -64,7 +64,6 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let source = try LineSource(path: file)
-        defer { source.discard() }
         let report = try await store.withLogbook(readOnly: false, configure: { $0.log.durability = durability.value }) { logbook in
             // Pass 1: every line must parse, and every id be new or the same event, before anything is written.
             let spill = try await ImportCheck(source: source, log: logbook.log).run()

@@ -41,34 +41,21 @@ final class LineSink {
     }
 }
 
-/// Reads a file (or standard input, spooled to a temporary file first) line
-/// by line, in chunks, without loading it whole.
+/// Reads a file (or standard input) once, in blocks of whole lines, without loading it whole.
 final class LineSource {
     let name: String
-    private let path: String
-    private let temporary: Bool
+    /// The file to read; nil for standard input.
+    private let path: String?
 
     init(path: String) throws {
         if path == "-" {
-            let spool = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-import-\(UUID().uuidString).ndjson").path
-            guard FileManager.default.createFile(atPath: spool, contents: nil), let out = FileHandle(forWritingAtPath: spool) else {
-                throw CLIError("cannot spool standard input to \(spool)")
-            }
-            while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty { try out.write(contentsOf: chunk) }
-            try out.close()
-            self.path = spool
+            self.path = nil
             name = "stdin"
-            temporary = true
         } else {
             guard FileManager.default.isReadableFile(atPath: path) else { throw CLIError("cannot read \(path)") }
             self.path = path
             name = path
-            temporary = false
         }
-    }
-
-    func discard() {
-        if temporary { try? FileManager.default.removeItem(atPath: path) }
     }
 
     /// The non-empty lines of a stretch of the file: their 1-based numbers and ranges in `bytes`.
@@ -77,53 +64,46 @@ final class LineSource {
         var lines: [(number: Int, range: Range<Int>)]
     }
 
-    /// Calls `body` with the file's lines in blocks of whole lines of about `blockBytes` bytes
-    /// (a line longer than that is a block of its own).
+    /// Calls `body` with the file's non-empty lines in blocks of whole lines, read about
+    /// `blockBytes` at a time (a longer line is read on until it ends). A `\r` before a line's
+    /// newline is not part of the line, nor is a UTF-8 byte order mark before the first.
     func forEachBlock(blockBytes: Int = 4 << 20, _ body: (Block) async throws -> Void) async throws {
-        var block = Block(bytes: [], lines: [])
-        try await forEachLine { number, bytes, range in
-            let start = block.bytes.count
-            block.bytes.append(contentsOf: bytes[range])
-            block.lines.append((number, start..<block.bytes.count))
-            if block.bytes.count >= blockBytes {
-                try await body(block)
-                block = Block(bytes: [], lines: [])
-            }
+        let handle: FileHandle
+        if let path {
+            guard let file = FileHandle(forReadingAtPath: path) else { throw CLIError("cannot open \(path)") }
+            handle = file
+        } else {
+            handle = FileHandle.standardInput
         }
-        if !block.lines.isEmpty { try await body(block) }
-    }
-
-    /// Calls `body` with each non-empty line's 1-based number and its bytes (`range` of the
-    /// buffer given; the buffer is only valid during the call).
-    func forEachLine(_ body: (Int, [UInt8], Range<Int>) async throws -> Void) async throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw CLIError("cannot open \(path)") }
-        defer { try? handle.close() }
-        var buffer: [UInt8] = []
-        var start = 0
+        defer { if path != nil { try? handle.close() } }
+        var pending: [UInt8] = []
         var number = 0
-        var finished = false
+        var first = true
         while true {
-            if let newline = buffer[start...].firstIndex(of: 0x0A) {
+            let chunk = try handle.read(upToCount: blockBytes) ?? Data()
+            let finished = chunk.isEmpty
+            pending.append(contentsOf: chunk)
+            if first, pending.count >= 3 || finished {
+                first = false
+                if pending.starts(with: [0xEF, 0xBB, 0xBF]) { pending.removeFirst(3) }
+            }
+            // The block ends after its last newline; the rest waits for the next read.
+            guard let cut = finished ? pending.count : pending.lastIndex(of: 0x0A).map({ $0 + 1 }) else { continue }
+            var bytes = pending
+            pending = Array(bytes[cut...])
+            bytes.removeSubrange(cut...)
+            var lines: [(number: Int, range: Range<Int>)] = []
+            var start = 0
+            while start < bytes.count {
+                let newline = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
                 number += 1
                 var end = newline
-                if end > start, buffer[end - 1] == 0x0D { end -= 1 }
-                if end > start { try await body(number, buffer, start..<end) }
+                if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+                if end > start { lines.append((number, start..<end)) }
                 start = newline + 1
-                continue
             }
-            if finished {
-                if start < buffer.count { try await body(number + 1, buffer, start..<buffer.count) }
-                return
-            }
-            buffer.removeFirst(start)
-            start = 0
-            if let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                buffer.append(contentsOf: chunk)
-                // A UTF-8 byte order mark (some Windows tools write one) is not part of the first line.
-                if number == 0, start == 0, buffer.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-            } else {
-                finished = true
-            }
+            if !lines.isEmpty { try await body(Block(bytes: bytes, lines: lines)) }
+            if finished { return }
         }
     }
 }
