@@ -232,8 +232,9 @@ public struct LogBenchmark: Sendable {
     }
 
     /// Where an encrypted event's time goes, without the log: sealing and opening through
-    /// Logbook's keys (key lookup, nonce, AEAD, copies), against swift-crypto's ChaChaPoly
-    /// sealing the same payloads with one key and one nonce (the floor any AEAD call costs).
+    /// Logbook's keys (key lookup, nonce, AEAD, copies), against swift-crypto's one-shot
+    /// `ChaChaPoly.seal` of the same payloads with one key and one nonce (what each payload cost
+    /// before Logbook kept a ChaCha20 key per user: a BoringSSL context and buffers per call).
     private func measureCipherAlone(_ workload: LogWorkload, _ keys: PayloadKeys, into report: inout BenchmarkReport) throws {
         let count = min(events, 200_000)
         var random = SplitMix64(seed: 99)

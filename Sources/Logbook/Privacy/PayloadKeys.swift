@@ -52,7 +52,7 @@ package final class PayloadKeys: Sendable {
         case .key(let key)?:
             let plaintext: [UInt8]
             do {
-                plaintext = try PayloadCipher.open(payload.copiedBytes(), key: key, eventId: envelope.eventId, type: envelope.type)
+                plaintext = try PayloadCipher.open(payload, key: key, eventId: envelope.eventId, type: envelope.type)
             } catch {
                 throw .storage("the payload at position \(envelope.position) (\(envelope.type) of \(user)) does not open with its user's key: the log or the key store is damaged")
             }
@@ -79,12 +79,8 @@ package final class PayloadKeys: Sendable {
             guard case .key(let key) = entry else {
                 throw .ruleViolation(rule: .userErased, message: "user \"\(user)\" was erased: nothing more is recorded for them")
             }
-            do {
-                request.events[index].payload = try PayloadCipher.seal(
-                    request.events[index].payload, key: key, eventId: request.events[index].eventId, type: request.events[index].type)
-            } catch {
-                throw .storage("encrypting the payload of event \(request.events[index].eventId): \(error)")
-            }
+            request.events[index].payload = PayloadCipher.seal(
+                request.events[index].payload.span, key: key, eventId: request.events[index].eventId, type: request.events[index].type)
         }
     }
 

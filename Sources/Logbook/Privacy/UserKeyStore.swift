@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import LMDB
 import Synchronization
@@ -14,7 +13,7 @@ final class UserKeyStore: @unchecked Sendable {
     /// What a store holds for one user.
     enum Entry: Sendable {
         /// The key, ready to use (made once per user, then cached).
-        case key(SymmetricKey)
+        case key(ChaCha20)
         case erased
 
         var isErased: Bool { if case .erased = self { true } else { false } }
@@ -80,7 +79,7 @@ final class UserKeyStore: @unchecked Sendable {
             try environment.read { txn in try txn.get(keys, key: Array(user.utf8).span) { $0.copiedBytes() } }
         }
         guard let found else { return nil }
-        let entry: Entry = found.isEmpty ? .erased : .key(SymmetricKey(data: found))
+        let entry: Entry = found.isEmpty ? .erased : .key(ChaCha20(key: found.span))
         guard found.isEmpty || found.count == Self.keyBytes else {
             throw LogbookError.storage("the key of user \"\(user)\" in \(directory) is \(found.count) bytes, not \(Self.keyBytes): the key store is damaged")
         }
@@ -108,13 +107,13 @@ final class UserKeyStore: @unchecked Sendable {
                 for user in missing {
                     // Another writer may have made it meanwhile: keep theirs.
                     if let existing = try txn.get(keys, key: Array(user.utf8).span, { $0.copiedBytes() }) {
-                        created[user] = existing.isEmpty ? .erased : .key(SymmetricKey(data: existing))
+                        created[user] = existing.isEmpty ? .erased : .key(ChaCha20(key: existing.span))
                         continue
                     }
                     var generator = SystemRandomNumberGenerator()
                     let key = (0..<Self.keyBytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
                     try txn.put(keys, key: Array(user.utf8).span, value: key.span)
-                    created[user] = .key(SymmetricKey(data: key))
+                    created[user] = .key(ChaCha20(key: key.span))
                 }
                 return created
             }
