@@ -9,7 +9,7 @@ public import Logbook
 /// against a decode-only scan of the same log, live appends with and without inline projections,
 /// and query latencies cached and uncached — all in one run.
 public struct ProjectionsBenchmark: Sendable {
-    public var users = 640
+    public var users = 760
     public var weeks = 12
     public var seed: UInt64 = 7
     public var queryIterations = 20_000

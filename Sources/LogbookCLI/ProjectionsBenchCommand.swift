@@ -11,8 +11,8 @@ struct ProjectionsBenchCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object on stdout (progress goes to stderr).")
     var json = false
 
-    @Option(help: "Users in the generated data set (640 gives about 5 million events).")
-    var users = 640
+    @Option(help: "Users in the generated data set (760 give about 5.1 million events).")
+    var users = 760
 
     @Option(help: "Weeks of history per user.")
     var weeks = 12

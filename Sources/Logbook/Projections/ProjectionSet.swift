@@ -13,6 +13,9 @@ struct ProjectionSet: Sendable {
     private let tables: [ProjectionTables]
     /// Which read models fold and flush (a bit per registry index, for a cheap test per event).
     private var mask: UInt64
+    /// Which members are made (a bit per registry index), so folding an event does not test an
+    /// existential optional per read model.
+    private var made: UInt64 = 0
 
     var active: Set<ProjectionKind> {
         get { Set(ProjectionKind.allCases.filter { mask & Self.bit($0) != 0 }) }
@@ -43,7 +46,10 @@ struct ProjectionSet: Sendable {
             var model = members[index] as? P ?? P(tables[index])
             // Leave nothing behind that shares the model's storage, so changing it copies nothing.
             members[index] = nil
-            defer { members[index] = model }
+            defer {
+                members[index] = model
+                made |= 1 << UInt64(index)
+            }
             yield &model
         }
     }
@@ -51,11 +57,21 @@ struct ProjectionSet: Sendable {
     /// The member at registry `index`, made if needed.
     @inline(__always)
     private mutating func prepare(_ index: Int) {
-        if members[index] == nil { members[index] = ReadModelRegistry.models[index].init(tables[index]) }
+        guard made & (1 << UInt64(index)) == 0 else { return }
+        members[index] = ReadModelRegistry.models[index].init(tables[index])
+        made |= 1 << UInt64(index)
     }
 
+    /// For each event type, the registry indices of the read models that read it, as bits: an
+    /// event is handed only to those (``ReadModel/reads(_:)``) — a step batch to one read model,
+    /// not to all eight.
+    private static let readers: [EventType: UInt64] = Dictionary(uniqueKeysWithValues: EventType.allCases.map { type in
+        (type, ReadModelRegistry.models.indices.reduce(UInt64(0)) { ReadModelRegistry.models[$1].reads(type) ? $0 | 1 << UInt64($1) : $0 })
+    })
+
+    /// Folds `fold` into the active read models that read its type, in registry order.
     mutating func apply(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
-        var bits = mask
+        var bits = mask & (Self.readers[fold.event.type] ?? 0)
         while bits != 0 {
             let index = bits.trailingZeroBitCount
             bits &= bits - 1

@@ -32,7 +32,8 @@ protocol ReadModel: Sendable {
     /// The read model over `tables` (each table made with ``ProjectionTables/table(_:_:_:)``).
     init(_ tables: ProjectionTables)
 
-    /// Folds one event in. Written as an exhaustive switch over ``DomainEvent``.
+    /// Folds one event in: only events of the types ``reads(_:)`` names are handed to it.
+    /// Written as an exhaustive switch over ``DomainEvent``.
     mutating func apply(_ event: FoldEvent, _ txn: ReadTransaction?) throws
 
     /// Hands every table to `visitor`, once each: flushing, forgetting and counting cached

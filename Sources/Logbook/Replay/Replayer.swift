@@ -58,9 +58,9 @@ struct Replayer: Sendable {
                     let behindAll = checkpoints.values.allSatisfy { $0 < events[0].position }
                     try store.environment.read { txn in
                         projections.active = kinds
-                        for fold in events {
-                            if !behindAll { projections.active = kinds.filter { checkpoints[$0, default: 0] < fold.position } }
-                            try projections.apply(fold, txn)
+                        for index in events.indices {
+                            if !behindAll { projections.active = kinds.filter { checkpoints[$0, default: 0] < events[index].position } }
+                            try projections.apply(events[index], txn)
                         }
                     }
                     projections.active = kinds
