@@ -129,62 +129,55 @@ public struct ProjectionsBenchmark: Sendable {
     /// cost is what differs), into the same log in blocks of fifty batches: through a Logbook
     /// (inline projections folding every commit), then through the bare LMDB log with nothing
     /// attached. Before each block with projections, opening the Logbook catches them up
-    /// (untimed) with the batches they missed.
+    /// (untimed) with the batches they missed. Payloads are sealed, untimed, for both.
     private func appendRates(at path: String, configuration: LogbookConfiguration) async throws -> (inline: Double, plain: Double) {
-        var random = SplitMix64(seed: seed &+ 99)
+        let batch = 1_000
+        var generator = StepBatchGenerator(seed: seed &+ 99, users: users)
         var inlineSeconds = 0.0
         var plainSeconds = 0.0
-        let batch = 1_000
-        var sent = 0
-        var minute: Int64 = 0
         var inlineEvents = 0
         var plainEvents = 0
-        let base = try Timestamp(parsing: "2026-11-16T07:00:00Z").instant
-        var open: (logbook: Logbook?, store: LMDBEventStore?) = (nil, nil)
-        while sent < appendEvents {
-            var requests: [AppendRequest] = []
-            for index in 0..<batch {
-                let user = DemoDataGenerator.userId((sent + index) % users)
-                var samples: [StepSample] = []
-                for offset in 0..<15 {
-                    let start = Timestamp(microsecondsSinceEpoch: base + (minute + Int64(offset)) * 60_000_000)
-                    let end = Timestamp(microsecondsSinceEpoch: start.instant + 60_000_000)
-                    samples.append(StepSample(start: start, end: end, count: Int(random.next() % 120), source: "phone"))
-                }
-                let steps = DomainEvent.stepsRecorded(StepsRecorded(samples: samples))
-                var event = ProposedEvent(
-                    eventId: random.uuid(), type: EventType.stepsRecorded.rawValue, schemaVersion: 2, subject: user,
-                    occurredAt: Timestamp(microsecondsSinceEpoch: base + minute * 60_000_000),
-                    payload: BinaryEventCodec.encode(steps))
-                // As a command hands it over: the value it encoded travels with the event.
-                event.decoded = steps
-                requests.append(AppendRequest(stream: "steps-\(user)", events: [event]))
-            }
-            minute += 15
-            // Blocks of fifty batches: with the projections, then without.
-            let batchIndex = sent / batch
-            let withProjections = (batchIndex / 50) % 2 == 0
-            if batchIndex % 50 == 0 {
-                await open.logbook?.close()
-                await open.store?.close()
-                open = withProjections
-                    ? (try await Logbook.open(path: path, configuration: configuration), nil)
-                    : (nil, try LMDBEventStore(path: path, configuration: configuration.log))
-            }
-            let log: any EventStore = open.logbook?.log ?? open.store!
-            let clock = Stopwatch()
-            for result in try await log.append(batch: requests) { _ = try result.get() }
-            if withProjections {
-                inlineSeconds += clock.seconds
-                inlineEvents += batch
-            } else {
-                plainSeconds += clock.seconds
-                plainEvents += batch
-            }
-            sent += batch
+        var open: (logbook: Logbook?, store: LMDBEventStore?, keys: PayloadKeys?) = (nil, nil, nil)
+        func closeOpen() async {
+            await open.logbook?.close()
+            await open.store?.close()
+            open.keys?.close()
         }
-        await open.logbook?.close()
-        await open.store?.close()
+        do {
+            for batchIndex in 0..<(appendEvents / batch) {
+                // Blocks of fifty batches: with the projections, then without.
+                let withProjections = (batchIndex / 50) % 2 == 0
+                if batchIndex % 50 == 0 {
+                    await closeOpen()
+                    if withProjections {
+                        open = (try await Logbook.open(path: path, configuration: configuration), nil, nil)
+                    } else {
+                        let encrypted = configuration.payloadEncryption == .perUserChaChaPoly
+                        open = (nil, try LMDBEventStore(path: path, configuration: configuration.log),
+                                encrypted ? try PayloadKeys(encryptingWithKeysIn: (path as NSString).appendingPathComponent("keys")) : nil)
+                    }
+                }
+                var requests = generator.next(batch)
+                // Sealed untimed, as a command seals them: an encrypted store holds no plaintext payload of a user's event.
+                if let keys = open.logbook?.payloads ?? open.keys {
+                    for index in requests.indices { try keys.seal(&requests[index]) }
+                }
+                let log: any EventStore = open.logbook?.log ?? open.store!
+                let clock = Stopwatch()
+                for result in try await log.append(batch: requests) { _ = try result.get() }
+                if withProjections {
+                    inlineSeconds += clock.seconds
+                    inlineEvents += batch
+                } else {
+                    plainSeconds += clock.seconds
+                    plainEvents += batch
+                }
+            }
+        } catch {
+            await closeOpen()
+            throw error
+        }
+        await closeOpen()
         return (Double(inlineEvents) / inlineSeconds, Double(plainEvents) / plainSeconds)
     }
 
@@ -216,5 +209,44 @@ public struct ProjectionsBenchmark: Sendable {
         }
         logbook.cache.setEnabled(true)
         return report
+    }
+}
+
+/// The append measurement's events: 15-sample step batches of every user in turn, each with the
+/// value its payload encodes attached (as a command hands it over).
+private struct StepBatchGenerator {
+    var random: SplitMix64
+    let users: Int
+    var sent = 0
+    var minute: Int64 = 0
+    /// 2026-11-16T07:00:00Z, in microseconds since 1970.
+    let base: Int64 = 1_794_812_400_000_000
+
+    init(seed: UInt64, users: Int) {
+        random = SplitMix64(seed: seed)
+        self.users = users
+    }
+
+    mutating func next(_ count: Int) -> [AppendRequest] {
+        var requests: [AppendRequest] = []
+        for index in 0..<count {
+            let user = DemoDataGenerator.userId((sent + index) % users)
+            var samples: [StepSample] = []
+            for offset in 0..<15 {
+                let start = Timestamp(microsecondsSinceEpoch: base + (minute + Int64(offset)) * 60_000_000)
+                let end = Timestamp(microsecondsSinceEpoch: start.instant + 60_000_000)
+                samples.append(StepSample(start: start, end: end, count: Int(random.next() % 120), source: "phone"))
+            }
+            let steps = DomainEvent.stepsRecorded(StepsRecorded(samples: samples))
+            var event = ProposedEvent(
+                eventId: random.uuid(), type: EventType.stepsRecorded.rawValue, schemaVersion: 2, subject: user,
+                occurredAt: Timestamp(microsecondsSinceEpoch: base + minute * 60_000_000),
+                payload: BinaryEventCodec.encode(steps))
+            event.decoded = steps
+            requests.append(AppendRequest(stream: "steps-\(user)", events: [event]))
+        }
+        sent += count
+        minute += 15
+        return requests
     }
 }
