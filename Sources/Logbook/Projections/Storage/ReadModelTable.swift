@@ -49,9 +49,17 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
     /// Changes the record under `key` (starting from `initial` if there is none) and marks it
     /// dirty. The record changes in place in the cache: one lookup, no copy.
     mutating func modify<R>(_ key: Key, _ txn: ReadTransaction?, initial: () -> Value, _ body: (inout Value) throws -> R) throws -> R {
-        if cache[key] == nil { cache[key] = Entry(value: try load(key, txn), dirty: false) }
+        // One hash of the key when it is cached (the common case in a fold): the entry changes
+        // through its index.
+        let index: [Key: Entry].Index
+        if let cached = cache.index(forKey: key) {
+            index = cached
+        } else {
+            cache[key] = Entry(value: try load(key, txn), dirty: false)
+            index = cache.index(forKey: key)!
+        }
         var newlyDirty = false
-        let result = try Self.change(&cache[key]!) { entry in
+        let result = try Self.change(&cache.values[index]) { entry in
             if !entry.dirty {
                 entry.dirty = true
                 newlyDirty = true
@@ -84,23 +92,49 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
     /// Writes the changed records in key order. They stay marked as changed until
     /// ``markFlushed()``: if the transaction is rolled back and run again, they are written again.
     mutating func flush(_ txn: WriteTransaction) throws {
-        guard !dirtyKeys.isEmpty else { return }
-        dirtyKeys.sort()
-        let changed = dirtyKeys
-        if let database {
-            var keyBytes = ByteWriter(capacity: 32)
-            var valueBytes = ByteWriter(capacity: 64)
-            for key in changed {
-                keyBytes.bytes.removeAll(keepingCapacity: true)
-                key.encode(into: &keyBytes)
-                if let value = cache[key]?.value {
-                    valueBytes.bytes.removeAll(keepingCapacity: true)
-                    value.encode(into: &valueBytes)
-                    try txn.put(database, key: keyBytes.bytes.span, value: valueBytes.bytes.span)
-                } else {
-                    try txn.delete(database, key: keyBytes.bytes.span)
-                }
+        guard !dirtyKeys.isEmpty, let database else { return }
+        // Every changed key encoded once, into one buffer, and written in the order of its bytes
+        // (the database's order, so the writes walk the B-tree forward). Sorting the encoded
+        // bytes, not the keys, spares comparing `String`s by their UTF-8 views, which cost more
+        // than the writes themselves.
+        var encoded = ByteWriter(capacity: dirtyKeys.count * 24)
+        var spans: [EncodedKey] = []
+        spans.reserveCapacity(dirtyKeys.count)
+        for (index, key) in dirtyKeys.enumerated() {
+            let start = encoded.bytes.count
+            key.encode(into: &encoded)
+            spans.append(EncodedKey(start: start, end: encoded.bytes.count, index: index))
+        }
+        let bytes = encoded.bytes
+        spans.sort { EncodedKey.precedes($0, $1, in: bytes) }
+        var valueBytes = ByteWriter(capacity: 64)
+        for span in spans {
+            let key = bytes.span.extracting(span.start..<span.end)
+            if let value = cache[dirtyKeys[span.index]]?.value {
+                valueBytes.bytes.removeAll(keepingCapacity: true)
+                value.encode(into: &valueBytes)
+                try txn.put(database, key: key, value: valueBytes.bytes.span)
+            } else {
+                try txn.delete(database, key: key)
             }
+        }
+    }
+
+    /// Where one changed key's bytes are in the flush's buffer, and which dirty key it is.
+    private struct EncodedKey {
+        var start: Int
+        var end: Int
+        var index: Int
+
+        /// Byte order (a shorter key that is a prefix of a longer one comes first).
+        static func precedes(_ a: EncodedKey, _ b: EncodedKey, in bytes: [UInt8]) -> Bool {
+            var i = a.start, j = b.start
+            while i < a.end, j < b.end {
+                if bytes[i] != bytes[j] { return bytes[i] < bytes[j] }
+                i += 1
+                j += 1
+            }
+            return a.end - a.start < b.end - b.start
         }
     }
 
