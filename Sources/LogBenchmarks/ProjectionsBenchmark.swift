@@ -61,7 +61,7 @@ public struct ProjectionsBenchmark: Sendable {
 
         if appendOnly {
             await logbook.close()
-            let (inline, plain) = try await appendRates(at: root + "/logbook", configuration: configuration)
+            let (inline, plain) = try await appendRates(at: root + "/logbook", configuration: configuration, head: events)
             report.set("append_inline_eps", inline)
             report.set("append_plain_eps", plain)
             report.set("append_inline_ratio", inline / plain)
@@ -96,7 +96,7 @@ public struct ProjectionsBenchmark: Sendable {
 
         progress("appending with and without inline projections")
         await logbook.close()
-        let (inline, plain) = try await appendRates(at: root + "/logbook", configuration: configuration)
+        let (inline, plain) = try await appendRates(at: root + "/logbook", configuration: configuration, head: events)
         report.set("append_inline_eps", inline)
         report.set("append_plain_eps", plain)
         report.set("append_inline_ratio", inline / plain)
@@ -130,9 +130,9 @@ public struct ProjectionsBenchmark: Sendable {
     /// (inline projections folding every commit), then through the bare LMDB log with nothing
     /// attached. Before each block with projections, opening the Logbook catches them up
     /// (untimed) with the batches they missed. Payloads are sealed, untimed, for both.
-    private func appendRates(at path: String, configuration: LogbookConfiguration) async throws -> (inline: Double, plain: Double) {
+    private func appendRates(at path: String, configuration: LogbookConfiguration, head: Int) async throws -> (inline: Double, plain: Double) {
         let batch = 1_000
-        var generator = StepBatchGenerator(seed: seed &+ 99, users: users)
+        var generator = StepBatchGenerator(seed: seed &+ 99, users: users, after: head)
         var inlineSeconds = 0.0
         var plainSeconds = 0.0
         var inlineEvents = 0
@@ -222,9 +222,13 @@ private struct StepBatchGenerator {
     /// 2026-11-16T07:00:00Z, in microseconds since 1970.
     let base: Int64 = 1_794_812_400_000_000
 
-    init(seed: UInt64, users: Int) {
-        random = SplitMix64(seed: seed)
+    /// Events for `users`, different for each `head` the log has (a run over a kept data set
+    /// appends new ids and new sample times, not retries of the previous run's events, which
+    /// the log would answer without writing).
+    init(seed: UInt64, users: Int, after head: Int) {
+        random = SplitMix64(seed: seed &+ UInt64(head))
         self.users = users
+        minute = Int64(head / 1_000) * 15
     }
 
     mutating func next(_ count: Int) -> [AppendRequest] {
