@@ -144,7 +144,7 @@ public struct ProjectionsBenchmark: Sendable {
             open.keys?.close()
         }
         do {
-            for batchIndex in 0..<(appendEvents / batch) {
+            for batchIndex in 0..<((appendEvents + batch - 1) / batch) {
                 // Blocks of fifty batches: with the projections, then without.
                 let withProjections = (batchIndex / 50) % 2 == 0
                 if batchIndex % 50 == 0 {
@@ -153,8 +153,13 @@ public struct ProjectionsBenchmark: Sendable {
                         open = (try await Logbook.open(path: path, configuration: configuration), nil, nil)
                     } else {
                         let encrypted = configuration.payloadEncryption == .perUserChaChaPoly
-                        open = (nil, try LMDBEventStore(path: path, configuration: configuration.log),
-                                encrypted ? try PayloadKeys(encryptingWithKeysIn: (path as NSString).appendingPathComponent("keys")) : nil)
+                        let keys = encrypted ? try PayloadKeys(encryptingWithKeysIn: (path as NSString).appendingPathComponent("keys")) : nil
+                        do {
+                            open = (nil, try LMDBEventStore(path: path, configuration: configuration.log), keys)
+                        } catch {
+                            keys?.close()
+                            throw error
+                        }
                     }
                 }
                 var requests = generator.next(batch)

@@ -3,6 +3,8 @@ import DemoData
 import EventLog
 import Foundation
 @testable import Logbook
+import LMDB
+import LogbookTesting
 import Testing
 
 /// The payload cipher on its own: Logbook's ChaCha20-Poly1305 makes the bytes swift-crypto
@@ -111,6 +113,25 @@ struct PayloadCipherTests {
             seen.insert(Array(PayloadCipher.seal(payload.span, key: key, eventId: .timeOrdered(), type: "t").prefix(8)))
         }
         #expect(seen.count == 100_000)
+    }
+
+    @Test("a stored key of the wrong length is a storage error naming the user and the length, not a crash (read alone, or before a commit makes missing keys)")
+    func damagedKey() async throws {
+        try await withTemporaryDirectory { directory in
+            let store = try UserKeyStore(directory: directory, creatingWith: .perUserChaChaPoly, readOnly: false, durability: .noSync)
+            defer { store.close() }
+            try store.withEnvironment { environment in
+                let keys = try environment.openDatabase(named: "user-keys")
+                let damaged = [UInt8](repeating: 7, count: 31)
+                try environment.write { txn in try txn.put(keys, key: Array("u-1".utf8).span, value: damaged.span) }
+            }
+            func isDamage(_ error: any Error) -> Bool {
+                guard let error = error as? LogbookError, error.code == .storage else { return false }
+                return error.message.contains("u-1") && error.message.contains("31 bytes")
+            }
+            #expect(performing: { try store.entry(for: "u-1") }, throws: isDamage)
+            #expect(performing: { try store.ensureKeys(for: ["u-1", "u-2"]) }, throws: isDamage)
+        }
     }
 
     private static func words(_ nonce: [UInt8]) -> SIMD3<UInt32> {

@@ -26,11 +26,6 @@ enum PayloadCipher {
         try ChaCha20Poly1305.open(stored, key: key, nonce: nonce(eventId), authenticating: authenticated(eventId, type).span)
     }
 
-    private static func idBytes(_ id: UUID) -> [UInt8] {
-        let u = id.uuid
-        return [u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7, u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15]
-    }
-
     /// The id's 16 bytes folded into 12 (see the type's documentation), as three little-endian words.
     static func nonce(_ eventId: UUID) -> SIMD3<UInt32> {
         let u = eventId.uuid
@@ -42,7 +37,10 @@ enum PayloadCipher {
 
     /// The additional data: the id's 16 bytes, then the type's UTF-8.
     private static func authenticated(_ eventId: UUID, _ type: String) -> [UInt8] {
-        var bytes = idBytes(eventId)
+        let u = eventId.uuid
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16 + type.utf8.count)
+        bytes.append(contentsOf: [u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7, u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15])
         bytes.append(contentsOf: type.utf8)
         return bytes
     }

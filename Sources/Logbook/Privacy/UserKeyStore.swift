@@ -79,12 +79,19 @@ final class UserKeyStore: @unchecked Sendable {
             try environment.read { txn in try txn.get(keys, key: Array(user.utf8).span) { $0.copiedBytes() } }
         }
         guard let found else { return nil }
-        let entry: Entry = found.isEmpty ? .erased : .key(ChaCha20(key: found.span))
-        guard found.isEmpty || found.count == Self.keyBytes else {
-            throw LogbookError.storage("the key of user \"\(user)\" in \(directory) is \(found.count) bytes, not \(Self.keyBytes): the key store is damaged")
-        }
+        let entry = try Self.entry(stored: found, user: user, directory: directory)
         cache.withLock { $0[user] = entry }
         return entry
+    }
+
+    /// The entry a stored value means: empty, a tombstone; 32 bytes, a key; anything else, a
+    /// damaged store (refused before a key is made of it).
+    private static func entry(stored: [UInt8], user: String, directory: String) throws -> Entry {
+        if stored.isEmpty { return .erased }
+        guard stored.count == keyBytes else {
+            throw LogbookError.storage("the key of user \"\(user)\" in \(directory) is \(stored.count) bytes, not \(keyBytes): the key store is damaged")
+        }
+        return .key(ChaCha20(key: stored.span))
     }
 
     /// The user's entry if it is cached (no lock but the cache's, no transaction).
@@ -107,7 +114,7 @@ final class UserKeyStore: @unchecked Sendable {
                 for user in missing {
                     // Another writer may have made it meanwhile: keep theirs.
                     if let existing = try txn.get(keys, key: Array(user.utf8).span, { $0.copiedBytes() }) {
-                        created[user] = existing.isEmpty ? .erased : .key(ChaCha20(key: existing.span))
+                        created[user] = try Self.entry(stored: existing, user: user, directory: directory)
                         continue
                     }
                     var generator = SystemRandomNumberGenerator()

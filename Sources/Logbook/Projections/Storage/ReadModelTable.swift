@@ -89,7 +89,7 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
         return try txn.get(database, key: writer.bytes.span) { span in try Value(decoding: span) }
     }
 
-    /// Writes the changed records in key order. They stay marked as changed until
+    /// Writes the changed records in the database's order (their keys' bytes). They stay marked as changed until
     /// ``markFlushed()``: if the transaction is rolled back and run again, they are written again.
     mutating func flush(_ txn: WriteTransaction) throws {
         guard !dirtyKeys.isEmpty, let database else { return }
