@@ -23,8 +23,9 @@ struct Replayer: Sendable {
 
     /// Folds events after each projection's checkpoint up to `end` into `store`, one write
     /// transaction and one checkpoint per chunk of ``chunkSize`` events; returns the last position
-    /// folded. The log is read and decoded a slice ahead, in a child task, while the current slice
-    /// folds: the two run on different cores.
+    /// folded. The log is read and decoded in slices of positions, up to ``slicesAhead`` of them
+    /// ahead in child tasks while the current slice folds, so neither core waits for the other;
+    /// slices are folded in position order whatever order they finish in.
     func fold(
         _ kinds: Set<ProjectionKind>, into store: ReadModelStore, through end: UInt64,
         progress: (RebuildProgress) -> Void
@@ -40,16 +41,30 @@ struct Replayer: Sendable {
         var position = start
         var sinceCheckpoint = 0
         let ordered = kinds.sorted()
-        let slice = max(1, min(chunkSize, 8_192))
+        let slice = UInt64(max(1, min(chunkSize, 8_192)))
         let log = self.log
+        let payloads = self.payloads
         try await withThrowingTaskGroup(of: DecodedSlice.self) { group in
-            group.addTask { try await Self.decode(log, payloads, after: start, through: end, limit: slice) }
-            while let decoded = try await group.next() {
+            // The next slice to hand to a child task starts after `nextStart`.
+            var nextStart = start
+            func decodeNext() {
+                let after = nextStart
+                let through = min(after + slice, end)
+                group.addTask { try await Self.decode(log, payloads, after: after, through: through) }
+                nextStart = through
+            }
+            for _ in 0...Self.slicesAhead where nextStart < end { decodeNext() }
+            var decodedAhead: [UInt64: DecodedSlice] = [:]
+            while position < end {
                 try Task.checkCancellation()
+                while decodedAhead[position] == nil {
+                    guard let decoded = try await group.next() else { throw LogbookError.storage("a rebuild lost the slice after position \(position)") }
+                    decodedAhead[decoded.after] = decoded
+                }
+                let decoded = decodedAhead.removeValue(forKey: position)!
+                if nextStart < end { decodeNext() }
                 let events = decoded.events
                 let last = decoded.through
-                guard last > position else { break }
-                if last < end { group.addTask { try await Self.decode(log, payloads, after: last, through: end, limit: slice) } }
                 guard !events.isEmpty else {
                     position = last
                     continue
@@ -82,6 +97,9 @@ struct Replayer: Sendable {
         return position
     }
 
+    /// How many slices are decoded ahead of the one folding, besides the next one.
+    static let slicesAhead = 1
+
     /// Writes what the chunk changed and moves the checkpoints, in one write transaction.
     private func checkpoint(
         _ projections: inout ProjectionSet, _ kinds: Set<ProjectionKind>, at position: UInt64,
@@ -102,24 +120,23 @@ struct Replayer: Sendable {
         if projections.cachedCount > 300_000 { projections.dropCache() }
     }
 
-    /// Decoded events of a slice of the log, and the last position the slice read.
+    /// The decoded events of the positions after `after` through `through`.
     struct DecodedSlice: Sendable {
-        var events: [FoldEvent]
+        var after: UInt64
         var through: UInt64
+        var events: [FoldEvent]
     }
 
-    /// Reads and decodes up to `limit` events after `position` (through `end`).
-    private static func decode(_ log: any EventStore, _ payloads: PayloadKeys, after position: UInt64, through end: UInt64, limit: Int) async throws -> DecodedSlice {
-        if payloads.encrypts { return try await openInHalves(log, payloads, after: position, through: end, limit: limit) }
+    /// Reads and decodes the events after `position` through `end`.
+    private static func decode(_ log: any EventStore, _ payloads: PayloadKeys, after position: UInt64, through end: UInt64) async throws -> DecodedSlice {
+        if payloads.encrypts { return try await openInHalves(log, payloads, after: position, through: end) }
         var events: [FoldEvent] = []
-        events.reserveCapacity(limit)
-        var scanned = 0
-        let through = try await log.scan(after: Position(position), through: Position(end), filter: .all, chunkSize: limit) { envelope, _, payload in
+        events.reserveCapacity(Int(end - position))
+        try await log.scan(after: Position(position), through: Position(end), filter: .all, chunkSize: Int(end - position)) { envelope, _, payload in
             if let fold = try FoldEvent.decode(envelope, payload: payload, payloads) { events.append(fold) }
-            scanned += 1
-            return scanned < limit
+            return true
         }
-        return DecodedSlice(events: events, through: through.rawValue)
+        return DecodedSlice(after: position, through: end, events: events)
     }
 
     /// The same for a store whose payloads are encrypted, where opening them costs more than
@@ -127,15 +144,13 @@ struct Replayer: Sendable {
     /// in two halves side by side (the fold of the previous slice shares the cores with them),
     /// and put back in log order.
     private static func openInHalves(
-        _ log: any EventStore, _ payloads: PayloadKeys, after position: UInt64, through end: UInt64, limit: Int
+        _ log: any EventStore, _ payloads: PayloadKeys, after position: UInt64, through end: UInt64
     ) async throws -> DecodedSlice {
         var stored: [(EventEnvelope, [UInt8])] = []
-        stored.reserveCapacity(limit)
-        var scanned = 0
-        let through = try await log.scan(after: Position(position), through: Position(end), filter: .all, chunkSize: limit) { envelope, _, payload in
+        stored.reserveCapacity(Int(end - position))
+        try await log.scan(after: Position(position), through: Position(end), filter: .all, chunkSize: Int(end - position)) { envelope, _, payload in
             if EventType(rawValue: envelope.type) != nil { stored.append((envelope, payload.copiedBytes())) }
-            scanned += 1
-            return scanned < limit
+            return true
         }
         let middle = stored.count / 2
         let halves = stored.count < 256 ? [stored[...]] : [stored[..<middle], stored[middle...]]
@@ -147,7 +162,7 @@ struct Replayer: Sendable {
             for try await (index, events) in group { parts[index] = events }
             return parts.flatMap { $0 }
         }
-        return DecodedSlice(events: opened, through: through.rawValue)
+        return DecodedSlice(after: position, through: end, events: opened)
     }
 
     /// Prepares `kinds` for a rebuild: empties them (from scratch) or keeps their checkpoints
