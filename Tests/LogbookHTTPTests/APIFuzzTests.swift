@@ -40,7 +40,10 @@ struct APIFuzzTests {
                 "run", Self.root.appendingPathComponent("Schemas/openapi.json").path, "--url", url,
                 "-H", "Authorization: Bearer \(admin)",
                 "--checks", "not_a_server_error,status_code_conformance,response_schema_conformance,content_type_conformance,negative_data_rejection",
-                "--max-examples", "100", "--seed", "20261123", "--request-timeout", "30", "--workers", "2",
+                // One worker: with two, hypothesis describes strategies from two threads at once and
+                // CPython 3.11's `ast.parse` can fail with "AST constructor recursion depth mismatch"
+                // (a runtime error of the fuzzer, not a finding; seen once in a run that passed 9,255 cases).
+                "--max-examples", "100", "--seed", "20261123", "--request-timeout", "30", "--workers", "1",
                 // Subscriptions stream until the client leaves (SubscriptionTests cover them).
                 "--exclude-path-regex", "subscribe$",
             ], in: directory)  // its cache (.schemathesis/) goes with the temporary directory

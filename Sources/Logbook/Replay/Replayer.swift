@@ -25,7 +25,9 @@ struct Replayer: Sendable {
     /// transaction and one checkpoint per chunk of ``chunkSize`` events; returns the last position
     /// folded. The log is read and decoded in slices of positions, up to ``slicesAhead`` of them
     /// ahead in child tasks while the current slice folds, so neither core waits for the other;
-    /// slices are folded in position order whatever order they finish in.
+    /// slices are folded in position order whatever order they finish in. `end` is at most the
+    /// log's head (every position through it committed): each slice counts as read through its
+    /// last position.
     func fold(
         _ kinds: Set<ProjectionKind>, into store: ReadModelStore, through end: UInt64,
         progress: (RebuildProgress) -> Void
