@@ -83,6 +83,8 @@ struct RegistryTests {
 
     @Test("names are unique, the registry is the order of the kinds, and every cached query depends on something")
     func declarations() {
+        // Folds find an event's readers, and type sets their bits, by the type's index.
+        #expect(EventType.allCases.enumerated().allSatisfy { $0.offset == $0.element.index }, "EventType.index is each type's place in allCases")
         let names = ReadModelRegistry.models.map { $0.kind.rawValue }
         #expect(Set(names).count == names.count)
         #expect(ProjectionKind.allCases.map(\.rawValue) == names)

@@ -62,16 +62,16 @@ struct ProjectionSet: Sendable {
         made |= 1 << UInt64(index)
     }
 
-    /// For each event type, the registry indices of the read models that read it, as bits: an
-    /// event is handed only to those (``ReadModel/reads(_:)``) — a step batch to one read model,
-    /// not to all eight.
-    private static let readers: [EventType: UInt64] = Dictionary(uniqueKeysWithValues: EventType.allCases.map { type in
-        (type, ReadModelRegistry.models.indices.reduce(UInt64(0)) { ReadModelRegistry.models[$1].reads(type) ? $0 | 1 << UInt64($1) : $0 })
-    })
+    /// For each event type (by its ``EventType/index``), the registry indices of the read models
+    /// that read it, as bits: an event is handed only to those (``ReadModel/readTypes``) — a step
+    /// batch to one read model, not to all eight.
+    private static let readers: [UInt64] = EventType.allCases.map { type in
+        ReadModelRegistry.models.indices.reduce(UInt64(0)) { ReadModelRegistry.models[$1].readTypes.contains(type) ? $0 | 1 << UInt64($1) : $0 }
+    }
 
     /// Folds `fold` into the active read models that read its type, in registry order.
     mutating func apply(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
-        var bits = mask & (Self.readers[fold.event.type] ?? 0)
+        var bits = mask & Self.readers[fold.event.type.index]
         while bits != 0 {
             let index = bits.trailingZeroBitCount
             bits &= bits - 1
