@@ -21,6 +21,8 @@ public final class LMDBEventStore: EventStore {
     let watcher: HeadWatcher
     /// The client-chosen event ids not yet folded into the id index's tree.
     let idJournal: IdJournal
+    /// Names resolved by earlier short reads (all in read-only transactions).
+    let committedNames = CommittedNames()
     private let writer: LogWriter?
     private let writerLock: WriterLockFile?
     private let isClosed = Atomic<Bool>(false)
@@ -100,7 +102,7 @@ public final class LMDBEventStore: EventStore {
     /// Runs `body` with a reader over one read transaction.
     func withReader<R>(resolver: NameResolver? = nil, _ body: (LogReader) throws -> R) throws -> R {
         try ensureOpen()
-        let resolver = resolver ?? NameResolver(databases: databases)
+        let resolver = resolver ?? NameResolver(databases: databases, shared: committedNames)
         return try environment.read { txn in
             try body(LogReader(txn: txn, databases: databases, resolver: resolver))
         }

@@ -28,7 +28,10 @@ struct NameTables: Sendable {
 ///   sorted batches (``IdJournal``).
 /// - `checkpoints`: name → position and blob.
 /// - `meta`: the storage format version, and `ids` once every event's id is indexed.
-struct LogDatabases: Sendable {
+///
+/// A class (immutable, shared): every read session keeps a reference, and copying one
+/// reference costs one retain where copying the handles and their names cost a dozen.
+final class LogDatabases: Sendable {
     let events: Database
     let orderedIds: Database
     let otherIds: Database
@@ -47,6 +50,21 @@ struct LogDatabases: Sendable {
     /// Meta key: the newest time-ordered id an old log held when it was indexed (they are in
     /// `ids.other`); only ids newer than it and every run skip the lookup.
     static let orderedFloorKey = Array("ids.floor".utf8)
+
+    private init(
+        events: Database, orderedIds: Database, otherIds: Database, idJournal: Database, streamHeads: Database,
+        subjectHeads: Database, checkpoints: Database, meta: Database, tables: [NameTables]
+    ) {
+        self.events = events
+        self.orderedIds = orderedIds
+        self.otherIds = otherIds
+        self.idJournal = idJournal
+        self.streamHeads = streamHeads
+        self.subjectHeads = subjectHeads
+        self.checkpoints = checkpoints
+        self.meta = meta
+        self.tables = tables
+    }
 
     func tables(_ kind: NameKind) -> NameTables { tables[kind.rawValue] }
 

@@ -7,19 +7,25 @@ import LMDB
 ///
 /// Numbers are dense (1, 2, 3… per kind), so a resolver made for long reads (`dense`) caches in
 /// an array indexed by number: a lookup costs no hashing. One made for short reads caches in a
-/// small dictionary, so it never allocates room for numbers it will not see. Either holds at
-/// most ``capacity`` names per kind. Not shared between threads: each read session (a scan, a
-/// subscription, a query) has its own.
+/// small dictionary, so it never allocates room for numbers it will not see — or, given the
+/// store's ``CommittedNames`` (short reads in read-only transactions), in that, so one read
+/// finds the names earlier reads resolved. Either holds at most ``capacity`` names per kind.
+/// Not shared between threads: each read session (a scan, a subscription, a query) has its own.
 final class NameResolver {
     private let databases: LogDatabases
     private let dense: Bool
-    private var names: [[String?]] = Array(repeating: [], count: NameKind.allCases.count)
-    private var sparse: [[UInt32: String]] = Array(repeating: [:], count: NameKind.allCases.count)
+    private let shared: CommittedNames?
+    /// Allocated on first use (a resolver with `shared` never uses them).
+    private var names: [[String?]] = []
+    private var sparse: [[UInt32: String]] = []
     private static let capacity = 1 << 18
 
-    init(databases: LogDatabases, dense: Bool = false) {
+    /// A resolver over `databases`; `shared` only where every transaction it reads in is
+    /// read-only (its names are then committed ones).
+    init(databases: LogDatabases, dense: Bool = false, shared: CommittedNames? = nil) {
         self.databases = databases
         self.dense = dense
+        self.shared = dense ? nil : shared
     }
 
     /// The name interned as `number`; a missing one means the log is corrupt.
@@ -27,8 +33,10 @@ final class NameResolver {
     func name(_ kind: NameKind, _ number: UInt32, in txn: ReadTransaction, at position: UInt64) throws -> String {
         let index = Int(number)
         if dense {
-            if index < names[kind.rawValue].count, let cached = names[kind.rawValue][index] { return cached }
-        } else if let cached = sparse[kind.rawValue][number] {
+            if !names.isEmpty, index < names[kind.rawValue].count, let cached = names[kind.rawValue][index] { return cached }
+        } else if let shared {
+            if let cached = shared.name(kind, number) { return cached }
+        } else if !sparse.isEmpty, let cached = sparse[kind.rawValue][number] {
             return cached
         }
         return try load(kind, number, in: txn, at: position)
@@ -38,10 +46,14 @@ final class NameResolver {
         guard let name = try txn.get(databases.tables(kind).names, key: UInt64(number), { String(decoding: $0.copiedBytes(), as: UTF8.self) })
         else { throw EventStoreError.corruption(position: Position(position), reason: "unknown \(kind) number \(number)") }
         let index = Int(number)
-        if !dense {
+        if let shared {
+            shared.remember(name, as: number, kind)
+        } else if !dense {
+            if sparse.isEmpty { sparse = Array(repeating: [:], count: NameKind.allCases.count) }
             if sparse[kind.rawValue].count >= Self.capacity { sparse[kind.rawValue].removeAll() }
             sparse[kind.rawValue][number] = name
         } else if index < Self.capacity {
+            if names.isEmpty { names = Array(repeating: [], count: NameKind.allCases.count) }
             if index >= names[kind.rawValue].count {
                 names[kind.rawValue].append(contentsOf: repeatElement(nil, count: index + 1 - names[kind.rawValue].count))
             }

@@ -7,7 +7,9 @@ import CLMDB
 public final class Cursor {
     fileprivate let handle: OpaquePointer
     fileprivate let database: Database
-    fileprivate unowned let transaction: ReadTransaction
+    /// Strong, not `unowned`: the transaction never holds its cursors, so there is no cycle, and
+    /// an unowned reference costs an atomic retain and release on every move.
+    fileprivate let transaction: ReadTransaction
     /// The current key and value, where `mdb_cursor_get` writes them: memory of the cursor's own
     /// rather than stored properties passed `inout`, which would cost two dynamic exclusivity
     /// checks per move (a measurable share of a whole-log scan).

@@ -171,5 +171,48 @@ struct ConcurrencyTests {
             await #expect(throws: EventStoreError.closed) { try await store.append([testEvent()], to: "s") }
         }
     }
-}
 
+    @Test("point reads on 4 tasks, while a writer keeps adding new streams, subjects and types, always name them right (names remembered across reads)")
+    func pointReadsNameEveryEvent() async throws {
+        try await withTemporaryDirectory { path in
+            let store = try LMDBEventStore(path: path)
+            // Each event's payload says which stream, subject and type it was appended with.
+            func event(_ n: Int) -> (stream: String, event: ProposedEvent) {
+                let names = (stream: "stream-\(n % 97)-of-a-name-too-long-to-be-a-small-string", subject: n % 5 == 0 ? nil : "u-\(n % 41)", type: "t.\(n % 13)")
+                return (names.stream, testEvent("\(names.stream)|\(names.subject ?? "-")|\(names.type)", type: names.type, subject: names.subject))
+            }
+            func check(_ recorded: RecordedEvent) {
+                #expect(recorded.text == "\(recorded.stream)|\(recorded.subject ?? "-")|\(recorded.type)", "position \(recorded.position)")
+            }
+            for n in 0..<200 {
+                let (stream, proposed) = event(n)
+                _ = try await store.append([proposed], to: stream)
+            }
+            let total = 1_200
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for n in 200..<total {
+                        let (stream, proposed) = event(n)
+                        _ = try await store.append([proposed], to: stream)
+                    }
+                }
+                for reader in 0..<4 {
+                    group.addTask {
+                        var random = SplitMix64(seed: UInt64(reader + 1))
+                        for _ in 0..<2_000 {
+                            let head = try await store.headPosition().rawValue
+                            let position = Position(random.next() % head + 1)
+                            let recorded = try #require(try await store.event(at: position))
+                            check(recorded)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            for position in 1...UInt64(total) {
+                check(try #require(try await store.event(at: Position(position))))
+            }
+            await store.close()
+        }
+    }
+}
