@@ -47,11 +47,29 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// Appends `yyyy-mm-dd` as UTF-8.
     public func appendText(to out: inout [UInt8]) {
-        Digits.append(year, width: 4, to: &out)
-        out.append(UInt8(ascii: "-"))
-        Digits.append(month, width: 2, to: &out)
-        out.append(UInt8(ascii: "-"))
-        Digits.append(day, width: 2, to: &out)
+        guard hasFourDigitYear else {
+            Digits.append(year, width: 4, to: &out)
+            out.append(UInt8(ascii: "-"))
+            Digits.append(month, width: 2, to: &out)
+            out.append(UInt8(ascii: "-"))
+            Digits.append(day, width: 2, to: &out)
+            return
+        }
+        out.append(addingCapacity: 10) { text in write(to: &text) }
+    }
+
+    /// True when the year is written in exactly four digits (0 through 9999).
+    var hasFourDigitYear: Bool { year >= 0 && year <= 9999 }
+
+    /// Writes `yyyy-mm-dd` (10 bytes) into room already made; only for ``hasFourDigitYear``.
+    @inline(__always)
+    func write(to text: inout OutputSpan<UInt8>) {
+        Digits.write2(year / 100, to: &text)
+        Digits.write2(year % 100, to: &text)
+        text.append(UInt8(ascii: "-"))
+        Digits.write2(month, to: &text)
+        text.append(UInt8(ascii: "-"))
+        Digits.write2(day, to: &text)
     }
 
     /// Days since 1970-01-01.
@@ -118,6 +136,14 @@ enum Digits {
             value = value * 10 + Int(byte - 0x30)
         }
         return bytes.isEmpty ? nil : value
+    }
+
+    /// Writes `value` (0 through 99) as two digits into room already made: one block of
+    /// output instead of an `Array.append` (and its uniqueness check) per digit.
+    @inline(__always)
+    static func write2(_ value: Int, to text: inout OutputSpan<UInt8>) {
+        text.append(UInt8(truncatingIfNeeded: 0x30 &+ value / 10))
+        text.append(UInt8(truncatingIfNeeded: 0x30 &+ value % 10))
     }
 
     /// Appends `value` as at least `width` characters, zeros in front: how the text forms write

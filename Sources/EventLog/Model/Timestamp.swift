@@ -122,10 +122,48 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// Appends the canonical RFC 3339 text (``rfc3339``) as UTF-8, without building a `String`.
     public func appendRFC3339(to out: inout [UInt8]) {
         let local = localMicroseconds
-        CivilDate(daysSinceEpoch: Int(local.floorDivided(by: 86_400_000_000))).appendText(to: &out)
+        let date = CivilDate(daysSinceEpoch: Int(local.floorDivided(by: 86_400_000_000)))
         let micros = local.floorModulo(86_400_000_000)
         let second = Int(micros / 1_000_000)
         let fraction = Int(micros % 1_000_000)
+        guard date.hasFourDigitYear else {
+            date.appendText(to: &out)
+            appendTimeOfDay(second: second, fraction: fraction, to: &out)
+            return
+        }
+        // The common case in one block of output: at most 10 + 1 + 8 + 7 + 6 = 32 bytes.
+        let offset = Int(utcOffsetSeconds)
+        out.append(addingCapacity: 32) { text in
+            date.write(to: &text)
+            text.append(UInt8(ascii: "T"))
+            Digits.write2(second / 3600, to: &text)
+            text.append(UInt8(ascii: ":"))
+            Digits.write2(second / 60 % 60, to: &text)
+            text.append(UInt8(ascii: ":"))
+            Digits.write2(second % 60, to: &text)
+            if fraction != 0 {
+                text.append(UInt8(ascii: "."))
+                let (digits, value) = fraction % 1000 == 0 ? (3, fraction / 1000) : (6, fraction)
+                var divisor = digits == 3 ? 100 : 100_000
+                while divisor > 0 {
+                    text.append(UInt8(truncatingIfNeeded: 0x30 &+ value / divisor % 10))
+                    divisor /= 10
+                }
+            }
+            if offset == 0 {
+                text.append(UInt8(ascii: "Z"))
+            } else {
+                let magnitude = offset.magnitude
+                text.append(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+                Digits.write2(Int(magnitude / 3600), to: &text)
+                text.append(UInt8(ascii: ":"))
+                Digits.write2(Int(magnitude / 60 % 60), to: &text)
+            }
+        }
+    }
+
+    /// The time of day, fraction and offset after the date, byte by byte (years beyond 9999).
+    private func appendTimeOfDay(second: Int, fraction: Int, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "T"))
         Digits.append(second / 3600, width: 2, to: &out)
         out.append(UInt8(ascii: ":"))

@@ -21,20 +21,46 @@ struct JSONWriter: Sendable {
     /// Appends bytes as they are (already JSON).
     mutating func raw(_ byte: UInt8) { bytes.append(byte) }
     mutating func raw(_ more: some Sequence<UInt8>) { bytes.append(contentsOf: more) }
-    mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
+    mutating func raw(_ text: String) {
+        let utf8 = text.utf8.span
+        bytes.append(addingCapacity: utf8.count) { out in Self.copy(utf8, to: &out) }
+    }
+
+    /// Copies `source` into room already made: one block of output, not an `Array.append` (and
+    /// its uniqueness check) per byte, nor the generic sequence copy `append(contentsOf:)` takes
+    /// for a `String`'s UTF-8 view.
+    @inline(__always)
+    private static func copy(_ source: Span<UInt8>, to out: inout OutputSpan<UInt8>) {
+        for index in source.indices { out.append(source[index]) }
+    }
 
     /// Empties the writer, keeping its capacity.
     mutating func reset() { bytes.removeAll(keepingCapacity: true) }
 
     /// A string value.
     mutating func string(_ value: String) {
+        let span = value.utf8.span
+        var plain = true
+        for index in span.indices where Self.needsEscape(span[index]) {
+            plain = false
+            break
+        }
+        if plain {
+            // The common case: nothing to escape, so the bytes go out as they are, in one block.
+            bytes.append(addingCapacity: span.count + 2) { out in
+                out.append(UInt8(ascii: "\""))
+                Self.copy(span, to: &out)
+                out.append(UInt8(ascii: "\""))
+            }
+            return
+        }
         bytes.append(UInt8(ascii: "\""))
         var plainFrom: String.UTF8View.Index? = nil
         let utf8 = value.utf8
         var index = utf8.startIndex
         while index != utf8.endIndex {
             let byte = utf8[index]
-            if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+            if !Self.needsEscape(byte) {
                 if plainFrom == nil { plainFrom = index }
             } else {
                 if let from = plainFrom { bytes.append(contentsOf: utf8[from..<index]); plainFrom = nil }
@@ -44,6 +70,12 @@ struct JSONWriter: Sendable {
         }
         if let from = plainFrom { bytes.append(contentsOf: utf8[from..<utf8.endIndex]) }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether `byte` is written escaped: a control character, `"` or `\`.
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     private mutating func escape(_ byte: UInt8) {
@@ -144,11 +176,15 @@ struct JSONWriter: Sendable {
     /// Writes a member name (ASCII, needing no escapes) and its colon, with a comma before it
     /// unless it is the object's first.
     mutating func key(_ name: String) {
-        if let last = bytes.last, last != UInt8(ascii: "{") && last != UInt8(ascii: "[") { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: name.utf8)
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        let comma = if let last = bytes.last, last != UInt8(ascii: "{") && last != UInt8(ascii: "[") { true } else { false }
+        let utf8 = name.utf8.span
+        bytes.append(addingCapacity: utf8.count + 4) { out in
+            if comma { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "\""))
+            Self.copy(utf8, to: &out)
+            out.append(UInt8(ascii: "\""))
+            out.append(UInt8(ascii: ":"))
+        }
     }
 
     /// An array of the elements `write` writes, one call per element.
