@@ -13,29 +13,41 @@ struct ImportCheck {
     private static let lookupBatch = 4_096
 
     /// Checks the whole file; returns its events, held for writing.
+    ///
+    /// Blocks are parsed one ahead: while the lines of one block are checked and held (in file
+    /// order, on this task), the next block's lines are parsed, so the two cores are not idle in
+    /// turn. The first line in file order that fails is still the one named.
     func run() async throws -> ImportSpill {
         var seen: [UUID: Int] = [:]
         var pending: [(line: Int, event: WireEvent)] = []
         let spill = ImportSpill()
+        var ahead: (block: LineSource.Block, parsed: Task<[Result<WireEvent, LogbookError>], Never>)?
+        func take(_ block: LineSource.Block, _ parsed: [Result<WireEvent, LogbookError>]) async throws {
+            for (line, parsed) in zip(block.lines, parsed) {
+                let number = line.number
+                let event: WireEvent
+                switch parsed {
+                case .success(let parsed): event = parsed
+                case .failure(let error): throw CLIError("\(source.name):\(number): \(error)")
+                }
+                if let earlier = seen.updateValue(number, forKey: event.eventId) {
+                    throw CLIError("\(source.name):\(number): event id \(Self.text(event.eventId)) is also the id of line \(earlier); an id names one event. Nothing was imported.")
+                }
+                try spill.append(event)
+                pending.append((number, event))
+                if pending.count == Self.lookupBatch { try await checkAgainstLog(pending); pending.removeAll(keepingCapacity: true) }
+            }
+        }
         do {
             try await source.forEachBlock { block in
-                for (line, parsed) in zip(block.lines, await Self.parse(block)) {
-                    let number = line.number
-                    let event: WireEvent
-                    switch parsed {
-                    case .success(let parsed): event = parsed
-                    case .failure(let error): throw CLIError("\(source.name):\(number): \(error)")
-                    }
-                    if let earlier = seen.updateValue(number, forKey: event.eventId) {
-                        throw CLIError("\(source.name):\(number): event id \(Self.text(event.eventId)) is also the id of line \(earlier); an id names one event. Nothing was imported.")
-                    }
-                    try spill.append(event)
-                    pending.append((number, event))
-                    if pending.count == Self.lookupBatch { try await checkAgainstLog(pending); pending.removeAll(keepingCapacity: true) }
-                }
+                let parsing = Task { await Self.parse(block) }
+                if let previous = ahead { try await take(previous.block, await previous.parsed.value) }
+                ahead = (block, parsing)
             }
+            if let last = ahead { try await take(last.block, await last.parsed.value) }
             try await checkAgainstLog(pending)
         } catch {
+            ahead?.parsed.cancel()
             spill.discard()
             throw error
         }
