@@ -36,6 +36,44 @@ struct EncodingTests {
         }
     }
 
+    @Test("the fast timestamp parser agrees with the full one on 40,000 seeded texts: canonical ones, and each with one byte changed, dropped or added")
+    func fastTimestampParserAgrees() throws {
+        var random = SplitMix64(seed: 11)
+        let alphabet = Array("0123456789-:.TtZz+ x".utf8)
+        var accepted = 0
+        for n in 0..<10_000 {
+            // Years 1 through 9999 (a day's margin for the offset); whole seconds, milliseconds or microseconds.
+            let day: Int64 = 86_400_000_000
+            var micros = Int64.random(in: (-62_135_596_800_000_000 + day)...(253_402_300_799_999_999 - day), using: &random)
+            micros -= micros % [1_000_000, 1_000, 1][n % 3]
+            let offset = Int32(Int(random.next() % 2_161) - 1_080) * 60
+            let stamp = Timestamp(microsecondsSinceEpoch: micros, utcOffsetSeconds: offset)
+            let text = Array(stamp.rfc3339.utf8)
+            var variants = [text]
+            let at = Int(random.next() % UInt64(text.count))
+            var changed = text
+            changed[at] = alphabet[Int(random.next() % UInt64(alphabet.count))]
+            variants.append(changed)
+            var dropped = text
+            dropped.remove(at: at)
+            variants.append(dropped)
+            var added = text
+            added.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: at)
+            variants.append(added)
+            for variant in variants {
+                let full = try? Timestamp(everyForm: variant[...])
+                let fast = Timestamp.canonical(variant.span)
+                if let fast {
+                    accepted += 1
+                    #expect(fast == full, "\(String(decoding: variant, as: UTF8.self))")
+                }
+                let parsed = try? Timestamp(rfc3339: variant[...])
+                #expect(parsed == full, "\(String(decoding: variant, as: UTF8.self))")
+            }
+        }
+        #expect(accepted > 10_000)
+    }
+
     @Test("civil dates: days since the epoch, weekdays, leap years")
     func civilDates() throws {
         #expect(CivilDate(daysSinceEpoch: 0).description == "1970-01-01")

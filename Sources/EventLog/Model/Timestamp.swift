@@ -75,6 +75,15 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// Parses RFC 3339 from its UTF-8 bytes (the wire codec's path: no `String` on success).
     public init(rfc3339 b: ArraySlice<UInt8>) throws(TimestampParseError) {
+        if let canonical = Self.canonical(b.span) {
+            self = canonical
+            return
+        }
+        try self.init(everyForm: b)
+    }
+
+    /// The full parser: every form ``init(rfc3339:)`` accepts, and the reason for what it refuses.
+    init(everyForm b: ArraySlice<UInt8>) throws(TimestampParseError) {
         func fail(_ why: String) -> TimestampParseError { TimestampParseError(text: String(decoding: b, as: UTF8.self), reason: why) }
         let s = b.startIndex
         guard b.count >= 20 else { throw fail("too short for yyyy-mm-ddThh:mm:ss and an offset") }
@@ -117,6 +126,63 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         self.init(
             microsecondsSinceEpoch: (localSeconds - Int64(offset)) * 1_000_000 + Int64(fraction),
             utcOffsetSeconds: Int32(offset))
+    }
+
+    /// The form every writer of the wire form uses — `yyyy-mm-ddThh:mm:ss`, an optional fraction
+    /// of one to six digits, then `Z` or `±hh:mm` — read in one pass at fixed places (no slices,
+    /// no optionals per field). Nil for anything else, valid or not: the full parser then
+    /// accepts it or names what is wrong, so this path decides nothing the full one would not.
+    @inline(__always)
+    static func canonical(_ t: Span<UInt8>) -> Timestamp? {
+        let n = t.count
+        guard n >= 20, t[4] == UInt8(ascii: "-"), t[7] == UInt8(ascii: "-"), t[10] == UInt8(ascii: "T"),
+              t[13] == UInt8(ascii: ":"), t[16] == UInt8(ascii: ":")
+        else { return nil }
+        let century = twoDigits(t, 0), yearOfCentury = twoDigits(t, 2)
+        let month = twoDigits(t, 5), day = twoDigits(t, 8)
+        let hour = twoDigits(t, 11), minute = twoDigits(t, 14), second = twoDigits(t, 17)
+        // A non-digit makes its pair negative, which every range below refuses.
+        guard century >= 0, yearOfCentury >= 0 else { return nil }
+        let year = century &* 100 &+ yearOfCentury
+        guard year >= 1, month >= 1, month <= 12, day >= 1, day <= CivilDate.daysIn(month: month, year: year),
+              hour >= 0, hour < 24, minute >= 0, minute < 60, second >= 0, second < 60
+        else { return nil }
+        var index = 19
+        var fraction = 0
+        if t[index] == UInt8(ascii: ".") {
+            index += 1
+            var digits = 0
+            while index < n, digits < 7 {
+                let digit = Int(t[index]) &- 0x30
+                guard digit >= 0, digit <= 9 else { break }
+                fraction = fraction &* 10 &+ digit
+                digits += 1
+                index += 1
+            }
+            guard digits >= 1, digits <= 6 else { return nil }
+            for _ in digits..<6 { fraction &*= 10 }
+        }
+        var offset = 0
+        if index + 1 == n, t[index] == UInt8(ascii: "Z") {
+            offset = 0
+        } else if index + 6 == n, t[index] == UInt8(ascii: "+") || t[index] == UInt8(ascii: "-"), t[index + 3] == UInt8(ascii: ":") {
+            let offsetHours = twoDigits(t, index + 1), offsetMinutes = twoDigits(t, index + 4)
+            guard offsetHours >= 0, offsetMinutes >= 0, offsetMinutes < 60 else { return nil }
+            offset = (offsetHours &* 3600 &+ offsetMinutes &* 60) &* (t[index] == UInt8(ascii: "-") ? -1 : 1)
+            guard abs(offset) <= Int(maxOffsetSeconds) else { return nil }
+        } else {
+            return nil
+        }
+        guard let date = CivilDate(year: year, month: month, day: day) else { return nil }
+        let localSeconds = Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        return Timestamp(microsecondsSinceEpoch: (localSeconds - Int64(offset)) * 1_000_000 + Int64(fraction), utcOffsetSeconds: Int32(offset))
+    }
+
+    /// The two decimal digits at `index` as a number; negative if either is not a digit.
+    @inline(__always)
+    private static func twoDigits(_ t: Span<UInt8>, _ index: Int) -> Int {
+        let tens = Int(t[index]) &- 0x30, ones = Int(t[index + 1]) &- 0x30
+        return tens >= 0 && tens <= 9 && ones >= 0 && ones <= 9 ? tens &* 10 &+ ones : -1
     }
 
     /// Appends the canonical RFC 3339 text (``rfc3339``) as UTF-8, without building a `String`.

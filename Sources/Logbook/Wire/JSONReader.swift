@@ -194,9 +194,11 @@ struct JSONReader {
     mutating func readRawString() throws(JSONReadError) -> Range<Int>? {
         guard peek() == UInt8(ascii: "\"") else { throw mismatch("a string") }
         let start = index + 1
+        let all = bytes  // a local to borrow, so `index` can change while the span lives
+        let text = all.span
         var i = start
         while i < end {
-            let byte = bytes[i]
+            let byte = text[i]
             if byte == UInt8(ascii: "\"") { index = i + 1; return start..<i }
             if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { return nil }
             i += 1
@@ -211,8 +213,10 @@ struct JSONReader {
         index += 1  // the opening quote
         let start = index
         var ascii = true
+        let all = bytes  // a local to borrow, so `index` can change while the span lives
+        let text = all.span
         while index < end {
-            let byte = bytes[index]
+            let byte = text[index]
             if byte == UInt8(ascii: "\"") {
                 let text = bytes[start..<index]
                 index += 1
