@@ -14,6 +14,22 @@ public struct RestoreReport: Sendable, Hashable, Codable {
     }
 }
 
+/// A batch of wire-form events made ready to restore by ``Logbook/prepareRestore(_:sealing:)``:
+/// grouped into append requests, payloads encoded and, for a batch without tombstones prepared
+/// with sealing, sealed.
+public struct PreparedRestore: Sendable {
+    let events: [WireEvent]
+    var requests: [AppendRequest]
+    let firstVersions: [UInt64]
+    var isSealed = false
+
+    /// The users whose data the batch carries.
+    var liveUsers: Set<String> { Set(events.lazy.filter { !$0.isErased }.compactMap(\.subject)) }
+
+    /// The number of events in the batch.
+    public var count: Int { events.count }
+}
+
 extension Logbook {
     /// Appends events in the wire form as the facts they are (DESIGN §3 "Import"): in order, in
     /// one commit, keeping ids, times and metadata; positions are assigned anew and each event's
@@ -25,7 +41,16 @@ extension Logbook {
     /// Every stream is checked before anything is written, so a conflicting call writes nothing
     /// (unless another writer moves a stream in between, which the log still refuses per stream).
     public func restore(_ events: [WireEvent]) async throws -> RestoreReport {
-        guard !events.isEmpty else { return RestoreReport() }
+        try await restore(try prepareRestore(events, sealing: false))
+    }
+
+    /// Does the work of ``restore(_:)`` that needs neither the log nor another batch, and writes
+    /// nothing: groups the events into append requests, encodes their payloads and — with
+    /// `sealing`, when the batch has no tombstones and all its users have keys already — seals
+    /// the payloads. A caller restoring batch after batch (`logbook import`) prepares the next
+    /// while the last one commits. Whatever is left (new users' keys, erasures) is done when the
+    /// batch is restored, where whether a user was erased meanwhile is checked again.
+    public func prepareRestore(_ events: [WireEvent], sealing: Bool) throws -> PreparedRestore {
         // Consecutive events of one stream form one request (one expected version).
         var requests: [AppendRequest] = []
         var firstVersions: [UInt64] = []
@@ -39,8 +64,26 @@ extension Logbook {
             requests.append(AppendRequest(stream: event.stream, events: [event.proposed], expectedVersion: expected))
             firstVersions.append(event.streamVersion)
         }
+        var prepared = PreparedRestore(events: events, requests: requests, firstVersions: firstVersions)
+        if sealing, !events.contains(where: \.isErased), try payloads.haveKeys(prepared.liveUsers) {
+            for index in prepared.requests.indices { try payloads.seal(&prepared.requests[index]) }
+            prepared.isSealed = true
+        }
+        return prepared
+    }
+
+    /// Restores a batch made ready by ``prepareRestore(_:sealing:)``, as ``restore(_:)`` does.
+    public func restore(_ prepared: PreparedRestore) async throws -> RestoreReport {
+        guard !prepared.events.isEmpty else { return RestoreReport() }
+        var requests = prepared.requests
+        let firstVersions = prepared.firstVersions
         try await checkAgainstLog(requests, firstVersions)
-        try sealForRestore(&requests, events)
+        if prepared.isSealed {
+            // Sealed before an earlier batch's tombstones may have erased one of its users.
+            try refuseErasedUsers(prepared.liveUsers, prepared.events)
+        } else {
+            try sealForRestore(&requests, prepared.events)
+        }
         let results = try await log.append(batch: requests)
         var report = RestoreReport()
         var written: UInt64 = 0
@@ -68,15 +111,20 @@ extension Logbook {
         let tombstones = events.filter(\.isErased)
         let erasedUsers = Set(tombstones.compactMap(\.subject))
         let liveUsers = Set(events.filter { !$0.isErased }.compactMap(\.subject))
-        for user in liveUsers.sorted() where try erasedUsers.contains(user) || isErased(user) {
-            let event = events.first { !$0.isErased && $0.subject == user }
-            throw LogbookError.ruleViolation(
-                rule: .userErased, message: "event \(event?.eventId.uuidString.lowercased() ?? "?") carries data of user \"\(user)\", who was erased")
-        }
+        try refuseErasedUsers(liveUsers, events, erasedHere: erasedUsers)
         try payloads.markErased(erasedUsers)
         try payloads.prepareKeys(for: liveUsers)
         let tombstoneIds = Set(tombstones.map(\.eventId))
         for index in requests.indices { try payloads.seal(&requests[index], tombstones: tombstoneIds) }
+    }
+
+    /// Refuses a batch carrying data of a user who was erased (or whose tombstones it carries).
+    private func refuseErasedUsers(_ liveUsers: Set<String>, _ events: [WireEvent], erasedHere: Set<String> = []) throws {
+        for user in liveUsers.sorted() where try erasedHere.contains(user) || isErased(user) {
+            let event = events.first { !$0.isErased && $0.subject == user }
+            throw LogbookError.ruleViolation(
+                rule: .userErased, message: "event \(event?.eventId.uuidString.lowercased() ?? "?") carries data of user \"\(user)\", who was erased")
+        }
     }
 
     /// Each request's stream must stand exactly before its first event, or already hold the same

@@ -71,13 +71,26 @@ struct ImportCommand: AsyncParsableCommand {
             let bar = CountingProgress(total: UInt64(spill.count), enabled: !json, noun: "events imported")
             var total = RestoreReport()
             var done: UInt64 = 0
-            // Pass 2: what pass 1 checked, appended in large batches (one commit each).
-            try await spill.forEachBatch(of: Self.batchSize) { batch in
-                let report = try await logbook.restore(batch)
+            // Pass 2: what pass 1 checked, appended in large batches (one commit each), each batch
+            // prepared (grouped, encoded, sealed) while the one before it commits.
+            var ahead: Task<PreparedRestore, any Error>?
+            func commit(_ prepared: PreparedRestore) async throws {
+                let report = try await logbook.restore(prepared)
                 total.written += report.written
                 total.alreadyPresent += report.alreadyPresent
-                done += UInt64(batch.count)
+                done += UInt64(prepared.count)
                 bar.update(done)
+            }
+            do {
+                try await spill.forEachBatch(of: Self.batchSize) { batch in
+                    let preparing = Task { try logbook.prepareRestore(batch, sealing: true) }
+                    if let previous = ahead { try await commit(try await previous.value) }
+                    ahead = preparing
+                }
+                if let last = ahead { try await commit(try await last.value) }
+            } catch {
+                ahead?.cancel()
+                throw error
             }
             bar.finish()
             return total

@@ -146,6 +146,43 @@ struct ErasureTests {
         }
     }
 
+    @Test("a batch prepared and sealed ahead (as logbook import prepares the next batch while one commits) makes no key, and is refused, writing nothing, when its user was erased before it is restored")
+    func sealedAheadStillRefused() async throws {
+        try await withLogbook { logbook, _ in
+            var generator = DemoDataGenerator(seed: 5, users: 2)
+            generator.weeks = 1
+            _ = try await generator.run(on: logbook)
+            let user = DemoDataGenerator.userId(0)
+            func late(_ user: String) throws -> WireEvent {
+                WireEvent(
+                    position: nil, stream: "steps-late-\(user)", streamVersion: 0, eventId: UUID(), subject: user,
+                    occurredAt: try Timestamp(parsing: "2026-11-21T07:01:00Z"), recordedAt: try Timestamp(parsing: "2026-11-21T07:01:00Z"),
+                    event: .stepsRecorded(StepsRecorded(samples: [StepSample(
+                        start: try Timestamp(parsing: "2026-11-21T07:00:00Z"), end: try Timestamp(parsing: "2026-11-21T07:01:00Z"),
+                        count: 10, source: "phone")])))
+            }
+            // A user without a key: prepared, not sealed, and no key made.
+            let newcomer = try logbook.prepareRestore([try late("u-new")], sealing: true)
+            #expect(!newcomer.isSealed)
+            #expect(try logbook.payloads.store?.entry(for: "u-new") == nil)
+            // A user with a key: sealed ahead; erased before the batch is restored: refused.
+            let ahead = try logbook.prepareRestore([try late(user)], sealing: true)
+            #expect(ahead.isSealed)
+            _ = try await logbook.erase(user: user)
+            let head = try await logbook.log.headPosition()
+            do {
+                _ = try await logbook.restore(ahead)
+                Issue.record("restored data sealed for a user erased since")
+            } catch let error as LogbookError {
+                #expect(error.rule == .userErased, "\(error)")
+            }
+            #expect(try await logbook.log.headPosition() == head)
+            // The newcomer's batch is restored as any: sealed then, with a key made then.
+            #expect(try await logbook.restore(newcomer).written == 1)
+            #expect(try logbook.payloads.store?.entry(for: "u-new") != nil)
+        }
+    }
+
     @Test("an erasure cut off after the key was destroyed, before the rebuild, is finished when the store opens again")
     func cutOffErasureFinishesOnOpen() async throws {
         try await withTemporaryDirectory { path in

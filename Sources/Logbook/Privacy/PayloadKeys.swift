@@ -101,6 +101,20 @@ package final class PayloadKeys: Sendable {
             + "rewrite it with `logbook encrypt-existing` first")
     }
 
+    /// True when every one of `users` has a key here already (so sealing their events makes
+    /// nothing); false when a user has none yet or was erased. Always true for plaintext.
+    func haveKeys(_ users: Set<String>) throws(LogbookError) -> Bool {
+        guard encrypts, let store else { return true }
+        do {
+            for user in users {
+                guard case .key? = try store.entry(for: user) else { return false }
+            }
+        } catch {
+            throw Self.storageError(error)
+        }
+        return true
+    }
+
     /// Makes (durably, in one commit) the keys of `users` that have none, before a restore seals
     /// events of many users request by request.
     func prepareKeys(for users: Set<String>) throws(LogbookError) {
