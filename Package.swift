@@ -154,7 +154,7 @@ let package = Package(
             swiftSettings: strictSettings),
         // Helpers the test targets share (temporary stores and Logbooks, the built executables).
         .target(
-            name: "LogbookTestSupport", dependencies: ["EventLog", "EventLogLMDB", "Logbook", "LogbookTesting"],
+            name: "LogbookTestSupport", dependencies: ["DemoData", "EventLog", "EventLogLMDB", "Logbook", "LogbookTesting"],
             path: "Tests/LogbookTestSupport", swiftSettings: strictSettings),
         .testTarget(name: "WorkoutFilesTests", dependencies: ["WorkoutFiles", "DemoData", "EventLog"], swiftSettings: strictSettings),
         .testTarget(

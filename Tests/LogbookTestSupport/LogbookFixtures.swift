@@ -1,3 +1,4 @@
+import DemoData
 public import EventLog
 public import Foundation
 public import Logbook
@@ -22,6 +23,19 @@ public func withLogbook<R>(
             await logbook.close()
             throw error
         }
+    }
+}
+
+/// ``withLogbook(_:_:)`` with `users` generated users' `weeks` weeks of history in it
+/// (`DemoDataGenerator` from `seed`).
+public func withGeneratedLogbook<R>(
+    seed: UInt64, users: Int, weeks: Int, _ body: (Logbook) async throws -> R
+) async throws -> R {
+    try await withLogbook { logbook, _ in
+        var generator = DemoDataGenerator(seed: seed, users: users)
+        generator.weeks = weeks
+        _ = try await generator.run(on: logbook)
+        return try await body(logbook)
     }
 }
 

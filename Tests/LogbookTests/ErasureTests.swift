@@ -86,10 +86,7 @@ struct ErasureTests {
 
     @Test("a retried erase writes nothing; commands and imports for an erased user are refused and write nothing; export → import keeps the tombstones byte for byte")
     func refusalsAndTombstones() async throws {
-        try await withLogbook { logbook, _ in
-            var generator = DemoDataGenerator(seed: 9, users: 2)
-            generator.weeks = 1
-            _ = try await generator.run(on: logbook)
+        try await withGeneratedLogbook(seed: 9, users: 2, weeks: 1) { logbook in
             let victim = DemoDataGenerator.userId(0)
             let before = try await wireEvents(logbook)
             let first = try await logbook.erase(user: victim)
@@ -148,25 +145,22 @@ struct ErasureTests {
 
     @Test("a batch prepared and sealed ahead (as logbook import prepares the next batch while one commits) makes no key, and is refused, writing nothing, when its user was erased before it is restored")
     func sealedAheadStillRefused() async throws {
-        try await withLogbook { logbook, _ in
-            var generator = DemoDataGenerator(seed: 5, users: 2)
-            generator.weeks = 1
-            _ = try await generator.run(on: logbook)
+        try await withGeneratedLogbook(seed: 5, users: 2, weeks: 1) { logbook in
             let user = DemoDataGenerator.userId(0)
-            func late(_ user: String) throws -> WireEvent {
+            func late(_ user: String) -> WireEvent {
                 WireEvent(
                     position: nil, stream: "steps-late-\(user)", streamVersion: 0, eventId: UUID(), subject: user,
-                    occurredAt: try Timestamp(parsing: "2026-11-21T07:01:00Z"), recordedAt: try Timestamp(parsing: "2026-11-21T07:01:00Z"),
-                    event: .stepsRecorded(StepsRecorded(samples: [StepSample(
-                        start: try Timestamp(parsing: "2026-11-21T07:00:00Z"), end: try Timestamp(parsing: "2026-11-21T07:01:00Z"),
-                        count: 10, source: "phone")])))
+                    occurredAt: at("2026-11-21T07:01:00Z"), recordedAt: at("2026-11-21T07:01:00Z"),
+                    event: .stepsRecorded(StepsRecorded(samples: [
+                        StepSample(start: at("2026-11-21T07:00:00Z"), end: at("2026-11-21T07:01:00Z"), count: 10, source: "phone"),
+                    ])))
             }
             // A user without a key: prepared, not sealed, and no key made.
-            let newcomer = try logbook.prepareRestore([try late("u-new")], sealing: true)
+            let newcomer = try logbook.prepareRestore([late("u-new")], sealing: true)
             #expect(!newcomer.isSealed)
             #expect(try logbook.payloads.store?.entry(for: "u-new") == nil)
             // A user with a key: sealed ahead; erased before the batch is restored: refused.
-            let ahead = try logbook.prepareRestore([try late(user)], sealing: true)
+            let ahead = try logbook.prepareRestore([late(user)], sealing: true)
             #expect(ahead.isSealed)
             _ = try await logbook.erase(user: user)
             let head = try await logbook.log.headPosition()

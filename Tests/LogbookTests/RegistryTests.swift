@@ -45,10 +45,7 @@ struct RegistryTests {
 
     @Test("every read model's fold depends only on the event types it declares it reads (so folds may hand it only those)")
     func readsAreHonest() async throws {
-        try await withLogbook { logbook, _ in
-            var generator = DemoDataGenerator(seed: 31, users: 3)
-            generator.weeks = 2
-            _ = try await generator.run(on: logbook)
+        try await withGeneratedLogbook(seed: 31, users: 3, weeks: 2) { logbook in
             // What two weeks of the generator leave out: every other event type, once.
             let user = DemoDataGenerator.userId(0)
             let now = when("2026-09-08T12:00:00+02:00")
