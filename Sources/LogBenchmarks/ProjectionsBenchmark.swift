@@ -1,5 +1,6 @@
 import EventLogLMDB
 import DemoData
+import Synchronization
 import EventLog
 import Foundation
 import Histogram
@@ -47,8 +48,14 @@ public struct ProjectionsBenchmark: Sendable {
         let existing = try await logbook.log.headPosition().rawValue
         var generated = DemoDataGenerator.Report()
         if !(keep && existing > 0) {
+            // A line each time the count passes another 500,000 (it grows a batch at a time).
+            let reported = Atomic<Int>(0)
             generated = try await generator.run(on: logbook) { commands in
-                if commands % 500_000 < 1024 { progress("  \(commands) commands") }
+                let step = commands / 500_000
+                if step > reported.load(ordering: .relaxed) {
+                    reported.store(step, ordering: .relaxed)
+                    progress("  \(commands) commands")
+                }
             }
         }
         let events = Int(try await logbook.log.headPosition().rawValue)
