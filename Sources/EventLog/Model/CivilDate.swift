@@ -47,29 +47,20 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// Appends `yyyy-mm-dd` as UTF-8.
     public func appendText(to out: inout [UInt8]) {
-        guard hasFourDigitYear else {
+        if year >= 0 && year <= 9999 {
+            out.append(addingCapacity: 4) { text in
+                Digits.write2(year / 100, to: &text)
+                Digits.write2(year % 100, to: &text)
+            }
+        } else {
             Digits.append(year, width: 4, to: &out)
-            out.append(UInt8(ascii: "-"))
-            Digits.append(month, width: 2, to: &out)
-            out.append(UInt8(ascii: "-"))
-            Digits.append(day, width: 2, to: &out)
-            return
         }
-        out.append(addingCapacity: 10) { text in write(to: &text) }
-    }
-
-    /// True when the year is written in exactly four digits (0 through 9999).
-    var hasFourDigitYear: Bool { year >= 0 && year <= 9999 }
-
-    /// Writes `yyyy-mm-dd` (10 bytes) into room already made; only for ``hasFourDigitYear``.
-    @inline(__always)
-    func write(to text: inout OutputSpan<UInt8>) {
-        Digits.write2(year / 100, to: &text)
-        Digits.write2(year % 100, to: &text)
-        text.append(UInt8(ascii: "-"))
-        Digits.write2(month, to: &text)
-        text.append(UInt8(ascii: "-"))
-        Digits.write2(day, to: &text)
+        out.append(addingCapacity: 6) { text in
+            text.append(UInt8(ascii: "-"))
+            Digits.write2(month, to: &text)
+            text.append(UInt8(ascii: "-"))
+            Digits.write2(day, to: &text)
+        }
     }
 
     /// Days since 1970-01-01.

@@ -188,19 +188,13 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// Appends the canonical RFC 3339 text (``rfc3339``) as UTF-8, without building a `String`.
     public func appendRFC3339(to out: inout [UInt8]) {
         let local = localMicroseconds
-        let date = CivilDate(daysSinceEpoch: Int(local.floorDivided(by: 86_400_000_000)))
+        CivilDate(daysSinceEpoch: Int(local.floorDivided(by: 86_400_000_000))).appendText(to: &out)
         let micros = local.floorModulo(86_400_000_000)
         let second = Int(micros / 1_000_000)
         let fraction = Int(micros % 1_000_000)
-        guard date.hasFourDigitYear else {
-            date.appendText(to: &out)
-            appendTimeOfDay(second: second, fraction: fraction, to: &out)
-            return
-        }
-        // The common case in one block of output: at most 10 + 1 + 8 + 7 + 6 = 32 bytes.
         let offset = Int(utcOffsetSeconds)
-        out.append(addingCapacity: 32) { text in
-            date.write(to: &text)
+        // The time of day, fraction and offset in one block of output: at most 1 + 8 + 7 + 6 = 22 bytes.
+        out.append(addingCapacity: 22) { text in
             text.append(UInt8(ascii: "T"))
             Digits.write2(second / 3600, to: &text)
             text.append(UInt8(ascii: ":"))
@@ -226,26 +220,6 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
                 Digits.write2(Int(magnitude / 60 % 60), to: &text)
             }
         }
-    }
-
-    /// The time of day, fraction and offset after the date, byte by byte (years beyond 9999).
-    private func appendTimeOfDay(second: Int, fraction: Int, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "T"))
-        Digits.append(second / 3600, width: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        Digits.append(second / 60 % 60, width: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        Digits.append(second % 60, width: 2, to: &out)
-        if fraction != 0 {
-            out.append(UInt8(ascii: "."))
-            if fraction % 1000 == 0 { Digits.append(fraction / 1000, width: 3, to: &out) } else { Digits.append(fraction, width: 6, to: &out) }
-        }
-        if utcOffsetSeconds == 0 { out.append(UInt8(ascii: "Z")); return }
-        let magnitude = Int(utcOffsetSeconds.magnitude)
-        out.append(utcOffsetSeconds < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
-        Digits.append(magnitude / 3600, width: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        Digits.append(magnitude / 60 % 60, width: 2, to: &out)
     }
 
     public init(from decoder: any Decoder) throws {
