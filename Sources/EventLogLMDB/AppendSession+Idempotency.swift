@@ -10,7 +10,7 @@ import LMDB
 /// where the id lives), a mix of repeated and new ids, or repeated ids out of order, an
 /// ``EventStoreError/Code/idempotencyConflict``.
 extension AppendSession {
-    func previousAppend(matching append: PreparedBatch.Append, of batch: PreparedBatch) throws -> Result<AppendResult, EventStoreError>? {
+    mutating func previousAppend(matching append: PreparedBatch.Append, of batch: PreparedBatch) throws -> Result<AppendResult, EventStoreError>? {
         var found: [(offset: Int, position: UInt64)] = []
         for (offset, eventIndex) in append.events.enumerated() {
             if let position = try position(of: batch.events[eventIndex]) { found.append((offset, position)) }
@@ -46,13 +46,19 @@ extension AppendSession {
     /// The position of the event with `event`'s id, if the log (this transaction included) has one.
     /// A time-ordered id newer than every one indexed before this transaction's open run needs no
     /// read: the common case, even when concurrent appenders deliver ids a little out of order.
-    func position(of event: PreparedBatch.Event) throws -> UInt64? {
+    mutating func position(of event: PreparedBatch.Event) throws -> UInt64? {
         let key = event.key
         if key.isTimeOrdered {
             if state.maxOrderedId.map({ key > $0 }) ?? true { return nil }
             // Above the open run's floor an id is in the run, or in the journal if it came too far out of order.
             if run != nil, runFloor.map({ key > $0 }) ?? true { return runIds[key] ?? journalIndex[key] }
-            if let position = try OrderedIdRuns.position(of: key, in: txn, databases) { return position }
+            if let run = try OrderedIdRuns.run(atOrBefore: key, in: txn, databases) {
+                // A run this transaction wrote has its ids in `runIds`; a committed one, in the writer's cache or its records.
+                let position = run.firstPosition > state.committedHead
+                    ? runIds[key]
+                    : try state.committedRunIds.position(of: key, in: run, committedHead: state.committedHead, txn, databases)
+                if let position { return position }
+            }
         }
         if let position = journalIndex[key] ?? journal.committedPosition(of: key) { return position }
         var bytes = ByteWriter(capacity: 16)
@@ -98,7 +104,6 @@ extension AppendSession {
     mutating func closeRun() throws {
         try run?.write(orderedIds)
         run = nil
-        runIds.removeAll(keepingCapacity: true)
     }
 
     /// Moves every journal entry — committed ones and this transaction's — into `ids.other` in

@@ -35,10 +35,11 @@ struct AppendSession {
     var journalIndex: [UUIDKey: UInt64] = [:]
     /// The transaction folded the journal into `ids.other`.
     var folded = false
-    /// The run of time-ordered ids this transaction is writing, not yet in `ids.ordered`, the
-    /// newest id indexed before it (its ids are all newer), and its ids' positions.
+    /// The run of time-ordered ids this transaction is writing, not yet in `ids.ordered`, and
+    /// the newest id indexed before it (its ids are all newer).
     var run: OrderedIdRuns.Run?
     var runFloor: UUIDKey?
+    /// The positions of the ids of every run this transaction wrote, the open one included.
     var runIds: [UUIDKey: UInt64] = [:]
     private(set) var eventsWritten = 0
     /// When a commit observer is attached: every event written, as the observer will see it.

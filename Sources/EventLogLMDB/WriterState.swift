@@ -25,6 +25,10 @@ struct WriterState {
     var subjects = HeadTable()
     /// The largest time-ordered event id indexed (nil: none yet): a newer one needs no lookup.
     var maxOrderedId: UUIDKey?
+    /// The last position committed before the current transaction.
+    private(set) var committedHead: UInt64 = 0
+    /// The ids of committed runs of time-ordered ids the writer keeps searching.
+    var committedRunIds = RunIdCache()
     /// Increases with every transaction, to mark the heads it touched.
     private(set) var serial: UInt64 = 0
     let capacity: Int
@@ -35,6 +39,7 @@ struct WriterState {
     /// Starts a write transaction's use of the state, reloading it if the last one did not commit.
     mutating func begin(_ txn: WriteTransaction, _ databases: LogDatabases) throws {
         if dirty { try reload(txn, databases) }
+        committedHead = headPosition
         dirty = true
         serial += 1
     }
@@ -64,6 +69,7 @@ struct WriterState {
         }
         streams = HeadTable()
         subjects = HeadTable()
+        committedRunIds = RunIdCache()
         let newestRun = try OrderedIdRuns.last(in: txn, databases)?.lastKey
         let floorKey = LogDatabases.orderedFloorKey
         let floor = try txn.get(databases.meta, key: floorKey.span) { span in
