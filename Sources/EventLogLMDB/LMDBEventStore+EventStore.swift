@@ -21,7 +21,10 @@ extension LMDBEventStore {
     }
 
     public func locations(ofEvents ids: [UUID]) async throws -> [EventLocation?] {
-        try withReader { reader in try ids.map { try reader.location(ofEvent: $0, journal: idJournal) } }
+        try withReader { reader in
+            var runs = RunIdCache()
+            return try ids.map { try reader.location(ofEvent: $0, journal: idJournal, runs: &runs) }
+        }
     }
 
     public func readStream(_ stream: String, from version: UInt64, direction: ReadDirection, limit: Int) async throws -> [RecordedEvent] {

@@ -55,12 +55,17 @@ struct LogReader {
     }
 
     /// Where the event with id `id` is: through the id index and its journal, or — in a log written before the
-    /// index existed and opened read-only, so never indexed — by scanning the records.
-    func location(ofEvent id: UUID, journal: IdJournal) throws -> EventLocation? {
+    /// index existed and opened read-only, so never indexed — by scanning the records. `runs`
+    /// holds the ids of runs searched often, for the lookups of one read-only transaction.
+    func location(ofEvent id: UUID, journal: IdJournal, runs: inout RunIdCache) throws -> EventLocation? {
         var key = ByteWriter(capacity: 16)
         key.uuid(id)
         let indexKey = UUIDKey(id)
-        var position = indexKey.isTimeOrdered ? try OrderedIdRuns.position(of: indexKey, in: txn, databases) : nil
+        var position: UInt64?
+        if indexKey.isTimeOrdered, let run = try OrderedIdRuns.run(atOrBefore: indexKey, in: txn, databases) {
+            // Every run a read-only transaction sees is committed.
+            position = try runs.position(of: indexKey, in: run, committedHead: .max, txn, databases)
+        }
         if position == nil { position = try txn.get(databases.otherIds, key: key.bytes.span) { try IdIndex.position($0) } }
         if position == nil { position = try journal.position(of: indexKey, in: txn, databases) }
         let flag = LogDatabases.idsIndexedKey

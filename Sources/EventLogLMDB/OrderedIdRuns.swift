@@ -82,12 +82,6 @@ enum OrderedIdRuns {
         try txn.withCursor(databases.orderedIds) { cursor in try cursor.last() ? try decode(cursor) : nil }
     }
 
-    /// The position of the event with id `key`, if a run holds it.
-    static func position(of key: UUIDKey, in txn: ReadTransaction, _ databases: LogDatabases) throws -> UInt64? {
-        guard let run = try run(atOrBefore: key, in: txn, databases) else { return nil }
-        return try position(of: key, in: run, txn, databases)
-    }
-
     /// The position of the event with id `key` in `run`, if it has one.
     static func position(of key: UUIDKey, in run: Run, _ txn: ReadTransaction, _ databases: LogDatabases) throws -> UInt64? {
         guard key >= run.firstKey, key <= run.lastKey else { return nil }

@@ -12,9 +12,10 @@ import LMDB
 /// whole only once the searches of it have cost about as many reads as reading it (so a long
 /// ascending run searched once or twice costs what it did), and only when every position of it
 /// was committed before this transaction: committed records never change, so what is held stays
-/// true. The writer owns it (in ``WriterState``) and drops it when it reloads its state; at most
-/// ``capacity`` ids are held (20 bytes each), past which everything held is dropped and read
-/// again on demand.
+/// true. The writer keeps one across its transactions (in ``WriterState``, dropped when it
+/// reloads its state); a lookup of many ids by a reader (an import's check of which events are
+/// there already) keeps one for its read-only transaction. At most ``capacity`` ids are held
+/// (20 bytes each), past which everything held is dropped and read again on demand.
 struct RunIdCache {
     /// The most ids held at once.
     static let capacity = 1 << 20
