@@ -51,11 +51,11 @@ extension AppendSession {
         if key.isTimeOrdered {
             if state.maxOrderedId.map({ key > $0 }) ?? true { return nil }
             // Above the open run's floor an id is in the run, or in the journal if it came too far out of order.
-            if run != nil, runFloor.map({ key > $0 }) ?? true { return runIds[key] ?? journalIndex[key] }
+            if run != nil, runFloor.map({ key > $0 }) ?? true { return runIds.position(of: key) ?? journalIndex[key] }
             if let run = try OrderedIdRuns.run(atOrBefore: key, in: txn, databases) {
                 // A run this transaction wrote has its ids in `runIds`; a committed one, in the writer's cache or its records.
                 let position = run.firstPosition > state.committedHead
-                    ? runIds[key]
+                    ? runIds.position(of: key)
                     : try state.committedRunIds.position(of: key, in: run, committedHead: state.committedHead, txn, databases)
                 if let position { return position }
             }
@@ -88,7 +88,7 @@ extension AppendSession {
                     runFloor = state.maxOrderedId
                     run = OrderedIdRuns.Run(key, at: position)
                 }
-                runIds[key] = position
+                runIds.add(key, at: position)
                 if state.maxOrderedId.map({ key > $0 }) ?? true { state.maxOrderedId = key }
                 return
             }

@@ -40,7 +40,7 @@ struct AppendSession {
     var run: OrderedIdRuns.Run?
     var runFloor: UUIDKey?
     /// The positions of the ids of every run this transaction wrote, the open one included.
-    var runIds: [UUIDKey: UInt64] = [:]
+    var runIds = TransactionRunIds()
     private(set) var eventsWritten = 0
     /// When a commit observer is attached: every event written, as the observer will see it.
     private(set) var written: [CommittedBatch.Event] = []

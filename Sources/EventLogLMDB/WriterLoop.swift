@@ -75,7 +75,7 @@ final class WriterLoop {
                 txn: txn, events: events, databases: databases, state: taken, recordedAt: recordedAt,
                 recordsEvents: observer != nil, journal: journal, orderedIds: orderedIds, idJournal: idJournal)
             // Most ids of a batch join the transaction's run of time-ordered ids: room for them
-            // all at once instead of a dozen rehashes of a growing table.
+            // all at once instead of a dozen copies of a growing list.
             session.runIds.reserveCapacity(jobs.reduce(0) { $0 + $1.eventCount })
             var outcome = Outcome()
             outcome.results.reserveCapacity(jobs.count)
