@@ -1,3 +1,4 @@
+import DemoData
 import EventLog
 import EventLogLMDB
 import Foundation
@@ -49,6 +50,44 @@ struct IdIndexMigrationTests {
             #expect(try await reopened.append([event], to: "s-\(700 % 13)").firstPosition == result.firstPosition)
             await #expect(throws: EventStoreError.self) { try await reopened.append([event], to: "another") }
             #expect(try await reopened.headPosition().rawValue == 2_000)
+            await reopened.close()
+        }
+    }
+
+    @Test("a run of the id index whose records do not match it is reported as corruption by readers and the writer, not searched past")
+    func mismatchedRunIsCorruption() async throws {
+        try await withTemporaryDirectory { root in
+            let path = root + "/log"
+            var random = SplitMix64(seed: 5)
+            // Newest first: one run of 40 ids out of order, which a lookup reads whole.
+            let ids = Array((0..<40).map { random.timeOrderedUUID(at: 1_795_000_000_000_000 + Int64($0) * 1_000) }.reversed())
+            let store = try LMDBEventStore(path: path)
+            _ = try await store.append(ids.map { testEvent("x", id: $0) }, to: "s")
+            #expect(try await store.locations(ofEvents: [ids[5]])[0]?.position.rawValue == 6)
+            await store.close()
+            // The run's entry now claims a largest id that none of its records has.
+            var options = EnvironmentOptions()
+            options.maxDatabases = LogConfiguration().maxDatabases
+            let environment = try Environment(path: path, options: options)
+            let ordered = try environment.openDatabase(named: "ids.ordered")
+            try environment.write { txn in
+                try txn.withCursor(ordered) { cursor in
+                    #expect(try cursor.first())
+                    let (key, value) = try cursor.withCurrent { ($0.copiedBytes(), $1.copiedBytes()) }
+                    #expect(value.count == 29 && value[28] == 0, "one run, out of order")
+                    var changed = value
+                    for index in 12..<28 { changed[index] = 0xFF }
+                    try cursor.put(key: key.span, value: changed.span)
+                }
+            }
+            environment.close()
+            let reopened = try LMDBEventStore(path: path)
+            let readError = await #expect(throws: EventStoreError.self) { try await reopened.locations(ofEvents: [ids[5]]) }
+            #expect(readError?.code == .corruption)
+            #expect(readError?.description.contains("ordered id index") == true, "\(String(describing: readError))")
+            let writeError = await #expect(throws: EventStoreError.self) { try await reopened.append([testEvent("again", id: ids[5])], to: "s") }
+            #expect(writeError?.code == .corruption)
+            #expect(try await reopened.headPosition().rawValue == 40, "nothing written")
             await reopened.close()
         }
     }
