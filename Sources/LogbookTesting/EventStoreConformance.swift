@@ -443,5 +443,14 @@ public enum EventStoreConformance: String, CaseIterable, Sendable, CustomTestStr
         var badOffset = testEvent()
         badOffset.occurredAt.utcOffsetSeconds = 20 * 3600
         try await refused("s", [badOffset]) { $0.code == .invalidTimestamp }
+        // Names are compared as bytes, and Swift calls an NFD name equal to its NFC twin: only
+        // NFC is stored, so no two stored names are ever one name to a String-keyed table.
+        let decomposed = "jose\u{301}", composed = "jos\u{e9}"
+        try await refused("user-" + decomposed, [testEvent()]) { $0.code == .invalidStreamID && $0.description.contains("NFC") }
+        try await refused("s", [testEvent(subject: decomposed)]) { $0.code == .invalidSubject && $0.description.contains("NFC") }
+        try await refused("s", [testEvent(type: "caf" + "e\u{301}.set")]) { $0.code == .invalidEventType }
+        _ = try await store.append([testEvent(subject: composed)], to: "user-" + composed)
+        #expect(try await store.streamVersion("user-" + composed) == 0)
+        #expect(try await store.readSubject(composed, from: Position(1), direction: .forward, limit: 10).count == 1)
     }
 }

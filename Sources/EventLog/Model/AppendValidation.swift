@@ -58,13 +58,22 @@ package struct AppendLimits: Sendable {
         return nil
     }
 
+    /// Why a name or id not in NFC is refused (see ``Swift/String/isInNormalizationFormC``).
+    package static let notNFC = "is not in Unicode Normalization Form C (NFC): names are compared as bytes, "
+        + "and Unicode calls this one equal to its NFC form, a different name"
+
     /// Why `name` cannot be a stream id, subject, type or checkpoint name, or nil if it can.
     package static func nameProblem(_ name: String, limit: Int) -> String? {
         if name.isEmpty { return "must not be empty" }
         let size = name.utf8.count
         if size > limit { return "is \(size) bytes of UTF-8, over the limit of \(limit)" }
         // In UTF-8, bytes below 0x20 and 0x7F only ever encode the ASCII control characters.
-        if name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return "contains a control character" }
+        var ascii = true
+        for byte in name.utf8 {
+            if byte < 0x20 || byte == 0x7F { return "contains a control character" }
+            if byte >= 0x80 { ascii = false }
+        }
+        if !ascii, !name.isInNormalizationFormC { return notNFC }
         return nil
     }
 }

@@ -1,3 +1,4 @@
+import EventLog
 import Synchronization
 
 /// Runs async critical sections one at a time per key (a user, the catalog), in arrival order.
@@ -7,19 +8,21 @@ import Synchronization
 /// process is changing.
 final class KeyedLock: Sendable {
     private struct State {
-        var held: Set<String> = []
-        var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+        var held: Set<BytewiseString> = []
+        var waiting: [BytewiseString: [CheckedContinuation<Void, Never>]] = [:]
     }
 
     private let state = Mutex(State())
 
-    func withLock<R: Sendable>(_ key: String, _ body: () async throws -> R) async throws -> R {
+    /// Runs `body` holding `key` (compared as bytes, as ids are).
+    func withLock<R: Sendable>(_ name: String, _ body: () async throws -> R) async throws -> R {
+        let key = BytewiseString(name)
         await acquire(key)
         defer { release(key) }
         return try await body()
     }
 
-    private func acquire(_ key: String) async {
+    private func acquire(_ key: BytewiseString) async {
         let acquired = state.withLock { state in state.held.insert(key).inserted }
         if acquired { return }
         await withCheckedContinuation { continuation in
@@ -32,7 +35,7 @@ final class KeyedLock: Sendable {
         }
     }
 
-    private func release(_ key: String) {
+    private func release(_ key: BytewiseString) {
         let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
             if var queue = state.waiting[key], !queue.isEmpty {
                 let next = queue.removeFirst()

@@ -1,3 +1,4 @@
+import EventLog
 import Synchronization
 
 /// One cache's counters, as the status query reports them.
@@ -23,10 +24,18 @@ public struct CacheStatus: Sendable, Hashable, Codable {
 /// - Identical concurrent queries share one computation (single flight).
 /// - Each cache is bounded by entries and bytes; the oldest entries go first.
 package final class QueryCache: Sendable {
+    /// A cached answer's key: the user and the parameters are compared as bytes, as ids are
+    /// everywhere (``BytewiseString``), so two ids Unicode calls equal never share an answer.
     struct Key: Hashable, Sendable {
         var query: CachedQuery
-        var user: String
-        var parameters: String
+        var user: BytewiseString
+        var parameters: BytewiseString
+
+        init(query: CachedQuery, user: String, parameters: String) {
+            self.query = query
+            self.user = BytewiseString(user)
+            self.parameters = BytewiseString(parameters)
+        }
     }
 
     private struct Entry {
@@ -46,7 +55,7 @@ package final class QueryCache: Sendable {
     private struct State {
         var entries: [Key: Entry] = [:]
         /// The keys of each user's entries, to invalidate them without looking at everyone's.
-        var keysByUser: [String: Set<Key>] = [:]
+        var keysByUser: [BytewiseString: Set<Key>] = [:]
         var order: [CachedQuery: [(serial: UInt64, key: Key)]] = [:]
         var counters: [CachedQuery: Counters] = [:]
         var inFlight: [Key: Task<any Sendable, any Error>] = [:]
@@ -54,7 +63,7 @@ package final class QueryCache: Sendable {
         /// or computations in flight; globally for catalog changes.
         var epochs: [EpochKey: UInt64] = [:]
         /// Users with computations in flight, and how many.
-        var computing: [String: Int] = [:]
+        var computing: [BytewiseString: Int] = [:]
         var catalogEpoch: UInt64 = 0
         /// Bumped by ``clear()``: nothing computed before it is kept.
         var generation: UInt64 = 0
@@ -78,10 +87,10 @@ package final class QueryCache: Sendable {
 
     struct EpochKey: Hashable {
         var query: CachedQuery
-        var user: String
+        var user: BytewiseString
     }
 
-    private static func epochKey(_ query: CachedQuery, _ user: String) -> EpochKey { EpochKey(query: query, user: user) }
+    private static func epochKey(_ query: CachedQuery, _ user: BytewiseString) -> EpochKey { EpochKey(query: query, user: user) }
 
     /// The cached answer for `key`, or the answer `compute` gives (shared with identical
     /// concurrent calls, and kept unless an invalidation happened meanwhile).
@@ -137,7 +146,7 @@ package final class QueryCache: Sendable {
         }
     }
 
-    private static func doneComputing(_ user: String, _ state: inout State) {
+    private static func doneComputing(_ user: BytewiseString, _ state: inout State) {
         let remaining = (state.computing[user] ?? 1) - 1
         state.computing[user] = remaining > 0 ? remaining : nil
     }
@@ -170,7 +179,8 @@ package final class QueryCache: Sendable {
             if summary.catalogChanged { state.catalogEpoch += 1 }
             var removed: [CachedQuery: Bool] = [:]
             var stale: [Key] = []
-            for (user, types) in summary.users {
+            for (name, types) in summary.users {
+                let user = BytewiseString(name)
                 // Users with nothing cached and nothing being computed need no bookkeeping: any
                 // computation that starts from now on reads the committed state.
                 let cached = state.keysByUser[user]

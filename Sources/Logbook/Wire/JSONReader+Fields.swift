@@ -30,6 +30,17 @@ extension JSONReader {
         slot = try readString()
     }
 
+    /// An id (user, workout, place): when schema ranges are checked (imports, request bodies),
+    /// it must satisfy ``IdRule`` — in particular be in NFC, since ids are compared as bytes.
+    mutating func readId(_ slot: inout String?) throws(JSONReadError) {
+        try once(slot)
+        skipSpace()
+        let at = index
+        let value = try readString()
+        if checksSchemaRanges, let reason = IdRule.violation(value) { throw invalid(reason, at: at) }
+        slot = value
+    }
+
     mutating func read(_ slot: inout Int?) throws(JSONReadError) {
         try once(slot)
         slot = try readInt()

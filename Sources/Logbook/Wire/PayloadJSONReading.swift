@@ -99,7 +99,7 @@ enum PayloadJSONReading {
         var workoutId: String?, activityType: ActivityType?, startedAt: Timestamp?, source: WorkoutSource?
         try r.readObject { (r, key) throws(JSONReadError) in
             switch key {
-            case "workoutId": try r.read(&workoutId)
+            case "workoutId": try r.readId(&workoutId)
             case "activityType": try r.read(&activityType)
             case "startedAt": try r.read(&startedAt)
             case "source": try r.once(source); source = try Self.source(&r)
@@ -115,7 +115,7 @@ enum PayloadJSONReading {
         var workoutId: String?, at: Timestamp?
         try r.readObject { (r, key) throws(JSONReadError) in
             switch key {
-            case "workoutId": try r.read(&workoutId)
+            case "workoutId": try r.readId(&workoutId)
             case "at": try r.read(&at)
             default: throw r.unknownField()
             }
@@ -127,7 +127,7 @@ enum PayloadJSONReading {
         var workoutId: String?
         try r.readObject { (r, key) throws(JSONReadError) in
             guard key == "workoutId" else { throw r.unknownField() }
-            try r.read(&workoutId)
+            try r.readId(&workoutId)
         }
         return WorkoutReference(workoutId: try r.required(workoutId, "workoutId"))
     }
@@ -161,7 +161,7 @@ enum PayloadJSONReading {
         var laps: [Lap]?
         try r.readObject { (r, key) throws(JSONReadError) in
             switch key {
-            case "workoutId": try r.read(&workoutId)
+            case "workoutId": try r.readId(&workoutId)
             case "endedAt": try r.read(&endedAt)
             case "distanceMeters": try r.read(&distance, within: Self.count)
             case "movingSeconds": try r.read(&moving, within: Self.count)
@@ -184,7 +184,7 @@ enum PayloadJSONReading {
         var title: String?, elapsed: Int?, maxHR: Int?
         try r.readObject { (r, key) throws(JSONReadError) in
             switch key {
-            case "workoutId": try r.read(&workoutId)
+            case "workoutId": try r.readId(&workoutId)
             case "activityType": try r.read(&activityType)
             case "startedAt": try r.read(&startedAt)
             case "endedAt": try r.read(&endedAt)
@@ -213,7 +213,7 @@ enum PayloadJSONReading {
         var workoutId: String?, title: String?, notes: String?, activityType: ActivityType?
         try r.readObject { (r, key) throws(JSONReadError) in
             switch key {
-            case "workoutId": try r.read(&workoutId)
+            case "workoutId": try r.readId(&workoutId)
             case "title": try r.read(&title)
             case "notes": try r.read(&notes)
             case "activityType": try r.read(&activityType)
@@ -227,7 +227,7 @@ enum PayloadJSONReading {
         var workoutId: String?, part: Int?, parts: Int?, samples: TrackSamples?
         try r.readObject { (r, key) throws(JSONReadError) in
             switch key {
-            case "workoutId": try r.read(&workoutId)
+            case "workoutId": try r.readId(&workoutId)
             case "part": try r.read(&part)
             case "parts": try r.read(&parts)
             case "samples": try r.once(samples); samples = try trackSamples(&r)
@@ -354,7 +354,7 @@ enum PayloadJSONReading {
         var address: String?, phone: String?, priceLevel: Int?, notes: String?
         try r.readObject { (r, key) throws(JSONReadError) in
             switch key {
-            case "placeId": try r.read(&placeId)
+            case "placeId": try r.readId(&placeId)
             case "name": try r.read(&name)
             case "category": try r.read(&category)
             case "subcategory": try r.read(&subcategory)
@@ -377,7 +377,7 @@ enum PayloadJSONReading {
         var placeId: String?, direction: SwipeDirection?
         try r.readObject { (r, key) throws(JSONReadError) in
             switch key {
-            case "placeId": try r.read(&placeId)
+            case "placeId": try r.readId(&placeId)
             case "direction": try r.read(&direction)
             default: throw r.unknownField()
             }
@@ -389,7 +389,7 @@ enum PayloadJSONReading {
         var placeId: String?, visitedAt: Timestamp?
         try r.readObject { (r, key) throws(JSONReadError) in
             switch key {
-            case "placeId": try r.read(&placeId)
+            case "placeId": try r.readId(&placeId)
             case "visitedAt": try r.read(&visitedAt)
             default: throw r.unknownField()
             }
@@ -401,7 +401,7 @@ enum PayloadJSONReading {
         var placeId: String?, notes: String?
         try r.readObject { (r, key) throws(JSONReadError) in
             switch key {
-            case "placeId": try r.read(&placeId)
+            case "placeId": try r.readId(&placeId)
             case "notes": try r.read(&notes)
             default: throw r.unknownField()
             }

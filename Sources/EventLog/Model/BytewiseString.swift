@@ -1,0 +1,23 @@
+/// A string that is equal to another, and hashes, by its UTF-8 bytes — not by Unicode canonical
+/// equivalence, as `String` does. The key of in-memory tables of ids (caches, locks), so that
+/// they agree with the log, which compares ids as bytes (DESIGN §10): `"jos\u{e9}"` and
+/// `"jose\u{301}"` are two keys here, as they are two keys in LMDB.
+package struct BytewiseString: Hashable, Sendable, CustomStringConvertible {
+    /// The text.
+    package let value: String
+
+    /// Wraps `value`.
+    package init(_ value: String) { self.value = value }
+
+    package static func == (lhs: BytewiseString, rhs: BytewiseString) -> Bool { lhs.value.utf8.elementsEqual(rhs.value.utf8) }
+
+    package func hash(into hasher: inout Hasher) {
+        let hashed: Void? = value.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        if hashed == nil {
+            for byte in value.utf8 { hasher.combine(byte) }
+        }
+        hasher.combine(value.utf8.count)
+    }
+
+    package var description: String { value }
+}
