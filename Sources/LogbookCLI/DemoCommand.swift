@@ -31,13 +31,12 @@ struct DemoCommand: AsyncParsableCommand {
         guard (1...5000).contains(users) else { throw ValidationError("--users must be between 1 and 5000.") }
     }
 
-    /// The demo's server: the configured secret, or a fresh random one printed with the tokens.
-    private var demoServer: ServerOptions {
-        var options = server
-        if options.resolvedSecret == nil, !options.insecureNoAuth {
-            options.jwtSecret = (0..<32).map { _ in String(UInt8.random(in: 0...255), radix: 16).leftPadded(2, with: "0") }.joined()
-        }
-        return options
+    /// The demo's secret: the configured one, or a fresh random one (32 bytes as hex) printed
+    /// with the tokens; nil with --insecure-no-auth.
+    private func demoSecret() throws -> String? {
+        guard !server.insecureNoAuth else { return nil }
+        return try server.tokens.secret()
+            ?? (0..<32).map { _ in String(UInt8.random(in: 0...255), radix: 16).leftPadded(2, with: "0") }.joined()
     }
 
     func run() async throws {
@@ -66,9 +65,10 @@ struct DemoCommand: AsyncParsableCommand {
             await logbook.close()
             return
         }
-        let options = demoServer
-        let tokens = try await DemoTokens(options: options)
-        try await options.serve(logbook) { port in
+        let options = server
+        let secret = try demoSecret()
+        let tokens = try await DemoTokens(secret: secret, audience: options.tokens.audience, issuer: options.tokens.issuer)
+        try await options.serve(logbook, secret: secret) { port in
             tokens.announce(host: options.host, port: port)
         }
     }
@@ -112,12 +112,12 @@ struct DemoTokens: Sendable {
     let userToken: String
     let adminToken: String?
 
-    init(options: ServerOptions) async throws {
+    init(secret: String?, audience: String?, issuer: String?) async throws {
         user = DemoDataGenerator.userId(0)
-        if let secret = options.httpConfiguration.jwtSecret {
+        if let secret {
             let keys = await TokenKeys(secret: secret)
-            userToken = try await keys.token(user: user)
-            adminToken = try await keys.token(user: "operator", admin: true)
+            userToken = try await keys.token(user: user, audience: audience, issuer: issuer)
+            adminToken = try await keys.token(user: "operator", admin: true, audience: audience, issuer: issuer)
         } else {
             userToken = "none"
             adminToken = nil

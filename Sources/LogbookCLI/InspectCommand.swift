@@ -81,7 +81,7 @@ struct InspectCommand: AsyncParsableCommand {
 /// `logbook token`: mints a bearer token for a user (or an administrator) with the server's secret.
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "token", abstract: "Print a bearer token (HS256 JWT) for a user, signed with --jwt-secret or $LOGBOOK_JWT_SECRET.")
+        commandName: "token", abstract: "Print a bearer token (HS256 JWT) for a user, signed with $LOGBOOK_JWT_SECRET or --jwt-secret-file.")
 
     @Option(help: "The user id (the token's sub).")
     var user: String
@@ -92,19 +92,19 @@ struct TokenCommand: AsyncParsableCommand {
     @Option(help: "Lifetime in seconds.")
     var lifetime = 86_400
 
-    @Option(name: .customLong("jwt-secret"), help: "The server's HS256 secret (default: $LOGBOOK_JWT_SECRET).")
-    var jwtSecret: String?
+    @OptionGroup var tokens: TokenSecretOptions
 
     func validate() throws {
-        guard let secret = jwtSecret ?? ProcessInfo.processInfo.environment["LOGBOOK_JWT_SECRET"], secret.utf8.count >= 32 else {
-            throw ValidationError("set --jwt-secret or LOGBOOK_JWT_SECRET to the server's secret (≥ 32 bytes).")
+        guard try tokens.secret() != nil else {
+            throw ValidationError("set LOGBOOK_JWT_SECRET or --jwt-secret-file to the server's secret.")
         }
         guard lifetime > 0 else { throw ValidationError("--lifetime must be positive.") }
-        guard !user.isEmpty else { throw ValidationError("--user must not be empty.") }
+        if let reason = IdRule.violation(user) { throw ValidationError("--user \(reason).") }
     }
 
     func run() async throws {
-        let keys = await TokenKeys(secret: jwtSecret ?? ProcessInfo.processInfo.environment["LOGBOOK_JWT_SECRET"]!)
-        print(try await keys.token(user: user, admin: admin, lifetime: TimeInterval(lifetime)))
+        guard let secret = try tokens.secret() else { throw ValidationError("the secret is gone") }
+        let keys = await TokenKeys(secret: secret)
+        print(try await keys.token(user: user, admin: admin, lifetime: TimeInterval(lifetime), audience: tokens.audience, issuer: tokens.issuer))
     }
 }

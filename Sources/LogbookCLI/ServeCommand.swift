@@ -15,10 +15,9 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Port to listen on (0: any free port).")
     var port = 8080
 
-    @Option(name: .customLong("jwt-secret"), help: "HS256 secret of bearer tokens, ≥ 32 bytes (default: $LOGBOOK_JWT_SECRET).")
-    var jwtSecret: String?
+    @OptionGroup var tokens: TokenSecretOptions
 
-    @Flag(name: .customLong("insecure-no-auth"), help: "Serve without authentication (development only: every caller is an admin).")
+    @Flag(name: .customLong("insecure-no-auth"), help: "Serve without authentication, on a loopback address only (development: every caller is an admin).")
     var insecureNoAuth = false
 
     @Option(help: "durable (fsync per commit), relaxed (no meta-page sync) or nosync.")
@@ -48,24 +47,31 @@ struct ServerOptions: ParsableArguments {
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024.") }
         if let maxReadyLagSeconds, !(maxReadyLagSeconds > 0) { throw ValidationError("--max-ready-lag-seconds must be positive.") }
         guard maxImportBytes >= 1024 else { throw ValidationError("--max-import-bytes must be at least 1024.") }
-        if let secret = resolvedSecret, secret.utf8.count < 32 { throw ValidationError("the JWT secret must be at least 32 bytes.") }
+        if insecureNoAuth, !Self.isLoopback(host) {
+            throw ValidationError("--insecure-no-auth serves every caller as an administrator: it listens only on a loopback address (127.0.0.1, ::1 or localhost), not \(host).")
+        }
+    }
+
+    /// True for the addresses only this machine can reach.
+    static func isLoopback(_ host: String) -> Bool {
+        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 
     /// `serve` needs a secret (or the explicit development flag); `demo` makes one up.
     func requireSecret() throws {
-        if resolvedSecret == nil, !insecureNoAuth {
-            throw ValidationError("set --jwt-secret or LOGBOOK_JWT_SECRET (≥ 32 bytes), or pass --insecure-no-auth for local development.")
+        if try tokens.secret() == nil, !insecureNoAuth {
+            throw ValidationError("set LOGBOOK_JWT_SECRET or --jwt-secret-file FILE (≥ 32 random bytes), or pass --insecure-no-auth for local development.")
         }
     }
 
-    /// The secret from the option or the environment (an empty one counts as none).
-    var resolvedSecret: String? {
-        let secret = jwtSecret ?? ProcessInfo.processInfo.environment["LOGBOOK_JWT_SECRET"]
-        return secret?.isEmpty == false ? secret : nil
-    }
-
-    var httpConfiguration: HTTPConfiguration {
-        var configuration = HTTPConfiguration(jwtSecret: insecureNoAuth ? nil : resolvedSecret, allowUnauthenticated: insecureNoAuth, maxBodyBytes: maxBodyBytes)
+    /// The HTTP configuration, signing tokens with `secret` (nil: authentication off, which
+    /// validation allows only with --insecure-no-auth).
+    func httpConfiguration(secret: String?) -> HTTPConfiguration {
+        var configuration = HTTPConfiguration(jwtSecret: insecureNoAuth ? nil : secret, allowUnauthenticated: insecureNoAuth, maxBodyBytes: maxBodyBytes)
+        configuration.jwtAudience = tokens.audience
+        configuration.jwtIssuer = tokens.issuer
         configuration.maxReadyLag = maxReadyLag
         configuration.maxReadyLagSeconds = maxReadyLagSeconds
         configuration.backupDirectory = backupDir
@@ -81,10 +87,10 @@ struct ServerOptions: ParsableArguments {
     }
 
     /// Serves `logbook` until SIGTERM or SIGINT, then drains requests and closes it.
-    func serve(_ logbook: Logbook, announce: @escaping @Sendable (Int) -> Void) async throws {
+    func serve(_ logbook: Logbook, secret: String?, announce: @escaping @Sendable (Int) -> Void) async throws {
         let logger = makeLogger()
         let app = try await LogbookServer.application(
-            logbook: logbook, configuration: httpConfiguration, host: host, port: port, logger: logger,
+            logbook: logbook, configuration: httpConfiguration(secret: secret), host: host, port: port, logger: logger,
             onServerRunning: { port in announce(port) })
         try await app.runService()
     }
@@ -112,7 +118,7 @@ struct ServeCommand: AsyncParsableCommand {
         let host = server.host
         let what = store.postgresURL.flatMap { try? PostgresURL($0).description }.map { "\($0) (read models in \(store.path))" } ?? store.path
         // LogbookService closes the Logbook when the server has drained.
-        try await server.serve(logbook) { port in
+        try await server.serve(logbook, secret: try server.tokens.secret()) { port in
             Output.announce("logbook serving \(what) on http://\(host):\(port) (SIGTERM or Ctrl-C to stop)")
         }
     }

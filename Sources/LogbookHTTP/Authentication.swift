@@ -2,18 +2,25 @@ public import Foundation
 import Synchronization
 import Hummingbird
 public import JWTKit
+import Logbook
 
-/// The claims of a Logbook bearer token: the user (`sub`), an expiry, and an optional role.
+/// The claims of a Logbook bearer token: the user (`sub`), an expiry, an optional role, and the
+/// optional audience (`aud`) and issuer (`iss`) a server may be configured to require.
 public struct TokenClaims: JWTPayload {
     public var sub: SubjectClaim
     public var exp: ExpirationClaim
     public var role: String?
+    public var aud: AudienceClaim?
+    public var iss: IssuerClaim?
 
-    /// Claims for `user`, valid until `expires`, with `role` (the administrator role, or none).
-    public init(user: String, expires: Date, role: String? = nil) {
+    /// Claims for `user`, valid until `expires`, with `role` (the administrator role, or none),
+    /// and optionally an audience and an issuer.
+    public init(user: String, expires: Date, role: String? = nil, audience: String? = nil, issuer: String? = nil) {
         sub = SubjectClaim(value: user)
         exp = ExpirationClaim(value: expires)
         self.role = role
+        aud = audience.map { AudienceClaim(value: [$0]) }
+        iss = issuer.map { IssuerClaim(value: $0) }
     }
 
     /// Refuses an expired token (the signature is checked by the key collection).
@@ -33,9 +40,12 @@ public struct TokenKeys: Sendable {
         self.keys = keys
     }
 
-    /// A token for `user`, an administrator's if `admin`, valid for `lifetime` seconds.
-    public func token(user: String, admin: Bool = false, lifetime: TimeInterval = 24 * 3600, adminRole: String = "admin") async throws -> String {
-        try await keys.sign(TokenClaims(user: user, expires: Date().addingTimeInterval(lifetime), role: admin ? adminRole : nil))
+    /// A token for `user`, an administrator's if `admin`, valid for `lifetime` seconds, with an
+    /// audience and an issuer when the server requires them.
+    public func token(user: String, admin: Bool = false, lifetime: TimeInterval = 24 * 3600, adminRole: String = "admin",
+                      audience: String? = nil, issuer: String? = nil) async throws -> String {
+        try await keys.sign(TokenClaims(
+            user: user, expires: Date().addingTimeInterval(lifetime), role: admin ? adminRole : nil, audience: audience, issuer: issuer))
     }
 
     func verify(_ token: String) async throws -> TokenClaims {
@@ -44,11 +54,17 @@ public struct TokenKeys: Sendable {
 }
 
 /// Requires a valid bearer token and puts the caller's ``Identity`` in the context: missing,
-/// malformed, expired or wrongly signed tokens get 401. With authentication switched off
-/// (development only) every caller is an administrator.
+/// malformed, expired or wrongly signed tokens get 401, as do tokens whose subject is not a valid
+/// user id (``IdRule``: ids are compared as bytes, so a subject in another Unicode normal form
+/// than the ids it might match is refused) or that lack the audience or issuer the server
+/// requires. With authentication switched off (development only) every caller is an administrator.
 struct AuthenticationMiddleware<Context: LogbookRouteContext>: RouterMiddleware {
     let keys: TokenKeys?
     let adminRole: String
+    /// The `aud` a token must name, if any.
+    let audience: String?
+    /// The `iss` a token must carry, if any.
+    let issuer: String?
     let verified = VerifiedTokens(capacity: 10_000)
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -78,7 +94,14 @@ struct AuthenticationMiddleware<Context: LogbookRouteContext>: RouterMiddleware 
         } catch {
             throw Problem.unauthorized("the token is malformed")
         }
-        let identity = Identity(user: claims.sub.value, isAdmin: claims.role == adminRole)
+        if let reason = IdRule.violation(claims.sub.value) { throw Problem.unauthorized("the token's subject is not a user id: it \(reason)") }
+        if let audience, !(claims.aud?.value.contains { $0.utf8.elementsEqual(audience.utf8) } ?? false) {
+            throw Problem.unauthorized("the token is not for this server's audience")
+        }
+        if let issuer, !(claims.iss.map { $0.value.utf8.elementsEqual(issuer.utf8) } ?? false) {
+            throw Problem.unauthorized("the token is not from this server's issuer")
+        }
+        let identity = Identity(user: claims.sub.value, isAdmin: claims.role == adminRole, expires: claims.exp.value)
         verified.remember(token, identity: identity, expires: claims.exp.value)
         context.identity = identity
         return try await next(request, context)
@@ -86,11 +109,13 @@ struct AuthenticationMiddleware<Context: LogbookRouteContext>: RouterMiddleware 
 }
 
 extension LogbookRouteContext {
-    /// The caller may act for `user`: it is that user, or an administrator.
+    /// The caller may act for `user`: it is that user (the ids' bytes are equal), or an
+    /// administrator. The refusal names no one: it does not say whose token it is, nor whether
+    /// `user` exists.
     func requireAccess(to user: String) throws {
         guard let identity else { throw Problem.unauthorized("a bearer token is required") }
-        guard identity.isAdmin || identity.user == user else {
-            throw Problem.forbidden("this token is for \(identity.user), not \(user)")
+        guard identity.isAdmin || identity.isUser(user) else {
+            throw Problem.forbidden("this token does not give access to another user's data")
         }
     }
 

@@ -18,6 +18,7 @@ struct CommandRoutes<Context: LogbookRouteContext> {
     let maxBodyBytes: Int
     /// Largest workout file `POST …/imports` accepts.
     let maxImportBytes: Int
+    let importSlots: ImportSlots
 
     let catalog: RouteCatalog
 
@@ -42,13 +43,13 @@ struct CommandRoutes<Context: LogbookRouteContext> {
         command(.post, "users/{user}/workouts", "Start a workout (body: workout.started data; workoutId optional)", body: .workoutStarted) {
             try await newWorkout(.workoutStarted, $0, $1, $2)
         }
-        let files = FileImportRoutes<Context>(logbook: logbook, maxImportBytes: maxImportBytes)
+        let files = FileImportRoutes<Context>(logbook: logbook, maxImportBytes: maxImportBytes, slots: importSlots)
         group.route(
             .post, "users/{user}/imports",
             "Import a finished workout: a JSON body is workout.imported data (workoutId optional); any other body is a workout "
                 + "file (FIT, GPX, TCX, Apple Health export.xml or export.zip, Strava activities.csv; format detected from the bytes), "
                 + "answered with what was imported, already there and skipped",
-            body: EventBody.schemaPath(.workoutImported), statuses: Statuses.command,
+            body: EventBody.schemaPath(.workoutImported), statuses: Statuses.fileImport,
             responses: [200: .oneOf("Already there: the command's result, or the file's import report", [.reference(CommandResult.self), .reference(FileImportReport.self)]),
                         201: .oneOf("Imported: the command's result, or the file's import report", [.reference(CommandResult.self), .reference(FileImportReport.self)])],
             catalog: catalog

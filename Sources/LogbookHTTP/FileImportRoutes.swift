@@ -12,17 +12,23 @@ import WorkoutImport
 struct FileImportRoutes<Context: LogbookRouteContext> {
     let logbook: Logbook
     let maxImportBytes: Int
+    /// At most so many imports at once, overall and per user.
+    let slots: ImportSlots
 
-    /// Imports the body as a file for the path's user.
+    /// Imports the body as a file for the path's user, in one of the server's import slots.
     func importFile(_ request: Request, _ context: Context) async throws -> Response {
         let user = try context.path("user")
         try context.requireAccess(to: user)
+        return try await slots.withSlot(for: user) { try await importFile(request, user: user) }
+    }
+
+    private func importFile(_ request: Request, user: String) async throws -> Response {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > maxImportBytes { throw Problem.tooLarge(maxImportBytes) }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-import-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // The upload holds the user's data: a directory and a file only this process's user can read.
+        let directory = URL(fileURLWithPath: try PrivateFiles.temporaryDirectory(prefix: "logbook-import-"))
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("upload.\(WorkoutFileUpload.fileExtension(request.headers[.contentType]))")
-        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw LogbookError.storage("cannot create \(file.path)") }
+        guard PrivateFiles.createFile(atPath: file.path) else { throw LogbookError.storage("cannot create \(file.path)") }
         let handle = try FileHandle(forWritingTo: file)
         var received = 0
         do {

@@ -1,7 +1,12 @@
 /// How the HTTP layer authenticates and what it accepts.
 public struct HTTPConfiguration: Sendable {
-    /// The HMAC-SHA256 secret that signs bearer tokens (JWT, `HS256`), at least 32 bytes.
+    /// The HMAC-SHA256 secret that signs bearer tokens (JWT, `HS256`): at least 256 bits
+    /// (``TokenSecret``), or the routes refuse to start.
     public var jwtSecret: String?
+    /// The audience (`aud`) every token must name; nil: not checked.
+    public var jwtAudience: String?
+    /// The issuer (`iss`) every token must carry; nil: not checked.
+    public var jwtIssuer: String?
     /// The `role` claim value that makes a token an administrator's.
     public var adminRole = "admin"
     /// Serve without authentication (development only; logged loudly). Every caller is an admin.
@@ -10,6 +15,8 @@ public struct HTTPConfiguration: Sendable {
     public var maxBodyBytes = 1 << 20
     /// Largest workout file `POST /users/{user}/imports` accepts (streamed to a temporary file, not held in memory).
     public var maxImportBytes = 512 << 20
+    /// How many file imports run at once, and for how long each may read its file.
+    public var fileImports = FileImportLimits()
     /// `/ready` fails (503) while a read model is more than this many events behind the log's
     /// head — a server following a shared log that cannot keep up takes itself out of the load
     /// balancer. nil: never for lag.
@@ -29,4 +36,19 @@ public struct HTTPConfiguration: Sendable {
         self.allowUnauthenticated = allowUnauthenticated
         self.maxBodyBytes = maxBodyBytes
     }
+}
+
+/// Bounds on the workout-file imports a server runs (`POST /users/{user}/imports` with a file).
+public struct FileImportLimits: Sendable, Hashable {
+    /// Imports running at once on this server (each reads its file on a thread of its own);
+    /// beyond it, an import is refused with 503.
+    public var maxConcurrent = 4
+    /// Imports running at once for one user; beyond it, 429.
+    public var maxConcurrentPerUser = 1
+    /// How long an import may spend reading its file before it is abandoned (422, nothing
+    /// written): a file that small enough to upload but slow to read holds no thread longer.
+    public var readTimeLimit: Duration = .seconds(300)
+
+    /// The defaults: 4 at once, 1 per user, 5 minutes of reading each.
+    public init() {}
 }

@@ -28,13 +28,13 @@ struct LogRoutes<Context: LogbookRouteContext> {
         group.route(.get, "log/subscribe", "Live subscription as Server-Sent Events, resuming after Last-Event-ID (administrators)",
                     query: ["after", "types", "prefix", "limit"], statuses: Statuses.admin, catalog: catalog) { request, context in
             try context.requireAdmin()
-            return try await subscribe(request, subject: nil)
+            return try await subscribe(request, subject: nil, until: context.identity?.expires)
         }
         group.route(.get, "users/{user}/events/subscribe", "The user's own events live as Server-Sent Events, resuming after Last-Event-ID",
                     query: ["after", "types", "limit"], statuses: Statuses.read, catalog: catalog) { request, context in
             let user = try context.path("user")
             try context.requireAccess(to: user)
-            return try await subscribe(request, subject: user)
+            return try await subscribe(request, subject: user, until: context.identity?.expires)
         }
     }
 
@@ -42,19 +42,25 @@ struct LogRoutes<Context: LogbookRouteContext> {
         try request.query("direction", "forward or backward") { $0 == "forward" ? .forward : $0 == "backward" ? .backward : nil } ?? .forward
     }
 
-    /// A stream's events; a user may read a stream only if every event in it is theirs (or the
-    /// shared catalog's).
+    /// A stream's events; a user may read a stream whose first event is theirs (or the shared
+    /// catalog's), and only pages whose every event is. To a user, a stream of someone else's is
+    /// answered exactly as a stream that does not exist: the answer never tells whether it does.
     private func stream(_ request: Request, _ context: Context) async throws -> Response {
         let stream = try context.path("stream")
         guard let identity = context.identity else { throw Problem.unauthorized("a bearer token is required") }
         let direction = try direction(request)
         let from = try request.query("from", "a stream version") { decimalPosition($0) } ?? (direction == .forward ? 0 : UInt64.max)
         let limit = try request.limit(default: 100, maximum: 1000)
-        guard try await logbook.log.streamVersion(stream) != nil else { throw Problem.notFound("no stream \"\(stream)\"") }
-        let events = try await logbook.log.readStream(stream, from: from, direction: direction, limit: limit)
-        if !identity.isAdmin, let foreign = events.first(where: { $0.subject != nil && $0.subject != identity.user }) {
-            throw Problem.forbidden("stream \(stream) holds events of \(foreign.subject ?? "another user")")
+        let missing = Problem.notFound("no stream \"\(stream)\"")
+        func readable(_ event: RecordedEvent) -> Bool { identity.isAdmin || event.subject.map(identity.isUser) ?? true }
+        guard try await logbook.log.streamVersion(stream) != nil else { throw missing }
+        if !identity.isAdmin {
+            guard let first = try await logbook.log.readStream(stream, from: 0, direction: .forward, limit: 1).first, readable(first) else {
+                throw missing
+            }
         }
+        let events = try await logbook.log.readStream(stream, from: from, direction: direction, limit: limit)
+        guard events.allSatisfy(readable) else { throw missing }
         let next: String
         if let last = events.last {
             next = direction == .forward ? "\(last.streamVersion + 1)" : (last.streamVersion == 0 ? "null" : "\(last.streamVersion - 1)")
@@ -112,8 +118,9 @@ struct LogRoutes<Context: LogbookRouteContext> {
     /// from the log and continuing live. Each event's SSE id is its position; for filtered
     /// subscriptions an id-only frame moves the client's resume point past what was scanned.
     /// With `?limit=N` the stream ends after N events (for clients that read in batches). With a
-    /// `subject`, only that user's events are sent (the others move the resume point).
-    private func subscribe(_ request: Request, subject: String?) async throws -> Response {
+    /// `subject`, only that user's events are sent (the others move the resume point). The stream
+    /// ends when the caller's token expires (`until`).
+    private func subscribe(_ request: Request, subject: String?, until expires: Date?) async throws -> Response {
         let lastId = request.headers[HTTPField.Name("Last-Event-ID")!]
         let after: UInt64
         if let lastId {
@@ -136,7 +143,8 @@ struct LogRoutes<Context: LogbookRouteContext> {
         headers[.cacheControl] = "no-cache"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-            try await SSEPump(logbook: logbook, after: after, filter: filter, keepAlive: keepAlive, limit: limit, live: live).run(into: &writer)
+            try await SSEPump(
+                logbook: logbook, after: after, filter: filter, keepAlive: keepAlive, limit: limit, live: live, expires: expires).run(into: &writer)
             try await writer.finish(nil)
         })
     }

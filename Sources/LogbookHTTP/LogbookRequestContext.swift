@@ -1,16 +1,25 @@
+public import Foundation
 public import Hummingbird
 
-/// Who is calling, from a verified bearer token: the user id (`sub`) and whether the token
-/// carries the administrator role.
+/// Who is calling, from a verified bearer token: the user id (`sub`), whether the token
+/// carries the administrator role, and when it expires.
 public struct Identity: Sendable, Hashable {
     public var user: String
     public var isAdmin: Bool
+    /// When the token stops being valid (nil: never, as in development mode); long-lived
+    /// responses such as Server-Sent Events end then.
+    public var expires: Date?
 
-    /// The identity of `user`, an administrator or not.
-    public init(user: String, isAdmin: Bool) {
+    /// The identity of `user`, an administrator or not, valid until `expires`.
+    public init(user: String, isAdmin: Bool, expires: Date? = nil) {
         self.user = user
         self.isAdmin = isAdmin
+        self.expires = expires
     }
+
+    /// True if this is `user` — by the ids' bytes, as the log compares them (DESIGN §10), never
+    /// by Unicode equivalence.
+    public func isUser(_ other: String) -> Bool { user.utf8.elementsEqual(other.utf8) }
 
     /// Whose `Idempotency-Key`s these are (``IdempotentRequest/scope``): keys of different
     /// callers never meet.

@@ -20,6 +20,8 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
     public let jobs: AdminJobs
     let keys: TokenKeys?
     private let catalog = RouteCatalog()
+    /// The file imports running, bounded by ``HTTPConfiguration/fileImports``.
+    private let importSlots: ImportSlots
 
     /// Every route registered so far (by ``register(on:)``), with its query parameters and statuses.
     public var routes: [RouteDescriptor] { catalog.all }
@@ -30,10 +32,9 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
         self.configuration = configuration
         self.metrics = metrics
         self.jobs = AdminJobs(logbook: logbook)
+        self.importSlots = ImportSlots(limits: configuration.fileImports)
         if let secret = configuration.jwtSecret, !secret.isEmpty {
-            guard secret.utf8.count >= 32 else {
-                throw LogbookError.invalidArgument(name: "jwtSecret", reason: "use at least 32 bytes of secret for HS256")
-            }
+            if let weakness = TokenSecret.weakness(secret) { throw LogbookError.invalidArgument(name: "jwtSecret", reason: weakness) }
             keys = await TokenKeys(secret: secret)
         } else if configuration.allowUnauthenticated {
             keys = nil
@@ -57,9 +58,11 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
             logbook: logbook, metrics: metrics, live: live, catalog: catalog, maxLag: configuration.maxReadyLag,
             maxLagSeconds: configuration.maxReadyLagSeconds
         ).register(on: open)
-        let secured = open.group().add(middleware: AuthenticationMiddleware<Context>(keys: keys, adminRole: configuration.adminRole))
+        let secured = open.group().add(middleware: AuthenticationMiddleware<Context>(
+            keys: keys, adminRole: configuration.adminRole, audience: configuration.jwtAudience, issuer: configuration.jwtIssuer))
         CommandRoutes<Context>(
-            logbook: logbook, maxBodyBytes: configuration.maxBodyBytes, maxImportBytes: configuration.maxImportBytes, catalog: catalog).register(on: secured)
+            logbook: logbook, maxBodyBytes: configuration.maxBodyBytes, maxImportBytes: configuration.maxImportBytes,
+            importSlots: importSlots, catalog: catalog).register(on: secured)
         QueryRoutes<Context>(logbook: logbook, catalog: catalog).register(on: secured)
         LogRoutes<Context>(logbook: logbook, keepAlive: configuration.sseKeepAlive, live: live, catalog: catalog).register(on: secured)
         AdminRoutes<Context>(logbook: logbook, jobs: jobs, backupDirectory: configuration.backupDirectory, catalog: catalog).register(on: secured)

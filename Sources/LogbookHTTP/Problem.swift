@@ -44,7 +44,7 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         headers[.contentType] = "application/problem+json"
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         // The log's database is down or the read models are behind: both pass within seconds.
-        if status == .serviceUnavailable { headers[.retryAfter] = "1" }
+        if status == .serviceUnavailable || status == .tooManyRequests { headers[.retryAfter] = "1" }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 
@@ -95,6 +95,10 @@ public struct Problem: Error, HTTPResponseError, Sendable {
             return from(error)
         case let error as TimestampParseError:
             return badRequest(error.description)
+        case let error as WorkoutFileError where error.code == .limitExceeded:
+            // A file past one of the reader's stated limits (inflated size, points, workouts…).
+            return Problem(.contentTooLarge, type: "/problems/file-limit", title: "The file exceeds a limit",
+                           detail: error.description, field: error.line.map { "line \($0)" } ?? error.byteOffset.map { "byte \($0)" })
         case let error as WorkoutFileError:
             // An uploaded workout file that cannot be read: where, by byte offset or line.
             return Problem(.unprocessableContent, type: "/problems/unreadable-file", title: "The file cannot be read",

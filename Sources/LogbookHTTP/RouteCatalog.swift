@@ -45,6 +45,9 @@ enum Statuses {
     static let read = [200, 400, 401, 403, 404, 503]
     /// A command: created, or already applied; refusals of every kind (503: the log is unavailable or read-only).
     static let command = [200, 201, 400, 401, 403, 404, 409, 413, 422, 503]
+    /// A command that may carry a workout file: a command's, and 429 when the user's import slot
+    /// is taken (a full server answers 503).
+    static let fileImport = [200, 201, 400, 401, 403, 404, 409, 413, 422, 429, 503]
     /// An administrator's route.
     static let admin = [200, 400, 401, 403, 503]
 }

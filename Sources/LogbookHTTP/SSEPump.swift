@@ -1,10 +1,11 @@
 import EventLog
+import Foundation
 import Hummingbird
 import Logbook
 import ServiceLifecycle
 
 /// Writes a log subscription to a response as Server-Sent Events until the client goes away,
-/// the log closes, or the server shuts down gracefully. Sends a keep-alive comment when the log
+/// the log closes, the caller's token expires, or the server shuts down gracefully. Sends a keep-alive comment when the log
 /// has been quiet for a while (so proxies keep the connection) and never buffers more than the
 /// subscription's own chunk: a slow client only falls behind.
 struct SSEPump: Sendable {
@@ -16,6 +17,9 @@ struct SSEPump: Sendable {
     let limit: UInt64?
     /// Where the pump reports how far it has sent (for the subscription lag in `/metrics`).
     let live: LiveSubscriptions
+    /// When the caller's token expires: the stream ends then (the client reconnects with a
+    /// fresh token and `Last-Event-ID`). nil: never.
+    let expires: Date?
 
     private enum Step: Sendable {
         case element(SubscriptionElement?, Handoff)
@@ -36,14 +40,24 @@ struct SSEPump: Sendable {
         defer { live.unregister(ticket) }
         var sent: UInt64 = 0
         while sent < limit ?? .max {
+            var window = keepAlive
+            if let expires {
+                let left = expires.timeIntervalSinceNow
+                guard left > 0 else {
+                    try await writer.write(ByteBuffer(string: ": the token has expired; reconnect with a new one\n\n"))
+                    return
+                }
+                window = min(window, .milliseconds(Int64((left * 1000).rounded(.up))))
+            }
             let step: Step
             do {
-                step = try await cancelWhenGracefulShutdown { [iterator, keepAlive] in try await Self.next(iterator, within: keepAlive) }
+                step = try await cancelWhenGracefulShutdown { [iterator, window] in try await Self.next(iterator, within: window) }
             } catch is CancellationError {
                 return
             }
             switch step {
             case .quiet:
+                if let expires, expires.timeIntervalSinceNow <= 0 { continue }
                 try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
             case .element(nil, _):
                 return

@@ -115,6 +115,12 @@ struct CLITests {
                 (["timeline", "--user", "u-1", "--limit", "0", "--path", directory], "--limit"),
                 (["replay", "--path", directory], "--to"),
                 (["serve", "--path", directory + "/x"], "LOGBOOK_JWT_SECRET"),
+                // A secret on the command line shows in the process list: refused, saying where it goes instead.
+                (["serve", "--path", directory + "/x", "--jwt-secret", String(repeating: "k7", count: 40)], "process list"),
+                (["token", "--user", "u-1", "--jwt-secret", String(repeating: "k7", count: 40)], "process list"),
+                // Development mode serves everyone as an administrator: never on a reachable address.
+                (["serve", "--path", directory + "/x", "--insecure-no-auth", "--host", "0.0.0.0"], "loopback"),
+                (["token", "--user", "u-1", "--jwt-secret-file", directory + "/no-such-file"], "cannot read"),
                 (["timeline", "--user", "u-1", "--path", directory + "/none"], "no Logbook"),
                 (["import", "--path", directory + "/x", directory + "/missing.ndjson"], "cannot read"),
                 (["frobnicate"], "frobnicate"),

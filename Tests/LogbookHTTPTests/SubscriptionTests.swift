@@ -75,7 +75,7 @@ struct SubscriptionTests {
                 try await logbook.execute(.registerUser(user: "zed", UserRegistered(displayName: "Zed", timeZone: "UTC")))
             }
             let live = LiveSubscriptions()
-            try await SSEPump(logbook: logbook, after: head, filter: .all, keepAlive: .milliseconds(20), limit: 1, live: live).run(into: &writer)
+            try await SSEPump(logbook: logbook, after: head, filter: .all, keepAlive: .milliseconds(20), limit: 1, live: live, expires: nil).run(into: &writer)
             let text = (writer as! CollectingWriter).text
             #expect(live.snapshot().count == 0, "a pump that ended is no longer counted")
             #expect(text.hasPrefix(": keep-alive\n\n"))

@@ -114,14 +114,15 @@ public enum OpenAPIDocument {
 
     private static let problemDescriptions = [
         400: "Malformed JSON, a wrong type, an unknown field or event type, an invalid id or parameter (field names it)",
-        401: "Missing, malformed, expired or wrongly signed bearer token",
-        403: "The token is another user's, or lacks the administrator role",
+        401: "Missing, malformed, expired or wrongly signed bearer token, a subject that is not a user id, or a missing audience or issuer",
+        403: "The token does not give access to this user's data, or lacks the administrator role",
         404: "No such user, workout, place, stream or job",
         409: "Version conflict (with currentVersion), an event id another event has, or a job that is no longer running",
-        413: "The body is larger than the configured limit",
+        413: "The body is larger than the configured limit, or a file exceeds one of the reader's stated limits (detail names it)",
         422: "A domain rule refused the command (rule names it), or an Idempotency-Key was used for another request",
+        429: "The user already has as many imports running as allowed (Retry-After)",
         500: "An internal error; for a job, the job failed (detail says why)",
-        503: "Not ready: a read model is rebuilding or behind the allowed lag (Retry-After)",
+        503: "Not ready: a read model is rebuilding or behind the allowed lag, or the server runs as many imports as allowed (Retry-After)",
     ]
 }
 
