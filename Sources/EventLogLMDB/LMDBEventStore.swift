@@ -35,7 +35,7 @@ public final class LMDBEventStore: EventStore {
         if configuration.readOnly {
             writerLock = nil
         } else {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            try PrivateFiles.createDirectory(atPath: path)
             writerLock = try WriterLockFile(directory: path)
         }
         var options = EnvironmentOptions()

@@ -12,7 +12,7 @@ final class WriterLockFile: Sendable {
 
     init(directory: String) throws {
         let path = (directory as NSString).appendingPathComponent("logbook-writer.lock")
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw EventStoreError.storage("cannot open \(path): \(String(cString: strerror(errno)))")
         }

@@ -27,7 +27,8 @@ public final class Environment: @unchecked Sendable {
     /// Opens (creating if needed, unless read-only) the environment in directory `path`.
     public init(path: String, options: EnvironmentOptions = .init()) throws {
         if !options.readOnly {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            Self.narrowModes(in: path, to: options.fileMode)
         }
         let identity = try OpenEnvironmentRegistry.identity(ofDirectory: path)
         try OpenEnvironmentRegistry.register(identity, path: path)
@@ -62,6 +63,17 @@ public final class Environment: @unchecked Sendable {
     }
 
     deinit { close() }
+
+    /// Narrows `data.mdb` and `lock.mdb` of an environment made before files were private (or
+    /// copied in with a wider mode) to `mode`. Files of another owner are left alone (chmod fails).
+    private static func narrowModes(in path: String, to mode: UInt32) {
+        for name in ["data.mdb", "lock.mdb"] {
+            let file = (path as NSString).appendingPathComponent(name)
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
+                  let current = (attributes[.posixPermissions] as? NSNumber)?.uint32Value, current & ~mode != 0 else { continue }
+            try? FileManager.default.setAttributes([.posixPermissions: Int(current & mode)], ofItemAtPath: file)
+        }
+    }
 
     /// Closes the environment. Every transaction must have finished. Safe to call twice.
     public func close() {

@@ -13,8 +13,10 @@ public struct EnvironmentOptions: Sendable, Hashable {
     public var readOnly: Bool = false
     /// What a commit guarantees.
     public var durability: Durability = .durable
-    /// File mode for the files LMDB creates.
-    public var fileMode: UInt32 = 0o644
+    /// File mode for the files LMDB creates: the owner's alone, as every file holding user data
+    /// is (an environment's directory is created 0700, and existing files wider than this mode
+    /// are narrowed to it when the environment is opened for writing).
+    public var fileMode: UInt32 = 0o600
 
     public init() {}
 

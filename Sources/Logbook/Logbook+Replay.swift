@@ -91,7 +91,8 @@ extension Logbook {
     /// stand at, and compares digests. Live state is not touched.
     public func verify(progress: @Sendable (RebuildProgress) -> Void = { _ in }) async throws -> [VerificationResult] {
         let live = try digests()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-verify-\(UUID().uuidString)").path
+        // The scratch read models hold user data (profiles, routes, notes) in plaintext: 0700/0600.
+        let directory = try PrivateFiles.temporaryDirectory(prefix: "logbook-verify-")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var options = EnvironmentOptions()
         options.maxDatabases = configuration.log.maxDatabases

@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 
 /// Writes lines to a file or standard output through a buffer.
@@ -8,7 +9,8 @@ final class LineSink {
 
     init(path: String?) throws {
         if let path {
-            guard FileManager.default.createFile(atPath: path, contents: nil) else { throw CLIError("cannot create \(path)") }
+            // Exports and other outputs hold user data: the owner's alone.
+            guard PrivateFiles.createFile(atPath: path) else { throw CLIError("cannot create \(path)") }
             guard let handle = FileHandle(forWritingAtPath: path) else { throw CLIError("cannot open \(path) for writing") }
             self.handle = handle
             ownsHandle = true

@@ -36,9 +36,9 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let target = into ?? FileManager.default.temporaryDirectory.appendingPathComponent("logbook-replay-\(UUID().uuidString)").path
+        let target = try into ?? PrivateFiles.temporaryDirectory(prefix: "logbook-replay-")
         defer { if into == nil { try? FileManager.default.removeItem(atPath: target) } }
-        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+        try PrivateFiles.createDirectory(atPath: target)
         let digests = try await store.withLogbook(readOnly: true) { source in
             let end: UInt64
             if let to {

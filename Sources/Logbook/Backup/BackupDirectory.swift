@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 
 /// The backup directory's own chores: making sure it starts empty, writing and reading the
@@ -14,7 +15,7 @@ enum BackupDirectory {
     static func prepare(_ path: String) throws -> Bool {
         guard isAbsentOrEmpty(path) else { throw BackupError.destinationNotEmpty(path: path) }
         if FileManager.default.fileExists(atPath: path) { return false }
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try PrivateFiles.createDirectory(atPath: path)
         return true
     }
 
@@ -41,7 +42,7 @@ enum BackupDirectory {
         let temporary = final + ".partial"
         var data = try encoder.encode(manifest)
         data.append(0x0A)
-        guard FileManager.default.createFile(atPath: temporary, contents: nil) else {
+        guard PrivateFiles.createFile(atPath: temporary) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary])
         }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))

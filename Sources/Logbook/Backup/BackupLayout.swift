@@ -1,3 +1,4 @@
+import EventLog
 import Crypto
 import Foundation
 import LMDB
@@ -54,11 +55,9 @@ struct BackupLayout: Sendable, Hashable {
         let size = (attributes[.size] as? Int) ?? -1
         guard size == file.bytes else { throw BackupError.sizeMismatch(name: name, expected: file.bytes, actual: size) }
         let target = storeFile(in: store)
-        try FileManager.default.createDirectory(
-            atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        // The key store is readable by its owner alone, as the store keeps it.
-        let permissions: [FileAttributeKey: Any] = self == .keys ? [.posixPermissions: 0o600] : [:]
-        guard FileManager.default.createFile(atPath: target, contents: nil, attributes: permissions) else {
+        try PrivateFiles.createDirectory(atPath: (target as NSString).deletingLastPathComponent)
+        // Every restored file holds user data: its owner's alone, as the store keeps it.
+        guard PrivateFiles.createFile(atPath: target) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target])
         }
         let input = try FileHandle(forReadingFrom: URL(fileURLWithPath: source))

@@ -85,7 +85,7 @@ extension Logbook {
         }
         guard BackupDirectory.isAbsentOrEmpty(path) else { throw BackupError.destinationNotEmpty(path: path) }
         let staging = path + ".restoring-" + UUID().uuidString.lowercased()
-        try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
+        try PrivateFiles.createDirectory(atPath: staging)
         do {
             try await BlockingWork.onThread {
                 for (layout, file) in layouts { try layout.restore(file, from: backup, into: staging) }

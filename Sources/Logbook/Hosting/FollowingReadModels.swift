@@ -29,7 +29,7 @@ final class FollowingReadModels: ReadModelHost {
         self.log = log
         self.cache = cache
         self.configuration = configuration
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try PrivateFiles.createDirectory(atPath: path)
         var options = EnvironmentOptions()
         options.initialMapSize = configuration.log.initialMapSize
         options.maxMapSize = configuration.log.maxMapSize

@@ -41,7 +41,7 @@ final class RequestKeyStore: Sendable {
     }
 
     init(path: String, retention: Duration, clock: any LogClock, durability: EnvironmentOptions.Durability) throws {
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try PrivateFiles.createDirectory(atPath: path)
         var options = EnvironmentOptions()
         options.initialMapSize = 8 << 20
         options.durability = durability
