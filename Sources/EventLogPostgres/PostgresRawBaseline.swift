@@ -13,15 +13,50 @@ package struct PostgresRawBaseline: Sendable {
 
     package init(store: PostgresEventStore) { client = store.client }
 
-    /// Empties the database at `url` for the benchmark: drops the log's schema and the
-    /// baseline's table, over a connection of its own (before any store prepares the schema).
-    package static func emptyDatabase(_ url: PostgresURL) async throws {
+    /// Makes a database of the benchmark's own on the server `url` points at, named
+    /// `logbook_bench_` and random hex, and returns its URL. The database `url` names is only
+    /// connected to, to issue `CREATE DATABASE`: a benchmark never writes a log it did not make.
+    package static func createOwnDatabase(on url: PostgresURL) async throws -> PostgresURL {
+        let name = "logbook_bench_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        do {
+            try await withClient(url) { try await $0.query("CREATE DATABASE \(unescaped: name)") }
+        } catch {
+            throw EventStoreError.storage("""
+                the benchmark makes a database of its own on \(url.description) and could not (\(String(reflecting: error))): \
+                give the role CREATEDB, or point --postgres at a server where it has it
+                """)
+        }
+        let own = url.naming(database: name)
+        try await refuseLogWithEvents(own)
+        return own
+    }
+
+    /// Drops a database `createOwnDatabase(on:)` made (`own`), over a connection to `url`'s.
+    package static func dropOwnDatabase(_ own: PostgresURL, on url: PostgresURL) async throws {
+        guard own.database.hasPrefix("logbook_bench_"), own.database != url.database else { return }
+        try await withClient(url) { try await $0.query("DROP DATABASE IF EXISTS \(unescaped: own.database) WITH (FORCE)") }
+    }
+
+    /// Throws if the database at `url` holds a Logbook log with events: the benchmark empties
+    /// the database it measures in, and must never be pointed at one that holds data.
+    package static func refuseLogWithEvents(_ url: PostgresURL) async throws {
+        let events = try await withClient(url) { client -> Int64 in
+            let exists = try await client.query("SELECT to_regclass('logbook.events') IS NOT NULL")
+            guard let row = try await exists.collect().first, try row.decode(Bool.self) else { return 0 }
+            let rows = try await client.query("SELECT count(*) FROM (SELECT 1 FROM logbook.events LIMIT 1) AS any_event")
+            return try await rows.collect().first?.decode(Int64.self) ?? 0
+        }
+        guard events == 0 else {
+            throw EventStoreError.storage("the database at \(url.description) holds a log with events: the benchmark never touches a log that holds events")
+        }
+    }
+
+    @discardableResult
+    private static func withClient<R: Sendable>(_ url: PostgresURL, _ body: (PostgresClient) async throws -> R) async throws -> R {
         let client = PostgresClient(configuration: url.configuration, backgroundLogger: PostgresLogConfiguration().logger)
         let running = Task { await client.run() }
         defer { running.cancel() }
-        try await Task.sleep(for: .milliseconds(10))
-        try await client.query("DROP SCHEMA IF EXISTS logbook CASCADE")
-        try await client.query("DROP TABLE IF EXISTS logbook_bench_raw")
+        return try await body(client)
     }
 
     /// Creates the baseline's table (empty).

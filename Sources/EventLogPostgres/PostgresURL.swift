@@ -11,9 +11,11 @@ import NIOSSL
 /// - `sslmode`: `disable` (the default on a unix socket), `prefer` (the default over TCP) or
 ///   `require`; `verify-full` and `verify-ca` require TLS and verify the server's certificate.
 public struct PostgresURL: Sendable, CustomStringConvertible {
-    public let configuration: PostgresClient.Configuration
+    public private(set) var configuration: PostgresClient.Configuration
     /// The URL without its password, for logs.
-    public let description: String
+    public private(set) var description: String
+    /// The database it names.
+    public var database: String { configuration.database ?? "" }
 
     /// Parses `text`; throws ``PostgresURLError`` naming what is wrong.
     public init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(PostgresURLError) {
@@ -60,6 +62,17 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         var shown = components
         if shown.password != nil { shown.password = "***" }
         description = shown.string ?? "postgres://"
+    }
+
+    /// The same server and credentials, naming database `name` instead.
+    public func naming(database name: String) -> PostgresURL {
+        var copy = self
+        copy.configuration.database = name
+        if var shown = URLComponents(string: description) {
+            shown.path = "/" + name
+            copy.description = shown.string ?? description
+        }
+        return copy
     }
 }
 

@@ -7,7 +7,8 @@ import Foundation
 /// PostgreSQL, next to a plain multi-row `INSERT` into an unindexed table and a plain `SELECT`
 /// over the same connection pool, measured in the same run (alternating blocks of batches).
 ///
-/// It empties the database it is given (drops the `logbook` schema): point it at a throwaway one.
+/// It runs in a database of its own, made on the server `url` points at and dropped afterwards:
+/// the database `url` names is never written (and a log with events is never touched).
 public struct PostgresLogBenchmark: Sendable {
     public var url: String
     public var events = 200_000
@@ -28,15 +29,23 @@ public struct PostgresLogBenchmark: Sendable {
         configuration.maxEventsPerCommit = max(batchSize, 8_192)
         configuration.operationTimeout = .seconds(120)
         if let inFlight = ProcessInfo.processInfo.environment["LOGBOOK_BENCH_COMMITS_IN_FLIGHT"].flatMap(Int.init) { configuration.commitsInFlight = inFlight }
-        let url = try PostgresURL(url)
-        try await PostgresRawBaseline.emptyDatabase(url)
-        let store = try await PostgresEventStore.connect(url, configuration: configuration)
+        let server = try PostgresURL(url)
+        let own = try await PostgresRawBaseline.createOwnDatabase(on: server)
+        progress("measuring in a database of its own, \(own.database) (dropped afterwards)")
         do {
-            let report = try await measure(store, workload)
+            let store = try await PostgresEventStore.connect(own, configuration: configuration)
+            let report: BenchmarkReport
+            do {
+                report = try await measure(store, workload)
+            } catch {
+                await store.close()
+                throw error
+            }
             await store.close()
+            try await PostgresRawBaseline.dropOwnDatabase(own, on: server)
             return report
         } catch {
-            await store.close()
+            try? await PostgresRawBaseline.dropOwnDatabase(own, on: server)
             throw error
         }
     }

@@ -32,7 +32,7 @@ struct LogBenchCommand: AsyncParsableCommand {
     @Option(help: "lmdb (the embedded log against raw LMDB) or postgres (the log in PostgreSQL against a raw INSERT).")
     var backend = "lmdb"
 
-    @Option(help: "With --backend postgres: a throwaway database (its `logbook` schema is dropped); default $LOGBOOK_POSTGRES_URL.")
+    @Option(help: "With --backend postgres: a server (URL of a database the role can connect to); the benchmark makes a database of its own there and drops it after. Never defaults to $LOGBOOK_POSTGRES_URL (default: $LOGBOOK_BENCH_POSTGRES_URL).")
     var postgres: String?
 
     @Flag(help: .hidden)
@@ -56,8 +56,9 @@ struct LogBenchCommand: AsyncParsableCommand {
         FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook bench log`\n".utf8))
         #endif
         if backend == "postgres" {
-            guard let url = postgres ?? ProcessInfo.processInfo.environment["LOGBOOK_POSTGRES_URL"], !url.isEmpty else {
-                throw ValidationError("--backend postgres needs --postgres URL (a throwaway database; tools/postgres starts one)")
+            // Never the serving variable: a benchmark must not be one typo away from a production log.
+            guard let url = postgres ?? ProcessInfo.processInfo.environment["LOGBOOK_BENCH_POSTGRES_URL"], !url.isEmpty else {
+                throw ValidationError("--backend postgres needs --postgres URL (or $LOGBOOK_BENCH_POSTGRES_URL): a server where the role may CREATE DATABASE; tools/postgres starts one")
             }
             var benchmark = PostgresLogBenchmark(url: url)
             benchmark.events = events
