@@ -80,8 +80,6 @@ struct ChainHead: Sendable {
     /// A head is stored as just the position of the chain's latest event (8 bytes, little-endian),
     /// so rewriting it never resizes its B-tree node. Everything else (version, spine) is read
     /// back from the records it links to.
-    static func storedValue(latestPosition: UInt64) -> UInt64 { latestPosition }
-
     static func decodeLatestPosition(_ span: Span<UInt8>) throws(DecodeFailure) -> UInt64 {
         guard span.count == 8 else { throw DecodeFailure(reason: "a chain head of \(span.count) bytes") }
         return span.bytes.unsafeLoadUnaligned(fromByteOffset: 0, as: UInt64.self).littleEndian
@@ -104,8 +102,6 @@ package struct ChainLinks: Sendable, Equatable {
         self.jumpVersionDelta = jumpVersionDelta
         self.jumpPositionDelta = jumpPositionDelta
     }
-
-    var isFirst: Bool { previousDelta == 0 }
 
     /// Stored as the previous delta, then (unless first) the jump's version delta, then (unless
     /// the jump is the previous event) the jump's position delta.

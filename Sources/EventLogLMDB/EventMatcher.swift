@@ -29,9 +29,6 @@ struct EventMatcher {
         }
     }
 
-    /// True when the filter lets every event through.
-    var matchesEverything: Bool { typeNumbers == nil && streamPrefix == nil && subjectNumber == nil }
-
     @inline(__always)
     mutating func matches(_ header: RecordHeader, reader: LogReader, position: UInt64) throws -> Bool {
         if let typeNumbers, !typeNumbers.contains(header.typeNumber) { return false }

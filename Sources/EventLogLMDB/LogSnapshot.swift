@@ -1,6 +1,6 @@
 public import EventLog
 public import LMDB
-public import Foundation
+import Foundation
 
 /// A consistent view of the log inside one read transaction, for code that reads the log and
 /// read models kept beside it and needs both as of the same commit.
@@ -25,17 +25,6 @@ public struct LogSnapshot: ~Copyable {
     public func readStream(_ stream: String, from version: UInt64, direction: ReadDirection, limit: Int) throws -> [RecordedEvent] {
         guard let head = try reader.head(.stream, name: stream) else { return [] }
         return try reader.readChain(.stream, head: head, fromVersion: version, direction: direction, limit: limit)
-    }
-
-    /// The position and stream version of the event with id `eventId` among the last `window`
-    /// events of `stream`, or nil. Reads only record headers.
-    public func recentEvent(_ eventId: UUID, in stream: String, window: Int) throws -> (position: Position, streamVersion: UInt64)? {
-        guard window > 0, let head = try reader.head(.stream, name: stream), let latest = head.latest else { return nil }
-        var found: (Position, UInt64)?
-        try reader.walkBack(from: latest, count: UInt64(window), in: .stream) { _, header, position in
-            if found == nil, header.eventId == eventId { found = (Position(position), header.streamVersion) }
-        }
-        return found
     }
 
     /// The version of the stream's last event, or nil.

@@ -193,15 +193,6 @@ public final class Environment: @unchecked Sendable {
         try check(mdb_env_sync(handle, force ? 1 : 0), "mdb_env_sync")
     }
 
-    /// Clears reader slots left by processes that died, returning how many were cleared.
-    @discardableResult
-    public func clearStaleReaders() throws -> Int {
-        try ensureOpen()
-        var dead: Int32 = 0
-        try check(mdb_reader_check(handle, &dead), "mdb_reader_check")
-        return Int(dead)
-    }
-
     /// Enlarges the map (doubling, capped at the configured limit) unless someone already did.
     private func grow(from observed: Int) throws {
         try gate.exclusively {

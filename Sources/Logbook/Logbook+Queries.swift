@@ -44,14 +44,6 @@ extension Logbook {
         return try await periodStats(user: user, from: first, to: first.adding(days: CivilDate.daysIn(month: month, year: year) - 1), asOf: asOf)
     }
 
-    /// Statistics of one calendar year.
-    public func yearStats(user: String, year: Int, asOf: AsOf? = nil) async throws -> PeriodStats {
-        guard let first = CivilDate(year: year, month: 1, day: 1), let last = CivilDate(year: year, month: 12, day: 31) else {
-            throw LogbookError.invalidArgument(name: "year", reason: "\(year) is out of range")
-        }
-        return try await periodStats(user: user, from: first, to: last, asOf: asOf)
-    }
-
     // MARK: Goals
 
     /// Goal progress of the week containing `date`, with streaks.

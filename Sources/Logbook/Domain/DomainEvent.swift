@@ -1,4 +1,4 @@
-public import EventLog
+import EventLog
 
 /// Every fact Logbook records, as a value: the payload of one event of the log.
 public enum DomainEvent: Sendable, Hashable {
@@ -135,21 +135,6 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
     public enum Family: Sendable, Hashable {
         case user, workout, steps, goals, places, catalog
     }
-}
-
-/// A domain event as stored: its envelope (position, stream, times, ids) and its decoded value.
-public struct StoredEvent: Sendable, Hashable {
-    public var envelope: EventEnvelope
-    public var event: DomainEvent
-
-    public init(envelope: EventEnvelope, event: DomainEvent) {
-        self.envelope = envelope
-        self.event = event
-    }
-
-    public var position: Position { envelope.position }
-    /// The user the event concerns (nil for catalog events).
-    public var user: String? { envelope.subject }
 }
 
 /// A set of event types as a bit mask: cheap to build per commit and to intersect.

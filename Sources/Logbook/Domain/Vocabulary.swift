@@ -74,11 +74,6 @@ public struct Lap: Sendable, Hashable, Codable {
         self.avgHeartRate = avgHeartRate
         self.maxHeartRate = maxHeartRate
     }
-
-    /// Whether the lap uses only the fields of schema version 1 (distance and moving time).
-    var isVersion1: Bool {
-        startedAt == nil && elapsedSeconds == nil && activeKcal == nil && avgHeartRate == nil && maxHeartRate == nil
-    }
 }
 
 /// One step-count sample from a device: `count` steps between `start` and `end`.

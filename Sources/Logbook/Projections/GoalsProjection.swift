@@ -99,16 +99,6 @@ struct GoalsProjection: ReadModel {
         }
         return result
     }
-
-    /// The goal set explicitly for one date, if any.
-    mutating func explicitGoal(user: String, date: CivilDate, _ txn: ReadTransaction?) throws -> Goal? {
-        try explicit.get(UserDayKey(user, Int32(date.daysSinceEpoch)), txn)
-    }
-
-    /// The default goal in force on `date` (nil: none was ever set, so 10,000).
-    mutating func defaultGoal(user: String, on date: CivilDate, _ txn: ReadTransaction?) throws -> Goal? {
-        try defaults.records(in: UserDayKey(user, Int32.min)...UserDayKey(user, Int32(date.daysSinceEpoch)), txn).last?.1
-    }
 }
 
 extension ProjectionKind {

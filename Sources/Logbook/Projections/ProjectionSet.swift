@@ -100,14 +100,6 @@ struct ProjectionSet: Sendable {
         }
     }
 
-    /// Hands each read model, in registry order, to `body`, which may change it in place.
-    mutating func forEachMember(_ body: (inout any ReadModel) throws -> Void) rethrows {
-        for index in members.indices {
-            prepare(index)
-            try body(&members[index]!)
-        }
-    }
-
     /// The notes the read models add to the timeline line of `user`'s event at `position`, in
     /// registry order (see ``ReadModel/timelineNote(user:position:_:)``).
     mutating func timelineNotes(user: String, position: UInt64, _ txn: ReadTransaction?) throws -> [String] {

@@ -33,7 +33,6 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
         self.database = nil
     }
 
-    var isInMemory: Bool { database == nil }
     /// The cached records (nil: known absent or removed).
     var cacheSnapshot: [Key: Value?] { cache.mapValues(\.value) }
     var cachedCount: Int { cache.count }
