@@ -52,9 +52,8 @@ struct FITActivityBuilder {
         case FITProfile.Message.record:
             try takeRecord(message, fileName: fileName)
         case FITProfile.Message.activity:
-            if let local = message.integer(FITProfile.Activity.localTimestamp), let utc = message.timestamp {
-                let offset = local - Int64(utc)
-                if abs(offset) <= 18 * 3600 { utcOffset = Int32(offset) }
+            if let offset = FITProfile.utcOffset(local: message.integer(FITProfile.Activity.localTimestamp), utc: message.timestamp) {
+                utcOffset = offset
             }
         default:
             break

@@ -40,9 +40,8 @@ struct FITMonitoringBuilder {
     /// Handles monitoring_info (offset) and monitoring (counts) messages.
     mutating func take(_ message: FITMessage, fileName: String) throws {
         if message.globalNumber == FITProfile.Message.monitoringInfo {
-            if let local = message.integer(FITProfile.MonitoringInfo.localTimestamp), let utc = message.timestamp {
-                let offset = local - Int64(utc)
-                if abs(offset) <= 18 * 3600 { utcOffset = Int32(offset) }
+            if let offset = FITProfile.utcOffset(local: message.integer(FITProfile.MonitoringInfo.localTimestamp), utc: message.timestamp) {
+                utcOffset = offset
             }
             return
         }
@@ -51,12 +50,16 @@ struct FITMonitoringBuilder {
         var time: Int64?
         if let raw = message.timestamp {
             time = Int64(raw)
-        } else if let short = message.integer(M.timestamp16), let last = lastFullTimestamp {
-            let expanded = last + ((short - (last & 0xFFFF)) & 0xFFFF)
-            time = expanded
-            lastFullTimestamp = expanded
+        } else if let short = message.integer(M.timestamp16).flatMap({ UInt16(exactly: $0) }), let last = lastFullTimestamp {
+            // timestamp_16 is a uint16 and FIT times are uint32: a value outside either is not a time.
+            let expanded = last + ((Int64(short) - (last & 0xFFFF)) & 0xFFFF)
+            if expanded <= Int64(UInt32.max) {
+                time = expanded
+                lastFullTimestamp = expanded
+            }
         }
-        guard let time, let cycles = message.integer(M.cycles) else { return }
+        // cycles is a uint32 in the profile; wider values (a definition may give it 8 bytes) are invalid.
+        guard let time, let cycles = message.integer(M.cycles).flatMap({ UInt32(exactly: $0) }).map(Int64.init) else { return }
         let activityType = message.integer(M.activityType) ?? message.integer(M.typeAndIntensity).map { $0 & 0x1F }
         guard let activityType, activityType == 1 || activityType == 6 else { return }
         let offset = Int64(utcOffset ?? 0)
