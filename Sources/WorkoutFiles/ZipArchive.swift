@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads the central directory of a zip file (ZIP64 included) and opens entries as streams:
-/// stored entries are read as they are, deflated ones through `InflateSource`; every entry's
+/// stored entries are read as they are, deflated ones through `InflateSource` (zlib); every entry's
 /// CRC-32 and size are checked when its stream ends.
 ///
 /// Every size and offset the file states is checked before it is used: converted with
@@ -158,7 +158,7 @@ final class ZipArchive {
         }
         try file.seek(to: dataStart)
         let range = RangeByteSource(base: file, length: Int64(entry.compressedSize))
-        let content: any ByteSource = entry.method == 0 ? range : InflateSource(input: range, fileName: label)
+        let content: any ByteSource = entry.method == 0 ? range : try InflateSource(input: range, fileName: label)
         return CheckedByteSource(base: content, expectedCRC: entry.crc32, expectedSize: entry.uncompressedSize, fileName: label)
     }
 

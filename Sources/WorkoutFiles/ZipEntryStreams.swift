@@ -1,3 +1,5 @@
+import Zlib
+
 /// At most `length` bytes of another source.
 final class RangeByteSource: ByteSource {
     private let base: any ByteSource

@@ -1,5 +1,6 @@
 import Foundation
 @testable import WorkoutFiles
+import Zlib
 
 /// Little-endian bytes for hand-built hostile inputs.
 struct LEBytes {
