@@ -38,7 +38,7 @@ public struct AppleHealthParser: Sendable {
         var magic = [UInt8](repeating: 0, count: 4)
         let got = try magic.withUnsafeMutableBytes { try probe.read(into: $0) }
         if got == 4, magic == [0x50, 0x4B, 0x03, 0x04] {
-            let archive = try ZipArchive(url: url, fileName: name)
+            let archive = try ZipArchive(url: url, fileName: name, options: options)
             guard let entry = archive.entry(named: "export.xml") else {
                 throw WorkoutFileError(code: .unsupported, fileName: name, message: "the zip has no export.xml")
             }
@@ -63,7 +63,7 @@ public struct AppleHealthParser: Sendable {
                 batch.removeAll(keepingCapacity: true)
             }
         }, onWorkout: { draft in
-            guard let workout = workout(from: draft, routes: routes, skips: &routeSkips) else { return }
+            guard let workout = try workout(from: draft, routes: routes, skips: &routeSkips) else { return }
             workoutCount += 1
             try sink(.workout(workout))
         })
@@ -78,14 +78,14 @@ public struct AppleHealthParser: Sendable {
     }
 
     private func workout(from draft: AppleHealthReader.WorkoutDraft, routes: ZipArchive?,
-                         skips: inout SkipCounter) -> ParsedWorkout? {
+                         skips: inout SkipCounter) throws -> ParsedWorkout? {
         guard let start = draft.start, let end = draft.end, end >= start else {
             skips.add("workout with unreadable start or end date")
             return nil
         }
         var track = draft.locations
         if let path = draft.routePath, track.isEmpty {
-            track = route(path, in: routes, skips: &skips)
+            track = try route(path, in: routes, skips: &skips)
         }
         let totals = TrackMath.totals(segments: [track])
         // Some apps write endDate = startDate with a real duration; trust the duration then.
@@ -102,8 +102,8 @@ public struct AppleHealthParser: Sendable {
             laps: [], track: options.includeTrack ? track : [], originalFile: draft.routePath)
     }
 
-    /// Reads a route GPX out of the archive; problems become skip notes, not errors.
-    private func route(_ path: String, in archive: ZipArchive?, skips: inout SkipCounter) -> [TrackPoint] {
+    /// Reads a route GPX out of the archive; damage becomes a skip note, a passed limit an error.
+    private func route(_ path: String, in archive: ZipArchive?, skips: inout SkipCounter) throws -> [TrackPoint] {
         guard let archive else {
             skips.add("workout route file not available outside export.zip (kept in originalFile)")
             return []
@@ -119,6 +119,8 @@ public struct AppleHealthParser: Sendable {
             var points: [TrackPoint] = []
             try tracks.read(reader) { track in points.append(contentsOf: track.segments.joined()) }
             return points
+        } catch let error as WorkoutFileError where error.code == .limitExceeded {
+            throw error
         } catch {
             skips.add("unreadable workout route file")
             return []

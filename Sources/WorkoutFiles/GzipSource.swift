@@ -5,7 +5,7 @@ import Zlib
 ///
 /// The header's flags are honoured (FEXTRA, FNAME, FCOMMENT, FHCRC; the header may be at most
 /// 1 MiB); the 8-byte trailer is read from where zlib's raw inflate says the deflate stream
-/// ended.
+/// ended. The member's output is bounded by `ParseOptions`' inflation limits.
 final class GzipSource: ByteSource {
     private let inflate: InflateSource
     private let fileName: String
@@ -16,7 +16,7 @@ final class GzipSource: ByteSource {
     /// Whether bytes start with the gzip magic number.
     static func isGzip(_ prefix: [UInt8]) -> Bool { prefix.count >= 2 && prefix[0] == 0x1F && prefix[1] == 0x8B }
 
-    init(base: any ByteSource, fileName: String) throws {
+    init(base: any ByteSource, fileName: String, options: ParseOptions) throws {
         self.fileName = fileName
         var head: [UInt8] = []
         var scratch = [UInt8](repeating: 0, count: 64 << 10)
@@ -56,7 +56,7 @@ final class GzipSource: ByteSource {
         if flags & 2 != 0 { position += 2 }
         try need(position)
         let rest = PrefixedByteSource(prefix: Array(head[position...]), base: base)
-        inflate = try InflateSource(input: rest, fileName: fileName)
+        inflate = try InflateSource(input: rest, fileName: fileName, limit: InflationLimit(options, entry: fileName))
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {

@@ -5,19 +5,22 @@ import Zlib
 ///
 /// Memory is fixed: one input chunk, one output chunk and zlib's 32 KiB window. Invalid data
 /// throws `malformedDeflate` carrying zlib's message; input that ends before the final block
-/// throws `truncated`.
+/// throws `truncated`. With `limit`, output past the per-entry ceiling or the compression-ratio
+/// bound throws `limitExceeded` as soon as it is produced.
 final class InflateSource: ByteSource {
     private let input: any ByteSource
     private let fileName: String
+    private let limit: InflationLimit?
     private let inflater: RawInflater
     private var inputChunk = [UInt8](repeating: 0, count: 64 << 10)
     private var output = [UInt8](repeating: 0, count: 256 << 10)
     private var readPosition = 0
     private var readEnd = 0
 
-    init(input: any ByteSource, fileName: String) throws {
+    init(input: any ByteSource, fileName: String, limit: InflationLimit? = nil) throws {
         self.input = input
         self.fileName = fileName
+        self.limit = limit
         do {
             inflater = try RawInflater()
         } catch {
@@ -55,6 +58,7 @@ final class InflateSource: ByteSource {
             }
             readPosition = 0
             readEnd = produced
+            try limit?.check(produced: inflater.totalOut, consumed: inflater.totalIn, fileName: fileName)
         }
         let count = min(buffer.count, readEnd - readPosition)
         output.withUnsafeBytes { raw in

@@ -94,7 +94,7 @@ public enum WorkoutFileReader {
                 throw WorkoutFileError(code: .unsupported, fileName: name, byteOffset: 0,
                                        message: "gzip inside gzip: only one layer of gzip compression is read")
             }
-            input = try GzipSource(base: input, fileName: name)
+            input = try GzipSource(base: input, fileName: name, options: options)
             return try run(source: input, name: name, format: format, options: options, insideGzip: true, sink)
         }
         guard let chosen = format ?? WorkoutFileFormat.detect(prefix: head, fileName: name) else {

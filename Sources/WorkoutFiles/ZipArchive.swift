@@ -1,8 +1,9 @@
 import Foundation
 
 /// Reads the central directory of a zip file (ZIP64 included) and opens entries as streams:
-/// stored entries are read as they are, deflated ones through `InflateSource` (zlib); every entry's
-/// CRC-32 and size are checked when its stream ends.
+/// stored entries are read as they are, deflated ones through `InflateSource` (zlib); every
+/// entry's CRC-32 and size are checked when its stream ends, and what entries may inflate to is
+/// bounded by `ParseOptions` (per entry, by compression ratio, and for the whole archive).
 ///
 /// Every size and offset the file states is checked before it is used: converted with
 /// `Int64(exactly:)`, added without overflow, and compared with the file's size by subtraction.
@@ -29,11 +30,15 @@ final class ZipArchive {
 
     let url: URL
     let fileName: String
+    let options: ParseOptions
     private(set) var entries: [Entry] = []
+    /// Bytes the entries opened so far declare, against `ParseOptions.maxInflatedBytesPerFile`.
+    private var declaredTotal: UInt64 = 0
 
-    init(url: URL, fileName: String) throws {
+    init(url: URL, fileName: String, options: ParseOptions = ParseOptions()) throws {
         self.url = url
         self.fileName = fileName
+        self.options = options
         let file = try FileByteSource(url: url, name: fileName)
         let size = try file.size()
         let tailLength = Int(min(size, 65_557))
@@ -156,9 +161,20 @@ final class ZipArchive {
             throw fail(.truncated, headerOffset,
                        "\(entry.name): \(entry.compressedSize) compressed bytes from offset \(dataStart) run past the end of the \(size)-byte archive")
         }
+        // Limits by the sizes the directory declares, before a byte is inflated; the entry's
+        // stream then fails if it gives more than it declared (CheckedByteSource).
+        let limit = InflationLimit(options, entry: label)
+        try limit.checkDeclared(uncompressed: entry.uncompressedSize, compressed: entry.compressedSize,
+                                deflated: entry.method == 8, fileName: fileName, offset: entry.recordOffset)
+        let perFile = UInt64(max(0, options.maxInflatedBytesPerFile))
+        guard declaredTotal <= perFile, entry.uncompressedSize <= perFile - declaredTotal else {
+            throw fail(.limitExceeded, entry.recordOffset,
+                       "\(entry.name) would bring the entries read from this archive past \(perFile) bytes (ParseOptions.maxInflatedBytesPerFile)")
+        }
+        declaredTotal += entry.uncompressedSize
         try file.seek(to: dataStart)
         let range = RangeByteSource(base: file, length: Int64(entry.compressedSize))
-        let content: any ByteSource = entry.method == 0 ? range : try InflateSource(input: range, fileName: label)
+        let content: any ByteSource = entry.method == 0 ? range : try InflateSource(input: range, fileName: label, limit: limit)
         return CheckedByteSource(base: content, expectedCRC: entry.crc32, expectedSize: entry.uncompressedSize, fileName: label)
     }
 
