@@ -51,11 +51,16 @@ public struct AppleHealthParser: Sendable {
                 _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
         let reader = XMLPullReader(source: source, fileName: name)
         var health = AppleHealthReader()
+        health.maxLocations = options.maxTrackPointsPerWorkout
         var batch: [ParsedStepSample] = []
-        batch.reserveCapacity(options.stepBatchSize)
+        batch.reserveCapacity(min(options.stepBatchSize, 1 << 16))
         var stepCount = 0, workoutCount = 0
         var routeSkips = SkipCounter()
         try health.read(reader, onStep: { sample in
+            guard stepCount + batch.count < options.maxStepSamplesPerFile else {
+                throw reader.error(.limitExceeded, at: reader.tokenStart,
+                                   "more than \(options.maxStepSamplesPerFile) step samples (ParseOptions.maxStepSamplesPerFile)")
+            }
             batch.append(sample)
             if batch.count >= options.stepBatchSize {
                 stepCount += batch.count
@@ -63,6 +68,10 @@ public struct AppleHealthParser: Sendable {
                 batch.removeAll(keepingCapacity: true)
             }
         }, onWorkout: { draft in
+            guard workoutCount < options.maxWorkoutsPerFile else {
+                throw reader.error(.limitExceeded, at: reader.tokenStart,
+                                   "more than \(options.maxWorkoutsPerFile) workouts (ParseOptions.maxWorkoutsPerFile)")
+            }
             guard let workout = try workout(from: draft, routes: routes, skips: &routeSkips) else { return }
             workoutCount += 1
             try sink(.workout(workout))
@@ -115,7 +124,9 @@ public struct AppleHealthParser: Sendable {
         }
         do {
             let reader = XMLPullReader(source: try archive.open(entry), fileName: "\(archive.fileName)/\(entry.name)")
-            var tracks = GPXTrackReader()
+            var tracks = GPXTrackReader(options: options)
+            // One route is one workout's track, whatever number of <trk> it splits into.
+            tracks.maxBufferedPoints = options.maxTrackPointsPerWorkout
             var points: [TrackPoint] = []
             try tracks.read(reader) { track in points.append(contentsOf: track.segments.joined()) }
             return points

@@ -30,7 +30,8 @@ struct FITMonitoringBuilder {
     private(set) var pending: [Pending] = []
     /// Steps per FIT activity type (1 running, 6 walking), for checks and summaries.
     private(set) var totals: [Int64: Int64] = [:]
-    var maxSamples = 10_000_000
+    /// Most samples this FIT file may still give (`ParseOptions.maxStepSamplesPerFile` less those given already).
+    var maxSamples = ParseOptions().maxStepSamplesPerFile
 
     /// Notes every full timestamp, so `timestamp_16` can be expanded.
     mutating func noteTimestamp(_ raw: UInt32?) {
@@ -72,7 +73,7 @@ struct FITMonitoringBuilder {
         let delta = cycles >= current.count ? cycles - current.count : cycles
         if delta > 0 {
             guard pending.count < maxSamples else {
-                throw WorkoutFileError(code: .limitExceeded, fileName: fileName, message: "more than \(maxSamples) monitoring samples")
+                throw WorkoutFileError.exceeded(fileName, "more step samples than ParseOptions allows", option: "maxStepSamplesPerFile")
             }
             pending.append(Pending(start: current.time, end: time, count: delta, activityType: activityType))
             totals[activityType, default: 0] += delta

@@ -10,7 +10,11 @@
 ///   compressed bytes (5× the most compressible real file), plus 1 MiB whatever its ratio, and
 ///   never past 2 GiB; all the entries read from one archive, 3 GiB in all. Uploads are capped
 ///   at 512 MiB (`HTTPConfiguration.maxImportBytes`), so a real export that fits the upload is
-///   cut only above 2 GiB of XML, several years of a watch's records.
+///   cut only above 2 GiB of XML, several years of a watch's records;
+/// * domain — Logbook accepts at most 500,000 points per track (`Rules.maxTrackPoints`) and
+///   10,000 laps per workout (`Rules.totals`); a file gives at most 100,000 workouts (a workout
+///   a day for 270 years) and 5,000,000 step samples (a phone and a watch writing about 300
+///   step records a day for 45 years; the real export above has 3,980 in 11,101 records).
 public struct ParseOptions: Sendable, Hashable {
     /// Step samples per streamed batch.
     public var stepBatchSize: Int = 4096
@@ -29,6 +33,19 @@ public struct ParseOptions: Sendable, Hashable {
     /// Inflated bytes an entry may reach whatever its ratio (default 1 MiB), so small, highly
     /// compressible entries (an empty route, a short GPX of repeated points) pass.
     public var compressionRatioAllowanceBytes: Int64 = 1 << 20
+    /// Most points one workout's track may hold (default 500,000 — Logbook's own limit,
+    /// `Rules.maxTrackPoints` in Sources/Logbook/Commands/Rules.swift; this module cannot import it).
+    public var maxTrackPointsPerWorkout: Int = 500_000
+    /// Most track points a parser holds while it reads one file before it can hand workouts on
+    /// (FIT keeps records until its sessions arrive, GPX and TCX keep tracks until the content
+    /// hash is known): default 1,000,000, two maximal tracks, about 150 MB.
+    public var maxBufferedTrackPoints: Int = 1_000_000
+    /// Most laps one workout may hold, and a FIT file may buffer (default 10,000, Logbook's limit in `Rules.totals`).
+    public var maxLapsPerWorkout: Int = 10_000
+    /// Most workouts one file may give (default 100,000; FIT sessions count, transitions included).
+    public var maxWorkoutsPerFile: Int = 100_000
+    /// Most step samples one file may give (default 5,000,000).
+    public var maxStepSamplesPerFile: Int = 5_000_000
 
     /// Default options.
     public init(stepBatchSize: Int = 4096, includeTrack: Bool = true, displayName: String? = nil) {

@@ -94,6 +94,19 @@ struct SkipCounter {
     }
 }
 
+/// Warnings in first-seen order, at most `maxItems` of them (keeps hostile input, say a FIT
+/// stream of many chained files, from growing the list without bound).
+struct WarningList {
+    private(set) var items: [String] = []
+
+    static let maxItems = 200
+
+    mutating func append(_ warning: String) {
+        guard items.count < Self.maxItems else { return }
+        items.append(warning)
+    }
+}
+
 /// Turns a streamed parse back into a `ParsedFile`.
 struct EventCollector {
     var workouts: [ParsedWorkout] = []
