@@ -56,6 +56,7 @@ public struct AppleHealthParser: Sendable {
         batch.reserveCapacity(min(options.stepBatchSize, 1 << 16))
         var stepCount = 0, workoutCount = 0
         var routeSkips = SkipCounter()
+        var readRoutes = Set<String>()
         try health.read(reader, onStep: { sample in
             guard stepCount + batch.count < options.maxStepSamplesPerFile else {
                 throw reader.error(.limitExceeded, at: reader.tokenStart,
@@ -72,7 +73,7 @@ public struct AppleHealthParser: Sendable {
                 throw reader.error(.limitExceeded, at: reader.tokenStart,
                                    "more than \(options.maxWorkoutsPerFile) workouts (ParseOptions.maxWorkoutsPerFile)")
             }
-            guard let workout = try workout(from: draft, routes: routes, skips: &routeSkips) else { return }
+            guard let workout = try workout(from: draft, routes: routes, readRoutes: &readRoutes, skips: &routeSkips) else { return }
             workoutCount += 1
             try sink(.workout(workout))
         })
@@ -87,14 +88,14 @@ public struct AppleHealthParser: Sendable {
     }
 
     private func workout(from draft: AppleHealthReader.WorkoutDraft, routes: ZipArchive?,
-                         skips: inout SkipCounter) throws -> ParsedWorkout? {
+                         readRoutes: inout Set<String>, skips: inout SkipCounter) throws -> ParsedWorkout? {
         guard let start = draft.start, let end = draft.end, end >= start else {
             skips.add("workout with unreadable start or end date")
             return nil
         }
         var track = draft.locations
         if let path = draft.routePath, track.isEmpty {
-            track = try route(path, in: routes, skips: &skips)
+            track = try route(path, in: routes, readRoutes: &readRoutes, skips: &skips)
         }
         let totals = TrackMath.totals(segments: [track])
         // Some apps write endDate = startDate with a real duration; trust the duration then.
@@ -112,7 +113,11 @@ public struct AppleHealthParser: Sendable {
     }
 
     /// Reads a route GPX out of the archive; damage becomes a skip note, a passed limit an error.
-    private func route(_ path: String, in archive: ZipArchive?, skips: inout SkipCounter) throws -> [TrackPoint] {
+    ///
+    /// Each route entry is decoded at most once: a second workout naming an entry already read
+    /// gets no track (and a note), so an export cannot make a small zip cost its size many times over.
+    private func route(_ path: String, in archive: ZipArchive?, readRoutes: inout Set<String>,
+                       skips: inout SkipCounter) throws -> [TrackPoint] {
         guard let archive else {
             skips.add("workout route file not available outside export.zip (kept in originalFile)")
             return []
@@ -120,6 +125,10 @@ public struct AppleHealthParser: Sendable {
         let relative = path.hasPrefix("/") ? String(path.dropFirst()) : path
         guard let entry = archive.entry(named: relative) else {
             skips.add("workout route file missing from the zip")
+            return []
+        }
+        guard readRoutes.insert(entry.name).inserted else {
+            skips.add("workout route file already read for an earlier workout (each is read once)")
             return []
         }
         do {

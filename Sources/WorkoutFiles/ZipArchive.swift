@@ -32,6 +32,9 @@ final class ZipArchive {
     let fileName: String
     let options: ParseOptions
     private(set) var entries: [Entry] = []
+    /// Entry index by full name, and by name without its first folder ("apple_health_export/…").
+    private var byName: [String: Int] = [:]
+    private var byInnerName: [String: Int] = [:]
     /// Bytes the entries opened so far declare, against `ParseOptions.maxInflatedBytesPerFile`.
     private var declaredTotal: UInt64 = 0
 
@@ -107,6 +110,11 @@ final class ZipArchive {
                 uncompressedSize: UInt64(Self.u32(directory, position + 24)),
                 localHeaderOffset: UInt64(Self.u32(directory, position + 42)), recordOffset: recordOffset)
             Self.applyZIP64Extra(&entry, directory, from: position + 46 + nameLength, length: extraLength)
+            if byName[entry.name] == nil { byName[entry.name] = entries.count }
+            if let slash = entry.name.firstIndex(of: "/") {
+                let inner = String(entry.name[entry.name.index(after: slash)...])
+                if byInnerName[inner] == nil { byInnerName[inner] = entries.count }
+            }
             entries.append(entry)
             position = end
         }
@@ -134,9 +142,11 @@ final class ZipArchive {
         WorkoutFileError(code: code, fileName: fileName, byteOffset: offset, message: message)
     }
 
-    /// The entry whose name is `name` or ends with "/" + `name`.
+    /// The first entry named `name`, else the first named `name` inside one top folder (an
+    /// Apple Health export's entries sit in `apple_health_export/`). A lookup costs one hash,
+    /// whatever the number of entries.
     func entry(named name: String) -> Entry? {
-        entries.first { $0.name == name || $0.name.hasSuffix("/" + name) }
+        (byName[name] ?? byInnerName[name]).map { entries[$0] }
     }
 
     /// Opens an entry's content as a stream.

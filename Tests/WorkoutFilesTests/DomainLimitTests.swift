@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import WorkoutFiles
+import Zlib
 
 /// The domain's limits (track points, laps, workouts, step samples) stop a parser as soon as
-/// they are passed, with an error naming the limit.
+/// they are passed, with an error naming the limit; and an Apple Health route is read once.
 @Suite struct DomainLimitTests {
     @Test func aTrackOfMoreThanTheDomainsPointsFailsWithTheDefaults() throws {
         // 500,001 bare points: Logbook would refuse the track, so the parser stops at point 500,001.
@@ -60,5 +61,25 @@ import Testing
         options.maxWorkoutsPerFile = 0
         let workouts = workoutError { _ = try FITParser(options: options).parse(bytes: FITProtocolTests.sampleFile(), fileName: "s.fit") }
         #expect(workouts?.code == .limitExceeded && workouts?.message.contains("maxWorkoutsPerFile") == true)
+    }
+
+    /// Three workouts naming one route: the route is decoded for the first only.
+    @Test func aRouteFileIsDecodedOnce() throws {
+        let workout = { (hour: Int) in
+            "<Workout workoutActivityType=\"HKWorkoutActivityTypeCycling\" sourceName=\"w\" "
+                + "startDate=\"2021-03-02 0\(hour):00:00 +0100\" endDate=\"2021-03-02 0\(hour):30:00 +0100\">"
+                + "<WorkoutRoute><FileReference path=\"/workout-routes/route_2021-03-02_7.00am.gpx\"/></WorkoutRoute></Workout>"
+        }
+        let xml = Array(("<HealthData>" + workout(7) + workout(8) + workout(9) + "</HealthData>").utf8)
+        var crc = CRC32()
+        crc.update(xml)
+        let entries = [
+            ZipTestEntry(name: "apple_health_export/export.xml", method: 0, data: xml, size: xml.count, crc: crc.checksum),
+            ZipTestEntry(name: "apple_health_export/workout-routes/route_2021-03-02_7.00am.gpx", method: 8,
+                         data: CompressionFixtures.routeDeflated, size: CompressionFixtures.routeSize, crc: CompressionFixtures.routeCRC),
+        ]
+        let file = try withTemporaryFile(buildZip(entries)) { url in try WorkoutFileReader.parse(url) }
+        #expect(file.workouts.map(\.track.count) == [40, 0, 0])
+        #expect(file.skipped.contains(SkipNote(reason: "workout route file already read for an earlier workout (each is read once)", count: 2)))
     }
 }
