@@ -12,9 +12,10 @@
 ///   at 512 MiB (`HTTPConfiguration.maxImportBytes`), so a real export that fits the upload is
 ///   cut only above 2 GiB of XML, several years of a watch's records;
 /// * domain — Logbook accepts at most 500,000 points per track (`Rules.maxTrackPoints`) and
-///   10,000 laps per workout (`Rules.totals`); a file gives at most 100,000 workouts (a workout
-///   a day for 270 years) and 5,000,000 step samples (a phone and a watch writing about 300
-///   step records a day for 45 years; the real export above has 3,980 in 11,101 records).
+///   keeps 10,000 laps per workout (`Rules.totals`; a parser holds ten times that, since a
+///   workout with more is imported without its laps); a file gives at most 100,000 workouts
+///   (a workout a day for 270 years) and 5,000,000 step samples (a phone and a watch writing
+///   about 300 step records a day for 45 years; the real export above has 3,980 in 11,101 records).
 public struct ParseOptions: Sendable, Hashable {
     /// Step samples per streamed batch.
     public var stepBatchSize: Int = 4096
@@ -40,8 +41,10 @@ public struct ParseOptions: Sendable, Hashable {
     /// (FIT keeps records until its sessions arrive, GPX and TCX keep tracks until the content
     /// hash is known): default 1,000,000, two maximal tracks, about 150 MB.
     public var maxBufferedTrackPoints: Int = 1_000_000
-    /// Most laps one workout may hold, and a FIT file may buffer (default 10,000, Logbook's limit in `Rules.totals`).
-    public var maxLapsPerWorkout: Int = 10_000
+    /// Most laps one workout may hold, and a FIT file may buffer (default 100,000). Logbook keeps
+    /// at most 10,000 laps (`Rules.totals`) and WorkoutImport imports a workout with more without
+    /// its laps, so this bound only keeps memory in check: ten times that, about 10 MB of laps.
+    public var maxLapsPerWorkout: Int = 100_000
     /// Most workouts one file may give (default 100,000; FIT sessions count, transitions included).
     public var maxWorkoutsPerFile: Int = 100_000
     /// Most step samples one file may give (default 5,000,000).
