@@ -54,6 +54,12 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
         ),
+        // zlib, found with pkg-config (`tools/setup` installs zlib1g-dev); only the Zlib module imports it.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         // glibc's mallopt, for the import command's allocator setting (no pointers cross it).
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // The log benchmark's floor: its workload in plain C on LMDB, a program of its own that
@@ -61,6 +67,8 @@ let package = Package(
         .executableTarget(name: "LogbookCBaseline", dependencies: ["CLMDB"], path: "Sources/LogbookCBaseline"),
         // The one module that calls mdb_* and touches raw pointers.
         .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: strictSettings),
+        // The one module that calls zlib (raw inflate, CRC-32): owns each z_stream, speaks Swift arrays and errors.
+        .target(name: "Zlib", dependencies: ["CZlib"], swiftSettings: strictSettings),
         // Varints, little-endian integers and strings in byte buffers, for the storage encodings.
         .target(name: "BinaryCoding", swiftSettings: strictSettings),
         // The log's contract, backend-neutral: the EventStore protocol, envelope, errors, positions, timestamps.
@@ -92,7 +100,8 @@ let package = Package(
         // Workout files read in a stream (FIT, GPX, TCX, Apple Health, Strava): bytes in, neutral values out.
         // Knows nothing of Logbook's storage or HTTP.
         // EventLog for its calendar and timestamp values only.
-        .target(name: "WorkoutFiles", dependencies: ["EventLog"], swiftSettings: strictSettings),
+        // Zlib for DEFLATE and CRC-32 (zip entries, gzip members).
+        .target(name: "WorkoutFiles", dependencies: ["EventLog", "Zlib"], swiftSettings: strictSettings),
         // Workout files into Logbook: parsed values become import and step commands, idempotent by content.
         .target(
             name: "WorkoutImport",
@@ -156,7 +165,7 @@ let package = Package(
         .target(
             name: "LogbookTestSupport", dependencies: ["DemoData", "EventLog", "EventLogLMDB", "Logbook", "LogbookTesting"],
             path: "Tests/LogbookTestSupport", swiftSettings: strictSettings),
-        .testTarget(name: "WorkoutFilesTests", dependencies: ["WorkoutFiles", "DemoData", "EventLog"], swiftSettings: strictSettings),
+        .testTarget(name: "WorkoutFilesTests", dependencies: ["WorkoutFiles", "Zlib", "DemoData", "EventLog"], swiftSettings: strictSettings),
         .testTarget(
             name: "WorkoutImportTests",
             dependencies: ["WorkoutImport", "WorkoutFiles", "Logbook", "EventLog", "LogbookTestSupport", "DemoData"],

@@ -38,7 +38,7 @@ public struct AppleHealthParser: Sendable {
         var magic = [UInt8](repeating: 0, count: 4)
         let got = try magic.withUnsafeMutableBytes { try probe.read(into: $0) }
         if got == 4, magic == [0x50, 0x4B, 0x03, 0x04] {
-            let archive = try ZipArchive(url: url, fileName: name)
+            let archive = try ZipArchive(url: url, fileName: name, options: options)
             guard let entry = archive.entry(named: "export.xml") else {
                 throw WorkoutFileError(code: .unsupported, fileName: name, message: "the zip has no export.xml")
             }
@@ -51,11 +51,17 @@ public struct AppleHealthParser: Sendable {
                 _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
         let reader = XMLPullReader(source: source, fileName: name)
         var health = AppleHealthReader()
+        health.maxLocations = options.maxTrackPointsPerWorkout
         var batch: [ParsedStepSample] = []
-        batch.reserveCapacity(options.stepBatchSize)
+        batch.reserveCapacity(min(options.stepBatchSize, 1 << 16))
         var stepCount = 0, workoutCount = 0
         var routeSkips = SkipCounter()
+        var readRoutes = Set<String>()
         try health.read(reader, onStep: { sample in
+            guard stepCount + batch.count < options.maxStepSamplesPerFile else {
+                throw reader.error(.limitExceeded, at: reader.tokenStart,
+                                   "more than \(options.maxStepSamplesPerFile) step samples (ParseOptions.maxStepSamplesPerFile)")
+            }
             batch.append(sample)
             if batch.count >= options.stepBatchSize {
                 stepCount += batch.count
@@ -63,7 +69,11 @@ public struct AppleHealthParser: Sendable {
                 batch.removeAll(keepingCapacity: true)
             }
         }, onWorkout: { draft in
-            guard let workout = workout(from: draft, routes: routes, skips: &routeSkips) else { return }
+            guard workoutCount < options.maxWorkoutsPerFile else {
+                throw reader.error(.limitExceeded, at: reader.tokenStart,
+                                   "more than \(options.maxWorkoutsPerFile) workouts (ParseOptions.maxWorkoutsPerFile)")
+            }
+            guard let workout = try workout(from: draft, routes: routes, readRoutes: &readRoutes, skips: &routeSkips) else { return }
             workoutCount += 1
             try sink(.workout(workout))
         })
@@ -78,14 +88,14 @@ public struct AppleHealthParser: Sendable {
     }
 
     private func workout(from draft: AppleHealthReader.WorkoutDraft, routes: ZipArchive?,
-                         skips: inout SkipCounter) -> ParsedWorkout? {
+                         readRoutes: inout Set<String>, skips: inout SkipCounter) throws -> ParsedWorkout? {
         guard let start = draft.start, let end = draft.end, end >= start else {
             skips.add("workout with unreadable start or end date")
             return nil
         }
         var track = draft.locations
         if let path = draft.routePath, track.isEmpty {
-            track = route(path, in: routes, skips: &skips)
+            track = try route(path, in: routes, readRoutes: &readRoutes, skips: &skips)
         }
         let totals = TrackMath.totals(segments: [track])
         // Some apps write endDate = startDate with a real duration; trust the duration then.
@@ -102,8 +112,12 @@ public struct AppleHealthParser: Sendable {
             laps: [], track: options.includeTrack ? track : [], originalFile: draft.routePath)
     }
 
-    /// Reads a route GPX out of the archive; problems become skip notes, not errors.
-    private func route(_ path: String, in archive: ZipArchive?, skips: inout SkipCounter) -> [TrackPoint] {
+    /// Reads a route GPX out of the archive; damage becomes a skip note, a passed limit an error.
+    ///
+    /// Each route entry is decoded at most once: a second workout naming an entry already read
+    /// gets no track (and a note), so an export cannot make a small zip cost its size many times over.
+    private func route(_ path: String, in archive: ZipArchive?, readRoutes: inout Set<String>,
+                       skips: inout SkipCounter) throws -> [TrackPoint] {
         guard let archive else {
             skips.add("workout route file not available outside export.zip (kept in originalFile)")
             return []
@@ -113,12 +127,20 @@ public struct AppleHealthParser: Sendable {
             skips.add("workout route file missing from the zip")
             return []
         }
+        guard readRoutes.insert(entry.name).inserted else {
+            skips.add("workout route file already read for an earlier workout (each is read once)")
+            return []
+        }
         do {
             let reader = XMLPullReader(source: try archive.open(entry), fileName: "\(archive.fileName)/\(entry.name)")
-            var tracks = GPXTrackReader()
+            var tracks = GPXTrackReader(options: options)
+            // One route is one workout's track, whatever number of <trk> it splits into.
+            tracks.maxBufferedPoints = options.maxTrackPointsPerWorkout
             var points: [TrackPoint] = []
             try tracks.read(reader) { track in points.append(contentsOf: track.segments.joined()) }
             return points
+        } catch let error as WorkoutFileError where error.code == .limitExceeded {
+            throw error
         } catch {
             skips.add("unreadable workout route file")
             return []

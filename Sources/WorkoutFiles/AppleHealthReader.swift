@@ -20,7 +20,8 @@ struct AppleHealthReader {
     private static let altitudeKey = XMLKey("altitude"), speedKey = XMLKey("speed")
 
     var skips = SkipCounter()
-    var maxLocations = 5_000_000
+    /// Most inline route locations per workout (`ParseOptions.maxTrackPointsPerWorkout`).
+    var maxLocations = ParseOptions().maxTrackPointsPerWorkout
     private var lastSourceBytes: [UInt8] = []
     private var lastSource = ""
     private var pendingTypeBytes: [UInt8] = []
@@ -149,7 +150,8 @@ struct AppleHealthReader {
             draft.routePath = reader.attribute(Self.pathKey)
         case "Location":
             guard draft.locations.count < maxLocations else {
-                throw reader.error(.limitExceeded, at: reader.tokenStart, "more than \(maxLocations) route locations")
+                throw reader.error(.limitExceeded, at: reader.tokenStart,
+                                   "more than \(maxLocations) route locations in one workout (ParseOptions.maxTrackPointsPerWorkout)")
             }
             var point = TrackPoint()
             point.time = reader.withAttribute(Self.dateKey, TextScalars.appleDate) ?? nil

@@ -23,10 +23,13 @@ final class FileByteSource: ByteSource {
 
     deinit { try? handle.close() }
 
-    /// Moves to an absolute offset (used by the zip reader).
+    /// Moves to an absolute offset (used by the zip reader); a negative one is an error, not a trap.
     func seek(to offset: Int64) throws {
+        guard offset >= 0 else {
+            throw WorkoutFileError(code: .malformedZip, fileName: name, byteOffset: offset, message: "cannot seek to a negative offset")
+        }
         do {
-            try handle.seek(toOffset: UInt64(max(0, offset)))
+            try handle.seek(toOffset: UInt64(offset))
             bytesRead = offset
         } catch {
             throw WorkoutFileError(code: .io, fileName: name, byteOffset: offset, message: "cannot seek: \(error.localizedDescription)")
@@ -38,7 +41,12 @@ final class FileByteSource: ByteSource {
         do {
             let end = try handle.seekToEnd()
             try handle.seek(toOffset: UInt64(bytesRead))
-            return Int64(end)
+            guard let size = Int64(exactly: end) else {
+                throw WorkoutFileError(code: .io, fileName: name, message: "file size \(end) is out of range")
+            }
+            return size
+        } catch let error as WorkoutFileError {
+            throw error
         } catch {
             throw WorkoutFileError(code: .io, fileName: name, message: "cannot stat: \(error.localizedDescription)")
         }

@@ -101,26 +101,3 @@ struct SHA256 {
         }
     }
 }
-
-/// CRC-32 (ISO-HDLC, as used by zip and gzip).
-struct CRC32 {
-    private static let table: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = (c & 1) != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    private(set) var value: UInt32 = 0xFFFF_FFFF
-
-    /// Adds bytes.
-    mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        var c = value
-        Self.table.withUnsafeBufferPointer { table in
-            for byte in bytes { c = table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
-        }
-        value = c
-    }
-
-    /// The finished checksum.
-    var checksum: UInt32 { value ^ 0xFFFF_FFFF }
-}

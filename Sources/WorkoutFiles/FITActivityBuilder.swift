@@ -13,7 +13,22 @@ struct FITActivityBuilder {
     var records: [(time: UInt32?, point: TrackPoint)] = []
     var utcOffset: Int32?
     var includeTrack = true
-    var maxRecords = 20_000_000
+    /// Most records held until the sessions arrive (`ParseOptions.maxBufferedTrackPoints`).
+    var maxRecords = ParseOptions().maxBufferedTrackPoints
+    /// Most laps held (`ParseOptions.maxLapsPerWorkout`).
+    var maxLaps = ParseOptions().maxLapsPerWorkout
+    /// Most sessions held (`ParseOptions.maxWorkoutsPerFile`).
+    var maxSessions = ParseOptions().maxWorkoutsPerFile
+    /// Most points one session's track may have (`ParseOptions.maxTrackPointsPerWorkout`).
+    var maxTrackPoints = ParseOptions().maxTrackPointsPerWorkout
+
+    init(options: ParseOptions = ParseOptions()) {
+        includeTrack = options.includeTrack
+        maxRecords = options.maxBufferedTrackPoints
+        maxLaps = options.maxLapsPerWorkout
+        maxSessions = options.maxWorkoutsPerFile
+        maxTrackPoints = options.maxTrackPointsPerWorkout
+    }
     private var compressedDistanceRaw: Int64?
     private var compressedDistance: Int64 = 0
 
@@ -46,15 +61,20 @@ struct FITActivityBuilder {
     mutating func take(_ message: FITMessage, fileName: String) throws {
         switch message.globalNumber {
         case FITProfile.Message.session:
+            guard sessions.count < maxSessions else {
+                throw WorkoutFileError.exceeded(fileName, "more than \(maxSessions) FIT sessions", option: "maxWorkoutsPerFile")
+            }
             sessions.append(Self.summary(message, isSession: true))
         case FITProfile.Message.lap:
+            guard laps.count < maxLaps else {
+                throw WorkoutFileError.exceeded(fileName, "more than \(maxLaps) FIT laps", option: "maxLapsPerWorkout")
+            }
             laps.append(Self.summary(message, isSession: false))
         case FITProfile.Message.record:
             try takeRecord(message, fileName: fileName)
         case FITProfile.Message.activity:
-            if let local = message.integer(FITProfile.Activity.localTimestamp), let utc = message.timestamp {
-                let offset = local - Int64(utc)
-                if abs(offset) <= 18 * 3600 { utcOffset = Int32(offset) }
+            if let offset = FITProfile.utcOffset(local: message.integer(FITProfile.Activity.localTimestamp), utc: message.timestamp) {
+                utcOffset = offset
             }
         default:
             break
@@ -64,8 +84,8 @@ struct FITActivityBuilder {
     private mutating func takeRecord(_ message: FITMessage, fileName: String) throws {
         typealias R = FITProfile.Record
         guard records.count < maxRecords else {
-            throw WorkoutFileError(code: .limitExceeded, fileName: fileName,
-                                   message: "more than \(maxRecords) FIT records")
+            throw WorkoutFileError.exceeded(fileName, "more than \(maxRecords) FIT records held before the sessions",
+                                            option: "maxBufferedTrackPoints")
         }
         var point = TrackPoint()
         if let lat = message.integer(R.latitude), let lon = message.integer(R.longitude) {
@@ -103,8 +123,8 @@ struct FITActivityBuilder {
     }
 
     /// Builds workouts; `idPrefix` is "fit:<serial>:<time_created>".
-    func workouts(idPrefix: String, firstIndex: Int = 0, sourceKind: String, skips: inout SkipCounter,
-                  warnings: inout [String]) -> [ParsedWorkout] {
+    func workouts(idPrefix: String, firstIndex: Int = 0, sourceKind: String, fileName: String, skips: inout SkipCounter,
+                  warnings: inout WarningList) throws -> [ParsedWorkout] {
         var result: [ParsedWorkout] = []
         var sessionList = sessions
         if sessionList.isEmpty {
@@ -137,6 +157,10 @@ struct FITActivityBuilder {
                 return time >= start && time <= end
             }
             used += inside.count
+            guard inside.count <= maxTrackPoints else {
+                throw WorkoutFileError.exceeded(fileName, "session \(index) has more than \(maxTrackPoints) track points",
+                                                option: "maxTrackPointsPerWorkout")
+            }
             let sessionLaps = laps.filter { lap in
                 guard let lapStart = lap.start else { return false }
                 return lapStart >= start && lapStart < max(end, start &+ 1)

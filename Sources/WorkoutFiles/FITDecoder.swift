@@ -13,7 +13,11 @@ protocol FITMessageHandler {
 /// Handles normal and compressed-timestamp record headers, local message types redefined at
 /// any point, per-definition byte order, developer fields (skipped), chained FIT files, and
 /// checks the header CRC and every file CRC. Each loop iteration consumes at least one byte.
+/// At most `maxChainedFiles` FIT files may be chained in one input.
 struct FITDecoder {
+    /// Most chained FIT files one input may hold (real devices chain two or three).
+    static let maxChainedFiles = 10_000
+
     let fileName: String
     let window: ByteWindow
 
@@ -45,6 +49,9 @@ struct FITDecoder {
             if available == 0 {
                 if fileIndex == 0 { throw fail(.truncated, 0, "the file is empty") }
                 return
+            }
+            guard fileIndex < Self.maxChainedFiles else {
+                throw fail(.limitExceeded, window.offset, "more than \(Self.maxChainedFiles) chained FIT files")
             }
             try decodeOneFile(index: fileIndex, into: &handler)
             fileIndex += 1

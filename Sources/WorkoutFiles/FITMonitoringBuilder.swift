@@ -30,7 +30,8 @@ struct FITMonitoringBuilder {
     private(set) var pending: [Pending] = []
     /// Steps per FIT activity type (1 running, 6 walking), for checks and summaries.
     private(set) var totals: [Int64: Int64] = [:]
-    var maxSamples = 10_000_000
+    /// Most samples this FIT file may still give (`ParseOptions.maxStepSamplesPerFile` less those given already).
+    var maxSamples = ParseOptions().maxStepSamplesPerFile
 
     /// Notes every full timestamp, so `timestamp_16` can be expanded.
     mutating func noteTimestamp(_ raw: UInt32?) {
@@ -40,9 +41,8 @@ struct FITMonitoringBuilder {
     /// Handles monitoring_info (offset) and monitoring (counts) messages.
     mutating func take(_ message: FITMessage, fileName: String) throws {
         if message.globalNumber == FITProfile.Message.monitoringInfo {
-            if let local = message.integer(FITProfile.MonitoringInfo.localTimestamp), let utc = message.timestamp {
-                let offset = local - Int64(utc)
-                if abs(offset) <= 18 * 3600 { utcOffset = Int32(offset) }
+            if let offset = FITProfile.utcOffset(local: message.integer(FITProfile.MonitoringInfo.localTimestamp), utc: message.timestamp) {
+                utcOffset = offset
             }
             return
         }
@@ -51,12 +51,16 @@ struct FITMonitoringBuilder {
         var time: Int64?
         if let raw = message.timestamp {
             time = Int64(raw)
-        } else if let short = message.integer(M.timestamp16), let last = lastFullTimestamp {
-            let expanded = last + ((short - (last & 0xFFFF)) & 0xFFFF)
-            time = expanded
-            lastFullTimestamp = expanded
+        } else if let short = message.integer(M.timestamp16).flatMap({ UInt16(exactly: $0) }), let last = lastFullTimestamp {
+            // timestamp_16 is a uint16 and FIT times are uint32: a value outside either is not a time.
+            let expanded = last + ((Int64(short) - (last & 0xFFFF)) & 0xFFFF)
+            if expanded <= Int64(UInt32.max) {
+                time = expanded
+                lastFullTimestamp = expanded
+            }
         }
-        guard let time, let cycles = message.integer(M.cycles) else { return }
+        // cycles is a uint32 in the profile; wider values (a definition may give it 8 bytes) are invalid.
+        guard let time, let cycles = message.integer(M.cycles).flatMap({ UInt32(exactly: $0) }).map(Int64.init) else { return }
         let activityType = message.integer(M.activityType) ?? message.integer(M.typeAndIntensity).map { $0 & 0x1F }
         guard let activityType, activityType == 1 || activityType == 6 else { return }
         let offset = Int64(utcOffset ?? 0)
@@ -69,7 +73,7 @@ struct FITMonitoringBuilder {
         let delta = cycles >= current.count ? cycles - current.count : cycles
         if delta > 0 {
             guard pending.count < maxSamples else {
-                throw WorkoutFileError(code: .limitExceeded, fileName: fileName, message: "more than \(maxSamples) monitoring samples")
+                throw WorkoutFileError.exceeded(fileName, "more step samples than ParseOptions allows", option: "maxStepSamplesPerFile")
             }
             pending.append(Pending(start: current.time, end: time, count: delta, activityType: activityType))
             totals[activityType, default: 0] += delta

@@ -38,7 +38,7 @@ public struct FITParser: Sendable {
             var handler = FITFileHandler(fileName: name, options: options, sink: sink)
             try FITDecoder(source: source, fileName: name).decode(into: &handler)
             return StreamSummary(format: .fit, workoutCount: handler.workoutCount, stepSampleCount: handler.stepCount,
-                                 skipped: handler.skips.notes, warnings: handler.warnings)
+                                 skipped: handler.skips.notes, warnings: handler.warnings.items)
         }
     }
 
@@ -58,7 +58,7 @@ struct FITFileHandler: FITMessageHandler {
     let options: ParseOptions
     let sink: (WorkoutFileEvent) throws -> Void
     var skips = SkipCounter()
-    var warnings: [String] = []
+    var warnings = WarningList()
     var workoutCount = 0
     var stepCount = 0
     var onMonitoringTotals: (([Int64: Int64]) -> Void)?
@@ -84,9 +84,9 @@ struct FITFileHandler: FITMessageHandler {
 
     mutating func fileStarted(index: Int, offset: Int64) {
         sawFileId = false
-        activity = FITActivityBuilder()
-        activity.includeTrack = options.includeTrack
+        activity = FITActivityBuilder(options: options)
         monitoring = FITMonitoringBuilder()
+        monitoring.maxSamples = max(0, options.maxStepSamplesPerFile - stepCount)
     }
 
     mutating func message(_ message: FITMessage) throws {
@@ -124,13 +124,16 @@ struct FITFileHandler: FITMessageHandler {
             }
             let prefix = "fit:\(serial.map(String.init) ?? "-"):\(timeCreated.map(String.init) ?? "-")"
             let base = continuation ? sessionBase[prefix, default: 0] : 0
-            let built = activity.workouts(idPrefix: prefix, firstIndex: base, sourceKind: kind,
-                                          skips: &skips, warnings: &warnings)
+            let built = try activity.workouts(idPrefix: prefix, firstIndex: base, sourceKind: kind, fileName: fileName,
+                                              skips: &skips, warnings: &warnings)
             sessionBase[prefix] = base + activity.sessions.count
             for workout in built {
                 guard emittedIds.insert(workout.sourceId).inserted else {
                     skips.add("duplicate session in a chained FIT file")
                     continue
+                }
+                guard workoutCount < options.maxWorkoutsPerFile else {
+                    throw WorkoutFileError.exceeded(fileName, "more than \(options.maxWorkoutsPerFile) workouts", option: "maxWorkoutsPerFile")
                 }
                 workoutCount += 1
                 try sink(.workout(workout))

@@ -78,6 +78,15 @@ enum FITProfile {
     /// Degrees per semicircle (180 / 2^31).
     static let degreesPerSemicircle = 180.0 / 2_147_483_648.0
 
+    /// The UTC offset a local_timestamp (a uint32 local_date_time) gives at `utc`, when both are
+    /// there and the offset is within ±18 h. A value outside uint32 (a definition may make the
+    /// field a sint64) is not a local time: no subtraction or `abs` ever sees it.
+    static func utcOffset(local: Int64?, utc: UInt32?) -> Int32? {
+        guard let local = local.flatMap({ UInt32(exactly: $0) }), let utc else { return nil }
+        let offset = Int64(local) - Int64(utc)
+        return (-18 * 3600...18 * 3600).contains(offset) ? Int32(offset) : nil
+    }
+
     /// file_id.type names.
     static func fileTypeName(_ type: Int64) -> String {
         switch type {

@@ -37,7 +37,7 @@ public struct GPXParser: Sendable {
     func stream(source: any ByteSource, name: String, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
         let hashing = HashingByteSource(source)
         let reader = XMLPullReader(source: hashing, fileName: name)
-        var trackReader = GPXTrackReader()
+        var trackReader = GPXTrackReader(options: options)
         var tracks: [GPXTrackReader.Track] = []
         try trackReader.read(reader) { tracks.append($0) }
         let digest = try hashing.finish()

@@ -18,9 +18,23 @@ struct GPXTrackReader {
 
     private static let latKey = XMLKey("lat"), lonKey = XMLKey("lon")
 
-    var maxPoints = 20_000_000
+    /// Most points one `<trk>` may hold (`ParseOptions.maxTrackPointsPerWorkout`).
+    var maxPointsPerTrack: Int
+    /// Most points of the whole document (`ParseOptions.maxBufferedTrackPoints`: GPX tracks are
+    /// held until the file's hash is known).
+    var maxBufferedPoints: Int
+    /// Most `<trk>` elements (`ParseOptions.maxWorkoutsPerFile`).
+    var maxTracks: Int
     private(set) var skips = SkipCounter()
     private var pointCount = 0
+    private var trackPointCount = 0
+    private var trackCount = 0
+
+    init(options: ParseOptions = ParseOptions()) {
+        maxPointsPerTrack = options.maxTrackPointsPerWorkout
+        maxBufferedPoints = options.maxBufferedTrackPoints
+        maxTracks = options.maxWorkoutsPerFile
+    }
 
     private enum Field { case none, elevation, time, name, type, heartRate, cadence, speed, power }
 
@@ -53,7 +67,13 @@ struct GPXTrackReader {
                 if isCore {
                     switch name {
                     case "trk" where track == nil:
+                        trackCount += 1
+                        guard trackCount <= maxTracks else {
+                            throw reader.error(.limitExceeded, at: reader.tokenStart,
+                                               "more than \(maxTracks) tracks (ParseOptions.maxWorkoutsPerFile)")
+                        }
                         track = Track()
+                        trackPointCount = 0
                     case "trkseg" where track != nil && point == nil:
                         segment = []
                     case "trkpt" where track != nil:
@@ -103,8 +123,14 @@ struct GPXTrackReader {
                 case "trkpt":
                     if let finished = point {
                         pointCount += 1
-                        guard pointCount <= maxPoints else {
-                            throw reader.error(.limitExceeded, at: reader.tokenStart, "more than \(maxPoints) track points")
+                        trackPointCount += 1
+                        guard trackPointCount <= maxPointsPerTrack else {
+                            throw reader.error(.limitExceeded, at: reader.tokenStart,
+                                               "more than \(maxPointsPerTrack) points in one track (ParseOptions.maxTrackPointsPerWorkout)")
+                        }
+                        guard pointCount <= maxBufferedPoints else {
+                            throw reader.error(.limitExceeded, at: reader.tokenStart,
+                                               "more than \(maxBufferedPoints) track points in the file (ParseOptions.maxBufferedTrackPoints)")
                         }
                         segment.append(finished)
                     }

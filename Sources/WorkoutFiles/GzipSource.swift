@@ -1,5 +1,11 @@
-/// Decompresses a gzip stream (RFC 1952, first member) and checks its CRC-32 and size,
-/// so Strava's `activities/123.fit.gz` originals parse like plain files.
+import Zlib
+
+/// Decompresses a gzip stream (RFC 1952, first member) with zlib and checks its CRC-32 and
+/// size, so Strava's `activities/123.fit.gz` originals parse like plain files.
+///
+/// The header's flags are honoured (FEXTRA, FNAME, FCOMMENT, FHCRC; the header may be at most
+/// 1 MiB); the 8-byte trailer is read from where zlib's raw inflate says the deflate stream
+/// ended. The member's output is bounded by `ParseOptions`' inflation limits.
 final class GzipSource: ByteSource {
     private let inflate: InflateSource
     private let fileName: String
@@ -10,7 +16,7 @@ final class GzipSource: ByteSource {
     /// Whether bytes start with the gzip magic number.
     static func isGzip(_ prefix: [UInt8]) -> Bool { prefix.count >= 2 && prefix[0] == 0x1F && prefix[1] == 0x8B }
 
-    init(base: any ByteSource, fileName: String) throws {
+    init(base: any ByteSource, fileName: String, options: ParseOptions) throws {
         self.fileName = fileName
         var head: [UInt8] = []
         var scratch = [UInt8](repeating: 0, count: 64 << 10)
@@ -31,9 +37,13 @@ final class GzipSource: ByteSource {
             throw WorkoutFileError(code: .badHeader, fileName: fileName, byteOffset: 0, message: "not a deflate gzip stream")
         }
         let flags = head[3]
+        guard flags & 0xE0 == 0 else {
+            throw WorkoutFileError(code: .badHeader, fileName: fileName, byteOffset: 3, message: "gzip header sets reserved flag bits")
+        }
         var position = 10
         if flags & 4 != 0 {
             try need(position + 2)
+            // FEXTRA's length is two bytes: position stays below 1 MiB + 65,537.
             position += 2 + (Int(head[position]) | Int(head[position + 1]) << 8)
         }
         for bit in [UInt8(8), 16] where flags & bit != 0 {
@@ -46,7 +56,7 @@ final class GzipSource: ByteSource {
         if flags & 2 != 0 { position += 2 }
         try need(position)
         let rest = PrefixedByteSource(prefix: Array(head[position...]), base: base)
-        inflate = InflateSource(input: rest, fileName: fileName)
+        inflate = try InflateSource(input: rest, fileName: fileName, limit: InflationLimit(options, entry: fileName))
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
@@ -54,7 +64,7 @@ final class GzipSource: ByteSource {
         let got = try inflate.read(into: buffer)
         if got > 0 {
             crc.update(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
-            size &+= UInt32(truncatingIfNeeded: got)
+            size &+= UInt32(truncatingIfNeeded: got) // ISIZE is the size modulo 2^32
             return got
         }
         done = true
@@ -62,7 +72,8 @@ final class GzipSource: ByteSource {
         let storedCRC = UInt32(trailer[0]) | UInt32(trailer[1]) << 8 | UInt32(trailer[2]) << 16 | UInt32(trailer[3]) << 24
         let storedSize = UInt32(trailer[4]) | UInt32(trailer[5]) << 8 | UInt32(trailer[6]) << 16 | UInt32(trailer[7]) << 24
         guard storedCRC == crc.checksum, storedSize == size else {
-            throw WorkoutFileError(code: .badCRC, fileName: fileName, message: "gzip CRC-32 or size does not match")
+            throw WorkoutFileError(code: .badCRC, fileName: fileName, byteOffset: inflate.compressedBytesConsumed,
+                                   message: "gzip CRC-32 or size does not match")
         }
         return 0
     }

@@ -58,23 +58,6 @@ public enum WorkoutFileEvent: Sendable, Hashable {
     case stepSamples([ParsedStepSample])
 }
 
-/// Knobs shared by all parsers.
-public struct ParseOptions: Sendable, Hashable {
-    /// Step samples per streamed batch.
-    public var stepBatchSize: Int = 4096
-    /// Whether to keep track points (false saves memory when only totals are needed).
-    public var includeTrack: Bool = true
-    /// Name used in errors instead of the URL's last path component.
-    public var displayName: String? = nil
-
-    /// Default options.
-    public init(stepBatchSize: Int = 4096, includeTrack: Bool = true, displayName: String? = nil) {
-        self.stepBatchSize = max(1, stepBatchSize)
-        self.includeTrack = includeTrack
-        self.displayName = displayName
-    }
-}
-
 /// Summary returned by a streaming parse: what was not emitted through the sink.
 public struct StreamSummary: Sendable, Hashable {
     /// Which format was read.
@@ -108,6 +91,19 @@ struct SkipCounter {
         } else {
             notes.append(SkipNote(reason: Self.overflowReason, count: count))
         }
+    }
+}
+
+/// Warnings in first-seen order, at most `maxItems` of them (keeps hostile input, say a FIT
+/// stream of many chained files, from growing the list without bound).
+struct WarningList {
+    private(set) var items: [String] = []
+
+    static let maxItems = 200
+
+    mutating func append(_ warning: String) {
+        guard items.count < Self.maxItems else { return }
+        items.append(warning)
     }
 }
 

@@ -79,6 +79,10 @@ public struct StravaCSVParser: Sendable {
                 skips.add("row with an unreadable Activity Date")
                 continue
             }
+            guard count < options.maxWorkoutsPerFile else {
+                throw WorkoutFileError.exceeded(name, "more than \(options.maxWorkoutsPerFile) workouts", option: "maxWorkoutsPerFile",
+                                                line: reader.rowLine, column: 1)
+            }
             count += 1
             try sink(.workout(Self.workout(row, id: id, start: start)))
         }

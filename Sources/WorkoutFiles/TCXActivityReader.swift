@@ -18,9 +18,26 @@ struct TCXActivityReader {
     static let extensionNamespace = "http://www.garmin.com/xmlschemas/ActivityExtension/v2"
     private static let sportKey = XMLKey("Sport"), startKey = XMLKey("StartTime")
 
-    var maxPoints = 20_000_000
+    /// Most trackpoints of one `<Activity>` (`ParseOptions.maxTrackPointsPerWorkout`).
+    var maxPointsPerActivity: Int
+    /// Most trackpoints of the document (`ParseOptions.maxBufferedTrackPoints`: activities are
+    /// held until the file's hash is known).
+    var maxBufferedPoints: Int
+    /// Most laps of one activity (`ParseOptions.maxLapsPerWorkout`).
+    var maxLaps: Int
+    /// Most activities (`ParseOptions.maxWorkoutsPerFile`).
+    var maxActivities: Int
     private(set) var skips = SkipCounter()
     private var pointCount = 0
+    private var activityPointCount = 0
+    private var activityCount = 0
+
+    init(options: ParseOptions = ParseOptions()) {
+        maxPointsPerActivity = options.maxTrackPointsPerWorkout
+        maxBufferedPoints = options.maxBufferedTrackPoints
+        maxLaps = options.maxLapsPerWorkout
+        maxActivities = options.maxWorkoutsPerFile
+    }
 
     private enum Field {
         case none, id, notes, lapTime, lapDistance, lapCalories, lapAvgHR, lapMaxHR
@@ -63,7 +80,13 @@ struct TCXActivityReader {
                 } else if uri == Self.tcdNamespace || uri.isEmpty {
                     switch (name, parent) {
                     case ("Activity", _):
+                        activityCount += 1
+                        guard activityCount <= maxActivities else {
+                            throw reader.error(.limitExceeded, at: reader.tokenStart,
+                                               "more than \(maxActivities) activities (ParseOptions.maxWorkoutsPerFile)")
+                        }
                         activity = Activity(sport: reader.attribute(Self.sportKey))
+                        activityPointCount = 0
                     case ("Id", "Activity"): field = .id
                     case ("Notes", "Activity"): field = .notes
                     case ("Lap", "Activity"):
@@ -102,8 +125,14 @@ struct TCXActivityReader {
                 case "Trackpoint":
                     if let finished = point {
                         pointCount += 1
-                        guard pointCount <= maxPoints else {
-                            throw reader.error(.limitExceeded, at: reader.tokenStart, "more than \(maxPoints) trackpoints")
+                        activityPointCount += 1
+                        guard activityPointCount <= maxPointsPerActivity else {
+                            throw reader.error(.limitExceeded, at: reader.tokenStart,
+                                               "more than \(maxPointsPerActivity) trackpoints in one activity (ParseOptions.maxTrackPointsPerWorkout)")
+                        }
+                        guard pointCount <= maxBufferedPoints else {
+                            throw reader.error(.limitExceeded, at: reader.tokenStart,
+                                               "more than \(maxBufferedPoints) trackpoints in the file (ParseOptions.maxBufferedTrackPoints)")
                         }
                         if finished.latitude == nil || finished.longitude == nil {
                             var copy = finished
@@ -118,7 +147,13 @@ struct TCXActivityReader {
                     if let finished = segment, !finished.isEmpty { activity?.segments.append(finished) }
                     segment = nil
                 case "Lap":
-                    if let finished = lap { activity?.laps.append(finished) }
+                    if let finished = lap, activity != nil {
+                        guard activity!.laps.count < maxLaps else {
+                            throw reader.error(.limitExceeded, at: reader.tokenStart,
+                                               "more than \(maxLaps) laps in one activity (ParseOptions.maxLapsPerWorkout)")
+                        }
+                        activity!.laps.append(finished)
+                    }
                     lap = nil
                 case "Activity":
                     if let finished = activity { try onActivity(finished) }

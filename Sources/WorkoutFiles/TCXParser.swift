@@ -39,7 +39,7 @@ public struct TCXParser: Sendable {
     func stream(source: any ByteSource, name: String, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
         let hashing = HashingByteSource(source)
         let reader = XMLPullReader(source: hashing, fileName: name)
-        var activityReader = TCXActivityReader()
+        var activityReader = TCXActivityReader(options: options)
         var activities: [TCXActivityReader.Activity] = []
         try activityReader.read(reader) { activities.append($0) }
         let digest = try hashing.finish()

@@ -74,8 +74,10 @@ public enum WorkoutFileReader {
                        options: options, sink)
     }
 
+    /// Reads `source`, unwrapping at most one gzip layer: real exports compress a file once, and
+    /// each further layer would cost a new inflater for a few bytes of input.
     static func run(source: any ByteSource, name: String, format: WorkoutFileFormat?, options: ParseOptions,
-                    _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
+                    insideGzip: Bool = false, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
         var head = [UInt8](repeating: 0, count: 8192)
         var filled = 0
         while filled < head.count {
@@ -88,8 +90,12 @@ public enum WorkoutFileReader {
         head.removeSubrange(filled...)
         var input: any ByteSource = PrefixedByteSource(prefix: head, base: source)
         if GzipSource.isGzip(head) {
-            input = try GzipSource(base: input, fileName: name)
-            return try run(source: input, name: name, format: format, options: options, sink)
+            guard !insideGzip else {
+                throw WorkoutFileError(code: .unsupported, fileName: name, byteOffset: 0,
+                                       message: "gzip inside gzip: only one layer of gzip compression is read")
+            }
+            input = try GzipSource(base: input, fileName: name, options: options)
+            return try run(source: input, name: name, format: format, options: options, insideGzip: true, sink)
         }
         guard let chosen = format ?? WorkoutFileFormat.detect(prefix: head, fileName: name) else {
             throw WorkoutFileError(code: .unsupported, fileName: name, byteOffset: 0, message: "not a FIT, GPX, TCX, Apple Health or Strava CSV file")
