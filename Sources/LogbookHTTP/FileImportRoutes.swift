@@ -45,6 +45,7 @@ struct FileImportRoutes<Context: LogbookRouteContext> {
         guard received > 0 else { throw Problem.badRequest("the body is empty: send the file's bytes") }
         var options = FileImporter.Options()
         options.readOriginals = false
+        options.readTimeLimit = slots.limits.readTimeLimit
         var report = try await FileImporter(logbook: logbook, options: options).importFile(file, user: user)
         report.file = request.headers[HTTPField.Name("X-File-Name")!] ?? "upload"
         let wrote = (report.written?.workouts ?? 0) + (report.written?.stepEvents ?? 0) > 0

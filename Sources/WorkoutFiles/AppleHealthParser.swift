@@ -34,7 +34,7 @@ public struct AppleHealthParser: Sendable {
     /// bounded by one batch plus one workout whatever the export's size.
     public func stream(_ url: URL, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
         let name = ParseDriver.displayName(url, options)
-        let probe = try FileByteSource(url: url, name: name)
+        let probe = try FileByteSource(url: url, name: name, deadline: options.readDeadline)
         var magic = [UInt8](repeating: 0, count: 4)
         let got = try magic.withUnsafeMutableBytes { try probe.read(into: $0) }
         if got == 4, magic == [0x50, 0x4B, 0x03, 0x04] {
@@ -44,7 +44,7 @@ public struct AppleHealthParser: Sendable {
             }
             return try stream(source: try archive.open(entry), name: "\(name)/\(entry.name)", routes: archive, sink)
         }
-        return try stream(source: try FileByteSource(url: url, name: name), name: name, routes: nil, sink)
+        return try stream(source: try FileByteSource(url: url, name: name, deadline: options.readDeadline), name: name, routes: nil, sink)
     }
 
     func stream(source: any ByteSource, name: String, routes: ZipArchive?,

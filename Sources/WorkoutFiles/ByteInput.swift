@@ -10,10 +10,13 @@ protocol ByteSource: AnyObject {
 final class FileByteSource: ByteSource {
     private let handle: FileHandle
     private let name: String
+    private let deadline: ContinuousClock.Instant?
     private(set) var bytesRead: Int64 = 0
 
-    init(url: URL, name: String) throws {
+    /// Opens `url`; reads throw `timeLimitExceeded` once `deadline` (if any) has passed.
+    init(url: URL, name: String, deadline: ContinuousClock.Instant?) throws {
         self.name = name
+        self.deadline = deadline
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {
@@ -54,6 +57,10 @@ final class FileByteSource: ByteSource {
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard buffer.count > 0 else { return 0 }
+        if let deadline, ContinuousClock.now >= deadline {
+            throw WorkoutFileError(code: .timeLimitExceeded, fileName: name, byteOffset: bytesRead,
+                                   message: "reading the file took longer than allowed (ParseOptions.readDeadline)")
+        }
         let data: Data?
         do {
             data = try handle.read(upToCount: buffer.count)

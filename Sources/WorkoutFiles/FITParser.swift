@@ -30,7 +30,7 @@ public struct FITParser: Sendable {
     /// Streams workouts and step batches to `sink` as each chained FIT file completes.
     public func stream(_ url: URL, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
         let name = ParseDriver.displayName(url, options)
-        return try stream(source: try FileByteSource(url: url, name: name), name: name, sink)
+        return try stream(source: try FileByteSource(url: url, name: name, deadline: options.readDeadline), name: name, sink)
     }
 
     func stream(source: any ByteSource, name: String, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {

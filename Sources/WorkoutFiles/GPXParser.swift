@@ -31,7 +31,7 @@ public struct GPXParser: Sendable {
     /// Streams the file's workouts to `sink`.
     public func stream(_ url: URL, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
         let name = ParseDriver.displayName(url, options)
-        return try stream(source: try FileByteSource(url: url, name: name), name: name, sink)
+        return try stream(source: try FileByteSource(url: url, name: name, deadline: options.readDeadline), name: name, sink)
     }
 
     func stream(source: any ByteSource, name: String, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {

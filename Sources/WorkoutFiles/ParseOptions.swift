@@ -49,6 +49,9 @@ public struct ParseOptions: Sendable, Hashable {
     public var maxWorkoutsPerFile: Int = 100_000
     /// Most step samples one file may give (default 5,000,000).
     public var maxStepSamplesPerFile: Int = 5_000_000
+    /// When reading must stop (nil: never): every read from the file checks it, so a file that is
+    /// slow to parse holds a thread no longer than its caller allows (`timeLimitExceeded`).
+    public var readDeadline: ContinuousClock.Instant? = nil
 
     /// Default options.
     public init(stepBatchSize: Int = 4096, includeTrack: Bool = true, displayName: String? = nil) {

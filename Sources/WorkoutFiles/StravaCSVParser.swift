@@ -50,7 +50,7 @@ public struct StravaCSVParser: Sendable {
     /// Streams one workout per row to `sink`.
     public func stream(_ url: URL, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
         let name = ParseDriver.displayName(url, options)
-        return try stream(source: try FileByteSource(url: url, name: name), name: name, sink)
+        return try stream(source: try FileByteSource(url: url, name: name, deadline: options.readDeadline), name: name, sink)
     }
 
     func stream(source: any ByteSource, name: String, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {

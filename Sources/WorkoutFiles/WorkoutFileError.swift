@@ -34,6 +34,8 @@ public struct WorkoutFileError: Error, Sendable, Hashable, CustomStringConvertib
         public static let unsupported = Code(rawValue: "unsupported")
         /// A size limit meant to keep memory bounded was exceeded.
         public static let limitExceeded = Code(rawValue: "limitExceeded")
+        /// Reading took longer than the caller's deadline (``ParseOptions/readDeadline``).
+        public static let timeLimitExceeded = Code(rawValue: "timeLimitExceeded")
         /// The file could not be opened or read.
         public static let io = Code(rawValue: "io")
     }

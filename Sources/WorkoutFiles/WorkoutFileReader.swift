@@ -64,13 +64,13 @@ public enum WorkoutFileReader {
     public static func stream(_ url: URL, format: WorkoutFileFormat? = nil, options: ParseOptions = ParseOptions(),
                               _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
         let name = ParseDriver.displayName(url, options)
-        let probe = try FileByteSource(url: url, name: name)
+        let probe = try FileByteSource(url: url, name: name, deadline: options.readDeadline)
         var magic = [UInt8](repeating: 0, count: 4)
         let got = try magic.withUnsafeMutableBytes { try probe.read(into: $0) }
         if got == 4, magic == [0x50, 0x4B, 0x03, 0x04], format == nil || format == .appleHealth {
             return try AppleHealthParser(options: options).stream(url, sink)
         }
-        return try run(source: try FileByteSource(url: url, name: name), name: name, format: format,
+        return try run(source: try FileByteSource(url: url, name: name, deadline: options.readDeadline), name: name, format: format,
                        options: options, sink)
     }
 

@@ -42,7 +42,7 @@ final class ZipArchive {
         self.url = url
         self.fileName = fileName
         self.options = options
-        let file = try FileByteSource(url: url, name: fileName)
+        let file = try FileByteSource(url: url, name: fileName, deadline: options.readDeadline)
         let size = try file.size()
         let tailLength = Int(min(size, 65_557))
         try file.seek(to: size - Int64(tailLength))
@@ -156,7 +156,7 @@ final class ZipArchive {
         guard entry.method == 0 || entry.method == 8 else {
             throw fail(.unsupported, entry.recordOffset, "\(entry.name) uses compression method \(entry.method)")
         }
-        let file = try FileByteSource(url: url, name: fileName)
+        let file = try FileByteSource(url: url, name: fileName, deadline: options.readDeadline)
         let size = try file.size()
         guard let headerOffset = Int64(exactly: entry.localHeaderOffset), size >= 30, headerOffset <= size - 30 else {
             throw fail(.malformedZip, entry.recordOffset,

@@ -24,12 +24,15 @@ public struct FileImporter: Sendable {
         public var readOriginals = true
         /// Step samples per `steps.recorded` event (Logbook accepts up to 10,000).
         public var stepsPerEvent = 10_000
+        /// How long reading the file (the first pass, before anything is written) may take; past
+        /// it the import stops with `timeLimitExceeded` and writes nothing. nil: no limit.
+        public var readTimeLimit: Duration?
         /// Hears how many workouts and step samples have been written so far, as the import goes.
         public var progress: (@Sendable (_ workouts: Int, _ stepSamples: Int) -> Void)?
 
         public static func == (lhs: Options, rhs: Options) -> Bool {
             lhs.dryRun == rhs.dryRun && lhs.inMemoryLimitBytes == rhs.inMemoryLimitBytes && lhs.stepsPerEvent == rhs.stepsPerEvent
-                && lhs.readOriginals == rhs.readOriginals
+                && lhs.readOriginals == rhs.readOriginals && lhs.readTimeLimit == rhs.readTimeLimit
         }
 
         public func hash(into hasher: inout Hasher) {
@@ -37,6 +40,7 @@ public struct FileImporter: Sendable {
             hasher.combine(inMemoryLimitBytes)
             hasher.combine(stepsPerEvent)
             hasher.combine(readOriginals)
+            hasher.combine(readTimeLimit)
         }
 
         public init(dryRun: Bool = false) { self.dryRun = dryRun }
@@ -93,11 +97,16 @@ public struct FileImporter: Sendable {
         let identity = Self.identity(url)
         let holdInMemory = identity.size <= options.inMemoryLimitBytes && !Self.isCompressed(url)
         let originals = options.readOriginals
+        var firstPass = ParseOptions()
+        firstPass.readDeadline = options.readTimeLimit.map { ContinuousClock.now + $0 }
+        let parsing = firstPass
         // Pass 1: read everything (a damaged file throws here, before any write).
         let first = try await BlockingWork.onThread { () throws -> Reading in
             var reading = Reading(mapping: mapping, keepItems: holdInMemory)
             var unreadOriginals = 0
-            let summary = try Self.stream(url, readOriginals: originals, unreadOriginal: { unreadOriginals += 1 }) { reading.take($0) }
+            let summary = try Self.stream(url, options: parsing, readOriginals: originals, unreadOriginal: { unreadOriginals += 1 }) {
+                reading.take($0)
+            }
             if unreadOriginals > 0 { reading.skippedHere["original file that cannot be read (the row is imported without its track)"] = unreadOriginals }
             reading.finish(summary)
             return reading
@@ -116,7 +125,7 @@ public struct FileImporter: Sendable {
             }
             let feed = ParseFeed()
             defer { feed.cancel() }
-            feed.start { sink in _ = try Self.stream(url, readOriginals: originals, unreadOriginal: {}) { try sink($0) } }
+            feed.start { sink in _ = try Self.stream(url, options: ParseOptions(), readOriginals: originals, unreadOriginal: {}) { try sink($0) } }
             var ignored: [String: Int] = [:]  // pass 1 counted them for the report
             for try await event in feed.items {
                 try await writer.write(mapping.item(event, skipped: &ignored))
@@ -138,9 +147,9 @@ public struct FileImporter: Sendable {
     /// Streams a file's workouts (a Strava row with its original file, when that file lies beside
     /// the CSV and can be read; `unreadOriginal` hears of one that cannot) and step batches.
     static func stream(
-        _ url: URL, readOriginals: Bool, unreadOriginal: () -> Void, _ sink: (WorkoutFileEvent) throws -> Void
+        _ url: URL, options: ParseOptions, readOriginals: Bool, unreadOriginal: () -> Void, _ sink: (WorkoutFileEvent) throws -> Void
     ) throws -> StreamSummary {
-        try WorkoutFileReader.stream(url) { event in
+        try WorkoutFileReader.stream(url, options: options) { event in
             guard readOriginals, case .workout(var workout) = event, workout.sourceKind == SourceKind.strava,
                   let original = workout.originalFile, let path = originalFile(original, besides: url)
             else { return try sink(event) }
@@ -148,7 +157,7 @@ public struct FileImporter: Sendable {
             guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory), !isDirectory.boolValue,
                   (try? path.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true
             else { return try sink(event) }
-            guard let parsed = try? WorkoutFileReader.parse(path) else {
+            guard let parsed = try? WorkoutFileReader.parse(path, options: options) else {
                 unreadOriginal()
                 return try sink(event)
             }
