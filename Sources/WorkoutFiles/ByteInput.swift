@@ -164,11 +164,6 @@ final class ByteWindow {
         return end - start
     }
 
-    /// Reports every byte still in the window to `onDiscard` (call once at the end).
-    func flushDiscard() {
-        onDiscard?(UnsafeRawBufferPointer(start: storage, count: end))
-    }
-
     /// Thrown by `fill` when a single token would need more than `maxCapacity` bytes.
     struct LimitError: Error { var needed: Int }
 }

@@ -53,11 +53,6 @@ enum FITProfile {
         static let localTimestamp: UInt8 = 5
     }
 
-    /// sport message fields.
-    enum SportMessage {
-        static let sport: UInt8 = 0, subSport: UInt8 = 1, name: UInt8 = 3
-    }
-
     /// monitoring fields: cycles (3) holds steps for walking/running, activity_type (5),
     /// current_activity_type_intensity (24, type in the low 5 bits), timestamp_16 (26).
     enum Monitoring {

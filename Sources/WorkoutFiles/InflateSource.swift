@@ -31,9 +31,6 @@ final class InflateSource: ByteSource {
     /// Compressed bytes zlib has consumed so far.
     var compressedBytesConsumed: Int64 { inflater.totalIn }
 
-    /// Bytes produced so far.
-    var bytesProduced: Int64 { inflater.totalOut }
-
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while readPosition == readEnd {
             if inflater.isFinished { return 0 }

@@ -93,9 +93,6 @@ extension XMLPullReader {
         return String(decoding: buffer, as: UTF8.self)
     }
 
-    /// 1-based line of the current token (computed on demand).
-    var currentLine: Int { error(.malformedXML, at: tokenStart, "").line ?? 0 }
-
     /// Decodes `&amp; &lt; &gt; &quot; &apos; &#N; &#xH;`; unknown named entities stay literal,
     /// invalid numeric references become U+FFFD.
     static func decodeEntities(_ raw: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
