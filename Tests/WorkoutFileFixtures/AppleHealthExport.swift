@@ -45,6 +45,7 @@ public struct HealthLocation: Sendable, Hashable {
 /// A `<Workout>`: attributes with their units, statistics, and a route either inline or as a
 /// `<FileReference>` to a GPX file in `workout-routes/`.
 public struct HealthWorkout: Sendable, Hashable {
+    /// Where a workout's route is: none, a GPX file in the zip, or `<Location>` elements.
     public enum Route: Sendable, Hashable {
         case none
         case file(String)

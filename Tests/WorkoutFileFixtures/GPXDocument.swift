@@ -61,6 +61,7 @@ public struct GPXTrack: Sendable, Hashable {
 /// speed is GPX 1.0's `<speed>`, or in 1.1 the TrackPointExtension's — or, with `appleRoute`, a bare
 /// `<speed>` in `<extensions>` beside course and accuracy, as Apple Health's route files have it.
 public struct GPXDocument: Sendable, Hashable {
+    /// The GPX version, which also picks the namespace.
     public enum Version: String, Sendable { case v1_0 = "1.0", v1_1 = "1.1" }
 
     public var version: Version

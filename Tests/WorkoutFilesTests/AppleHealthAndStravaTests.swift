@@ -6,6 +6,7 @@ import WorkoutFileFixtures
 /// The factors Apple Health's units stand for (metres, seconds, kilocalories per unit).
 let healthUnits: [String: Double] = ["m": 1, "km": 1000, "mi": 1609.344, "min": 60, "s": 1, "h": 3600, "kcal": 1]
 
+/// Apple Health export.xml written by the fixtures: steps, workouts in every unit, skips, batches.
 @Suite struct AppleHealthTests {
     static let export = SampleExports.health()
     static var stepRecords: [HealthRecord] { export.records.filter { $0.type == "HKQuantityTypeIdentifierStepCount" } }
@@ -74,6 +75,7 @@ let healthUnits: [String: Double] = ["m": 1, "km": 1000, "mi": 1609.344, "min": 
     }
 }
 
+/// Strava activities.csv written by the fixtures (87 columns, repeated names, quoting).
 @Suite struct StravaTests {
     @Test func activityRows() throws {
         let rows = SampleExports.strava()

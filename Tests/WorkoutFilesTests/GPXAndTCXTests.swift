@@ -30,6 +30,7 @@ extension GPXTrack {
     }
 }
 
+/// GPX 1.0 and 1.1 written by the fixtures: distance, moving time, ids, skips and extensions.
 @Suite struct GPXTests {
     @Test func haversineUsesTheMeanEarthRadius() {
         // One degree of latitude on a sphere of radius 6,371,008.8 m is R·π/180 = 111,195.08 m.
@@ -132,6 +133,7 @@ extension GPXTrack {
     }
 }
 
+/// TCX written by the fixtures: totals as lap sums, extensions under any prefix, offsets in times.
 @Suite struct TCXTests {
     @Test func knownTotalsAreSumsOfLaps() throws {
         let document = SampleText.tcxRun
