@@ -165,10 +165,17 @@ let package = Package(
         .target(
             name: "LogbookTestSupport", dependencies: ["DemoData", "EventLog", "EventLogLMDB", "Logbook", "LogbookTesting"],
             path: "Tests/LogbookTestSupport", swiftSettings: strictSettings),
-        .testTarget(name: "WorkoutFilesTests", dependencies: ["WorkoutFiles", "Zlib", "DemoData", "EventLog"], swiftSettings: strictSettings),
+        // Writers of workout files with known values (FIT, GPX, TCX, Apple Health, Strava, zip and gzip) and the
+        // locator of the real-device corpus (LOGBOOK_REALDATA), for the tests: not a product, not in any executable.
+        .target(
+            name: "WorkoutFileFixtures", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/WorkoutFileFixtures", swiftSettings: strictSettings),
+        .testTarget(
+            name: "WorkoutFilesTests", dependencies: ["WorkoutFiles", "Zlib", "WorkoutFileFixtures", "DemoData", "EventLog"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "WorkoutImportTests",
-            dependencies: ["WorkoutImport", "WorkoutFiles", "Logbook", "EventLog", "LogbookTestSupport", "DemoData"],
+            dependencies: ["WorkoutImport", "WorkoutFiles", "WorkoutFileFixtures", "Logbook", "EventLog", "LogbookTestSupport", "DemoData"],
             swiftSettings: strictSettings),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "LogbookTestSupport"], swiftSettings: strictSettings),
         .testTarget(
@@ -199,7 +206,7 @@ let package = Package(
             name: "LogbookHTTPTests",
             dependencies: [
                 "LogbookHTTP", "LogbookOpenAPI", "Logbook", "EventLog", "EventLogPostgres", "LogbookTestSupport", "LogbookCLI",
-                "DemoData",
+                "DemoData", "WorkoutFileFixtures",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),

@@ -14,7 +14,7 @@ import WorkoutImport
 /// 3. 1,000 FIT files imported into a store (the real activity files, cycled over users): files/s.
 /// Phase 2 runs first, so that its peak memory is its own.
 public struct ImportBenchmark: Sendable {
-    /// The shared real files (`../shared/realdata`).
+    /// The directory of real device files (the corpus `LOGBOOK_REALDATA` names; never in the repository).
     public var realData: URL
     /// A generated Apple Health export to import (nil: skip that phase).
     public var healthExport: URL?

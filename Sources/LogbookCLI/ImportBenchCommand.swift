@@ -13,8 +13,8 @@ struct ImportBenchCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object on stdout (progress goes to stderr).")
     var json = false
 
-    @Option(help: "The real files to parse (the repository's ../shared/realdata).")
-    var realData = "../shared/realdata"
+    @Option(help: "The directory of real device files to parse (default: $LOGBOOK_REALDATA; the repository holds none).")
+    var realData: String?
 
     @Option(help: "An Apple Health export.xml to import (make one with tools/generate-health-export).")
     var healthExport: String?
@@ -25,7 +25,20 @@ struct ImportBenchCommand: AsyncParsableCommand {
     @Option(help: "FIT files to import one by one (0: skip).")
     var fitFiles = 1000
 
+    /// The corpus directory: `--real-data`, else `LOGBOOK_REALDATA`; it must exist.
+    func corpusDirectory() throws -> URL {
+        guard let path = realData ?? ProcessInfo.processInfo.environment["LOGBOOK_REALDATA"], !path.isEmpty else {
+            throw CLIError("bench import parses real device files: give their directory with --real-data DIR or LOGBOOK_REALDATA=DIR")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CLIError("bench import: \(path) (from \(realData == nil ? "LOGBOOK_REALDATA" : "--real-data")) is not a directory")
+        }
+        return URL(fileURLWithPath: path)
+    }
+
     func run() async throws {
+        let realDataDirectory = try corpusDirectory()
         #if DEBUG
         FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook bench import`\n".utf8))
         #endif
@@ -44,7 +57,7 @@ struct ImportBenchCommand: AsyncParsableCommand {
             guard process.terminationStatus == 0 else { throw CLIError("tools/generate-health-export failed (run from the repository)") }
             export = generated
         }
-        var benchmark = ImportBenchmark(realData: URL(fileURLWithPath: realData), healthExport: export, directory: directory)
+        var benchmark = ImportBenchmark(realData: realDataDirectory, healthExport: export, directory: directory)
         benchmark.fitFiles = fitFiles
         let quiet = json
         // As `import-file` does for a large file; then back for the parsing phases, which it would slow.

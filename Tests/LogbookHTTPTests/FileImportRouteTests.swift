@@ -5,17 +5,13 @@ import Logbook
 import LogbookTestSupport
 import NIOCore
 import Testing
+import WorkoutFileFixtures
 
-/// `POST /users/{user}/imports` with a real workout file as the body, and the activity's
+/// `POST /users/{user}/imports` with a generated workout file as the body, and the activity's
 /// detail, route and charts over HTTP.
 @Suite("HTTP file imports")
 struct FileImportRouteTests {
-    static let realData = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/realdata").standardizedFileURL
-
-    func upload(_ server: TestServer, _ relative: String, contentType: String, to user: String = "ana") async throws -> TestResponse {
-        let bytes = try Data(contentsOf: Self.realData.appendingPathComponent(relative))
+    func upload(_ server: TestServer, _ bytes: [UInt8], contentType: String, to user: String = "ana") async throws -> TestResponse {
         var headers = HTTPFields()
         headers[.authorization] = "Bearer \(try await server.token("ana", admin: false))"
         headers[.contentType] = contentType
@@ -27,15 +23,18 @@ struct FileImportRouteTests {
     func fitFile() async throws {
         try await withServer { server in
             try await register(server, "ana")
-            let first = try await upload(server, "fit/python-fitparse__activity-small-fenix2-run.fit", contentType: "application/vnd.ant.fit")
+            let spec = SampleFIT.run
+            let bytes = spec.encoded().bytes
+            let meters = spec.records.last!.distanceMeters! - spec.records[0].distanceMeters!
+            let first = try await upload(server, bytes, contentType: "application/vnd.ant.fit")
             #expect(first.status == .created, "\(first.text)")
             let workouts = first.json["workouts"] as? [[String: Any]] ?? []
             #expect(workouts.count == 1 && workouts.first?["outcome"] as? String == "imported")
-            #expect(workouts.first?["distanceMeters"] as? Int == 9008)
+            #expect(workouts.first?["distanceMeters"] as? Int == Int(spec.sessions[0].distanceMeters!.rounded()))
             #expect(first.headers[HTTPField.Name("X-Logbook-Position")!] != nil)
             let id = try #require(workouts.first?["workoutId"] as? String)
             let head = try await server.head()
-            let again = try await upload(server, "fit/python-fitparse__activity-small-fenix2-run.fit", contentType: "application/octet-stream")
+            let again = try await upload(server, bytes, contentType: "application/octet-stream")
             #expect(again.status == .ok)
             #expect((again.json["workouts"] as? [[String: Any]])?.first?["outcome"] as? String == "already-imported")
             #expect(try await server.head() == head)
@@ -43,12 +42,15 @@ struct FileImportRouteTests {
             let detail = try await server.call(.get, "/users/ana/activities/\(id)", as: "ana")
             #expect(detail.status == .ok)
             #expect(detail.json["splitUnit"] as? String == "km")
-            #expect((detail.json["splits"] as? [[String: Any]])?.count == 10)
+            #expect((detail.json["splits"] as? [[String: Any]])?.count == Int((meters / 1000).rounded(.up)))
             #expect((detail.json["laps"] as? [[String: Any]])?.isEmpty == false)
             #expect(detail.json["hasRoute"] as? Bool == true)
-            #expect(detail.json["date"] as? String == "2015-08-15", "the local start date, in the file's own offset")
+            // 21:00 on the 15th at the file's −05:00; in ana's Berlin it would be the 16th.
+            let date = FixtureTime.date(SampleFIT.runStart, offset: SampleFIT.runOffset)
+            #expect(date != FixtureTime.date(SampleFIT.runStart, offset: 7200))
+            #expect(detail.json["date"] as? String == date, "the local start date, in the file's own offset")
             let list = try await server.call(.get, "/users/ana/activities", as: "ana")
-            #expect((list.json["activities"] as? [[String: Any]])?.first?["date"] as? String == "2015-08-15")
+            #expect((list.json["activities"] as? [[String: Any]])?.first?["date"] as? String == date)
             let route = try await server.call(.get, "/users/ana/activities/\(id)/route.geojson", as: "ana")
             #expect(route.status == .ok && route.headers[.contentType] == "application/geo+json")
             #expect((route.json["geometry"] as? [String: Any])?["type"] as? String == "LineString")
@@ -58,7 +60,9 @@ struct FileImportRouteTests {
                 #expect(chart.text.hasPrefix("<svg"))
             }
             let pace = try await server.call(.get, "/users/ana/activities/\(id)/chart.svg", as: "ana")
-            #expect(pace.text.contains("<polyline") && pace.text.contains("Pace (min/km) over 9.01 km"), "\(pace.text.prefix(400))")
+            let hundredths = Int((meters / 1000 * 100).rounded())
+            let kilometres = "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
+            #expect(pace.text.contains("<polyline") && pace.text.contains("Pace (min/km) over \(kilometres) km"), "\(pace.text.prefix(400))")
             let bad = try await server.call(.get, "/users/ana/activities/\(id)/chart.svg?metric=colour", as: "ana")
             #expect(bad.status == .badRequest)
         }
@@ -69,11 +73,13 @@ struct FileImportRouteTests {
         try await withServer { server in
             try await register(server, "ana")
             let head = try await server.head()
-            let damaged = try await upload(server, "fit/python-fitparse__activity-unexpected-eof.fit", contentType: "application/vnd.ant.fit")
+            let small = SampleFIT.small.encoded()
+            let eof = try #require(FITDamage.all(small, chainedWith: small, stem: "activity").first { $0.name == "activity-unexpected-eof.fit" })
+            let damaged = try await upload(server, eof.bytes, contentType: "application/vnd.ant.fit")
             #expect(damaged.status == .unprocessableContent)
-            #expect(damaged.text.contains("byte 768"), "\(damaged.text)")
+            #expect(damaged.text.contains("byte \(eof.offset)"), "\(damaged.text)")
             #expect(try await server.head() == head)
-            let tcx = try await upload(server, "tcx/python-tcxparser__test.tcx", contentType: "application/vnd.garmin.tcx+xml", to: "bob")
+            let tcx = try await upload(server, SampleText.tcxRun.bytes, contentType: "application/vnd.garmin.tcx+xml", to: "bob")
             #expect(tcx.status == .forbidden, "\(tcx.status) \(tcx.text)")
             #expect(try await server.head() == head)
         }

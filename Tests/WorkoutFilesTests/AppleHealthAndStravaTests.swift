@@ -1,86 +1,103 @@
 import Foundation
 import Testing
+import WorkoutFileFixtures
 @testable import WorkoutFiles
 
+/// The factors Apple Health's units stand for (metres, seconds, kilocalories per unit).
+let healthUnits: [String: Double] = ["m": 1, "km": 1000, "mi": 1609.344, "min": 60, "s": 1, "h": 3600, "kcal": 1]
+
+/// Apple Health export.xml written by the fixtures: steps, workouts in every unit, skips, batches.
 @Suite struct AppleHealthTests {
-    @Test func hkimportExportCounts() throws {
-        let file = try AppleHealthParser().parse(RealData.url("apple_health/hkimport__Data_export.xml"))
-        // grep-level facts of the file: 3,980 StepCount records summing to 349,765; 61 <Workout>.
-        #expect(file.stepSamples.count == 3980)
-        #expect(file.stepSamples.reduce(0) { $0 + $1.count } == 349_765)
-        #expect(file.workouts.count == 61)
-        var byType: [String: Int] = [:]
-        for workout in file.workouts { byType[workout.activityType, default: 0] += 1 }
-        // 21 Running, 28 Walking, 2 Cycling, 2 Functional + 1 Traditional strength, 1 Yoga,
-        // 5 MixedMetabolicCardioTraining + 1 Dance.
-        #expect(byType == ["run": 21, "walk": 28, "ride": 2, "strength": 3, "yoga": 1, "other": 6])
-        #expect(Set(file.stepSamples.map(\.source)) == ["Jonathan’s iPhone", "Health", "Connect"])
-        #expect(file.stepSamples.allSatisfy { $0.start.offsetKnown && $0.start <= $0.end })
-        #expect(file.workouts.allSatisfy { $0.sourceKind == "healthkit" && $0.sourceId.hasPrefix("healthkit:") })
-        #expect(Set(file.workouts.map(\.sourceId)).count == 61)
-        let first = file.workouts[0]
-        #expect(first.startedAt.utcOffsetSeconds == 7200)
-        #expect(first.elapsedSeconds == 259)
-        #expect(abs((first.movingSeconds ?? 0) - 4.314366666475932 * 60) < 1e-9)
+    static let export = SampleExports.health()
+    static var stepRecords: [HealthRecord] { export.records.filter { $0.type == "HKQuantityTypeIdentifierStepCount" } }
+
+    @Test func stepsWorkoutsAndSkips() throws {
+        let file = try AppleHealthParser().parse(bytes: Self.export.bytes, fileName: "export.xml")
+        let kept = Self.stepRecords.filter { Double($0.value)! > 0 }
+        #expect(file.stepSamples.count == kept.count)
+        #expect(file.stepSamples.map(\.count) == kept.map { Int(Double($0.value)!) })
+        #expect(file.stepSamples.map(\.source) == kept.map(\.sourceName), "names with entities and typographic quotes")
+        #expect(file.stepSamples.map(\.start) == kept.map { FileTimestamp(unixSeconds: $0.start, utcOffsetSeconds: $0.offset, offsetKnown: true) })
+        #expect(file.stepSamples.allSatisfy { $0.end.seconds(since: $0.start) == 300 })
+        let heartRates = Self.export.records.filter { $0.type == "HKQuantityTypeIdentifierHeartRate" }.count
+        #expect(file.skipped.contains(SkipNote(reason: "step record with a zero count", count: Self.stepRecords.count - kept.count)))
+        #expect(file.skipped.contains(SkipNote(reason: "HKQuantityTypeIdentifierHeartRate record not imported", count: heartRates)))
+        #expect(file.skipped.contains(SkipNote(reason: "<Correlation> not imported", count: Self.export.correlations)))
+        #expect(file.skipped.contains(SkipNote(reason: "<ActivitySummary> not imported", count: Self.export.activitySummaries)))
+        // Workouts: every HKWorkoutActivityType the mapping names, and two it does not.
+        let specs = Self.export.workouts
+        #expect(file.workouts.map(\.activityType) == ["run", "walk", "ride", "hike", "swim", "yoga", "strength", "strength", "other", "other"])
+        #expect(file.workouts.map(\.sourceId) == specs.map { "healthkit:\($0.sourceName)|\($0.startText)|\($0.endText)|\($0.activityType)" })
+        #expect(file.workouts.allSatisfy { $0.sourceKind == "healthkit" && $0.startedAt.utcOffsetSeconds == 7200 })
+        for (workout, spec) in zip(file.workouts, specs) {
+            let duration = spec.duration.map { Double($0.value)! * healthUnits[$0.unit]! }
+            #expect(workout.movingSeconds == duration, "\(spec.activityType)")
+            if spec.statistics.isEmpty { #expect(workout.distanceMeters == spec.distance.map { Double($0.value)! * healthUnits[$0.unit]! }) }
+            #expect(workout.startedAt == FileTimestamp(unixSeconds: spec.start, utcOffsetSeconds: spec.offset, offsetKnown: true))
+            // elapsed = endDate − startDate, unless an app wrote endDate = startDate with a longer duration.
+            #expect(workout.elapsedSeconds == (spec.end == spec.start ? duration! : Double(spec.end - spec.start)))
+        }
+        let run = file.workouts[0], walk = file.workouts[1], ride = file.workouts[2], hike = file.workouts[3]
+        #expect(run.activeKcal == Int(310.5.rounded()) && run.avgHeartRate == specs[0].heartRate?.average
+                && run.maxHeartRate == specs[0].heartRate?.maximum)
+        #expect(walk.activeKcal == Int((900 / 4.184).rounded()), "kJ")
+        #expect(ride.distanceMeters == 21_500 && ride.activeKcal == 498, "from WorkoutStatistics sums")
+        guard case .inline(let locations) = specs[3].route else { Issue.record("the hike has an inline route"); return }
+        #expect(hike.track.map(\.latitude) == locations.map(\.latitude) && hike.track.map(\.altitudeMeters) == locations.map(\.altitude))
+        #expect(hike.track.map { $0.time?.microsecondsSinceEpoch } == locations.map { $0.time * 1_000_000 })
+        #expect(hike.track.map(\.speedMetersPerSecond) == locations.map(\.speed))
     }
 
     @Test func streamingDeliversBatches() throws {
+        let kept = Self.stepRecords.filter { Double($0.value)! > 0 }.count
         var batches: [Int] = []
         var workouts = 0
-        let summary = try AppleHealthParser(options: ParseOptions(stepBatchSize: 1000))
-            .stream(RealData.url("apple_health/hkimport__Data_export.xml")) { event in
+        try FixtureDirectory.with { directory in
+            let url = try directory.write(Self.export.bytes, to: "export.xml")
+            let summary = try AppleHealthParser(options: ParseOptions(stepBatchSize: 1000)).stream(url) { event in
                 switch event {
                 case .stepSamples(let batch): batches.append(batch.count)
                 case .workout: workouts += 1
                 }
             }
-        #expect(batches == [1000, 1000, 1000, 980])
-        #expect(workouts == 61 && summary.workoutCount == 61 && summary.stepSampleCount == 3980)
+            #expect(summary.workoutCount == Self.export.workouts.count && summary.stepSampleCount == kept)
+        }
+        #expect(batches == Array(repeating: 1000, count: kept / 1000) + [kept % 1000])
+        #expect(workouts == Self.export.workouts.count)
     }
 
-    @Test func smallExports() throws {
-        let sample = try AppleHealthParser().parse(RealData.url("apple_health/applehealthdata__export6s3sample.xml"))
-        #expect(sample.stepSamples.count == 10 && sample.stepSamples.reduce(0) { $0 + $1.count } == 2517)
-        #expect(sample.workouts.map(\.activityType) == ["other"])
-        let tests = try AppleHealthParser().parse(RealData.url("apple_health/healthkit-to-sqlite__tests_export.xml"))
-        let run = try #require(tests.workouts.first)
-        #expect(run.activityType == "run")
-        #expect(abs((run.distanceMeters ?? 0) - 0.4971749504535062 * 1609.344) < 1e-6)
-        #expect(run.activeKcal == 49)
-        #expect(run.track.count == 2) // inline <Location> elements
-        let zipped = try AppleHealthParser().parse(RealData.url("apple_health/healthkit-to-sqlite__zip_export.xml"))
-        #expect(zipped.workouts.first?.originalFile == "/workout-routes/route_2019-06-11_3.00pm.gpx")
-        #expect(zipped.workouts.first?.track.isEmpty == true)
-    }
-
-    @Test func routeGPXFromTheExport() throws {
-        let file = try GPXParser().parse(RealData.url("apple_health/healthkit-to-sqlite__route_2019-06-11_3.00pm.gpx"))
-        let route = try #require(file.workouts.first)
-        #expect(route.track.count == 3)
-        #expect(route.track.map(\.speedMetersPerSecond) == [0.180883, 0.116181, 0.054395])
+    @Test func routeReferencesOutsideAZip() throws {
+        let export = SampleExports.zippedHealth
+        let file = try AppleHealthParser().parse(bytes: export.bytes, fileName: "export.xml")
+        #expect(file.workouts.map(\.originalFile) == [SampleExports.routePath, "/workout-routes/route_2021-03-03_7.00am.gpx"])
+        #expect(file.workouts.allSatisfy { $0.track.isEmpty })
+        #expect(file.skipped.contains(SkipNote(reason: "workout route file not available outside export.zip (kept in originalFile)", count: 2)))
     }
 }
 
+/// Strava activities.csv written by the fixtures (87 columns, repeated names, quoting).
 @Suite struct StravaTests {
-    @Test(arguments: [("strava/JoBoSo__activities_2023.csv", 1122), ("strava/JoBoSo__strava_exports_export_08_25_2025_activities.csv", 1845)])
-    func activityRows(_ relative: String, _ rows: Int) throws {
-        let file = try StravaCSVParser().parse(RealData.url(relative))
-        #expect(file.workouts.count == rows)
-        #expect(file.skipped.isEmpty)
-        let first = try #require(file.workouts.first)
-        #expect(first.sourceKind == "strava" && first.sourceId == "203707851")
-        #expect(first.title == "Lunch Ride" && first.activityType == "ride" && first.sportName == "Ride")
-        #expect(first.startedAt == FileTimestamp(unixSeconds: 1_412_525_721)) // 2014-10-05 16:15:21
-        #expect(!first.startedAt.offsetKnown)
-        #expect(first.elapsedSeconds == 2833 && first.movingSeconds == 2499)
-        #expect(first.distanceMeters == 13609.2001953125) // metres column 17, not 13.61 km
-        #expect(first.originalFile == "activities/203707851.gpx")
-        #expect(first.endedAt.seconds(since: first.startedAt) == 2833)
-        #expect(Set(file.workouts.map(\.sourceId)).count == rows)
+    @Test func activityRows() throws {
+        let rows = SampleExports.strava()
+        let file = try StravaCSVParser().parse(bytes: StravaCSV.bytes(rows), fileName: "activities.csv")
+        #expect(file.workouts.count == rows.count && file.skipped.isEmpty)
+        let first = try #require(file.workouts.first), spec = rows[0]
+        #expect(first.sourceKind == "strava" && first.sourceId == spec.id)
+        #expect(first.title == spec.name && first.activityType == "ride" && first.sportName == spec.type)
+        #expect(first.startedAt == FileTimestamp(unixSeconds: spec.start) && !first.startedAt.offsetKnown, "a UTC wall time")
+        #expect(first.elapsedSeconds == Double(spec.elapsedSeconds) && first.movingSeconds == Double(spec.movingSeconds))
+        #expect(first.distanceMeters == spec.distanceMeters, "metres column 17, not \(spec.displayDistance) km")
+        #expect(first.originalFile == spec.filename && first.endedAt.seconds(since: first.startedAt) == Double(spec.elapsedSeconds))
+        #expect(file.workouts.map(\.avgHeartRate) == rows.map(\.avgHeartRate) && file.workouts.map(\.maxHeartRate) == rows.map(\.maxHeartRate))
+        #expect(file.workouts.map(\.activeKcal) == rows.map(\.calories))
+        #expect(Set(file.workouts.map(\.sourceId)).count == rows.count)
         // Sail rows give nautical miles in column 6; column 17 (metres) is used instead.
-        let sail = try #require(file.workouts.first { $0.sportName == "Sail" })
-        #expect(sail.distanceMeters == 29610.490234375)
+        let sails = file.workouts.filter { $0.sportName == "Sail" }
+        #expect(!sails.isEmpty && sails.map(\.distanceMeters) == rows.filter { $0.type == "Sail" }.map(\.distanceMeters))
         #expect(file.workouts.contains { $0.originalFile?.hasSuffix(".gpx.gz") == true })
+        let mapped = Dictionary(file.workouts.map { ($0.sportName!, $0.activityType) }, uniquingKeysWith: { first, _ in first })
+        #expect(mapped == ["Ride": "ride", "Run": "run", "Walk": "walk", "Hike": "hike", "Swim": "swim", "Weight Training": "strength",
+                           "Sail": "other"])
     }
 
     @Test func rfc4180Quoting() throws {
@@ -103,7 +120,8 @@ import Testing
     }
 
     @Test func tooFewColumnsIsUnsupported() throws {
-        let error = workoutError { _ = try StravaCSVParser().parse(RealData.url("apple_health/applehealthdata__StepCount.csv")) }
+        let steps = "type,sourceName,value,startDate\nStepCount,Phone,10,2016-01-01\n"
+        let error = workoutError { _ = try StravaCSVParser().parse(bytes: Array(steps.utf8), fileName: "StepCount.csv") }
         #expect(error?.code == .unsupported && error?.line == 1)
     }
 }

@@ -1,6 +1,7 @@
 import DemoData
 import Foundation
 import Testing
+import WorkoutFileFixtures
 @testable import WorkoutFiles
 
 /// Seeded mutation fuzzing: every parse of a damaged input must return or throw a
@@ -8,18 +9,9 @@ import Testing
 /// SplitMix64 seed, so failures reproduce exactly.
 @Suite struct FuzzTests {
     static let corpus = [
-        "fit/python-fitparse__Activity.fit",
-        "fit/python-fitparse__garmin-fenix-5-run.fit",
-        "fit/python-fitparse__MonitoringFile.fit",
-        "fit/python-fitparse__elemnt-bolt-no-application-id-inside-developer-data-id.fit",
-        "fit/python-fitparse__DeveloperData.fit",
-        "fit/python-fitparse__activity-settings.fit",
-        "gpx/gpxpy-1.6.2__around-visnjan-with-car.gpx",
-        "gpx/gpxpy-1.6.2__gpx_with_garmin_extension.gpx",
-        "tcx/python-tcxparser__sup_activity_1.tcx",
-        "apple_health/healthkit-to-sqlite__tests_export.xml",
-        "apple_health/applehealthdata__export6s3sample.xml",
-        "strava/JoBoSo__activities_2023.csv",
+        "small-plain.fit", "run-compressed-timestamps.fit", "monitoring-plain.fit", "ride-developer-fields.fit",
+        "run-everything.fit", "activity-settings.fit", "run.gpx", "waypoint.gpx", "run.tcx", "export.xml", "tracks-1.0.gpx",
+        "activities.csv",
     ]
 
     /// One random mutation: bit flips, truncation, insertion, deletion or a duplicated chunk.
@@ -48,8 +40,8 @@ import Testing
     }
 
     @Test(arguments: corpus.enumerated().map { ($0.offset, $0.element) })
-    func mutatedRealFiles(_ index: Int, _ relative: String) throws {
-        var original = try RealData.bytes(relative)
+    func mutatedFiles(_ index: Int, _ relative: String) throws {
+        var original = try SampleCatalogue.file(named: relative).bytes
         if original.count > 96 << 10 { original = Array(original.prefix(96 << 10)) } // keep debug runs short
         let name = (relative as NSString).lastPathComponent
         var rng = SplitMix64(seed: 0x5EED_0000 + UInt64(index))

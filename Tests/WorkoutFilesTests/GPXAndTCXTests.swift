@@ -1,7 +1,36 @@
 import Foundation
 import Testing
+import WorkoutFileFixtures
 @testable import WorkoutFiles
 
+/// Haversine distance and moving time over points, as the readers must derive them: segments do
+/// not join, an interval counts as moving at 0.5 m/s or more.
+func derivedTotals(_ segments: [[(time: Double?, latitude: Double?, longitude: Double?, meters: Double?)]], recorded: Bool = false)
+    -> (distance: Double, moving: Double) {
+    var distance = 0.0, moving = 0.0
+    for segment in segments {
+        for (a, b) in zip(segment, segment.dropFirst()) {
+            var step: Double?
+            if recorded, let d0 = a.meters, let d1 = b.meters {
+                step = max(0, d1 - d0)
+            } else if let lat0 = a.latitude, let lon0 = a.longitude, let lat1 = b.latitude, let lon1 = b.longitude {
+                step = Geo.meters(lat0, lon0, lat1, lon1)
+            }
+            guard let step else { continue }
+            distance += step
+            if let t0 = a.time, let t1 = b.time, t1 > t0, step / (t1 - t0) >= 0.5 { moving += t1 - t0 }
+        }
+    }
+    return (distance, moving)
+}
+
+extension GPXTrack {
+    var derived: (distance: Double, moving: Double) {
+        derivedTotals(segments.map { $0.map { (($0.time?.microseconds).map { Double($0) / 1e6 }, $0.latitude, $0.longitude, nil) } })
+    }
+}
+
+/// GPX 1.0 and 1.1 written by the fixtures: distance, moving time, ids, skips and extensions.
 @Suite struct GPXTests {
     @Test func haversineUsesTheMeanEarthRadius() {
         // One degree of latitude on a sphere of radius 6,371,008.8 m is R·π/180 = 111,195.08 m.
@@ -10,42 +39,60 @@ import Testing
     }
 
     @Test func gpx11TrackDistanceAndTimes() throws {
-        let file = try GPXParser().parse(RealData.url("gpx/gpxpy-1.6.2__around-visnjan-with-car.gpx"))
+        let document = SampleText.gpxRun
+        let file = try GPXParser().parse(bytes: document.bytes, fileName: "run.gpx")
+        let spec = document.tracks[0], points = spec.segments[0]
         let track = try #require(file.workouts.first)
-        #expect(track.track.count == 104)
-        // Reference: the same haversine sum computed independently in Python (2,733.243 m).
-        #expect(abs((track.distanceMeters ?? 0) - 2733.243) < 0.01)
-        #expect(track.elapsedSeconds == 514)
-        #expect(track.title == "2020-12-18 07:24:29")
-        #expect(track.startedAt.description == "2020-12-18T06:15:50Z (offset unknown)")
-        #expect(track.sourceKind == "file" && track.sourceId.hasPrefix("gpx:") && track.sourceId.hasSuffix(":0"))
-        let moving = try #require(track.movingSeconds)
-        #expect(moving > 0 && moving <= track.elapsedSeconds)
+        #expect(track.track.count == points.count)
+        #expect(abs((track.distanceMeters ?? 0) - spec.derived.distance) < 1e-6)
+        #expect(track.movingSeconds == spec.derived.moving && spec.derived.moving < track.elapsedSeconds, "five points stand still")
+        #expect(track.elapsedSeconds == Double(points.last!.time!.unix - points[0].time!.unix))
+        #expect(track.title == spec.name && track.sportName == spec.type && track.activityType == "run")
+        #expect(track.startedAt.description == points[0].time!.text + " (offset unknown)")
+        #expect(track.sourceKind == "file" && track.sourceId == "gpx:\(ContentDigest.sha256Prefix(document.bytes)):0")
+        // Heart rate and cadence come from the TrackPointExtension, whatever its prefix (here ns3).
+        #expect(track.track.map(\.heartRate) == points.map(\.heartRate) && track.track.map(\.cadence) == points.map(\.cadence))
+        #expect(track.track.map(\.altitudeMeters) == points.map(\.elevation))
+        let rates = points.compactMap(\.heartRate)
+        #expect(track.avgHeartRate == Int((Double(rates.reduce(0, +)) / Double(rates.count)).rounded()) && track.maxHeartRate == rates.max())
     }
 
     @Test func gpx10MultipleTracksAndSkips() throws {
-        let file = try GPXParser().parse(RealData.url("gpx/gpxpy-1.6.2__korita-zbevnica.gpx"))
-        // Four <trk>: one empty, one without times (358 points), two kept.
+        let document = SampleText.gpxTracks
+        let file = try GPXParser().parse(bytes: document.bytes, fileName: "tracks.gpx")
+        // Four <trk>: one empty, one without times, two kept; ids count every track.
         #expect(file.workouts.count == 2)
         #expect(file.workouts.map { $0.sourceId.split(separator: ":").last! } == ["2", "3"])
-        #expect(abs((file.workouts[0].distanceMeters ?? 0) - 2282.0446) < 0.01)
-        #expect(abs((file.workouts[1].distanceMeters ?? 0) - 3979.4994) < 0.01)
-        #expect(file.skipped.contains(SkipNote(reason: "GPX track without timestamps", count: 1)))
-        #expect(file.skipped.contains(SkipNote(reason: "GPX waypoint (wpt)", count: 2)))
+        for (workout, spec) in zip(file.workouts, document.tracks[2...]) {
+            #expect(abs((workout.distanceMeters ?? 0) - spec.derived.distance) < 1e-6, "segments are not joined")
+            let times = spec.segments.joined().compactMap(\.time?.unix)
+            #expect(workout.elapsedSeconds == Double(times.max()! - times.min()!) && workout.title == spec.name)
+        }
+        #expect(file.skipped == [SkipNote(reason: "GPX waypoint (wpt)", count: 2), SkipNote(reason: "GPX track without points", count: 1),
+                                 SkipNote(reason: "GPX track without timestamps", count: 1)])
         // The typed tracks ("jkljkl", "...") are the empty and the untimed one.
         #expect(file.workouts.allSatisfy { $0.sportName == nil && $0.activityType == "other" })
     }
 
     @Test func waypointOnlyFileHasNoWorkouts() throws {
-        let file = try GPXParser().parse(RealData.url("gpx/gpxpy-1.6.2__gpx_with_garmin_extension.gpx"))
+        let file = try GPXParser().parse(bytes: SampleText.gpxWaypoint.bytes, fileName: "wpt.gpx")
         #expect(file.workouts.isEmpty)
         #expect(file.skipped == [SkipNote(reason: "GPX waypoint (wpt)", count: 1)])
     }
 
     @Test func timestampsThatDoNotAdvanceAreFlagged() throws {
-        let file = try GPXParser().parse(RealData.url("gpx/gpxpy-1.6.2__Mojstrovka.gpx"))
-        #expect(file.workouts.first?.track.count == 184)
-        #expect(file.warnings.count == 1)
+        let document = SampleText.gpxStill
+        let file = try GPXParser().parse(bytes: document.bytes, fileName: "still.gpx")
+        let points = document.tracks[0].segments[0]
+        #expect(file.workouts.first?.track.count == points.count)
+        #expect(file.warnings == ["track 0: \(points.count) points span less than one second (the file's timestamps do not advance)"])
+        #expect(file.workouts.first?.startedAt.utcOffsetSeconds == points[0].time?.offsetSeconds)
+    }
+
+    @Test func appleRouteSpeedsFromBareExtensions() throws {
+        let document = SampleExports.zippedRoute
+        let route = try #require(try GPXParser().parse(bytes: document.bytes, fileName: "route.gpx").workouts.first)
+        #expect(route.track.map(\.speedMetersPerSecond) == document.tracks[0].segments[0].map(\.speed))
     }
 
     @Test func garminExtensionsMatchedByNamespaceNotPrefix() throws {
@@ -86,39 +133,53 @@ import Testing
     }
 }
 
+/// TCX written by the fixtures: totals as lap sums, extensions under any prefix, offsets in times.
 @Suite struct TCXTests {
     @Test func knownTotalsAreSumsOfLaps() throws {
-        let file = try TCXParser().parse(RealData.url("tcx/python-tcxparser__test.tcx"))
+        let document = SampleText.tcxRun
+        let spec = document.activities[0]
+        let file = try TCXParser().parse(bytes: document.bytes, fileName: "run.tcx")
         let run = try #require(file.workouts.first)
-        #expect(run.laps.count == 3)
-        // python-tcxparser reports 1,993 s / 4,689 m / 379 kcal: the sums of the laps'
-        // TotalTimeSeconds (1,992.78), DistanceMeters (4,689.2427) and Calories, rounded.
-        #expect(abs(run.elapsedSeconds - 1993) < 0.5 && abs(run.elapsedSeconds - 1992.78) < 1e-9)
-        #expect(abs((run.distanceMeters ?? 0) - 4689) < 0.5 && abs((run.distanceMeters ?? 0) - 4689.24267578) < 1e-6)
-        #expect(run.activeKcal == 379)
-        #expect(run.laps.map(\.activeKcal) == [94, 147, 138] || run.laps.compactMap(\.activeKcal).reduce(0, +) == 379)
-        #expect(run.activityType == "run" && run.sportName == "Running" && run.title == "Aerobics")
-        #expect(run.maxHeartRate == 189)
-        #expect(run.track.count == 384)
-        #expect(run.track.first?.heartRate != nil)
+        #expect(run.laps.count == spec.laps.count)
+        let elapsed = spec.laps.map(\.totalTimeSeconds).reduce(0, +)
+        #expect(run.elapsedSeconds == elapsed && run.distanceMeters == spec.laps.map(\.distanceMeters).reduce(0, +))
+        #expect(run.activeKcal == spec.laps.compactMap(\.calories).reduce(0, +))
+        #expect(run.laps.map(\.activeKcal) == spec.laps.map(\.calories))
+        #expect(run.laps.map(\.elapsedSeconds) == spec.laps.map(\.totalTimeSeconds))
+        #expect(run.activityType == "run" && run.sportName == "Running" && run.title == spec.notes)
+        let weighted = spec.laps.reduce(0.0) { $0 + Double($1.avgHeartRate!) * $1.totalTimeSeconds } / elapsed
+        #expect(run.avgHeartRate == Int(weighted.rounded()) && run.maxHeartRate == spec.laps.compactMap(\.maxHeartRate).max())
+        let points = spec.laps.flatMap(\.trackpoints)
+        #expect(run.track.count == points.count && run.track.map(\.heartRate) == points.map(\.heartRate))
+        #expect(run.track.map(\.distanceMeters) == points.map(\.distance))
+        #expect(run.startedAt == FileTimestamp(unixSeconds: spec.laps[0].start.unix) && !run.startedAt.offsetKnown)
+        #expect(run.endedAt == run.startedAt.adding(seconds: elapsed), "the laps outlast the track")
+        // Moving time from the recorded distances, lap by lap.
+        let moving = derivedTotals(spec.laps.map { $0.trackpoints.map { (Double($0.time.unix), $0.latitude, $0.longitude, $0.distance) } },
+                                   recorded: true).moving
+        #expect(run.movingSeconds == moving)
     }
 
     @Test func extensionSpeedByNamespace() throws {
-        let file = try TCXParser().parse(RealData.url("tcx/tcxreader__cross-country-skiing_activity_1.tcx"))
-        let ski = try #require(file.workouts.first)
-        #expect(ski.laps.count == 2)
-        #expect(ski.track.count == 486)
-        #expect(ski.track.allSatisfy { $0.speedMetersPerSecond != nil && $0.cadence != nil })
-        #expect(abs((ski.distanceMeters ?? 0) - 5692.01) < 1e-6)
-        #expect(ski.activeKcal == 532)
+        let document = SampleText.tcxSki
+        let spec = document.activities[0]
+        let ski = try #require(try TCXParser().parse(bytes: document.bytes, fileName: "ski.tcx").workouts.first)
+        let points = spec.laps.flatMap(\.trackpoints)
+        #expect(ski.laps.count == spec.laps.count && ski.track.count == points.count)
+        // Speed and run cadence sit in the ActivityExtension's TPX, here under the prefix "ax".
+        #expect(ski.track.map(\.speedMetersPerSecond) == points.map(\.speed) && ski.track.map(\.cadence) == points.map(\.runCadence))
+        #expect(ski.distanceMeters == spec.laps.map(\.distanceMeters).reduce(0, +))
+        #expect(ski.activeKcal == spec.laps.compactMap(\.calories).reduce(0, +) && ski.activityType == "other")
     }
 
     @Test func offsetsInTimesAreKept() throws {
-        let file = try TCXParser().parse(RealData.url("tcx/tcxreader__mapmyride_biking.tcx"))
-        let ride = try #require(file.workouts.first)
+        let document = SampleText.tcxRide
+        let spec = document.activities[0].laps[0]
+        let ride = try #require(try TCXParser().parse(bytes: document.bytes, fileName: "ride.tcx").workouts.first)
         #expect(ride.activityType == "ride")
         #expect(ride.startedAt.offsetKnown && ride.startedAt.utcOffsetSeconds == 0)
-        #expect(ride.track.count == 3112)
-        #expect(ride.track[0].time?.microsecondsSinceEpoch == ride.startedAt.microsecondsSinceEpoch + 849_800)
+        #expect(ride.track.count == spec.trackpoints.count)
+        #expect(ride.track[0].time?.microsecondsSinceEpoch == ride.startedAt.microsecondsSinceEpoch + Int64(spec.trackpoints[0].time.micros))
+        #expect(ride.track.map(\.powerWatts) == spec.trackpoints.map(\.watts) && ride.track.map(\.cadence) == spec.trackpoints.map(\.cadence))
     }
 }

@@ -1,6 +1,7 @@
 import DemoData
 import Foundation
 import Testing
+import WorkoutFileFixtures
 @testable import WorkoutFiles
 
 /// Serves its bytes a few at a time, so every token crosses window refills.
@@ -138,10 +139,9 @@ func transcript(_ xml: String, trickle: Bool = false) throws -> [String] {
         #expect(try transcript("<a>\n  <b> x </b>\n</a>") == ["<a>", "<b>", "' x '", "</b>", "</a>"])
     }
 
-    @Test(arguments: ["gpx/gpxpy-1.6.2__around-visnjan-with-car.gpx", "tcx/python-tcxparser__sup_activity_1.tcx",
-                      "apple_health/applehealthdata__export6s3sample.xml"])
-    func realFilesGiveTheSameEventsWhenTrickled(_ relative: String) throws {
-        let text = String(decoding: try RealData.bytes(relative), as: UTF8.self)
+    @Test(arguments: ["run.gpx", "tracks-1.0.gpx", "route.gpx", "run.tcx", "ski.tcx", "export.xml"])
+    func generatedFilesGiveTheSameEventsWhenTrickled(_ name: String) throws {
+        let text = String(decoding: try SampleCatalogue.file(named: name).bytes, as: UTF8.self)
         #expect(try transcript(text) == transcript(text, trickle: true))
     }
 }

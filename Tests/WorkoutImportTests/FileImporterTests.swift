@@ -4,86 +4,102 @@ import Foundation
 import Logbook
 import LogbookTestSupport
 import Testing
+import WorkoutFileFixtures
 import WorkoutFiles
 @testable import WorkoutImport
 
-/// Real workout files (read in place from `../shared/realdata`) imported into a real Logbook:
-/// values checked against figures known independently, re-imports that write nothing, damaged
-/// files that write nothing, and read models that verify.
+/// Generated workout files (written with known values by WorkoutFileFixtures) imported into a real
+/// Logbook: the values written come back, re-imports write nothing, damaged files write nothing,
+/// and read models verify. ``RealFilesImportTests`` holds real devices' files to the same.
 @Suite("Workout files into Logbook", .serialized)
 struct FileImporterTests {
-    static let realData = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/realdata").standardizedFileURL
-
-    static func file(_ relative: String) -> URL { realData.appendingPathComponent(relative) }
-
     static func register(_ logbook: Logbook, _ user: String = "ana", zone: String = "Europe/Berlin", units: Units = .metric) async throws {
         try await logbook.execute(.registerUser(user: user, UserRegistered(displayName: "Ana", timeZone: zone, units: units)),
                                   context: when("2012-01-01T08:00:00+01:00"))
     }
 
-    @Test("FIT, TCX and monitoring files give the figures known for them, and the activity detail shows laps, splits and route")
-    func knownFigures() async throws {
-        try await withLogbook { logbook, _ in
-            try await Self.register(logbook)
-            let importer = FileImporter(logbook: logbook)
+    /// A Logbook with "ana" registered, and a directory for generated files; both removed afterwards.
+    static func withFiles<R>(_ body: (Logbook, FixtureDirectory) async throws -> R) async throws -> R {
+        try await FixtureDirectory.with { directory in
+            try await withLogbook { logbook, _ in
+                try await register(logbook)
+                return try await body(logbook, directory)
+            }
+        }
+    }
 
-            let fenix = try await importer.importFile(Self.file("fit/python-fitparse__activity-small-fenix2-run.fit"), user: "ana")
-            let run = try #require(fenix.workouts.first)
-            #expect(fenix.format == "fit" && fenix.workouts.count == 1)
-            #expect(run.elapsedSeconds == 2832 && run.distanceMeters == 9008 && run.activeKcal == 516 && run.activityType == "run")
-            #expect(run.outcome == "imported")
+    /// Whole units as the import reports them.
+    static func whole(_ value: Double?) -> Int? { value.map { Int($0.rounded()) } }
+
+    @Test("FIT, TCX and monitoring files give the values written into them, and the activity detail shows laps, splits and route")
+    func knownFigures() async throws {
+        try await Self.withFiles { logbook, directory in
+            let importer = FileImporter(logbook: logbook)
+            let spec = SampleFIT.run, session = spec.sessions[0]
+            let report = try await importer.importFile(try directory.write(spec.encoded().bytes, to: "run.fit"), user: "ana")
+            let run = try #require(report.workouts.first)
+            #expect(report.format == "fit" && report.workouts.count == 1)
+            #expect(run.elapsedSeconds == Self.whole(session.elapsedSeconds) && run.distanceMeters == Self.whole(session.distanceMeters))
+            #expect(run.activeKcal == session.calories && run.avgHeartRate == session.avgHeartRate && run.activityType == "run")
+            #expect(run.outcome == "imported" && run.laps == spec.laps.count && run.trackPoints == spec.records.count)
             let detail = try await logbook.activityDetail(user: "ana", workoutId: try #require(run.workoutId))
-            #expect(detail.activity.laps?.count == run.laps && run.laps > 0)
-            #expect(detail.activity.trackPoints == run.trackPoints && run.trackPoints > 2000)
-            #expect(detail.splits.count == 10, "9,008 m: nine whole kilometres and a last part")
+            #expect(detail.activity.laps?.count == spec.laps.count && detail.activity.trackPoints == spec.records.count)
+            // Splits of the device's distance: whole kilometres and a last part.
+            let meters = spec.records.last!.distanceMeters! - spec.records[0].distanceMeters!
+            #expect(detail.splits.count == Int((meters / 1000).rounded(.up)))
             #expect(detail.splits.dropLast().allSatisfy { $0.distanceMeters == 1000 })
-            #expect(abs(detail.splits.reduce(0) { $0 + $1.seconds } - 2832) <= 30, "split times add up to the run")
+            let seconds = Int(spec.records.last!.time - spec.records[0].time)
+            #expect(abs(detail.splits.reduce(0) { $0 + $1.seconds } - seconds) <= detail.splits.count, "split times add up to the run")
             #expect(detail.hasRoute)
             let (record, track) = try await logbook.activityTrack(user: "ana", workoutId: run.workoutId!)
             let samples = try #require(track)
+            #expect(samples.heartRate == spec.records.map(\.heartRate))
             let geo = try #require(TrackAnalysis.geoJSON(samples, workoutId: record.workoutId, activityType: record.activityType))
             let object = try #require(try JSONSerialization.jsonObject(with: Data(geo.utf8)) as? [String: Any])
             #expect((object["geometry"] as? [String: Any])?["type"] as? String == "LineString")
 
-            let edge = try await importer.importFile(Self.file("fit/python-fitparse__garmin-edge-500-activity.fit"), user: "ana")
-            let ride = try #require(edge.workouts.first)
-            #expect(ride.elapsedSeconds == 12_691 && ride.movingSeconds == 10_641)
-            #expect(abs((ride.distanceMeters ?? 0) - 92_600) < 100)
+            let rideSpec = SampleFIT.ride.sessions[0]
+            let ride = try #require(try await importer.importFile(try directory.write(SampleFIT.ride.encoded().bytes, to: "ride.fit"),
+                                                                  user: "ana").workouts.first)
+            #expect(ride.elapsedSeconds == Self.whole(rideSpec.elapsedSeconds) && ride.movingSeconds == Self.whole(rideSpec.movingSeconds))
+            #expect(ride.distanceMeters == Self.whole(rideSpec.distanceMeters) && ride.sourceKind == "wahoo")
 
-            let tcx = try await importer.importFile(Self.file("tcx/python-tcxparser__test.tcx"), user: "ana")
+            let laps = SampleText.tcxRun.activities[0].laps
+            let tcx = try await importer.importFile(try directory.write(SampleText.tcxRun.bytes, to: "run.tcx"), user: "ana")
             let tcxRun = try #require(tcx.workouts.first)
-            #expect(tcxRun.laps == 3 && tcxRun.elapsedSeconds == 1993 && tcxRun.distanceMeters == 4689 && tcxRun.activeKcal == 379)
+            #expect(tcxRun.laps == laps.count && tcxRun.elapsedSeconds == Self.whole(laps.map(\.totalTimeSeconds).reduce(0, +)))
+            #expect(tcxRun.distanceMeters == Self.whole(laps.map(\.distanceMeters).reduce(0, +)))
+            #expect(tcxRun.activeKcal == laps.compactMap(\.calories).reduce(0, +))
 
-            let monitoring = try await importer.importFile(Self.file("fit/python-fitparse__MonitoringFile.fit"), user: "ana")
-            #expect(monitoring.steps == 3_142 + 31 && monitoring.workouts.isEmpty)
-            #expect(monitoring.written?.stepEvents == 1)
+            let steps = SampleFIT.monitoring
+            let monitoring = try await importer.importFile(try directory.write(steps.encoded().bytes, to: "monitoring.fit"), user: "ana")
+            #expect(monitoring.steps == steps.intervals.reduce(0) { $0 + $1.steps } && monitoring.workouts.isEmpty)
+            #expect(monitoring.stepSamples == steps.intervals.count && monitoring.written?.stepEvents == 1)
 
             // The imports flow through stats, the timeline and collectibles, and every read model verifies.
-            let day = run.startedAt.localDate
-            let week = try await logbook.weeklyStats(user: "ana", containing: day)
-            #expect(week.totals.distanceMeters >= 9008)
+            let week = try await logbook.weeklyStats(user: "ana", containing: run.startedAt.localDate)
+            #expect(week.totals.distanceMeters >= run.distanceMeters!)
             let timeline = try await logbook.timeline(user: "ana", filter: TimelineFilter(), limit: 100, cursor: nil)
             #expect(timeline.entries.contains { $0.description.hasPrefix("Recorded the track of the run") })
             for result in try await logbook.verify() { #expect(result.matches, "\(result.projection) differs after a rebuild") }
         }
     }
 
-    @Test("an Apple Health export: 3,980 step records of 349,765 steps and 61 workouts; importing it again writes nothing")
+    @Test("an Apple Health export: its step records and workouts; importing it again writes nothing, read once or twice")
     func appleHealthAndReimport() async throws {
-        try await withLogbook { logbook, _ in
-            try await Self.register(logbook)
+        try await Self.withFiles { logbook, directory in
             let importer = FileImporter(logbook: logbook)
-            let export = Self.file("apple_health/hkimport__Data_export.xml")
+            let spec = SampleExports.health()
+            let export = try directory.write(spec.bytes, to: "export.xml")
+            let steps = spec.records.filter { $0.type.hasSuffix("StepCount") }.compactMap { Int(Double($0.value)!) }.filter { $0 > 0 }
             let first = try await importer.importFile(export, user: "ana")
             #expect(first.format == "apple-health")
-            #expect(first.stepSamples == 3_980 && first.steps == 349_765)
-            #expect(first.workouts.count == 61)
-            #expect(first.written?.workouts == 61 && first.written?.workoutsAlreadyThere == 0)
+            #expect(first.stepSamples == steps.count && first.steps == steps.reduce(0, +))
+            #expect(first.workouts.count == spec.workouts.count)
+            #expect(first.written?.workouts == spec.workouts.count && first.written?.workoutsAlreadyThere == 0)
             let head = try await logbook.log.headPosition()
             let again = try await importer.importFile(export, user: "ana")
-            #expect(again.written?.workouts == 0 && again.written?.workoutsAlreadyThere == 61)
+            #expect(again.written?.workouts == 0 && again.written?.workoutsAlreadyThere == spec.workouts.count)
             #expect(again.written?.stepEvents == 0 && again.written?.stepEventsAlreadyThere == first.written?.stepEvents)
             #expect(again.workouts.map(\.workoutId) == first.workouts.map(\.workoutId))
             #expect(try await logbook.log.headPosition() == head, "a re-import appends nothing")
@@ -91,7 +107,8 @@ struct FileImporterTests {
             var streaming = FileImporter(logbook: logbook)
             streaming.options.inMemoryLimitBytes = 0
             let streamed = try await streaming.importFile(export, user: "ana")
-            #expect(streamed.written?.workoutsAlreadyThere == 61)
+            #expect(streamed.written?.workoutsAlreadyThere == spec.workouts.count)
+            #expect(streamed.workouts.map(\.workoutId) == first.workouts.map(\.workoutId))
             #expect(try await logbook.log.headPosition() == head)
         }
     }
@@ -99,59 +116,56 @@ struct FileImporterTests {
     @Test("the streamed (read twice) path writes exactly what the in-memory path writes")
     func streamedEqualsInMemory() async throws {
         func digests(limit: Int64) async throws -> [String] {
-            try await withLogbook { logbook, _ in
-                try await Self.register(logbook)
+            try await Self.withFiles { logbook, directory in
                 var importer = FileImporter(logbook: logbook)
                 importer.options.inMemoryLimitBytes = limit
                 importer.options.stepsPerEvent = 500
-                for name in ["apple_health/hkimport__Data_export.xml", "fit/python-fitparse__garmin-fenix-5-run.fit", "gpx/gpxpy-1.6.2__korita-zbevnica.gpx"] {
-                    _ = try await importer.importFile(Self.file(name), user: "ana")
-                }
+                let files = [("export.xml", SampleExports.health().bytes), ("run.fit", SampleFIT.run.encoded().bytes),
+                             ("tracks.gpx", SampleText.gpxTracks.bytes), ("export.zip", try SampleExports.healthZip())]
+                for (name, bytes) in files { _ = try await importer.importFile(try directory.write(bytes, to: name), user: "ana") }
                 return try logbook.digests().map(\.sha256)
             }
         }
         #expect(try await digests(limit: 0) == digests(limit: 1 << 30))
     }
 
-    @Test("damaged files are refused with the byte offset, and write nothing", arguments: [
-        "fit/python-fitparse__nick.fit", "fit/python-fitparse__strava-android-app-201.10-b1218918.fit",
-        "fit/python-fitparse__activity-settings-corruptheader.fit", "fit/python-fitparse__activity-settings-nodata.fit",
-        "fit/python-fitparse__activity-unexpected-eof.fit", "fit/python-fitparse__activity-filecrc.fit",
-        "fit/python-fitparse__activity-activity-filecrc.fit",
-    ])
+    /// The damaged variants of a small activity file (FITDamage): truncated, bad CRCs, undefined
+    /// local messages, corrupt chained headers.
+    static let damaged = FITDamage.all(SampleFIT.small.encoded(), chainedWith: SampleFIT.run.encoded(), stem: "small")
+
+    @Test("damaged files are refused with the byte offset, and write nothing", arguments: damaged.map(\.name))
     func damagedFiles(_ name: String) async throws {
-        try await withLogbook { logbook, _ in
-            try await Self.register(logbook)
+        let damaged = try #require(Self.damaged.first { $0.name == name })
+        try await Self.withFiles { logbook, directory in
+            let url = try directory.write(damaged.bytes, to: name)
             let head = try await logbook.log.headPosition()
             for limit: Int64 in [0, 1 << 30] {
                 var importer = FileImporter(logbook: logbook)
                 importer.options.inMemoryLimitBytes = limit
                 do {
-                    _ = try await importer.importFile(Self.file(name), user: "ana")
+                    _ = try await importer.importFile(url, user: "ana")
                     Issue.record("\(name) imported")
                 } catch let error as WorkoutFileError {
-                    #expect(error.byteOffset != nil && error.fileName.hasSuffix(".fit"), "\(error)")
+                    #expect(error.code.rawValue == damaged.code && error.byteOffset == damaged.offset && error.fileName == name, "\(error)")
                 }
                 #expect(try await logbook.log.headPosition() == head, "\(name) wrote something")
             }
         }
     }
 
-    @Test("mutated real files (seeded) never crash; those refused write nothing")
+    @Test("mutated files (seeded) never crash; those refused write nothing")
     func mutatedFiles() async throws {
-        try await withLogbook { logbook, _ in
-            try await Self.register(logbook)
+        try await Self.withFiles { logbook, directory in
             let importer = FileImporter(logbook: logbook)
             var generator = SplitMix64(seed: 20261123)
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-fuzz-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let sources = ["fit/python-fitparse__activity-small-fenix2-run.fit", "tcx/python-tcxparser__test.tcx",
-                           "gpx/gpxpy-1.6.2__Mojstrovka.gpx", "apple_health/healthkit-to-sqlite__tests_export.xml"]
+            let sources: [(String, [UInt8])] = [
+                ("fit", SampleFIT.run.encoded(FITWriteOptions(compressedTimestamps: true)).bytes), ("tcx", SampleText.tcxRun.bytes),
+                ("gpx", SampleText.gpxRun.bytes), ("xml", SampleExports.health(steps: 40).bytes),
+            ]
             var refused = 0
             for round in 0..<40 {
-                let source = sources[round % sources.count]
-                var bytes = [UInt8](try Data(contentsOf: Self.file(source)))
+                let (suffix, source) = sources[round % sources.count]
+                var bytes = source
                 switch round % 3 {
                 case 0: bytes.removeLast(Int.random(in: 1...max(1, bytes.count / 2), using: &generator))
                 case 1:
@@ -160,8 +174,7 @@ struct FileImporterTests {
                     let at = Int.random(in: 0..<bytes.count, using: &generator)
                     bytes.insert(contentsOf: (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }, at: at)
                 }
-                let url = directory.appendingPathComponent("mutant-\(round)." + (source as NSString).pathExtension)
-                try Data(bytes).write(to: url)
+                let url = try directory.write(bytes, to: "mutant-\(round).\(suffix)")
                 let head = try await logbook.log.headPosition()
                 do {
                     _ = try await importer.importFile(url, user: "ana")
@@ -175,27 +188,11 @@ struct FileImporterTests {
         }
     }
 
-    @Test("a folder: Strava rows and every parsable file, in path order; the user must be registered")
-    func folderAndUnknownUser() async throws {
-        let files = try FileImporter.files(at: Self.realData.appendingPathComponent("tcx"))
-        #expect(files.count == 5 && files == files.sorted { $0.path < $1.path })
-        try await withLogbook { logbook, _ in
-            try await Self.register(logbook)
-            let report = try await FileImporter(logbook: logbook).importFile(Self.file("strava/JoBoSo__activities_2023.csv"), user: "ana")
-            #expect(report.format == "strava-csv" && report.workouts.count > 100)
-            #expect(report.workouts.allSatisfy { $0.sourceKind == "strava" })
-            await #expect(throws: LogbookError.self) {
-                _ = try await FileImporter(logbook: logbook).importFile(Self.file("tcx/python-tcxparser__test.tcx"), user: "nobody")
-            }
-        }
-    }
-
     @Test("a deleted import stays deleted when the file comes again; imp- ids belong to imports; a retry of a multi-event command names the same events")
     func deleteReservedAndRetry() async throws {
-        try await withLogbook { logbook, _ in
-            try await Self.register(logbook)
+        try await Self.withFiles { logbook, directory in
             let importer = FileImporter(logbook: logbook)
-            let tcx = Self.file("tcx/python-tcxparser__test.tcx")
+            let tcx = try directory.write(SampleText.tcxRun.bytes, to: "run.tcx")
             let first = try await importer.importFile(tcx, user: "ana")
             let id = try #require(first.workouts.first?.workoutId)
             try await logbook.execute(.deleteWorkout(user: "ana", workoutId: id))
