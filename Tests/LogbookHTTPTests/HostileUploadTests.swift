@@ -5,42 +5,25 @@ import LogbookHTTP
 import LogbookTestSupport
 import NIOCore
 import Testing
+import WorkoutFileFixtures
 
 /// Uploads an attacker would send: each answers a problem, the server goes on (`/health`), and
 /// nothing is written. The 72-byte zip used to kill the process for every user.
 @Suite("HTTP hostile uploads")
 struct HostileUploadTests {
-    /// Little-endian fields, for files built byte by byte.
-    struct Fields {
-        var bytes: [UInt8] = []
-        mutating func u16(_ value: UInt16) { bytes += [UInt8(value & 0xFF), UInt8(value >> 8)] }
-        mutating func u32(_ value: UInt32) { for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) } }
-        mutating func u64(_ value: UInt64) { for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) } }
-    }
-
-    /// A local-file header, a ZIP64 locator whose record offset is 0xFFFF_FFFF_FFFF_FFFF, and an
-    /// end-of-central-directory record counting 0xFFFF entries: 72 bytes.
-    static var seventyTwoBytes: [UInt8] {
-        var out = Fields()
-        out.u32(0x0403_4B50); out.bytes += [UInt8](repeating: 0, count: 26)
-        out.u32(0x0706_4B50); out.u32(0); out.u64(.max); out.u32(1)
-        out.u32(0x0605_4B50); out.u16(0); out.u16(0); out.u16(0xFFFF); out.u16(0xFFFF); out.u32(0); out.u32(0); out.u16(0)
-        return out.bytes
-    }
-
     /// An Apple Health export whose one deflated entry says 16 compressed bytes inflate to 1 GiB.
     static var declaredBomb: [UInt8] {
         let name = Array("apple_health_export/export.xml".utf8)
         let data = [UInt8](repeating: 0, count: 16)
-        var out = Fields()
+        var out = LEBytes()
         out.u32(0x0403_4B50); out.u16(20); out.u16(0); out.u16(8); out.u16(0); out.u16(0)
         out.u32(0); out.u32(UInt32(data.count)); out.u32(1 << 30); out.u16(UInt16(name.count)); out.u16(0)
-        out.bytes += name + data
+        out.append(name + data)
         let directory = out.bytes.count
         out.u32(0x0201_4B50); out.u16(20); out.u16(20); out.u16(0); out.u16(8); out.u16(0); out.u16(0)
         out.u32(0); out.u32(UInt32(data.count)); out.u32(1 << 30); out.u16(UInt16(name.count)); out.u16(0); out.u16(0)
         out.u16(0); out.u16(0); out.u32(0); out.u32(0)
-        out.bytes += name
+        out.append(name)
         let size = out.bytes.count - directory
         out.u32(0x0605_4B50); out.u16(0); out.u16(0); out.u16(1); out.u16(1); out.u32(UInt32(size)); out.u32(UInt32(directory)); out.u16(0)
         return out.bytes
@@ -67,7 +50,7 @@ struct HostileUploadTests {
             try await register(server, "ana")
             let head = try await server.head()
             let cases: [([UInt8], String, HTTPResponse.Status, String)] = [
-                (Self.seventyTwoBytes, "application/zip", .unprocessableContent, "malformedZip"),
+                (HostileZip.seventyTwoBytes(), "application/zip", .unprocessableContent, "malformedZip"),
                 (Self.declaredBomb, "application/zip", .contentTooLarge, "maxCompressionRatio"),
             ]
             for (bytes, type, status, words) in cases {

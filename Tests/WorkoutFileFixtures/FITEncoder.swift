@@ -14,6 +14,8 @@ public struct FITBaseType: Sendable, Hashable {
     public static let sint32 = FITBaseType(number: 0x85, size: 4)
     public static let uint32 = FITBaseType(number: 0x86, size: 4)
     public static let string = FITBaseType(number: 0x07, size: 1)
+    public static let sint64 = FITBaseType(number: 0x8E, size: 8)
+    public static let uint64 = FITBaseType(number: 0x8F, size: 8)
     public static let float32 = FITBaseType(number: 0x88, size: 4)
     public static let float64 = FITBaseType(number: 0x89, size: 8)
     public static let uint8z = FITBaseType(number: 0x0A, size: 1)

@@ -1,4 +1,5 @@
 import Foundation
+import WorkoutFileFixtures
 @testable import WorkoutFiles
 import Zlib
 

@@ -1,4 +1,5 @@
 import Foundation
+import WorkoutFileFixtures
 import Testing
 @testable import WorkoutFiles
 
