@@ -13,7 +13,7 @@ public import Foundation
 /// | 2 | Activity Name | `title` |
 /// | 3 | Activity Type | `sportName`, mapped with `ActivityTypeMapping.freeText` |
 /// | 5 | Elapsed Time | seconds (integer); col 15 is the same as a float, used as fallback |
-/// | 6 | Distance | display units — km, but nautical miles for Sail — used only if col 17 is empty (× 1000) |
+/// | 6 | Distance | display units — km, but nautical miles for Sail — used only if col 17 is empty (× 1000, Sail × 1852) |
 /// | 7 / 30 | Max Heart Rate | bpm (30 preferred) |
 /// | 12 | Filename | `originalFile` (e.g. activities/123.fit.gz) |
 /// | 16 | Moving Time | seconds |
@@ -101,9 +101,11 @@ public struct StravaCSVParser: Sendable {
 
     static func workout(_ row: CSVRow, id: String, start: FileTimestamp) -> ParsedWorkout {
         let elapsed = min(number(row, Column.elapsed) ?? number(row, Column.elapsedFloat) ?? 0, 1e9)
-        let distance = number(row, Column.distanceMeters) ?? number(row, Column.displayDistance).map { $0 * 1000 }
-        let maxHR = number(row, Column.maxHeartRate) ?? number(row, Column.maxHeartRateA)
         let type = row.isEmpty(Column.type) ? nil : row[Column.type]
+        // Column 6 is in the display unit: nautical miles for Sail, kilometres otherwise.
+        let displayUnit = type?.trimmingSpaces() == "Sail" ? 1852.0 : 1000.0
+        let distance = number(row, Column.distanceMeters) ?? number(row, Column.displayDistance).map { $0 * displayUnit }
+        let maxHR = number(row, Column.maxHeartRate) ?? number(row, Column.maxHeartRateA)
         let file = row[Column.filename].trimmingSpaces()
         func rate(_ value: Double?) -> Int? { value.flatMap { $0 > 0 && $0 < 400 ? Int($0.rounded()) : nil } }
         return ParsedWorkout(
