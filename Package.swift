@@ -54,6 +54,12 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
         ),
+        // libsodium, found with pkg-config; `tools/setup` installs it on Debian. Only the Sodium module imports it.
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
+        ),
         // glibc's mallopt, for the import command's allocator setting (no pointers cross it).
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // The log benchmark's floor: its workload in plain C on LMDB, a program of its own that
@@ -61,6 +67,9 @@ let package = Package(
         .executableTarget(name: "LogbookCBaseline", dependencies: ["CLMDB"], path: "Sources/LogbookCBaseline"),
         // The one module that calls mdb_* and touches raw pointers.
         .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: strictSettings),
+        // The one module that calls crypto_*/sodium_*: keys, XChaCha20-Poly1305 and (to read the
+        // first payload format) the IETF ChaCha20-Poly1305, behind a Swift API with typed errors.
+        .target(name: "Sodium", dependencies: ["CSodium"], swiftSettings: strictSettings),
         // Varints, little-endian integers and strings in byte buffers, for the storage encodings.
         .target(name: "BinaryCoding", swiftSettings: strictSettings),
         // The log's contract, backend-neutral: the EventStore protocol, envelope, errors, positions, timestamps.
@@ -160,6 +169,10 @@ let package = Package(
         .testTarget(
             name: "WorkoutImportTests",
             dependencies: ["WorkoutImport", "WorkoutFiles", "Logbook", "EventLog", "LogbookTestSupport", "DemoData"],
+            swiftSettings: strictSettings),
+        // libsodium through the Sodium module: the RFC 8439 and XChaCha draft vectors, swift-crypto as a cross-check.
+        .testTarget(
+            name: "SodiumTests", dependencies: ["Sodium", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "LogbookTestSupport"], swiftSettings: strictSettings),
         .testTarget(
