@@ -93,7 +93,7 @@ let package = Package(
         .target(
             name: "Logbook",
             dependencies: [
-                "EventLog", "EventLogLMDB", "LMDB", "BinaryCoding",
+                "EventLog", "EventLogLMDB", "LMDB", "BinaryCoding", "Sodium",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -137,9 +137,10 @@ let package = Package(
             name: "LogBenchmarks",
             dependencies: [
                 "EventLog", "EventLogLMDB", "EventLogPostgres", "LMDB", "BinaryCoding", "Logbook", "DemoData", "WorkoutFiles",
-                "WorkoutImport",
+                "WorkoutImport", "Sodium",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
-                // The payload-encryption baseline: swift-crypto's ChaChaPoly called directly.
+                // The payload-encryption baselines: swift-crypto's ChaChaPoly and libsodium's
+                // XChaCha20-Poly1305 (through Sodium) called directly.
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings),

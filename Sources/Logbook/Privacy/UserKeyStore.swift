@@ -1,5 +1,6 @@
 import Foundation
 import LMDB
+import Sodium
 import Synchronization
 
 /// Each user's payload key, in a small LMDB environment of its own (`<store>/keys`), apart from
@@ -13,7 +14,7 @@ final class UserKeyStore: @unchecked Sendable {
     /// What a store holds for one user.
     enum Entry: Sendable {
         /// The key, ready to use (made once per user, then cached).
-        case key(ChaCha20)
+        case key(SymmetricKey)
         case erased
 
         var isErased: Bool { if case .erased = self { true } else { false } }
@@ -24,12 +25,14 @@ final class UserKeyStore: @unchecked Sendable {
     /// The environment and its databases; replaced when the file is compacted. Guarded by `lock`.
     private var environment: Environment
     private var keys: Database
+    private var meta: Database
     private let lock = NSLock()
     private let cache = Mutex<[String: Entry]>([:])
     /// How payloads are kept, read from (or written into, when the store was created) the meta table.
     let format: PayloadFormat
 
-    static let keyBytes = 32
+    static let keyBytes = SymmetricKey.byteCount
+    private static let formatKey = Array("payloads".utf8)
 
     /// Opens the key store in `directory`, creating it with `format` if it does not exist
     /// (unless read-only). An existing store keeps the format it was created with.
@@ -45,9 +48,10 @@ final class UserKeyStore: @unchecked Sendable {
         environment = try Environment(path: directory, options: options)
         do {
             keys = try environment.openDatabase(named: "user-keys")
-            let meta = try environment.openDatabase(named: "meta")
+            meta = try environment.openDatabase(named: "meta")
+            let meta = self.meta
             let stored = try environment.read { txn in
-                try txn.get(meta, key: Array("payloads".utf8).span) { String(decoding: $0.copiedBytes(), as: UTF8.self) }
+                try txn.get(meta, key: Self.formatKey.span) { String(decoding: $0.copiedBytes(), as: UTF8.self) }
             }
             if let stored {
                 guard let known = PayloadFormat(rawValue: stored) else {
@@ -57,7 +61,7 @@ final class UserKeyStore: @unchecked Sendable {
             } else {
                 if !readOnly {
                     try environment.write { txn in
-                        try txn.put(meta, key: Array("payloads".utf8).span, value: Array(format.rawValue.utf8).span)
+                        try txn.put(meta, key: Self.formatKey.span, value: Array(format.rawValue.utf8).span)
                     }
                 }
                 self.format = format
@@ -91,7 +95,11 @@ final class UserKeyStore: @unchecked Sendable {
         guard stored.count == keyBytes else {
             throw LogbookError.storage("the key of user \"\(user)\" in \(directory) is \(stored.count) bytes, not \(keyBytes): the key store is damaged")
         }
-        return .key(ChaCha20(key: stored.span))
+        do {
+            return .key(try SymmetricKey(bytes: stored.span))
+        } catch {
+            throw LogbookError.storage("the key of user \"\(user)\" in \(directory) is not usable (\(error)): the key store is damaged")
+        }
     }
 
     /// The user's entry if it is cached (no lock but the cache's, no transaction).
@@ -117,10 +125,9 @@ final class UserKeyStore: @unchecked Sendable {
                         created[user] = try Self.entry(stored: existing, user: user, directory: directory)
                         continue
                     }
-                    var generator = SystemRandomNumberGenerator()
-                    let key = (0..<Self.keyBytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-                    try txn.put(keys, key: Array(user.utf8).span, value: key.span)
-                    created[user] = .key(ChaCha20(key: key.span))
+                    let key = try SymmetricKey.random()
+                    try txn.put(keys, key: Array(user.utf8).span, value: key.copiedBytes().span)
+                    created[user] = .key(key)
                 }
                 return created
             }
@@ -135,6 +142,7 @@ final class UserKeyStore: @unchecked Sendable {
     @discardableResult
     func erase(_ user: String) throws -> Bool {
         try lock.withLock {
+            let keys = self.keys
             let current = try environment.write { txn -> [UInt8]? in
                 let current = try txn.get(keys, key: Array(user.utf8).span) { $0.copiedBytes() }
                 if current?.isEmpty != true { try txn.put(keys, key: Array(user.utf8).span, value: [UInt8]().span) }
@@ -156,6 +164,7 @@ final class UserKeyStore: @unchecked Sendable {
         let compacted = Result { try Environment.compactDataFile(inDirectory: directory, options: options) }
         environment = try Environment(path: directory, options: options)
         keys = try environment.openDatabase(named: "user-keys", create: false)
+        meta = try environment.openDatabase(named: "meta", create: false)
         _ = try compacted.get()
     }
 
@@ -182,13 +191,4 @@ final class UserKeyStore: @unchecked Sendable {
     func withEnvironment<R>(_ body: (Environment) throws -> R) rethrows -> R {
         try lock.withLock { try body(environment) }
     }
-}
-
-/// How a store keeps its events' payloads.
-public enum PayloadFormat: String, Sendable, Hashable, Codable {
-    /// As written (stores made before payload encryption, and logs shared in PostgreSQL).
-    case plaintext
-    /// Each user's payloads encrypted with ChaCha20-Poly1305 under that user's own key; the
-    /// nonce is derived from the event id, the id and type are authenticated with it.
-    case perUserChaChaPoly = "chacha20-poly1305/v1"
 }
