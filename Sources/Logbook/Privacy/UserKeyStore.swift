@@ -9,7 +9,10 @@ import Synchronization
 /// A key is written durably before the first event it encrypts is appended (a crash in between
 /// leaves an unused key, never an event without its key). Erasing a user replaces the key with a
 /// tombstone (an empty value: the user was erased, and stays so) and rewrites the file compacted,
-/// so the key's bytes are not merely freed but gone from it. Keys are cached in memory once read.
+/// so the key's bytes are not merely freed but gone from it. The tombstone's transaction also
+/// records that a compaction is owed (meta `compaction-owed`), cleared only once the compacted
+/// file is in place: an erasure cut off in between (a crash, a full disk) is compacted when the
+/// store is next opened for writing, or by the erasure's retry. Keys are cached in memory once read.
 final class UserKeyStore: @unchecked Sendable {
     /// What a store holds for one user.
     enum Entry: Sendable {
@@ -33,6 +36,8 @@ final class UserKeyStore: @unchecked Sendable {
 
     static let keyBytes = SymmetricKey.byteCount
     private static let formatKey = Array("payloads".utf8)
+    /// Set in the transaction that writes a tombstone over a key, cleared after the compaction.
+    private static let compactionOwedKey = Array("compaction-owed".utf8)
 
     /// Opens the key store in `directory`, creating it with `format` if it does not exist
     /// (unless read-only). An existing store keeps the format it was created with.
@@ -66,6 +71,7 @@ final class UserKeyStore: @unchecked Sendable {
                 }
                 self.format = format
             }
+            if !readOnly { try finishOwedCompactionLocked() }
         } catch {
             environment.close()
             throw error
@@ -136,24 +142,45 @@ final class UserKeyStore: @unchecked Sendable {
         return found.merging(created) { $1 }
     }
 
-    /// Replaces the user's key with a tombstone, then rewrites the file compacted (the old key's
-    /// page is left out of the new file, which replaces the old one). Returns false if the user
-    /// was erased already.
+    /// Replaces the user's key with a tombstone — recording, in the same transaction, that a
+    /// compaction is owed — then rewrites the file compacted (the old key's page is left out of the
+    /// new file, which replaces the old one) and clears the debt. Returns false if the user was
+    /// erased already (a compaction still owed is done then: the retry of a cut-off erasure).
     @discardableResult
     func erase(_ user: String) throws -> Bool {
         try lock.withLock {
-            let keys = self.keys
+            let (keys, meta) = (self.keys, self.meta)
             let current = try environment.write { txn -> [UInt8]? in
                 let current = try txn.get(keys, key: Array(user.utf8).span) { $0.copiedBytes() }
                 if current?.isEmpty != true { try txn.put(keys, key: Array(user.utf8).span, value: [UInt8]().span) }
+                // Only a key that existed left bytes to get rid of.
+                if current?.isEmpty == false { try txn.put(meta, key: Self.compactionOwedKey.span, value: [UInt8(1)].span) }
                 return current
             }
             cache.withLock { $0[user] = .erased }
-            if current?.isEmpty == true { return false }
-            // Only a key that existed left bytes to get rid of.
-            if current != nil { try compactLocked() }
-            return true
+            PrivacyTestHooks.afterKeyTombstone()
+            try finishOwedCompactionLocked()
+            return current?.isEmpty != true
         }
+    }
+
+    /// True while a tombstone's compaction is owed (written over a key, not yet compacted away).
+    func compactionOwed() throws -> Bool {
+        try lock.withLock { try compactionOwedLocked() }
+    }
+
+    private func compactionOwedLocked() throws -> Bool {
+        let meta = self.meta
+        return try environment.read { txn in try txn.get(meta, key: Self.compactionOwedKey.span) { _ in true } } ?? false
+    }
+
+    /// Compacts the file if a tombstone's compaction is owed, then clears the debt (in the new
+    /// file: a crash before the clearing compacts once more, which is harmless).
+    private func finishOwedCompactionLocked() throws {
+        guard try compactionOwedLocked() else { return }
+        try compactLocked()
+        let meta = self.meta
+        try environment.write { txn in _ = try txn.delete(meta, key: Self.compactionOwedKey.span) }
     }
 
     /// Rewrites the key store's file compacted (``Environment/compactDataFile(inDirectory:options:)``:
