@@ -99,6 +99,21 @@ struct PayloadCipherTests {
         }
     }
 
+    @Test("the current format is exactly as documented: salt, then XChaCha20-Poly1305 with nonce = id ‖ salt and additional data = id ‖ schema version (big-endian) ‖ type")
+    func currentFormatLayout() throws {
+        let key = try Sodium.SymmetricKey(bytes: Self.goldenKey)
+        let salt = PayloadCipher.Salt(bytes: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7])
+        let id = try #require(UUID(uuidString: "0192f1c2-7a3b-7cde-8f01-23456789abcd"))
+        let idBytes = hexBytes("0192f1c27a3b7cde8f0123456789abcd")
+        let payload = Array("{\"displayName\":\"Ada\"}".utf8)
+        let nonce = idBytes + salt.bytes
+        let aad = idBytes + [0x00, 0x01, 0x02, 0x03] + Array("user.registered".utf8)
+        let expected = salt.bytes + (try XChaCha20Poly1305.seal(payload.span, key: key, nonce: nonce.span, authenticating: aad.span))
+        let sealed = try PayloadCipher.seal(payload.span, key: key, salt: salt, eventId: id, type: "user.registered", schemaVersion: 0x0001_0203)
+        #expect(sealed == expected)
+        #expect(try PayloadCipher.open(sealed.span, key: key, eventId: id, type: "user.registered", schemaVersion: 0x0001_0203) == payload)
+    }
+
     @Test("seal then open gives the payload back; another key, id, type, schema version, salt or a flipped bit does not open; one salt seals deterministically")
     func roundTripAndTampering() throws {
         var rng = SplitMix64(seed: 1)

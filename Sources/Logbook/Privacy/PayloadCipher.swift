@@ -58,17 +58,25 @@ enum PayloadCipher {
             authenticating: nonceAndData.extracting(XChaCha20Poly1305.nonceBytes...))
     }
 
-    /// The nonce (id, salt) followed by the additional data (id, schema version, type), in one buffer.
+    /// The nonce (id, salt) followed by the additional data (id, schema version, type), in one
+    /// buffer written in place (this runs for every payload sealed or opened).
     static func parameters(_ eventId: UUID, _ salt: Span<UInt8>, _ type: String, _ schemaVersion: UInt32) -> [UInt8] {
-        let u = eventId.uuid
-        let id = [u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7, u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15]
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16 + saltBytes + 16 + 4 + type.utf8.count)
-        bytes.append(contentsOf: id)
-        for index in salt.indices { bytes.append(salt[index]) }
-        bytes.append(contentsOf: id)
-        for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: schemaVersion >> UInt32(shift))) }
-        bytes.append(contentsOf: type.utf8)
-        return bytes
+        var type = type
+        return type.withUTF8 { typeBytes in
+            let count = 16 + saltBytes + 16 + 4 + typeBytes.count
+            return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                withUnsafeBytes(of: eventId.uuid) { id in
+                    for index in 0..<16 {
+                        buffer[index] = id[index]
+                        buffer[16 + saltBytes + index] = id[index]
+                    }
+                }
+                for index in 0..<saltBytes { buffer[16 + index] = salt[index] }
+                let version = 16 + saltBytes + 16
+                for index in 0..<4 { buffer[version + index] = UInt8(truncatingIfNeeded: schemaVersion >> UInt32(24 - 8 * index)) }
+                for (offset, byte) in typeBytes.enumerated() { buffer[version + 4 + offset] = byte }
+                initialized = count
+            }
+        }
     }
 }
