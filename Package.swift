@@ -60,6 +60,12 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        // libsodium, found with pkg-config; `tools/setup` installs it on Debian. Only the Sodium module imports it.
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
+        ),
         // glibc's mallopt, for the import command's allocator setting (no pointers cross it).
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // The log benchmark's floor: its workload in plain C on LMDB, a program of its own that
@@ -69,6 +75,9 @@ let package = Package(
         .target(name: "LMDB", dependencies: ["CLMDB"], swiftSettings: strictSettings),
         // The one module that calls zlib (raw inflate, CRC-32): owns each z_stream, speaks Swift arrays and errors.
         .target(name: "Zlib", dependencies: ["CZlib"], swiftSettings: strictSettings),
+        // The one module that calls crypto_*/sodium_*: keys, XChaCha20-Poly1305 and (to read the
+        // first payload format) the IETF ChaCha20-Poly1305, behind a Swift API with typed errors.
+        .target(name: "Sodium", dependencies: ["CSodium"], swiftSettings: strictSettings),
         // Varints, little-endian integers and strings in byte buffers, for the storage encodings.
         .target(name: "BinaryCoding", swiftSettings: strictSettings),
         // The log's contract, backend-neutral: the EventStore protocol, envelope, errors, positions, timestamps.
@@ -92,7 +101,7 @@ let package = Package(
         .target(
             name: "Logbook",
             dependencies: [
-                "EventLog", "EventLogLMDB", "LMDB", "BinaryCoding",
+                "EventLog", "EventLogLMDB", "LMDB", "BinaryCoding", "Sodium",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -137,9 +146,10 @@ let package = Package(
             name: "LogBenchmarks",
             dependencies: [
                 "EventLog", "EventLogLMDB", "EventLogPostgres", "LMDB", "BinaryCoding", "Logbook", "DemoData", "WorkoutFiles",
-                "WorkoutImport",
+                "WorkoutImport", "Sodium",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
-                // The payload-encryption baseline: swift-crypto's ChaChaPoly called directly.
+                // The payload-encryption baselines: swift-crypto's ChaChaPoly and libsodium's
+                // XChaCha20-Poly1305 (through Sodium) called directly.
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings),
@@ -177,6 +187,10 @@ let package = Package(
             name: "WorkoutImportTests",
             dependencies: ["WorkoutImport", "WorkoutFiles", "WorkoutFileFixtures", "Logbook", "EventLog", "LogbookTestSupport", "DemoData"],
             swiftSettings: strictSettings),
+        // libsodium through the Sodium module: the RFC 8439 and XChaCha draft vectors, swift-crypto as a cross-check.
+        .testTarget(
+            name: "SodiumTests", dependencies: ["Sodium", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "LogbookTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "EventLogTests",
@@ -199,7 +213,7 @@ let package = Package(
             name: "LogbookTests",
             // LogbookCLI: the replay tests run the built `logbook` binary in another time zone.
             dependencies: ["Logbook", "EventLog", "EventLogLMDB", "LMDB", "LogbookTesting", "LogbookTestSupport", "LogbookCLI", "DemoData", "BinaryCoding",
-                           .product(name: "Crypto", package: "swift-crypto")],
+                           "Sodium", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -4,6 +4,7 @@ import EventLog
 public import Foundation
 import Crypto
 import Logbook
+import Sodium
 
 /// `logbook bench log`: the event log's append, read and scan rates next to raw LMDB's, measured
 /// in the same run so the ratios survive a noisy machine.
@@ -232,9 +233,10 @@ public struct LogBenchmark: Sendable {
     }
 
     /// Where an encrypted event's time goes, without the log: sealing and opening through
-    /// Logbook's keys (key lookup, nonce, AEAD, copies), against swift-crypto's one-shot
-    /// `ChaChaPoly.seal` of the same payloads with one key and one nonce (what each payload cost
-    /// before Logbook kept a ChaCha20 key per user: a BoringSSL context and buffers per call).
+    /// Logbook's keys (key lookup, nonce, AEAD, copies), against two one-shot AEADs of the same
+    /// payload with one key and one nonce: swift-crypto's `ChaChaPoly.seal` (`chachapoly_seal_ns`,
+    /// a BoringSSL context and buffers per call) and libsodium's XChaCha20-Poly1305, the payload
+    /// format's own AEAD (`xchachapoly_seal_ns`: the floor of `seal_alone_ns`).
     private func measureCipherAlone(_ workload: LogWorkload, _ keys: PayloadKeys, into report: inout BenchmarkReport) throws {
         let count = min(events, 200_000)
         var random = SplitMix64(seed: 99)
@@ -252,12 +254,20 @@ public struct LogBenchmark: Sendable {
             try keys.open(envelope, event.payload.span) { (plaintext) throws(LogbookError) in bytes &+= plaintext?.count ?? 0 }
         }
         report.set("open_alone_ns", clock.seconds / Double(count) * 1e9)
-        let key = SymmetricKey(size: .bits256)
+        let key = Crypto.SymmetricKey(size: .bits256)
         let nonce = ChaChaPoly.Nonce()
         let payload = workload.event(1, random: &random).payload
         clock = Stopwatch()
         for _ in 0..<count { bytes &+= try ChaChaPoly.seal(payload, using: key, nonce: nonce).ciphertext.count }
         report.set("chachapoly_seal_ns", clock.seconds / Double(count) * 1e9)
+        let sodiumKey = try Sodium.SymmetricKey.random()
+        let sodiumNonce = try RandomBytes.make(XChaCha20Poly1305.nonceBytes)
+        let aad = [UInt8](repeating: 7, count: 40)
+        clock = Stopwatch()
+        for _ in 0..<count {
+            bytes &+= try XChaCha20Poly1305.seal(payload.span, key: sodiumKey, nonce: sodiumNonce.span, authenticating: aad.span).count
+        }
+        report.set("xchachapoly_seal_ns", clock.seconds / Double(count) * 1e9)
         precondition(bytes > 0)
     }
 

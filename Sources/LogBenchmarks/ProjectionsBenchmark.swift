@@ -23,7 +23,7 @@ public struct ProjectionsBenchmark: Sendable {
     /// Only generate (or reuse) the data set and time the appends (for profiling).
     public var appendOnly = false
     /// How the generated store keeps payloads (a new store's default: encrypted per user).
-    public var payloadEncryption: PayloadFormat = .perUserChaChaPoly
+    public var payloadEncryption: PayloadFormat = .current
     public var progress: @Sendable (String) -> Void = { _ in }
 
     public init() {}
@@ -159,7 +159,7 @@ public struct ProjectionsBenchmark: Sendable {
                     if withProjections {
                         open = (try await Logbook.open(path: path, configuration: configuration), nil, nil)
                     } else {
-                        let encrypted = configuration.payloadEncryption == .perUserChaChaPoly
+                        let encrypted = configuration.payloadEncryption.isEncrypted
                         let keys = encrypted ? try PayloadKeys(encryptingWithKeysIn: (path as NSString).appendingPathComponent("keys")) : nil
                         do {
                             open = (nil, try LMDBEventStore(path: path, configuration: configuration.log), keys)

@@ -63,7 +63,7 @@ public final class Logbook: Sendable {
         var keys: UserKeyStore?
         do {
             keys = try await Self.openKeys(path: path, log: log, configuration: configuration)
-            let payloads = PayloadKeys(store: keys)
+            let payloads = try PayloadKeys(store: keys)
             let logbook = try Logbook(log: log, configuration: configuration, directory: path, payloads: payloads) { cache in
                 try InlineReadModels(log: log, cache: cache, payloads: payloads)
             }
@@ -95,6 +95,10 @@ public final class Logbook: Sendable {
         if configuration.log.readOnly && !exists { return nil }
         let empty = try await log.headPosition() == .start
         let format: PayloadFormat = exists || empty ? configuration.payloadEncryption : .plaintext
+        if !exists, !format.seals {
+            throw LogbookError.invalidArgument(
+                name: "payloadEncryption", reason: "a new store is made in \(PayloadFormat.current.rawValue); \(format.rawValue) is read, never written")
+        }
         let durability: EnvironmentOptions.Durability = switch configuration.log.durability {
         case .durable: .durable
         case .relaxed: .relaxed

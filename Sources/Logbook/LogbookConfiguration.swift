@@ -10,7 +10,7 @@ public struct LogbookConfiguration: Sendable {
     /// How a new store keeps payloads: each user's encrypted under their own key (the default,
     /// which makes erasure possible, DESIGN §7), or plaintext. An existing store keeps the format
     /// it was created with; a log shared in PostgreSQL keeps plaintext.
-    public var payloadEncryption: PayloadFormat = .perUserChaChaPoly
+    public var payloadEncryption: PayloadFormat = .current
     /// The clock commands are judged by (the goal horizon, "today") when the caller gives none.
     public var clock: any LogClock = SystemLogClock()
     /// Events per chunk (and per checkpoint) when rebuilding read models.

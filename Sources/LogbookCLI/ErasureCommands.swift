@@ -35,13 +35,15 @@ struct EraseCommand: AsyncParsableCommand {
 }
 
 /// `logbook encrypt-existing --path OLD --to NEW`: rewrites a store whose payloads are plaintext
-/// (made before payloads were encrypted) into a new store that encrypts each user's payloads
-/// under their own key, through the export → import path (ids, times, metadata and positions
-/// kept), then compares every read model's digest: they must be unchanged.
+/// (made before payloads were encrypted) or in the first encrypted format (`chacha20-poly1305/v1`,
+/// read with its keys) into a new store in the current format, each user's payloads sealed under
+/// a new key of their own, through the export → import path (ids, times, metadata and positions
+/// kept; erased users stay erased), then compares every read model's digest: they must be
+/// unchanged. The old store is left as it was: remove it once the new one serves.
 struct EncryptExistingCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "encrypt-existing",
-        abstract: "Rewrite a plaintext store into a new one with per-user encrypted payloads (digests compared).")
+        abstract: "Rewrite a plaintext or chacha20-poly1305/v1 store into a new one in the current encrypted format (digests compared).")
 
     @OptionGroup var store: StoreOptions
 
@@ -57,12 +59,12 @@ struct EncryptExistingCommand: AsyncParsableCommand {
             throw CLIError("\(to) already holds a Logbook; encrypt into a new directory")
         }
         let results = try await store.withLogbook(readOnly: true) { source in
-            guard source.payloadFormat == .plaintext else {
-                throw CLIError("\(store.path) already encrypts its payloads (\(source.payloadFormat.rawValue))")
+            guard source.payloadFormat != .current else {
+                throw CLIError("\(store.path) already keeps its payloads as \(source.payloadFormat.rawValue)")
             }
             let head = try await source.log.headPosition().rawValue
             var configuration = LogbookConfiguration()
-            configuration.payloadEncryption = .perUserChaChaPoly
+            configuration.payloadEncryption = .current
             let target = try await Logbook.open(path: to, configuration: configuration)
             do {
                 let bar = CountingProgress(total: head, enabled: !json, noun: "events rewritten")
@@ -81,6 +83,6 @@ struct EncryptExistingCommand: AsyncParsableCommand {
             "\(result.matches ? "same    " : "DIFFERENT") \(result.projection.rawValue) at \(result.position): \(result.live.prefix(16))…"
         }
         guard results.allSatisfy(\.matches) else { throw ExitCode(2) }
-        if !json { print("\(to) holds the store with encrypted payloads; \(store.path) is unchanged") }
+        if !json { print("\(to) holds the store with payloads as \(PayloadFormat.current.rawValue); \(store.path) is unchanged") }
     }
 }

@@ -56,7 +56,7 @@ struct ProjectionsBenchCommand: AsyncParsableCommand {
         benchmark.appendEvents = appendEvents
         benchmark.directory = directory
         benchmark.keep = keep
-        benchmark.payloadEncryption = plaintextPayloads ? .plaintext : .perUserChaChaPoly
+        benchmark.payloadEncryption = plaintextPayloads ? .plaintext : .current
         benchmark.rebuildOnly = rebuildOnly
         benchmark.appendOnly = appendOnly
         benchmark.progress = { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) }

@@ -3,6 +3,9 @@
 // `logbook-test-helper register-loop --path DIR [--writers N]`: registers new users in an
 // embedded Logbook (each one a new payload key, then its first event) until it is killed, printing
 // each acknowledged position the same way.
+// `logbook-test-helper erase-killed --path DIR --user U`: erases U from an embedded Logbook and
+// kills itself with SIGKILL right after the key's tombstone is committed, before the key store is
+// compacted (the erasure's crash window).
 //
 // The crash-safety tests run it as a child process and kill it with SIGKILL at random moments;
 // every position printed must be in the log afterwards. A test-only executable: it is built for
@@ -20,10 +23,11 @@ func fail(_ message: String) -> Never {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let mode = arguments.first ?? ""
-guard mode == "append-loop" || mode == "register-loop" else {
-    fail("usage: logbook-test-helper (append-loop | register-loop) (--path DIR | --postgres URL) [--writers N] [--name NAME]")
+guard mode == "append-loop" || mode == "register-loop" || mode == "erase-killed" else {
+    fail("usage: logbook-test-helper (append-loop | register-loop | erase-killed) (--path DIR | --postgres URL) [--writers N] [--name NAME] [--user U]")
 }
 var path: String?
+var user: String?
 var postgres: String?
 var name = "loop"
 var writers = 4
@@ -34,6 +38,7 @@ while index < arguments.count {
     case "--path": path = value
     case "--postgres": postgres = value
     case "--name": name = value ?? name
+    case "--user": user = value
     case "--writers": writers = value.flatMap(Int.init) ?? 0
     default: fail("unknown argument \(arguments[index])")
     }
@@ -58,6 +63,17 @@ func runWriters(_ writers: Int, _ step: @escaping @Sendable (_ writer: Int, _ se
         }
         try await group.waitForAll()
     }
+}
+
+if mode == "erase-killed" {
+    guard let path, let user else { fail("erase-killed needs --path DIR and --user U") }
+    PrivacyTestHooks.onKeyTombstoneWritten {
+        FileHandle.standardOutput.write(Data("tombstone written\n".utf8))
+        kill(getpid(), SIGKILL)
+    }
+    let logbook = try await Logbook.open(path: path)
+    try await logbook.erase(user: user)
+    fail("the erasure of \(user) finished: the hook after its tombstone never ran")
 }
 
 if mode == "register-loop" {

@@ -3,114 +3,166 @@ import DemoData
 import EventLog
 import Foundation
 @testable import Logbook
-import LMDB
 import LogbookTesting
+import Sodium
 import Testing
 
-/// The payload cipher on its own: Logbook's ChaCha20-Poly1305 makes the bytes swift-crypto
-/// (BoringSSL) makes, for RFC 8439's vector and for thousands of random keys, nonces and lengths;
-/// what it seals opens only with the same key, id and type and unchanged bytes, the same event
-/// seals to the same bytes, and nonces do not repeat.
+/// The payload ciphers on their own. The current format (XChaCha20-Poly1305, libsodium): what it
+/// seals opens only with the same key, id, type and schema version and unchanged bytes; its nonce
+/// holds the whole id, so ids that the first format folded onto one nonce do not share one. The
+/// first format (read only): bytes sealed by the hand-written ChaCha20-Poly1305 it was made with
+/// (golden vectors kept from it) open through libsodium, and swift-crypto opens them too.
 @Suite("Payload cipher")
 struct PayloadCipherTests {
-    private static func randomKey(_ rng: inout SplitMix64) -> [UInt8] {
-        (0..<32).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+    /// A payload sealed by the first format's own code (the hand-written RFC 8439 ChaCha20-Poly1305
+    /// Logbook had before libsodium), under ``goldenKey``: kept to prove old stores still open.
+    struct GoldenVector {
+        let id: String
+        let type: String
+        let payload: String
+        let sealed: String
     }
 
-    @Test("RFC 8439 §2.8.2: the AEAD test vector's ciphertext and tag")
-    func rfcVector() throws {
-        let plaintext = Array("Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it.".utf8)
-        let keyBytes = (0x80...0x9F).map { UInt8($0) }
-        let key = ChaCha20(key: keyBytes.span)
-        let nonceBytes: [UInt8] = [0x07, 0x00, 0x00, 0x00, 0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47]
-        let aad: [UInt8] = [0x50, 0x51, 0x52, 0x53, 0xC0, 0xC1, 0xC2, 0xC3, 0xC4, 0xC5, 0xC6, 0xC7]
-        let sealed = ChaCha20Poly1305.seal(plaintext.span, key: key, nonce: Self.words(nonceBytes), authenticating: aad.span)
-        #expect(Array(sealed.prefix(16)) == [0xD3, 0x1A, 0x8D, 0x34, 0x64, 0x8E, 0x60, 0xDB, 0x7B, 0x86, 0xAF, 0xBC, 0x53, 0xEF, 0x7E, 0xC2])
-        #expect(Array(sealed.suffix(16)) == [0x1A, 0xE1, 0x0B, 0x59, 0x4F, 0x09, 0xE2, 0x6A, 0x7E, 0x90, 0x2E, 0xCB, 0xD0, 0x60, 0x06, 0x91])
-        #expect(try ChaCha20Poly1305.open(sealed.span, key: key, nonce: Self.words(nonceBytes), authenticating: aad.span) == plaintext)
+    static let goldenKey = (0..<32).map { UInt8(0x40 + $0) }
+    static let golden = [
+        GoldenVector(
+            id: "0192f1c2-7a3b-7cde-8f01-23456789abcd", type: "user.registered",
+            payload: "{\"displayName\":\"Ada\",\"timeZone\":\"Europe/London\"}",
+            sealed: "e45eddf6e6b2e6437abbeee12678cad701a11a26e7dd90711767ca52641d6ab186d943e50abbb2f9865a7137ed1b0cfadf627d16364da13e0e1f2777ab714c0c"),
+        GoldenVector(
+            id: "0192f1c2-7a3b-7cde-8f01-23456789abce", type: "workout.recorded",
+            payload: "a payload of binary-ish bytes \u{01}\u{02}\u{03} that runs past one 64-byte ChaCha20 block, to cover a second block",
+            sealed: "717aa6f1b42936c13ec7e29c8a2dc14de0b27863e633cbf794bac17fe1b719f6bfb7638e4f928586f6cee91fc345c52c2002aa5382451acd17798169911074dbad1da61747d7693432e65116e1036e5c85c66997531148cd8bb68afe694b8ddb4580d6460fe3dfb9c2affb08007b8c8c155fc569"),
+        GoldenVector(
+            id: "6f9619ff-8b86-4d01-b42d-00c04fc964ff", type: "places.reset",
+            payload: "",
+            sealed: "e260905073e0a8fbe894791091417bcc"),
+        GoldenVector(
+            id: "6f9619ff-8b86-4d01-fbe4-643f00000000", type: "places.reset",
+            payload: "a different payload under the colliding nonce",
+            sealed: "3b7baa1ab1a6a5a1534ecc1a78b984648d9080e15885895c870fa2894706d8bdb012031b60b0291a02a8376375b74df4aeab50d80ada6314320633f9ba"),
+    ]
+
+    private static func randomKey(_ rng: inout SplitMix64) throws -> Sodium.SymmetricKey {
+        try Sodium.SymmetricKey(bytes: (0..<32).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
     }
 
-    @Test("4,000 seeded random keys, nonces, additional data and payloads (0–700 bytes, some all 0x00 or 0xFF): the same bytes as swift-crypto's ChaChaPoly, each opens the other's, and a flipped bit does not open")
-    func agreesWithSwiftCrypto() throws {
-        var rng = SplitMix64(seed: 8439)
-        for round in 0..<4_000 {
-            // Extreme keys and texts probe the carries of the MAC's reduction.
-            let fill: UInt8? = round % 8 == 1 ? 0xFF : round % 8 == 2 ? 0x00 : nil
-            let keyBytes = Self.bytes(32, fill, &rng)
-            let nonceBytes = Self.bytes(12, fill, &rng)
-            let aad = Self.bytes(Int(rng.next() % 41), fill, &rng)
-            let length = round < 700 ? round : Int(rng.next() % 701)
-            let plaintext = Self.bytes(length, fill, &rng)
-            let key = ChaCha20(key: keyBytes.span)
-            let nonce = Self.words(nonceBytes)
-            let ours = ChaCha20Poly1305.seal(plaintext.span, key: key, nonce: nonce, authenticating: aad.span)
-            let box = try ChaChaPoly.seal(plaintext, using: SymmetricKey(data: keyBytes), nonce: try ChaChaPoly.Nonce(data: nonceBytes), authenticating: aad)
-            let theirs = Array(box.ciphertext) + Array(box.tag)
-            #expect(ours == theirs, "round \(round): \(length) bytes, \(aad.count) bytes of additional data")
-            let opened = try ChaCha20Poly1305.open(theirs.span, key: key, nonce: nonce, authenticating: aad.span)
-            #expect(opened == plaintext)
-            let openedByThem = try ChaChaPoly.open(try ChaChaPoly.SealedBox(combined: nonceBytes + ours), using: SymmetricKey(data: keyBytes), authenticating: aad)
-            #expect(Array(openedByThem) == plaintext)
-            var flipped = ours
-            flipped[Int(rng.next() % UInt64(flipped.count))] ^= UInt8(1) << (rng.next() % 8)
-            #expect(Self.opens(flipped, key, nonce, aad) == false)
+    @Test("first format: payloads sealed by the old hand-written cipher open through libsodium's IETF ChaCha20-Poly1305, and through swift-crypto's ChaChaPoly; another id or type does not open")
+    func firstFormatGoldenVectors() throws {
+        let key = try Sodium.SymmetricKey(bytes: Self.goldenKey)
+        for vector in Self.golden {
+            let id = try #require(UUID(uuidString: vector.id))
+            let sealed = hexBytes(vector.sealed)
+            let payload = Array(vector.payload.utf8)
+            #expect(sealed.count == payload.count + LegacyPayloadCipher.overhead)
+            #expect(try LegacyPayloadCipher.open(sealed.span, key: key, eventId: id, type: vector.type) == payload, "\(vector.id)")
+            let box = try ChaChaPoly.SealedBox(combined: LegacyPayloadCipher.nonce(id) + sealed)
+            let theirs = try ChaChaPoly.open(box, using: Crypto.SymmetricKey(data: Self.goldenKey), authenticating: LegacyPayloadCipher.additionalData(id, vector.type))
+            #expect(Array(theirs) == payload)
+            #expect(throws: SodiumError.self) { try LegacyPayloadCipher.open(sealed.span, key: key, eventId: id, type: vector.type + "x") }
+            #expect(throws: SodiumError.self) { try LegacyPayloadCipher.open(sealed.span, key: key, eventId: UUID.timeOrdered(), type: vector.type) }
         }
     }
 
-    private static func bytes(_ count: Int, _ fill: UInt8?, _ rng: inout SplitMix64) -> [UInt8] {
-        var bytes: [UInt8] = []
-        for _ in 0..<count { bytes.append(fill ?? UInt8(truncatingIfNeeded: rng.next())) }
-        return bytes
-    }
+    @Test("the defect: two ids the first format folds onto one nonce (bytes 8–11 XOR 12–15 equal) get different nonces in the current format")
+    func foldedIdsNoLongerShareANonce() throws {
+        let first = try #require(UUID(uuidString: Self.golden[2].id))
+        let second = try #require(UUID(uuidString: Self.golden[3].id))
+        #expect(first != second)
+        #expect(LegacyPayloadCipher.nonce(first) == LegacyPayloadCipher.nonce(second), "the vectors no longer show the old collision")
+        let salt = try PayloadCipher.Salt.random()
+        let nonce = { (id: UUID) in Array(PayloadCipher.parameters(id, salt.bytes.span, "t", 1).prefix(XChaCha20Poly1305.nonceBytes)) }
+        #expect(nonce(first) != nonce(second))
 
-    private static func opens(_ sealed: [UInt8], _ key: ChaCha20, _ nonce: SIMD3<UInt32>, _ aad: [UInt8]) -> Bool {
-        do {
-            _ = try ChaCha20Poly1305.open(sealed.span, key: key, nonce: nonce, authenticating: aad.span)
-            return true
-        } catch {
-            return false
+        // 20,000 pairs of ids built to collide under the fold: the same plaintext under the current
+        // format never gives ciphertexts whose XOR is the plaintexts' (no keystream is reused).
+        var rng = SplitMix64(seed: 12)
+        let key = try Self.randomKey(&rng)
+        let a = [UInt8](repeating: 0x41, count: 32)
+        let b = [UInt8](repeating: 0x62, count: 32)
+        for _ in 0..<20_000 {
+            var bytes = (0..<16).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let one = UUID(uuid: uuidTuple(bytes))
+            // Same first 8 bytes and the same XOR of 8–11 with 12–15: the first format's nonce is equal.
+            let mask = (0..<4).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            for index in 0..<4 {
+                bytes[8 + index] ^= mask[index]
+                bytes[12 + index] ^= mask[index]
+            }
+            let other = UUID(uuid: uuidTuple(bytes))
+            guard one != other else { continue }
+            #expect(LegacyPayloadCipher.nonce(one) == LegacyPayloadCipher.nonce(other))
+            let sealedA = try PayloadCipher.seal(a.span, key: key, salt: salt, eventId: one, type: "t", schemaVersion: 1)
+            let sealedB = try PayloadCipher.seal(b.span, key: key, salt: salt, eventId: other, type: "t", schemaVersion: 1)
+            let xor = (0..<32).map { sealedA[PayloadCipher.saltBytes + $0] ^ sealedB[PayloadCipher.saltBytes + $0] }
+            #expect(xor != (0..<32).map { a[$0] ^ b[$0] })
         }
     }
 
-    @Test("seal then open gives the payload back; another key, id, type or a flipped bit does not open; sealing is deterministic")
+    @Test("the current format is exactly as documented: salt, then XChaCha20-Poly1305 with nonce = id ‖ salt and additional data = id ‖ schema version (big-endian) ‖ type")
+    func currentFormatLayout() throws {
+        let key = try Sodium.SymmetricKey(bytes: Self.goldenKey)
+        let salt = PayloadCipher.Salt(bytes: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7])
+        let id = try #require(UUID(uuidString: "0192f1c2-7a3b-7cde-8f01-23456789abcd"))
+        let idBytes = hexBytes("0192f1c27a3b7cde8f0123456789abcd")
+        let payload = Array("{\"displayName\":\"Ada\"}".utf8)
+        let nonce = idBytes + salt.bytes
+        let aad = idBytes + [0x00, 0x01, 0x02, 0x03] + Array("user.registered".utf8)
+        let expected = salt.bytes + (try XChaCha20Poly1305.seal(payload.span, key: key, nonce: nonce.span, authenticating: aad.span))
+        let sealed = try PayloadCipher.seal(payload.span, key: key, salt: salt, eventId: id, type: "user.registered", schemaVersion: 0x0001_0203)
+        #expect(sealed == expected)
+        #expect(try PayloadCipher.open(sealed.span, key: key, eventId: id, type: "user.registered", schemaVersion: 0x0001_0203) == payload)
+    }
+
+    @Test("seal then open gives the payload back; another key, id, type, schema version, salt or a flipped bit does not open; one salt seals deterministically")
     func roundTripAndTampering() throws {
         var rng = SplitMix64(seed: 1)
-        let keyBytes = Self.randomKey(&rng)
-        let key = ChaCha20(key: keyBytes.span)
+        let key = try Self.randomKey(&rng)
+        let salt = try PayloadCipher.Salt.random()
         let id = UUID.timeOrdered()
         let payload = Array("a distinctive payload".utf8)
-        let sealed = PayloadCipher.seal(payload.span, key: key, eventId: id, type: "user.registered")
+        func seal(_ payload: [UInt8], salt other: PayloadCipher.Salt? = nil, type: String = "user.registered") throws -> [UInt8] {
+            try PayloadCipher.seal(payload.span, key: key, salt: other ?? salt, eventId: id, type: type, schemaVersion: 1)
+        }
+        let sealed = try seal(payload)
         #expect(sealed.count == payload.count + PayloadCipher.overhead)
+        #expect(Array(sealed.prefix(PayloadCipher.saltBytes)) == salt.bytes, "the salt leads the stored form")
         #expect(sealed.range(of: payload) == nil, "the plaintext shows through")
-        #expect(PayloadCipher.seal(payload.span, key: key, eventId: id, type: "user.registered") == sealed)
-        #expect(try PayloadCipher.open(sealed.span, key: key, eventId: id, type: "user.registered") == payload)
-        let otherKeyBytes = Self.randomKey(&rng)
-        let otherKey = ChaCha20(key: otherKeyBytes.span)
-        #expect(throws: (any Error).self) { try PayloadCipher.open(sealed.span, key: otherKey, eventId: id, type: "user.registered") }
-        #expect(throws: (any Error).self) { try PayloadCipher.open(sealed.span, key: key, eventId: UUID.timeOrdered(), type: "user.registered") }
-        #expect(throws: (any Error).self) { try PayloadCipher.open(sealed.span, key: key, eventId: id, type: "goal.set") }
-        for index in [0, sealed.count / 2, sealed.count - 1] {
+        #expect(try seal(payload) == sealed)
+        #expect(try PayloadCipher.open(sealed.span, key: key, eventId: id, type: "user.registered", schemaVersion: 1) == payload)
+        #expect(throws: SodiumError.self) { try PayloadCipher.open(sealed.span, key: try Self.randomKey(&rng), eventId: id, type: "user.registered", schemaVersion: 1) }
+        #expect(throws: SodiumError.self) { try PayloadCipher.open(sealed.span, key: key, eventId: .timeOrdered(), type: "user.registered", schemaVersion: 1) }
+        #expect(throws: SodiumError.self) { try PayloadCipher.open(sealed.span, key: key, eventId: id, type: "goal.set", schemaVersion: 1) }
+        // The schema version is authenticated: a payload re-labelled with another version does not open.
+        #expect(throws: SodiumError.self) { try PayloadCipher.open(sealed.span, key: key, eventId: id, type: "user.registered", schemaVersion: 2) }
+        let otherSalt = try seal(payload, salt: try PayloadCipher.Salt.random())
+        #expect(otherSalt != sealed)
+        #expect(try PayloadCipher.open(otherSalt.span, key: key, eventId: id, type: "user.registered", schemaVersion: 1) == payload)
+        for index in [0, PayloadCipher.saltBytes, sealed.count / 2, sealed.count - 1] {
             var flipped = sealed
             flipped[index] ^= 0x01
-            #expect(throws: (any Error).self) { try PayloadCipher.open(flipped.span, key: key, eventId: id, type: "user.registered") }
+            #expect(throws: SodiumError.self) { try PayloadCipher.open(flipped.span, key: key, eventId: id, type: "user.registered", schemaVersion: 1) }
         }
-        let cut = Array(sealed.prefix(10))
-        #expect(throws: (any Error).self) { try PayloadCipher.open(cut.span, key: key, eventId: id, type: "user.registered") }
-        let nothing: [UInt8] = []
-        let empty = PayloadCipher.seal(nothing.span, key: key, eventId: id, type: "places.reset")
-        #expect(try PayloadCipher.open(empty.span, key: key, eventId: id, type: "places.reset") == [])
+        for length in [0, 7, 10, PayloadCipher.overhead - 1] {
+            let cut = Array(sealed.prefix(length))
+            #expect(throws: SodiumError.self) { try PayloadCipher.open(cut.span, key: key, eventId: id, type: "user.registered", schemaVersion: 1) }
+        }
+        let empty = try seal([], type: "places.reset")
+        #expect(empty.count == PayloadCipher.overhead)
+        #expect(try PayloadCipher.open(empty.span, key: key, eventId: id, type: "places.reset", schemaVersion: 1) == [])
     }
 
     @Test("100,000 time-ordered ids made at once seal the same payload to 100,000 different ciphertexts (no nonce repeats)")
     func noncesDoNotRepeat() throws {
         var rng = SplitMix64(seed: 2)
-        let keyBytes = Self.randomKey(&rng)
-        let key = ChaCha20(key: keyBytes.span)
+        let key = try Self.randomKey(&rng)
+        let salt = try PayloadCipher.Salt.random()
         let payload: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0]
         var seen = Set<[UInt8]>()
         for _ in 0..<100_000 {
             // The ciphertext alone (not the tag, which the id changes anyway): equal ones would mean a repeated nonce.
-            seen.insert(Array(PayloadCipher.seal(payload.span, key: key, eventId: .timeOrdered(), type: "t").prefix(8)))
+            let sealed = try PayloadCipher.seal(payload.span, key: key, salt: salt, eventId: .timeOrdered(), type: "t", schemaVersion: 1)
+            seen.insert(Array(sealed[PayloadCipher.saltBytes..<PayloadCipher.saltBytes + 8]))
         }
         #expect(seen.count == 100_000)
     }
@@ -118,7 +170,7 @@ struct PayloadCipherTests {
     @Test("a stored key of the wrong length is a storage error naming the user and the length, not a crash (read alone, or before a commit makes missing keys)")
     func damagedKey() async throws {
         try await withTemporaryDirectory { directory in
-            let store = try UserKeyStore(directory: directory, creatingWith: .perUserChaChaPoly, readOnly: false, durability: .noSync)
+            let store = try UserKeyStore(directory: directory, creatingWith: .current, readOnly: false, durability: .noSync)
             defer { store.close() }
             try store.withEnvironment { environment in
                 let keys = try environment.openDatabase(named: "user-keys")
@@ -133,10 +185,19 @@ struct PayloadCipherTests {
             #expect(performing: { try store.ensureKeys(for: ["u-1", "u-2"]) }, throws: isDamage)
         }
     }
+}
 
-    private static func words(_ nonce: [UInt8]) -> SIMD3<UInt32> {
-        SIMD3((0..<3).map { ChaCha20.littleEndianWord(nonce.span, at: $0 * 4) })
+/// The bytes a string of hex digits spells.
+func hexBytes(_ text: String) -> [UInt8] {
+    let digits = Array(text.utf8)
+    return stride(from: 0, to: digits.count - 1, by: 2).map { index in
+        func value(_ digit: UInt8) -> UInt8 { digit <= 0x39 ? digit - 0x30 : (digit | 0x20) - 0x61 + 10 }
+        return value(digits[index]) << 4 | value(digits[index + 1])
     }
+}
+
+func uuidTuple(_ b: [UInt8]) -> uuid_t {
+    (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
 }
 
 extension Array where Element == UInt8 {

@@ -1,33 +1,46 @@
 package import EventLog
 package import Foundation
+import Sodium
 
 /// Where a Logbook's payloads are sealed on the way into the log and opened on the way out: with
 /// each user's own key (``UserKeyStore``) in a store that encrypts, as they are in one that keeps
 /// plaintext. Events without a subject (the catalog) are never encrypted. Every reader of
 /// payloads — folds, the timeline, the wire form — opens them here, so an erased user's events
 /// read as erased everywhere at once.
+///
+/// Payloads are sealed in the current format (``PayloadFormat/perUserXChaChaPoly``) with a salt
+/// drawn when these keys are opened (see ``PayloadCipher``); a store of the first format is read,
+/// and refuses to seal anything new until `logbook encrypt-existing` has moved it.
 package final class PayloadKeys: Sendable {
     let store: UserKeyStore?
+    /// The salt of every payload sealed through these keys (nil: nothing is sealed here).
+    private let salt: PayloadCipher.Salt?
 
     /// A store's keys; nil: payloads are plaintext and no user can be erased.
-    init(store: UserKeyStore?) {
+    init(store: UserKeyStore?) throws {
         self.store = store
+        salt = store?.format == .perUserXChaChaPoly ? try PayloadCipher.Salt.random() : nil
+    }
+
+    private init() {
+        store = nil
+        salt = nil
     }
 
     /// Payloads kept in plaintext (a log shared in PostgreSQL).
-    static let plaintext = PayloadKeys(store: nil)
+    static let plaintext = PayloadKeys()
 
     /// Keys in a key store of their own in `directory` (created, encrypting, flushed lazily): the
     /// log benchmark's, to seal and open payloads exactly as a Logbook does.
     package convenience init(encryptingWithKeysIn directory: String) throws {
-        self.init(store: try UserKeyStore(directory: directory, creatingWith: .perUserChaChaPoly, readOnly: false, durability: .noSync))
+        try self.init(store: try UserKeyStore(directory: directory, creatingWith: .current, readOnly: false, durability: .noSync))
     }
 
     package func close() { store?.close() }
 
     /// How this store keeps payloads.
     package var format: PayloadFormat { store?.format ?? .plaintext }
-    var encrypts: Bool { format == .perUserChaChaPoly }
+    var encrypts: Bool { format.isEncrypted }
 
     /// True if `user` was erased (their key destroyed).
     package func isErased(_ user: String) throws -> Bool {
@@ -52,7 +65,11 @@ package final class PayloadKeys: Sendable {
         case .key(let key)?:
             let plaintext: [UInt8]
             do {
-                plaintext = try PayloadCipher.open(payload, key: key, eventId: envelope.eventId, type: envelope.type)
+                plaintext = switch format {
+                case .perUserChaChaPoly: try LegacyPayloadCipher.open(payload, key: key, eventId: envelope.eventId, type: envelope.type)
+                default: try PayloadCipher.open(
+                    payload, key: key, eventId: envelope.eventId, type: envelope.type, schemaVersion: envelope.schemaVersion)
+                }
             } catch {
                 throw .storage("the payload at position \(envelope.position) (\(envelope.type) of \(user)) does not open with its user's key: the log or the key store is damaged")
             }
@@ -64,11 +81,13 @@ package final class PayloadKeys: Sendable {
 
     /// Encrypts the payloads of `request`'s events that have a subject, creating (durably, before
     /// anything is appended) the keys of users who have none. Events of an erased user are
-    /// refused; `tombstones` (events imported as erased) are left as they are.
+    /// refused; `tombstones` (events imported as erased) are left as they are. A store of the first
+    /// format seals nothing new: an event with a subject is refused (``firstFormatSealsNothing()``).
     package func seal(_ request: inout AppendRequest, tombstones: Set<UUID> = []) throws(LogbookError) {
         guard encrypts, let store else { return }
         for index in request.events.indices {
             guard let user = request.events[index].subject, !tombstones.contains(request.events[index].eventId) else { continue }
+            guard let salt else { throw Self.firstFormatSealsNothing() }
             // The cache answers once a user has a key; a new user's key is made (durably) first.
             let entry: UserKeyStore.Entry?
             do {
@@ -79,9 +98,22 @@ package final class PayloadKeys: Sendable {
             guard case .key(let key) = entry else {
                 throw .ruleViolation(rule: .userErased, message: "user \"\(user)\" was erased: nothing more is recorded for them")
             }
-            request.events[index].payload = PayloadCipher.seal(
-                request.events[index].payload.span, key: key, eventId: request.events[index].eventId, type: request.events[index].type)
+            let event = request.events[index]
+            do {
+                request.events[index].payload = try PayloadCipher.seal(
+                    event.payload.span, key: key, salt: salt, eventId: event.eventId, type: event.type, schemaVersion: event.schemaVersion)
+            } catch {
+                throw .storage("sealing the payload of event \(event.eventId.uuidString.lowercased()) (\(event.type) of \(user)): \(error)")
+            }
         }
+    }
+
+    /// Why a store of the first encrypted format appends no event of a user: its 12-byte nonces,
+    /// folded from the event ids, can repeat under one key; sealing more that way would add to the
+    /// risk, and a store must not mix formats. Reading, exporting and backing it up work as before.
+    static func firstFormatSealsNothing() -> LogbookError {
+        .conflict(stream: "payloads", reason: "this store keeps payloads as \(PayloadFormat.perUserChaChaPoly.rawValue), which seals nothing new: "
+            + "move it to \(PayloadFormat.current.rawValue) with `logbook encrypt-existing --path OLD --to NEW` first")
     }
 
     /// Destroys `user`'s key (a tombstone takes its place and the key store is rewritten
@@ -89,6 +121,7 @@ package final class PayloadKeys: Sendable {
     @discardableResult
     func destroyKey(of user: String) throws(LogbookError) -> Bool {
         guard let store, encrypts else { throw Self.plaintextStore(user) }
+        guard format.seals else { throw Self.firstFormatSealsNothing() }
         do {
             return try store.erase(user)
         } catch {
@@ -119,6 +152,7 @@ package final class PayloadKeys: Sendable {
     /// events of many users request by request.
     func prepareKeys(for users: Set<String>) throws(LogbookError) {
         guard encrypts, let store, !users.isEmpty else { return }
+        guard format.seals else { throw Self.firstFormatSealsNothing() }
         do {
             _ = try store.ensureKeys(for: users)
         } catch {
@@ -135,6 +169,7 @@ package final class PayloadKeys: Sendable {
             }
             return
         }
+        guard format.seals || users.isEmpty else { throw Self.firstFormatSealsNothing() }
         do {
             for user in users.sorted() {
                 switch try store.entry(for: user) {

@@ -1,5 +1,6 @@
 import Foundation
 import LMDB
+import Sodium
 import Synchronization
 
 /// Each user's payload key, in a small LMDB environment of its own (`<store>/keys`), apart from
@@ -8,12 +9,15 @@ import Synchronization
 /// A key is written durably before the first event it encrypts is appended (a crash in between
 /// leaves an unused key, never an event without its key). Erasing a user replaces the key with a
 /// tombstone (an empty value: the user was erased, and stays so) and rewrites the file compacted,
-/// so the key's bytes are not merely freed but gone from it. Keys are cached in memory once read.
+/// so the key's bytes are not merely freed but gone from it. The tombstone's transaction also
+/// records that a compaction is owed (meta `compaction-owed`), cleared only once the compacted
+/// file is in place: an erasure cut off in between (a crash, a full disk) is compacted when the
+/// store is next opened for writing, or by the erasure's retry. Keys are cached in memory once read.
 final class UserKeyStore: @unchecked Sendable {
     /// What a store holds for one user.
     enum Entry: Sendable {
         /// The key, ready to use (made once per user, then cached).
-        case key(ChaCha20)
+        case key(SymmetricKey)
         case erased
 
         var isErased: Bool { if case .erased = self { true } else { false } }
@@ -24,12 +28,16 @@ final class UserKeyStore: @unchecked Sendable {
     /// The environment and its databases; replaced when the file is compacted. Guarded by `lock`.
     private var environment: Environment
     private var keys: Database
+    private var meta: Database
     private let lock = NSLock()
     private let cache = Mutex<[String: Entry]>([:])
     /// How payloads are kept, read from (or written into, when the store was created) the meta table.
     let format: PayloadFormat
 
-    static let keyBytes = 32
+    static let keyBytes = SymmetricKey.byteCount
+    private static let formatKey = Array("payloads".utf8)
+    /// Set in the transaction that writes a tombstone over a key, cleared after the compaction.
+    private static let compactionOwedKey = Array("compaction-owed".utf8)
 
     /// Opens the key store in `directory`, creating it with `format` if it does not exist
     /// (unless read-only). An existing store keeps the format it was created with.
@@ -45,9 +53,10 @@ final class UserKeyStore: @unchecked Sendable {
         environment = try Environment(path: directory, options: options)
         do {
             keys = try environment.openDatabase(named: "user-keys")
-            let meta = try environment.openDatabase(named: "meta")
+            meta = try environment.openDatabase(named: "meta")
+            let meta = self.meta
             let stored = try environment.read { txn in
-                try txn.get(meta, key: Array("payloads".utf8).span) { String(decoding: $0.copiedBytes(), as: UTF8.self) }
+                try txn.get(meta, key: Self.formatKey.span) { String(decoding: $0.copiedBytes(), as: UTF8.self) }
             }
             if let stored {
                 guard let known = PayloadFormat(rawValue: stored) else {
@@ -57,11 +66,12 @@ final class UserKeyStore: @unchecked Sendable {
             } else {
                 if !readOnly {
                     try environment.write { txn in
-                        try txn.put(meta, key: Array("payloads".utf8).span, value: Array(format.rawValue.utf8).span)
+                        try txn.put(meta, key: Self.formatKey.span, value: Array(format.rawValue.utf8).span)
                     }
                 }
                 self.format = format
             }
+            if !readOnly { try finishOwedCompactionLocked() }
         } catch {
             environment.close()
             throw error
@@ -91,7 +101,11 @@ final class UserKeyStore: @unchecked Sendable {
         guard stored.count == keyBytes else {
             throw LogbookError.storage("the key of user \"\(user)\" in \(directory) is \(stored.count) bytes, not \(keyBytes): the key store is damaged")
         }
-        return .key(ChaCha20(key: stored.span))
+        do {
+            return .key(try SymmetricKey(bytes: stored.span))
+        } catch {
+            throw LogbookError.storage("the key of user \"\(user)\" in \(directory) is not usable (\(error)): the key store is damaged")
+        }
     }
 
     /// The user's entry if it is cached (no lock but the cache's, no transaction).
@@ -117,10 +131,9 @@ final class UserKeyStore: @unchecked Sendable {
                         created[user] = try Self.entry(stored: existing, user: user, directory: directory)
                         continue
                     }
-                    var generator = SystemRandomNumberGenerator()
-                    let key = (0..<Self.keyBytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-                    try txn.put(keys, key: Array(user.utf8).span, value: key.span)
-                    created[user] = .key(ChaCha20(key: key.span))
+                    let key = try SymmetricKey.random()
+                    try txn.put(keys, key: Array(user.utf8).span, value: key.copiedBytes().span)
+                    created[user] = .key(key)
                 }
                 return created
             }
@@ -129,23 +142,45 @@ final class UserKeyStore: @unchecked Sendable {
         return found.merging(created) { $1 }
     }
 
-    /// Replaces the user's key with a tombstone, then rewrites the file compacted (the old key's
-    /// page is left out of the new file, which replaces the old one). Returns false if the user
-    /// was erased already.
+    /// Replaces the user's key with a tombstone — recording, in the same transaction, that a
+    /// compaction is owed — then rewrites the file compacted (the old key's page is left out of the
+    /// new file, which replaces the old one) and clears the debt. Returns false if the user was
+    /// erased already (a compaction still owed is done then: the retry of a cut-off erasure).
     @discardableResult
     func erase(_ user: String) throws -> Bool {
         try lock.withLock {
+            let (keys, meta) = (self.keys, self.meta)
             let current = try environment.write { txn -> [UInt8]? in
                 let current = try txn.get(keys, key: Array(user.utf8).span) { $0.copiedBytes() }
                 if current?.isEmpty != true { try txn.put(keys, key: Array(user.utf8).span, value: [UInt8]().span) }
+                // Only a key that existed left bytes to get rid of.
+                if current?.isEmpty == false { try txn.put(meta, key: Self.compactionOwedKey.span, value: [UInt8(1)].span) }
                 return current
             }
             cache.withLock { $0[user] = .erased }
-            if current?.isEmpty == true { return false }
-            // Only a key that existed left bytes to get rid of.
-            if current != nil { try compactLocked() }
-            return true
+            PrivacyTestHooks.afterKeyTombstone()
+            try finishOwedCompactionLocked()
+            return current?.isEmpty != true
         }
+    }
+
+    /// True while a tombstone's compaction is owed (written over a key, not yet compacted away).
+    func compactionOwed() throws -> Bool {
+        try lock.withLock { try compactionOwedLocked() }
+    }
+
+    private func compactionOwedLocked() throws -> Bool {
+        let meta = self.meta
+        return try environment.read { txn in try txn.get(meta, key: Self.compactionOwedKey.span) { _ in true } } ?? false
+    }
+
+    /// Compacts the file if a tombstone's compaction is owed, then clears the debt (in the new
+    /// file: a crash before the clearing compacts once more, which is harmless).
+    private func finishOwedCompactionLocked() throws {
+        guard try compactionOwedLocked() else { return }
+        try compactLocked()
+        let meta = self.meta
+        try environment.write { txn in _ = try txn.delete(meta, key: Self.compactionOwedKey.span) }
     }
 
     /// Rewrites the key store's file compacted (``Environment/compactDataFile(inDirectory:options:)``:
@@ -156,6 +191,7 @@ final class UserKeyStore: @unchecked Sendable {
         let compacted = Result { try Environment.compactDataFile(inDirectory: directory, options: options) }
         environment = try Environment(path: directory, options: options)
         keys = try environment.openDatabase(named: "user-keys", create: false)
+        meta = try environment.openDatabase(named: "meta", create: false)
         _ = try compacted.get()
     }
 
@@ -182,13 +218,4 @@ final class UserKeyStore: @unchecked Sendable {
     func withEnvironment<R>(_ body: (Environment) throws -> R) rethrows -> R {
         try lock.withLock { try body(environment) }
     }
-}
-
-/// How a store keeps its events' payloads.
-public enum PayloadFormat: String, Sendable, Hashable, Codable {
-    /// As written (stores made before payload encryption, and logs shared in PostgreSQL).
-    case plaintext
-    /// Each user's payloads encrypted with ChaCha20-Poly1305 under that user's own key; the
-    /// nonce is derived from the event id, the id and type are authenticated with it.
-    case perUserChaChaPoly = "chacha20-poly1305/v1"
 }
