@@ -109,8 +109,8 @@ let package = Package(
         // Workout files read in a stream (FIT, GPX, TCX, Apple Health, Strava): bytes in, neutral values out.
         // Knows nothing of Logbook's storage or HTTP.
         // EventLog for its calendar and timestamp values only.
-        // Zlib for DEFLATE and CRC-32 (zip entries, gzip members).
-        .target(name: "WorkoutFiles", dependencies: ["EventLog", "Zlib"], swiftSettings: strictSettings),
+        // Zlib for DEFLATE and CRC-32 (zip entries, gzip members); Sodium for SHA-256 (content-derived ids).
+        .target(name: "WorkoutFiles", dependencies: ["EventLog", "Zlib", "Sodium"], swiftSettings: strictSettings),
         // Workout files into Logbook: parsed values become import and step commands, idempotent by content.
         .target(
             name: "WorkoutImport",

@@ -35,7 +35,7 @@ public struct GPXParser: Sendable {
     }
 
     func stream(source: any ByteSource, name: String, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
-        let hashing = HashingByteSource(source)
+        let hashing = try HashingByteSource(source, fileName: name)
         let reader = XMLPullReader(source: hashing, fileName: name)
         var trackReader = GPXTrackReader(options: options)
         var tracks: [GPXTrackReader.Track] = []

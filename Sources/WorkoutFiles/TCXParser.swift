@@ -37,7 +37,7 @@ public struct TCXParser: Sendable {
     }
 
     func stream(source: any ByteSource, name: String, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
-        let hashing = HashingByteSource(source)
+        let hashing = try HashingByteSource(source, fileName: name)
         let reader = XMLPullReader(source: hashing, fileName: name)
         var activityReader = TCXActivityReader(options: options)
         var activities: [TCXActivityReader.Activity] = []

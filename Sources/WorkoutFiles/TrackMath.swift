@@ -1,3 +1,4 @@
+import Sodium
 import Foundation
 
 /// Distance and time figures derived from track points (GPX, TCX and Apple routes).
@@ -78,12 +79,19 @@ public enum TrackMath {
     }
 }
 
-/// A `ByteSource` that feeds everything it reads into SHA-256 (content-derived ids).
+/// A `ByteSource` that feeds everything it reads into SHA-256 (content-derived ids), by libsodium.
 final class HashingByteSource: ByteSource {
     private let base: any ByteSource
-    @exclusivity(unchecked) private var hasher = SHA256()
+    @exclusivity(unchecked) private var hasher: SHA256Hasher
 
-    init(_ base: any ByteSource) { self.base = base }
+    init(_ base: any ByteSource, fileName: String) throws {
+        self.base = base
+        do {
+            hasher = try SHA256Hasher()
+        } catch {
+            throw WorkoutFileError(code: .io, fileName: fileName, message: "cannot hash the file: \(error)")
+        }
+    }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let count = try base.read(into: buffer)
@@ -95,6 +103,7 @@ final class HashingByteSource: ByteSource {
     func finish() throws -> String {
         var scratch = [UInt8](repeating: 0, count: 64 << 10)
         while try scratch.withUnsafeMutableBytes({ try read(into: $0) }) > 0 {}
-        return String(SHA256.hex(hasher.finalize()).prefix(32))
+        let hex = hasher.finalize().lazy.map { byte in String(byte >> 4, radix: 16) + String(byte & 0xF, radix: 16) }.joined()
+        return String(hex.prefix(32))
     }
 }

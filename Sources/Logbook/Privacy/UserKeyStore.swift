@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 import LMDB
 import Sodium
@@ -30,7 +31,8 @@ final class UserKeyStore: @unchecked Sendable {
     private var keys: Database
     private var meta: Database
     private let lock = NSLock()
-    private let cache = Mutex<[String: Entry]>([:])
+    /// Keyed by the user id's bytes, as the key store's LMDB keys are (DESIGN §10).
+    private let cache = Mutex<[BytewiseString: Entry]>([:])
     /// How payloads are kept, read from (or written into, when the store was created) the meta table.
     let format: PayloadFormat
 
@@ -84,13 +86,13 @@ final class UserKeyStore: @unchecked Sendable {
 
     /// The user's key or tombstone, nil if the store has none.
     func entry(for user: String) throws -> Entry? {
-        if let cached = cache.withLock({ $0[user] }) { return cached }
+        if let cached = cache.withLock({ $0[BytewiseString(user)] }) { return cached }
         let found = try lock.withLock {
             try environment.read { txn in try txn.get(keys, key: Array(user.utf8).span) { $0.copiedBytes() } }
         }
         guard let found else { return nil }
         let entry = try Self.entry(stored: found, user: user, directory: directory)
-        cache.withLock { $0[user] = entry }
+        cache.withLock { $0[BytewiseString(user)] = entry }
         return entry
     }
 
@@ -110,7 +112,7 @@ final class UserKeyStore: @unchecked Sendable {
 
     /// The user's entry if it is cached (no lock but the cache's, no transaction).
     func cachedEntry(for user: String) -> Entry? {
-        cache.withLock { $0[user] }
+        cache.withLock { $0[BytewiseString(user)] }
     }
 
     /// The keys of `users`, creating (durably, in one commit) those that have none. An erased
@@ -138,7 +140,7 @@ final class UserKeyStore: @unchecked Sendable {
                 return created
             }
         }
-        cache.withLock { cache in for (user, entry) in created { cache[user] = entry } }
+        cache.withLock { cache in for (user, entry) in created { cache[BytewiseString(user)] = entry } }
         return found.merging(created) { $1 }
     }
 
@@ -157,7 +159,7 @@ final class UserKeyStore: @unchecked Sendable {
                 if current?.isEmpty == false { try txn.put(meta, key: Self.compactionOwedKey.span, value: [UInt8(1)].span) }
                 return current
             }
-            cache.withLock { $0[user] = .erased }
+            cache.withLock { $0[BytewiseString(user)] = .erased }
             PrivacyTestHooks.afterKeyTombstone()
             try finishOwedCompactionLocked()
             return current?.isEmpty != true
