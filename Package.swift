@@ -23,7 +23,9 @@ let package = Package(
         // The event-log conformance suite and test fixtures, for other backends and for hosts.
         .library(name: "LogbookTesting", targets: ["LogbookTesting"]),
         .executable(name: "logbook", targets: ["LogbookCLI"]),
-        // The log benchmark's C baseline: the same workload in plain C on LMDB (`logbook bench log` runs it).
+        // The benchmarks, apart from the shipped `logbook`: each with its baseline, printing JSON.
+        .executable(name: "logbook-bench", targets: ["LogbookBench"]),
+        // The log benchmark's C baseline: the same workload in plain C on LMDB (`logbook-bench log` runs it).
         .executable(name: "logbook-c-baseline", targets: ["LogbookCBaseline"]),
     ],
     dependencies: [
@@ -114,7 +116,11 @@ let package = Package(
         // Workout files into Logbook: parsed values become import and step commands, idempotent by content.
         .target(
             name: "WorkoutImport",
-            dependencies: ["Logbook", "EventLog", "WorkoutFiles", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "Logbook", "EventLog", "WorkoutFiles", .product(name: "Crypto", package: "swift-crypto"),
+                // glibc's mallopt, for the importing programs' allocator setting (MemoryTuning).
+                .target(name: "CMalloc", condition: .when(platforms: [.linux])),
+            ],
             swiftSettings: strictSettings),
         // The deterministic demo data set (users, workouts, steps, goals, places) behind `logbook demo` and the benchmarks.
         .target(name: "DemoData", dependencies: ["Logbook", "EventLog"], swiftSettings: strictSettings),
@@ -141,7 +147,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
-        // The benchmarks behind `logbook bench`, each with its raw baseline.
+        // The benchmarks behind `logbook-bench`, each with its raw baseline.
         .target(
             name: "LogBenchmarks",
             dependencies: [
@@ -157,9 +163,19 @@ let package = Package(
         .executableTarget(
             name: "LogbookCLI",
             dependencies: [
-                "EventLog", "EventLogLMDB", "EventLogPostgres", "LMDB", "Logbook", "LogbookHTTP", "LogbookOpenAPI", "LogBenchmarks",
-                "DemoData", "WorkoutFiles", "WorkoutImport", .target(name: "CMalloc", condition: .when(platforms: [.linux])),
-                // Built with `logbook` (not linked): `bench log` runs it beside itself.
+                "EventLog", "EventLogLMDB", "EventLogPostgres", "LMDB", "Logbook", "LogbookHTTP", "LogbookOpenAPI",
+                "DemoData", "WorkoutFiles", "WorkoutImport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The `logbook-bench` program: the benchmarks' commands (same names, options and JSON keys as
+        // `logbook bench` had), never part of the shipped `logbook`.
+        .executableTarget(
+            name: "LogbookBench",
+            dependencies: [
+                "LogBenchmarks", "WorkoutImport",
+                // Built with `logbook-bench` (not linked): `logbook-bench log` runs it beside itself.
                 "LogbookCBaseline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -219,7 +235,7 @@ let package = Package(
         .testTarget(
             name: "LogbookHTTPTests",
             dependencies: [
-                "LogbookHTTP", "LogbookOpenAPI", "Logbook", "EventLog", "EventLogPostgres", "LogbookTestSupport", "LogbookCLI",
+                "LogbookHTTP", "LogbookOpenAPI", "Logbook", "EventLog", "EventLogPostgres", "LogbookTestSupport", "LogbookCLI", "LogbookBench",
                 "DemoData", "WorkoutFileFixtures",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -3,7 +3,7 @@ import Foundation
 import NIOCore
 import PostgresNIO
 
-/// The baseline `logbook bench log --backend postgres` measures the log against, in the same
+/// The baseline `logbook-bench log --backend postgres` measures the log against, in the same
 /// run and over the same connection pool: the same records, with the same columns, written by a
 /// plain multi-row `INSERT` into one table without indexes or constraints, and read back with a
 /// plain `SELECT`. For the benchmarks only (it lives here because only this module talks to

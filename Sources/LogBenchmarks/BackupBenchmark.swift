@@ -4,7 +4,7 @@ import Foundation
 import DemoData
 import Logbook
 
-/// The backup phase of `logbook bench log`: a Logbook store of at least ``megabytes`` MB is
+/// The backup phase of `logbook-bench log`: a Logbook store of at least ``megabytes`` MB is
 /// filled, then backed up (``Logbook/backup(to:progress:)``: compacted copy, SHA-256, manifest
 /// digests read from the copy) and restored (checksums, head, digests, `verify`), beside the
 /// baseline of a plain file copy of the same data file in the same run.

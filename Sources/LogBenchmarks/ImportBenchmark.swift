@@ -4,7 +4,7 @@ import Logbook
 import WorkoutFiles
 import WorkoutImport
 
-/// `logbook bench import`: how fast workout files are read and imported.
+/// `logbook-bench import`: how fast workout files are read and imported.
 ///
 /// 1. Parsing, per format, over the real files (each parsed repeatedly for at least half a
 ///    second): MB/s and records/s (records = track points + step samples + workouts).

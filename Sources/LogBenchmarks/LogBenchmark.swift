@@ -6,7 +6,7 @@ import Crypto
 import Logbook
 import Sodium
 
-/// `logbook bench log`: the event log's append, read and scan rates next to raw LMDB's, measured
+/// `logbook-bench log`: the event log's append, read and scan rates next to raw LMDB's, measured
 /// in the same run so the ratios survive a noisy machine.
 public struct LogBenchmark: Sendable {
     public var events = 1_000_000

@@ -3,7 +3,7 @@ public import EventLog
 import Foundation
 
 
-/// The fixed workload of `logbook bench log`: event i (from 1) goes to stream `user-%08d` of
+/// The fixed workload of `logbook-bench log`: event i (from 1) goes to stream `user-%08d` of
 /// (i−1) mod 10,000 and subject (i−1) mod 1,000, with a 64-byte payload and a time-ordered
 /// (version 7) id, as the log and Logbook make them — or, with ``clientIds``, a random version 4
 /// id, as a client that chooses its own ids would send.

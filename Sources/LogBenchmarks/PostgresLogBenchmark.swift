@@ -3,7 +3,7 @@ import EventLog
 import EventLogPostgres
 import Foundation
 
-/// `logbook bench log --backend postgres`: the LMDB benchmark's workload and keys on the log in
+/// `logbook-bench log --backend postgres`: the LMDB benchmark's workload and keys on the log in
 /// PostgreSQL, next to a plain multi-row `INSERT` into an unindexed table and a plain `SELECT`
 /// over the same connection pool, measured in the same run (alternating blocks of batches).
 ///

@@ -6,7 +6,7 @@ import Foundation
 import Histogram
 public import Logbook
 
-/// `logbook bench projections`: a full rebuild of every read model over the generated data set
+/// `logbook-bench projections`: a full rebuild of every read model over the generated data set
 /// against a decode-only scan of the same log, live appends with and without inline projections,
 /// and query latencies cached and uncached — all in one run.
 public struct ProjectionsBenchmark: Sendable {

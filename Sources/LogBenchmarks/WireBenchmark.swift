@@ -3,7 +3,7 @@ import EventLog
 public import Foundation
 import Logbook
 
-/// `logbook bench wire`: the JSON wire form's speed (DESIGN §3) — export, parse and validate,
+/// `logbook-bench wire`: the JSON wire form's speed (DESIGN §3) — export, parse and validate,
 /// import — over a generated log, with Python's standard `json` reading and writing the same
 /// lines in the same run as the peer, so the ratios survive a noisy machine.
 public struct WireBenchmark: Sendable {

@@ -1,6 +1,6 @@
 /*
  * logbook-c-baseline: the event-log benchmark's workload in plain C on LMDB, the floor the Swift
- * layers are measured against (`logbook bench log` runs it and reports c_append_batched_eps,
+ * layers are measured against (`logbook-bench log` runs it and reports c_append_batched_eps,
  * c_scan_eps and c_point_read_eps).
  *
  * It reads the benchmark's own encoded records from a file (each a 4-byte little-endian length,

@@ -9,7 +9,7 @@ struct LogbookCommand: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self, ServeCommand.self, ImportCommand.self, ImportFileCommand.self, ExportCommand.self, RebuildCommand.self, ReplayCommand.self,
             VerifyCommand.self, TimelineCommand.self, StatsCommand.self, GoalsCommand.self, PlacesCommand.self, InspectCommand.self,
-            TokenCommand.self, OpenAPICommand.self, BenchCommand.self, CopyCommand.self, BackupCommand.self, RestoreCommand.self, EraseCommand.self, EncryptExistingCommand.self,
+            TokenCommand.self, OpenAPICommand.self, CopyCommand.self, BackupCommand.self, RestoreCommand.self, EraseCommand.self, EncryptExistingCommand.self,
         ]
     )
 }

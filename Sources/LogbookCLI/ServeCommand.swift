@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import Logbook
 import LogbookHTTP
+import WorkoutImport
 import Logging
 import EventLogPostgres
 

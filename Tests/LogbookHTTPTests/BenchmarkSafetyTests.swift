@@ -5,7 +5,7 @@ import LogbookTestSupport
 import LogbookTesting
 import Testing
 
-/// `logbook bench log --backend postgres` once dropped the `logbook` schema of the database it
+/// `logbook-bench log --backend postgres` once dropped the `logbook` schema of the database it
 /// was given, defaulting to the serving variable `$LOGBOOK_POSTGRES_URL`: one command away
 /// from destroying a production log. It now measures in a database of its own.
 @Suite("PostgreSQL benchmark never touches a log it did not make")
@@ -19,13 +19,13 @@ struct BenchmarkSafetyTests {
         let database = try #require(URLComponents(string: url)?.path.dropFirst().description)
 
         // The serving variable alone is not a target: refused, nothing touched.
-        let (refusedStatus, refusedOutput) = try await runLogbook(
-            ["bench", "log", "--backend", "postgres", "--events", "10000"], environment: ["LOGBOOK_POSTGRES_URL": url], includeErrors: true)
+        let (refusedStatus, refusedOutput) = try await runProgram(
+            logbookBenchExecutable, ["log", "--backend", "postgres", "--events", "10000"], environment: ["LOGBOOK_POSTGRES_URL": url], includeErrors: true)
         #expect(refusedStatus != 0)
         #expect(refusedOutput.contains("--postgres"), "\(refusedOutput)")
 
-        let (status, output) = try await runLogbook(
-            ["bench", "log", "--backend", "postgres", "--postgres", url, "--events", "10000", "--durable-single", "20",
+        let (status, output) = try await runProgram(
+            logbookBenchExecutable, ["log", "--backend", "postgres", "--postgres", url, "--events", "10000", "--durable-single", "20",
              "--durable-concurrent", "64", "--json"], includeErrors: true)
         #expect(status == 0, "\(output.suffix(2000))")
         #expect(output.contains("\"backend\""), "\(output.suffix(2000))")

@@ -107,6 +107,15 @@ struct CLITests {
         }
     }
 
+    @Test("the shipped logbook has no benchmarks: they are logbook-bench's, with the same subcommands")
+    func benchmarksLiveApart() async throws {
+        let (_, help) = try await runLogbook(["--help"], includeErrors: true)
+        #expect(!help.contains("bench"), "\(help)")
+        let (status, benchHelp) = try await runProgram(logbookBenchExecutable, ["--help"], includeErrors: true)
+        #expect(status == 0)
+        for subcommand in ["log", "projections", "import", "wire"] { #expect(benchHelp.contains(subcommand), "\(benchHelp)") }
+    }
+
     @Test("bad arguments and missing stores give a clear message and a non-zero exit")
     func badArguments() async throws {
         try await withTemporaryDirectory { directory in

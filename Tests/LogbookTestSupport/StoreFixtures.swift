@@ -26,6 +26,9 @@ public func withStore<R>(
 /// The `logbook` executable built beside the test bundle.
 public var logbookExecutable: URL { builtExecutable("logbook") }
 
+/// The built `logbook-bench` executable, beside the test bundle.
+public var logbookBenchExecutable: URL { builtExecutable("logbook-bench") }
+
 /// The test-only helper executable (`append-loop` for the crash tests) built beside the test bundle.
 public var testHelperExecutable: URL { builtExecutable("LogbookTestHelper") }
 

@@ -2,8 +2,9 @@
 import CMalloc
 #endif
 
-/// Process-wide allocator settings for long imports.
-enum MemoryTuning {
+/// Process-wide allocator settings for long imports: for the programs that import large files
+/// (`logbook import-file`, `logbook serve`, the import benchmark), never set by the library itself.
+package enum MemoryTuning {
     /// Blocks of 128 KiB and more are mapped on their own and returned to the system when freed.
     ///
     /// glibc raises its mmap threshold each time a large block is freed (up to 32 MiB), after
@@ -12,7 +13,7 @@ enum MemoryTuning {
     /// 236–264 MiB RSS; with the threshold fixed it peaks at about 100 MiB, no slower. The price:
     /// code that grows large arrays (the FIT parser keeps a file's records) pays a fresh mapping
     /// per growth, and parses FIT at half its speed; so the commands set it only for large files.
-    static func returnLargeBlocksToTheSystem() {
+    package static func returnLargeBlocksToTheSystem() {
         #if canImport(CMalloc)
         _ = mallopt(M_MMAP_THRESHOLD, 128 << 10)
         #endif
@@ -20,7 +21,7 @@ enum MemoryTuning {
 
     /// Blocks below 32 MiB come from the heap again (where glibc's own adjustment ends up): for
     /// the parsing that follows a large import in the same process (the import benchmark).
-    static func keepLargeBlocksInTheHeap() {
+    package static func keepLargeBlocksInTheHeap() {
         #if canImport(CMalloc)
         _ = mallopt(M_MMAP_THRESHOLD, 32 << 20)
         #endif

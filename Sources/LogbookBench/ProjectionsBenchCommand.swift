@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import LogBenchmarks
 
-/// `logbook bench projections`: rebuild, inline appends and queries over the generated data set.
+/// `logbook-bench projections`: rebuild, inline appends and queries over the generated data set.
 struct ProjectionsBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "projections",
@@ -47,7 +47,7 @@ struct ProjectionsBenchCommand: AsyncParsableCommand {
 
     func run() async throws {
         #if DEBUG
-        FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook bench projections`\n".utf8))
+        FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook-bench projections`\n".utf8))
         #endif
         var benchmark = ProjectionsBenchmark()
         benchmark.users = users

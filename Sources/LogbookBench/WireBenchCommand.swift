@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import LogBenchmarks
 
-/// `logbook bench wire`: export, parse and import of the JSON wire form against Python's `json`.
+/// `logbook-bench wire`: export, parse and import of the JSON wire form against Python's `json`.
 struct WireBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wire",
@@ -26,7 +26,7 @@ struct WireBenchCommand: AsyncParsableCommand {
 
     func run() async throws {
         #if DEBUG
-        FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook bench wire`\n".utf8))
+        FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook-bench wire`\n".utf8))
         #endif
         var benchmark = WireBenchmark()
         benchmark.users = users

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
 import LogBenchmarks
+import WorkoutImport
 
-/// `logbook bench import`: parsing per format over the real files, a large generated Apple
+/// `logbook-bench import`: parsing per format over the real files, a large generated Apple
 /// Health export imported with its baselines (reading the bytes; Python's iterparse), and many
 /// FIT files imported one by one.
 struct ImportBenchCommand: AsyncParsableCommand {
@@ -28,11 +29,11 @@ struct ImportBenchCommand: AsyncParsableCommand {
     /// The corpus directory: `--real-data`, else `LOGBOOK_REALDATA`; it must exist.
     func corpusDirectory() throws -> URL {
         guard let path = realData ?? ProcessInfo.processInfo.environment["LOGBOOK_REALDATA"], !path.isEmpty else {
-            throw CLIError("bench import parses real device files: give their directory with --real-data DIR or LOGBOOK_REALDATA=DIR")
+            throw ValidationError("bench import parses real device files: give their directory with --real-data DIR or LOGBOOK_REALDATA=DIR")
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CLIError("bench import: \(path) (from \(realData == nil ? "LOGBOOK_REALDATA" : "--real-data")) is not a directory")
+            throw ValidationError("bench import: \(path) (from \(realData == nil ? "LOGBOOK_REALDATA" : "--real-data")) is not a directory")
         }
         return URL(fileURLWithPath: path)
     }
@@ -40,7 +41,7 @@ struct ImportBenchCommand: AsyncParsableCommand {
     func run() async throws {
         let realDataDirectory = try corpusDirectory()
         #if DEBUG
-        FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook bench import`\n".utf8))
+        FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook-bench import`\n".utf8))
         #endif
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-bench-import-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -54,7 +55,7 @@ struct ImportBenchCommand: AsyncParsableCommand {
             process.standardOutput = FileHandle.standardError
             try process.run()
             process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw CLIError("tools/generate-health-export failed (run from the repository)") }
+            guard process.terminationStatus == 0 else { throw ValidationError("tools/generate-health-export failed (run from the repository)") }
             export = generated
         }
         var benchmark = ImportBenchmark(realData: realDataDirectory, healthExport: export, directory: directory)

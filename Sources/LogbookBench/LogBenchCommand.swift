@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import LogBenchmarks
 
-/// `logbook bench log`: the event log against raw LMDB.
+/// `logbook-bench log`: the event log against raw LMDB.
 struct LogBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log",
@@ -53,7 +53,7 @@ struct LogBenchCommand: AsyncParsableCommand {
 
     func run() async throws {
         #if DEBUG
-        FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook bench log`\n".utf8))
+        FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook-bench log`\n".utf8))
         #endif
         if backend == "postgres" {
             // Never the serving variable: a benchmark must not be one typo away from a production log.
