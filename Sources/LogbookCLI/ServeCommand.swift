@@ -30,6 +30,15 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .customLong("max-import-bytes"), help: "Largest workout file POST /users/{user}/imports accepts (streamed to a temporary file).")
     var maxImportBytes = 512 << 20
 
+    @Option(name: .customLong("max-imports"), help: "Workout-file uploads imported at once by this server (more: 503).")
+    var maxImports = FileImportLimits().maxConcurrent
+
+    @Option(name: .customLong("max-imports-per-user"), help: "Workout-file uploads imported at once for one user (more: 429).")
+    var maxImportsPerUser = FileImportLimits().maxConcurrentPerUser
+
+    @Option(name: .customLong("import-read-seconds"), help: "How long reading one uploaded file may take before the import is abandoned (422).")
+    var importReadSeconds = 300
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -48,6 +57,9 @@ struct ServerOptions: ParsableArguments {
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024.") }
         if let maxReadyLagSeconds, !(maxReadyLagSeconds > 0) { throw ValidationError("--max-ready-lag-seconds must be positive.") }
         guard maxImportBytes >= 1024 else { throw ValidationError("--max-import-bytes must be at least 1024.") }
+        guard maxImports >= 1, maxImportsPerUser >= 1, importReadSeconds >= 1 else {
+            throw ValidationError("--max-imports, --max-imports-per-user and --import-read-seconds must be at least 1.")
+        }
         if insecureNoAuth, !Self.isLoopback(host) {
             throw ValidationError("--insecure-no-auth serves every caller as an administrator: it listens only on a loopback address (127.0.0.1, ::1 or localhost), not \(host).")
         }
@@ -77,6 +89,9 @@ struct ServerOptions: ParsableArguments {
         configuration.maxReadyLagSeconds = maxReadyLagSeconds
         configuration.backupDirectory = backupDir
         configuration.maxImportBytes = maxImportBytes
+        configuration.fileImports.maxConcurrent = maxImports
+        configuration.fileImports.maxConcurrentPerUser = maxImportsPerUser
+        configuration.fileImports.readTimeLimit = .seconds(importReadSeconds)
         return configuration
     }
 
