@@ -118,6 +118,12 @@ struct SchemaTests {
         }
     }
 
+    @Test("the generated codecs, payload types and schemas are what the declarations give (regenerate: tools/make-events)")
+    func generatedCodeMatchesDeclarations() throws {
+        let (status, output) = try run("python3", [Self.root.appendingPathComponent("tools/make-events").path, "--check"])
+        #expect(status == 0, "\(output)")
+    }
+
     @Test("wire input errors name the field that is wrong")
     func wireErrors() throws {
         let good = Self.wire(.goalSet(GoalSet(date: day("2026-11-25"), steps: 12_000)), 0).jsonLine

@@ -30,7 +30,7 @@ enum StepSampleCoding {
         }
     }
 
-    static func decode(_ s: Span<UInt8>, _ o: inout Int) throws(DecodeFailure) -> StepsRecorded {
+    static func decode(_ s: Span<UInt8>, _ o: inout Int) throws(DecodeFailure) -> [StepSample] {
         let unit: Int64 = try ByteReader.byte(s, &o) == 1 ? 1_000_000 : 1
         let sourceCount = try ByteReader.int(s, &o)
         guard sourceCount <= s.count else { throw DecodeFailure(reason: "\(sourceCount) sources") }
@@ -59,6 +59,6 @@ enum StepSampleCoding {
             previousStart = start
             previousOffset = startOffset
         }
-        return StepsRecorded(samples: samples)
+        return samples
     }
 }

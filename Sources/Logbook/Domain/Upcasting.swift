@@ -23,6 +23,39 @@ enum Upcasting {
         return StepsRecorded(samples: samples)
     }
 
+    /// Reads a version-1 `steps.recorded` `data` object: one `source` for the event, samples of
+    /// `start`, `end` and `count` (at least one); each sample gets the event's source.
+    static func stepsRecordedV1JSON(_ r: inout JSONReader) throws(JSONReadError) -> StepsRecorded {
+        var samples: [StepSample]?
+        var source: String?
+        try r.readObject { (r, key) throws(JSONReadError) in
+            switch key {
+            case "source": try r.read(&source)
+            case "samples":
+                try r.once(samples)
+                samples = try r.readElements(items: 1...Int.max) { (r) throws(JSONReadError) in try sampleV1(&r) }
+            default: throw r.unknownField()
+            }
+        }
+        var all = try r.required(samples, "samples")
+        let shared = try r.required(source, "source")
+        for index in all.indices { all[index].source = shared }
+        return StepsRecorded(samples: all)
+    }
+
+    private static func sampleV1(_ r: inout JSONReader) throws(JSONReadError) -> StepSample {
+        var start: Timestamp?, end: Timestamp?, count: Int?
+        try r.readObject { (r, key) throws(JSONReadError) in
+            switch key {
+            case "start": try r.read(&start)
+            case "end": try r.read(&end)
+            case "count": try r.read(&count, within: 0...Int.max)
+            default: throw r.unknownField()
+            }
+        }
+        return StepSample(start: try r.required(start, "start"), end: try r.required(end, "end"), count: try r.required(count, "count"), source: "")
+    }
+
     /// The version-1 payload of a single-source `steps.recorded` event (for fixtures and tests).
     static func encodeStepsRecordedV1(source: String, samples: [StepSample]) -> [UInt8] {
         var w = ByteWriter(capacity: 64)

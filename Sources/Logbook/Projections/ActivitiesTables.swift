@@ -52,7 +52,7 @@ extension ActivityRecord: TableValue {
         if let endedAt { w.byte(1); w.timestamp(endedAt) } else { w.byte(0) }
         w.enumeration(source.kind); w.optionalString(source.sourceId)
         w.int(distanceMeters); w.int(movingSeconds); w.optionalInt(steps); w.optionalInt(activeKcal); w.optionalInt(avgHeartRate)
-        BinaryEventCodec.writeLaps(laps, &w)
+        BinaryEventCodec.writeLaps(laps, &w, version: 2)
         w.optionalString(title); w.optionalString(notes); w.varint(countedPosition)
         w.optionalInt(elapsedSeconds); w.optionalInt(maxHeartRate); w.int(trackParts); w.int(trackPoints)
     }
@@ -71,7 +71,7 @@ extension ActivityRecord: TableValue {
         steps = try FieldReader.optionalInt(s, &o)
         activeKcal = try FieldReader.optionalInt(s, &o)
         avgHeartRate = try FieldReader.optionalInt(s, &o)
-        laps = try BinaryEventCodec.readLaps(s, &o, schemaVersion: 2)
+        laps = try BinaryEventCodec.readLaps(s, &o, version: 2)
         title = try FieldReader.optionalString(s, &o)
         notes = try FieldReader.optionalString(s, &o)
         countedPosition = try ByteReader.varint(s, &o)

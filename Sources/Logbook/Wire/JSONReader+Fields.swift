@@ -114,6 +114,18 @@ extension JSONReader {
         }
     }
 
+    /// An array of the elements `element` reads, whose count must lie in `items` when ranges are checked.
+    mutating func readElements<Element>(
+        items: ClosedRange<Int>?, _ element: (inout JSONReader) throws(JSONReadError) -> Element
+    ) throws(JSONReadError) -> [Element] {
+        skipSpace()
+        let at = index
+        var elements: [Element] = []
+        try readArray { (reader, _) throws(JSONReadError) in elements.append(try element(&reader)) }
+        if let items { try check(elements.count, within: items, items: true, at: at) }
+        return elements
+    }
+
     /// An array of integers and nulls (a track column), the integers in `range` when ranges are checked.
     mutating func readNullableInts(within range: ClosedRange<Int>) throws(JSONReadError) -> [Int?] {
         var values: [Int?] = []

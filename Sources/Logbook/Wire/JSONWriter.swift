@@ -187,6 +187,16 @@ struct JSONWriter: Sendable {
         }
     }
 
+    /// An array of integers and nulls (a track column).
+    mutating func nullableInts(_ values: [Int?]) {
+        bytes.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            if let value { int(value) } else { null() }
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
     /// An array of the elements `write` writes, one call per element.
     mutating func array<Element>(_ elements: [Element], _ write: (inout JSONWriter, Element) -> Void) {
         bytes.append(UInt8(ascii: "["))
