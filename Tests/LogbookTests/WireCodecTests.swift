@@ -48,106 +48,33 @@ struct WireCodecTests {
             pick([0, 1, 7, 10_000, int(0...Int(Int32.max)), Int.max] + (withinSchema ? [] : [-1, Int.min]))
         }
 
-        mutating func goalSteps() -> Int { withinSchema ? int(1...100_000) : count() }
-        mutating func goalMinutes() -> Int { withinSchema ? int(0...1440) : count() }
+        mutating func date() -> CivilDate { CivilDate(daysSinceEpoch: int(-700_000...2_900_000)) }
 
-        mutating func lap(v2: Bool) -> Lap {
-            guard v2 else { return Lap(distanceMeters: count(), movingSeconds: count()) }
-            return Lap(distanceMeters: count(), movingSeconds: count(), startedAt: maybe { $0.timestamp() }, elapsedSeconds: maybe { $0.count() },
-                       activeKcal: maybe { $0.count() }, avgHeartRate: maybe { $0.count() }, maxHeartRate: maybe { $0.count() })
-        }
-
-        mutating func source() -> WorkoutSource { WorkoutSource(kind: pick(SourceKind.allCases), sourceId: maybe { $0.text() }) }
-
-        mutating func event(_ type: EventType) -> DomainEvent {
-            switch type {
-            case .userRegistered:
-                return .userRegistered(UserRegistered(displayName: text(), timeZone: text(), weekStart: pick(WeekStart.allCases), units: pick(Units.allCases)))
-            case .userProfileUpdated:
-                let change: OptionalChange<String> = pick([.unchanged, .clear, .set(text())])
-                return .userProfileUpdated(UserProfileUpdated(displayName: maybe { $0.text() }, timeZone: maybe { $0.text() },
-                                                              weekStart: maybe { $0.pick(WeekStart.allCases) }, units: maybe { $0.pick(Units.allCases) },
-                                                              preferredStepSource: change))
-            case .workoutStarted:
-                return .workoutStarted(WorkoutStarted(workoutId: id(), activityType: pick(ActivityType.allCases), startedAt: timestamp(), source: source()))
-            case .workoutPaused: return .workoutPaused(WorkoutPauseChange(workoutId: id(), at: timestamp()))
-            case .workoutResumed: return .workoutResumed(WorkoutPauseChange(workoutId: id(), at: timestamp()))
-            case .workoutFinished:
-                return .workoutFinished(WorkoutFinished(workoutId: id(), endedAt: timestamp(), distanceMeters: count(), movingSeconds: count(),
-                                                        steps: maybe { $0.count() }, activeKcal: maybe { $0.count() }, avgHeartRate: maybe { $0.count() },
-                                                        laps: maybe { r in (0..<r.int(0...3)).map { _ in r.lap(v2: true) } }))
-            case .workoutDiscarded: return .workoutDiscarded(WorkoutReference(workoutId: id()))
-            case .workoutDeleted: return .workoutDeleted(WorkoutReference(workoutId: id()))
-            case .workoutImported:
-                return .workoutImported(WorkoutImported(
-                    workoutId: id(), activityType: pick(ActivityType.allCases), startedAt: timestamp(), endedAt: timestamp(), distanceMeters: count(),
-                    movingSeconds: count(), steps: maybe { $0.count() }, activeKcal: maybe { $0.count() }, avgHeartRate: maybe { $0.count() },
-                    laps: maybe { r in (0..<r.int(0...3)).map { _ in r.lap(v2: true) } }, source: source(), title: maybe { $0.text() },
-                    elapsedSeconds: maybe { $0.count() }, maxHeartRate: maybe { $0.count() }))
-            case .workoutEdited:
-                return .workoutEdited(WorkoutEdited(workoutId: id(), title: maybe { $0.text() }, notes: maybe { $0.text() },
-                                                    activityType: maybe { $0.pick(ActivityType.allCases) }))
-            case .workoutTrackRecorded:
-                let points = int(1...40)
-                var samples = TrackSamples(points: points)
-                for column in TrackSamples.Column.allCases where bool() {
-                    samples[column] = (0..<points).map { _ in bool() ? int(column.plausible) : (bool() || withinSchema ? nil : 0) }
-                }
-                if !TrackSamples.Column.allCases.contains(where: { samples[$0] != nil }) { samples.heartRate = Array(repeating: 120, count: points) }
-                let parts = int(1...3)
-                return .workoutTrackRecorded(WorkoutTrackRecorded(workoutId: id(), part: int(0...(parts - 1)), parts: parts, samples: samples))
-            case .stepsRecorded:
-                return .stepsRecorded(StepsRecorded(samples: (0..<int(1...20)).map { _ in
-                    StepSample(start: timestamp(), end: timestamp(), count: count(), source: text())
-                }))
-            case .goalSet:
-                return .goalSet(GoalSet(date: CivilDate(daysSinceEpoch: int(-700_000...2_900_000)), steps: goalSteps(), activeMinutes: maybe { $0.goalMinutes() }))
-            case .goalCleared: return .goalCleared(GoalCleared(date: CivilDate(daysSinceEpoch: int(-700_000...2_900_000))))
-            case .goalDefaultSet: return .goalDefaultSet(GoalDefaultSet(steps: goalSteps(), activeMinutes: maybe { $0.goalMinutes() }))
-            case .placeAdded:
-                var latitude = pick([0, -0.0, 1e-7, 52.5244, -179.999_999_9, 1e21, .leastNonzeroMagnitude, .greatestFiniteMagnitude])
-                var longitude = Double(bitPattern: rng.next() & 0x3FFF_FFFF_FFFF_FFFF)
-                if bool() || withinSchema {
-                    latitude = Double(int(-90_000_000...90_000_000)) / 1_000_000
-                    longitude = -Double(int(-180_000_000...180_000_000)) / 1_000_000
-                }
-                return .placeAdded(PlaceAdded(placeId: id(), name: text(), category: pick(PlaceCategory.allCases), subcategory: text(),
-                                              latitude: latitude, longitude: longitude, address: maybe { $0.text() }, phone: maybe { $0.text() },
-                                              priceLevel: maybe { $0.withinSchema ? $0.int(1...4) : $0.count() }, notes: maybe { $0.text() }))
-            case .placeSwiped: return .placeSwiped(PlaceSwiped(placeId: id(), direction: pick(SwipeDirection.allCases)))
-            case .placeVisited: return .placeVisited(PlaceVisited(placeId: id(), visitedAt: timestamp()))
-            case .placeNotesEdited: return .placeNotesEdited(PlaceNotesEdited(placeId: id(), notes: text()))
-            case .placesReset: return .placesReset
-            case .userErased: return .userErased
+        /// A number in `range` when held to the schemas, else also the extremes a codec must carry.
+        mutating func double(within range: ClosedRange<Double>) -> Double {
+            if withinSchema || bool() {
+                return Double(int(Int(range.lowerBound * 1_000_000)...Int(range.upperBound * 1_000_000))) / 1_000_000
             }
+            return pick([0, -0.0, 1e-7, 52.5244, -179.999_999_9, 1e21, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+                         Double(bitPattern: rng.next() & 0x3FFF_FFFF_FFFF_FFFF)])
         }
-    }
 
-    /// The payload's `Codable` form with the options the wire form always had.
-    static func codableJSON(_ event: DomainEvent) throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data: Data = switch event {
-        case .userRegistered(let e): try encoder.encode(e)
-        case .userProfileUpdated(let e): try encoder.encode(e)
-        case .workoutStarted(let e): try encoder.encode(e)
-        case .workoutPaused(let e), .workoutResumed(let e): try encoder.encode(e)
-        case .workoutFinished(let e): try encoder.encode(e)
-        case .workoutDiscarded(let e), .workoutDeleted(let e): try encoder.encode(e)
-        case .workoutImported(let e): try encoder.encode(e)
-        case .workoutEdited(let e): try encoder.encode(e)
-        case .workoutTrackRecorded(let e): try encoder.encode(e)
-        case .stepsRecorded(let e): try encoder.encode(e)
-        case .goalSet(let e): try encoder.encode(e)
-        case .goalCleared(let e): try encoder.encode(e)
-        case .goalDefaultSet(let e): try encoder.encode(e)
-        case .placeAdded(let e): try encoder.encode(e)
-        case .placeSwiped(let e): try encoder.encode(e)
-        case .placeVisited(let e): try encoder.encode(e)
-        case .placeNotesEdited(let e): try encoder.encode(e)
-        case .placesReset, .userErased: Data("{}".utf8)
+        /// A track of 1–40 points in random columns (at least one), each value plausible or null.
+        mutating func randomTrackSamples() -> TrackSamples {
+            let points = int(1...40)
+            var samples = TrackSamples(points: points)
+            for column in TrackSamples.Column.allCases where bool() {
+                samples[column] = (0..<points).map { _ in bool() ? int(column.plausible) : (bool() || withinSchema ? nil : 0) }
+            }
+            if !TrackSamples.Column.allCases.contains(where: { samples[$0] != nil }) { samples.heartRate = Array(repeating: 120, count: points) }
+            return samples
         }
-        return [UInt8](data)
+
+        /// A track part whose part and parts agree (the reader checks them).
+        mutating func randomTrackRecorded() -> WorkoutTrackRecorded {
+            let parts = int(1...3)
+            return WorkoutTrackRecorded(workoutId: id(), part: int(0...(parts - 1)), parts: parts, samples: randomTrackSamples())
+        }
     }
 
     static func wire(_ event: DomainEvent, _ random: inout Random) -> WireEvent {
