@@ -9,14 +9,16 @@ struct ActivitiesProjection: ReadModel {
     /// 2: records carry elapsed time, maximum heart rate and track sizes; laps in their full form; tracks.
     static let codeVersion = 2
 
-    static func reads(_ type: EventType) -> Bool {
-        switch type {
-        case .workoutStarted, .workoutPaused, .workoutResumed, .workoutFinished, .workoutDiscarded, .workoutImported,
-             .workoutEdited, .workoutDeleted, .workoutTrackRecorded: true
-        case .userRegistered, .userProfileUpdated, .stepsRecorded, .goalSet, .goalCleared, .goalDefaultSet,
-             .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .userErased: false
-        }
-    }
+    static let folds = Folds<ActivitiesProjection>()
+        .on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
+        .on(.workoutPaused) { try $0.onWorkoutPaused($1, $2, $3) }
+        .on(.workoutResumed) { try $0.onWorkoutResumed($1, $2, $3) }
+        .on(.workoutFinished) { try $0.onWorkoutFinished($1, $2, $3) }
+        .on(.workoutDiscarded) { try $0.onWorkoutDiscarded($1, $2, $3) }
+        .on(.workoutImported) { try $0.onWorkoutImported($1, $2, $3) }
+        .on(.workoutEdited) { try $0.onWorkoutEdited($1, $2, $3) }
+        .on(.workoutTrackRecorded) { try $0.onWorkoutTrackRecorded($1, $2, $3) }
+        .on(.workoutDeleted) { try $0.onWorkoutDeleted($1, $2, $3) }
 
     var workouts: ReadModelTable<WorkoutKey, ActivityRecord>
     var list: ReadModelTable<ActivityListKey, Marker>
@@ -32,82 +34,93 @@ struct ActivitiesProjection: ReadModel {
         tracks = tables.table("tracks")
     }
 
-    mutating func apply(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
         let user = fold.user
-        switch fold.event {
-        case .workoutStarted(let e):
-            guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
-            workouts.set(WorkoutKey(e.workoutId), ActivityRecord(
-                workoutId: e.workoutId, user: user, activityType: e.activityType, status: .running, startedAt: e.startedAt,
-                source: e.source))
-            active.set(UserKey(user), TextValue(e.workoutId))
-        case .workoutPaused(let e):
-            try update(e.workoutId, txn) { if $0.status == .running { $0.status = .paused } }
-        case .workoutResumed(let e):
-            try update(e.workoutId, txn) { if $0.status == .paused { $0.status = .running } }
-        case .workoutFinished(let e):
-            guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status.isActive else { return }
-            record.status = .finished
-            record.endedAt = e.endedAt
-            record.distanceMeters = e.distanceMeters
-            record.movingSeconds = e.movingSeconds
-            record.steps = e.steps
-            record.activeKcal = e.activeKcal
-            record.avgHeartRate = e.avgHeartRate
-            record.laps = e.laps
-            record.countedPosition = fold.position
-            workouts.set(WorkoutKey(e.workoutId), record)
-            list.set(ActivityListKey(record.user, record.startedAt.instant, e.workoutId), Marker())
-            try clearActive(record.user, e.workoutId, txn)
-        case .workoutDiscarded(let e):
-            guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status.isActive else { return }
-            record.status = .discarded
-            workouts.set(WorkoutKey(e.workoutId), record)
-            try clearActive(record.user, e.workoutId, txn)
-        case .workoutImported(let e):
-            guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
-            let record = ActivityRecord(
-                workoutId: e.workoutId, user: user, activityType: e.activityType, status: .finished, startedAt: e.startedAt,
-                endedAt: e.endedAt, source: e.source, distanceMeters: e.distanceMeters, movingSeconds: e.movingSeconds,
-                steps: e.steps, activeKcal: e.activeKcal, avgHeartRate: e.avgHeartRate, laps: e.laps, title: e.title,
-                countedPosition: fold.position, elapsedSeconds: e.elapsedSeconds, maxHeartRate: e.maxHeartRate)
-            workouts.set(WorkoutKey(e.workoutId), record)
-            list.set(ActivityListKey(user, e.startedAt.instant, e.workoutId), Marker())
-            if let sourceId = e.source.sourceId { imports.set(ImportKey(user, e.source.kind, sourceId), TextValue(e.workoutId)) }
-        case .workoutEdited(let e):
-            try update(e.workoutId, txn) { record in
-                if let title = e.title { record.title = title }
-                if let notes = e.notes { record.notes = notes }
-                if let type = e.activityType { record.activityType = type }
-            }
-        case .workoutTrackRecorded(let e):
-            guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status != .deleted,
-                  try tracks.get(TrackPartKey(e.workoutId, e.part), txn) == nil
-            else { return }
-            tracks.set(TrackPartKey(e.workoutId, e.part), TrackPartValue(e.samples))
-            record.trackParts += 1
-            record.trackPoints += e.samples.points
-            workouts.set(WorkoutKey(e.workoutId), record)
-        case .workoutDeleted(let e):
-            guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status != .deleted else { return }
-            for (key, _) in try tracks.records(in: TrackPartKey(e.workoutId, .min)...TrackPartKey(e.workoutId, .max), txn) {
-                tracks.set(key, nil)
-            }
-            record.trackParts = 0
-            record.trackPoints = 0
-            list.set(ActivityListKey(record.user, record.startedAt.instant, e.workoutId), nil)
-            if let sourceId = record.source.sourceId, record.source.kind != .manual,
-               try imports.get(ImportKey(record.user, record.source.kind, sourceId), txn)?.text == e.workoutId {
-                imports.set(ImportKey(record.user, record.source.kind, sourceId), nil)
-            }
-            try clearActive(record.user, e.workoutId, txn)
-            record.status = .deleted
-            record.countedPosition = 0
-            workouts.set(WorkoutKey(e.workoutId), record)
-        case .userRegistered, .userProfileUpdated, .stepsRecorded, .goalSet, .goalCleared, .goalDefaultSet,
-             .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .userErased:
-            break
+        guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
+        workouts.set(WorkoutKey(e.workoutId), ActivityRecord(
+            workoutId: e.workoutId, user: user, activityType: e.activityType, status: .running, startedAt: e.startedAt,
+            source: e.source))
+        active.set(UserKey(user), TextValue(e.workoutId))
+    }
+
+    mutating func onWorkoutPaused(_ e: WorkoutPauseChange, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        try update(e.workoutId, txn) { if $0.status == .running { $0.status = .paused } }
+    }
+
+    mutating func onWorkoutResumed(_ e: WorkoutPauseChange, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        try update(e.workoutId, txn) { if $0.status == .paused { $0.status = .running } }
+    }
+
+    mutating func onWorkoutFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status.isActive else { return }
+        record.status = .finished
+        record.endedAt = e.endedAt
+        record.distanceMeters = e.distanceMeters
+        record.movingSeconds = e.movingSeconds
+        record.steps = e.steps
+        record.activeKcal = e.activeKcal
+        record.avgHeartRate = e.avgHeartRate
+        record.laps = e.laps
+        record.countedPosition = fold.position
+        workouts.set(WorkoutKey(e.workoutId), record)
+        list.set(ActivityListKey(record.user, record.startedAt.instant, e.workoutId), Marker())
+        try clearActive(record.user, e.workoutId, txn)
+    }
+
+    mutating func onWorkoutDiscarded(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status.isActive else { return }
+        record.status = .discarded
+        workouts.set(WorkoutKey(e.workoutId), record)
+        try clearActive(record.user, e.workoutId, txn)
+    }
+
+    mutating func onWorkoutImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        let user = fold.user
+        guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
+        let record = ActivityRecord(
+            workoutId: e.workoutId, user: user, activityType: e.activityType, status: .finished, startedAt: e.startedAt,
+            endedAt: e.endedAt, source: e.source, distanceMeters: e.distanceMeters, movingSeconds: e.movingSeconds,
+            steps: e.steps, activeKcal: e.activeKcal, avgHeartRate: e.avgHeartRate, laps: e.laps, title: e.title,
+            countedPosition: fold.position, elapsedSeconds: e.elapsedSeconds, maxHeartRate: e.maxHeartRate)
+        workouts.set(WorkoutKey(e.workoutId), record)
+        list.set(ActivityListKey(user, e.startedAt.instant, e.workoutId), Marker())
+        if let sourceId = e.source.sourceId { imports.set(ImportKey(user, e.source.kind, sourceId), TextValue(e.workoutId)) }
+    }
+
+    mutating func onWorkoutEdited(_ e: WorkoutEdited, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        try update(e.workoutId, txn) { record in
+            if let title = e.title { record.title = title }
+            if let notes = e.notes { record.notes = notes }
+            if let type = e.activityType { record.activityType = type }
         }
+    }
+
+    mutating func onWorkoutTrackRecorded(_ e: WorkoutTrackRecorded, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status != .deleted,
+              try tracks.get(TrackPartKey(e.workoutId, e.part), txn) == nil
+        else { return }
+        tracks.set(TrackPartKey(e.workoutId, e.part), TrackPartValue(e.samples))
+        record.trackParts += 1
+        record.trackPoints += e.samples.points
+        workouts.set(WorkoutKey(e.workoutId), record)
+    }
+
+    mutating func onWorkoutDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status != .deleted else { return }
+        for (key, _) in try tracks.records(in: TrackPartKey(e.workoutId, .min)...TrackPartKey(e.workoutId, .max), txn) {
+            tracks.set(key, nil)
+        }
+        record.trackParts = 0
+        record.trackPoints = 0
+        list.set(ActivityListKey(record.user, record.startedAt.instant, e.workoutId), nil)
+        if let sourceId = record.source.sourceId, record.source.kind != .manual,
+           try imports.get(ImportKey(record.user, record.source.kind, sourceId), txn)?.text == e.workoutId {
+            imports.set(ImportKey(record.user, record.source.kind, sourceId), nil)
+        }
+        try clearActive(record.user, e.workoutId, txn)
+        record.status = .deleted
+        record.countedPosition = 0
+        workouts.set(WorkoutKey(e.workoutId), record)
     }
 
     private mutating func update(_ workoutId: String, _ txn: ReadTransaction?, _ body: (inout ActivityRecord) -> Void) throws {

@@ -61,14 +61,12 @@ struct CollectiblesProjection: ReadModel {
     static let kind = ProjectionKind.collectibles
     static let codeVersion = 1
 
-    static func reads(_ type: EventType) -> Bool {
-        switch type {
-        case .workoutStarted, .workoutFinished, .workoutImported, .workoutDiscarded, .workoutDeleted: true
-        case .userRegistered, .userProfileUpdated, .workoutPaused, .workoutResumed, .workoutEdited, .stepsRecorded,
-             .goalSet, .goalCleared, .goalDefaultSet, .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited,
-             .placesReset, .workoutTrackRecorded, .userErased: false
-        }
-    }
+    static let folds = Folds<CollectiblesProjection>()
+        .on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
+        .on(.workoutFinished) { try $0.onWorkoutFinished($1, $2, $3) }
+        .on(.workoutImported) { try $0.onWorkoutImported($1, $2, $3) }
+        .on(.workoutDiscarded) { try $0.onWorkoutDiscarded($1, $2, $3) }
+        .on(.workoutDeleted) { try $0.onWorkoutDeleted($1, $2, $3) }
 
     var ledger: ReadModelTable<UserPositionKey, LedgerEntry>
     var workouts: ReadModelTable<WorkoutKey, LedgerWorkout>
@@ -78,39 +76,40 @@ struct CollectiblesProjection: ReadModel {
         workouts = tables.table("workouts")
     }
 
-    mutating func apply(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
-        switch fold.event {
-        case .workoutStarted(let e):
-            guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
-            workouts.set(WorkoutKey(e.workoutId), LedgerWorkout(user: fold.user, startedOn: e.startedAt.localDate))
-        case .workoutFinished(let e):
-            guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
-            workout.closed = true
-            workout.countedPosition = fold.position
-            ledger.set(UserPositionKey(workout.user, fold.position),
-                       LedgerEntry(workoutId: e.workoutId, date: workout.startedOn, distanceMeters: e.distanceMeters))
-            workouts.set(WorkoutKey(e.workoutId), workout)
-        case .workoutImported(let e):
-            guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
-            workouts.set(WorkoutKey(e.workoutId), LedgerWorkout(
-                user: fold.user, startedOn: e.startedAt.localDate, countedPosition: fold.position, closed: true))
-            ledger.set(UserPositionKey(fold.user, fold.position),
-                       LedgerEntry(workoutId: e.workoutId, date: e.startedAt.localDate, distanceMeters: e.distanceMeters))
-        case .workoutDiscarded(let e):
-            guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
-            workout.closed = true
-            workouts.set(WorkoutKey(e.workoutId), workout)
-        case .workoutDeleted(let e):
-            guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn) else { return }
-            if workout.countedPosition != 0 { ledger.set(UserPositionKey(workout.user, workout.countedPosition), nil) }
-            workout.countedPosition = 0
-            workout.closed = true
-            workouts.set(WorkoutKey(e.workoutId), workout)
-        case .userRegistered, .userProfileUpdated, .workoutPaused, .workoutResumed, .workoutEdited, .stepsRecorded,
-             .goalSet, .goalCleared, .goalDefaultSet, .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited,
-             .placesReset, .workoutTrackRecorded, .userErased:
-            break
-        }
+    mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
+        workouts.set(WorkoutKey(e.workoutId), LedgerWorkout(user: fold.user, startedOn: e.startedAt.localDate))
+    }
+
+    mutating func onWorkoutFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
+        workout.closed = true
+        workout.countedPosition = fold.position
+        ledger.set(UserPositionKey(workout.user, fold.position),
+                   LedgerEntry(workoutId: e.workoutId, date: workout.startedOn, distanceMeters: e.distanceMeters))
+        workouts.set(WorkoutKey(e.workoutId), workout)
+    }
+
+    mutating func onWorkoutImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
+        workouts.set(WorkoutKey(e.workoutId), LedgerWorkout(
+            user: fold.user, startedOn: e.startedAt.localDate, countedPosition: fold.position, closed: true))
+        ledger.set(UserPositionKey(fold.user, fold.position),
+                   LedgerEntry(workoutId: e.workoutId, date: e.startedAt.localDate, distanceMeters: e.distanceMeters))
+    }
+
+    mutating func onWorkoutDiscarded(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
+        workout.closed = true
+        workouts.set(WorkoutKey(e.workoutId), workout)
+    }
+
+    mutating func onWorkoutDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn) else { return }
+        if workout.countedPosition != 0 { ledger.set(UserPositionKey(workout.user, workout.countedPosition), nil) }
+        workout.countedPosition = 0
+        workout.closed = true
+        workouts.set(WorkoutKey(e.workoutId), workout)
     }
 
     mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {

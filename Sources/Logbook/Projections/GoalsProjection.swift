@@ -32,14 +32,10 @@ struct GoalsProjection: ReadModel {
     static let kind = ProjectionKind.goals
     static let codeVersion = 1
 
-    static func reads(_ type: EventType) -> Bool {
-        switch type {
-        case .goalSet, .goalCleared, .goalDefaultSet: true
-        case .userRegistered, .userProfileUpdated, .workoutStarted, .workoutPaused, .workoutResumed,
-             .workoutFinished, .workoutDiscarded, .workoutImported, .workoutEdited, .workoutDeleted, .stepsRecorded,
-             .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded, .userErased: false
-        }
-    }
+    static let folds = Folds<GoalsProjection>()
+        .on(.goalSet) { try $0.onGoalSet($1, $2, $3) }
+        .on(.goalCleared) { try $0.onGoalCleared($1, $2, $3) }
+        .on(.goalDefaultSet) { try $0.onGoalDefaultSet($1, $2, $3) }
 
     var explicit: ReadModelTable<UserDayKey, Goal>
     var defaults: ReadModelTable<UserDayKey, Goal>
@@ -49,20 +45,17 @@ struct GoalsProjection: ReadModel {
         defaults = tables.table("defaults")
     }
 
-    mutating func apply(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
-        switch fold.event {
-        case .goalSet(let e):
-            explicit.set(UserDayKey(fold.user, Int32(e.date.daysSinceEpoch)), Goal(steps: e.steps, activeMinutes: e.activeMinutes))
-        case .goalCleared(let e):
-            explicit.set(UserDayKey(fold.user, Int32(e.date.daysSinceEpoch)), nil)
-        case .goalDefaultSet(let e):
-            let day = fold.envelope.occurredAt.localDay
-            defaults.set(UserDayKey(fold.user, day), Goal(steps: e.steps, activeMinutes: e.activeMinutes))
-        case .userRegistered, .userProfileUpdated, .workoutStarted, .workoutPaused, .workoutResumed,
-             .workoutFinished, .workoutDiscarded, .workoutImported, .workoutEdited, .workoutDeleted, .stepsRecorded,
-             .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded, .userErased:
-            break
-        }
+    mutating func onGoalSet(_ e: GoalSet, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        explicit.set(UserDayKey(fold.user, Int32(e.date.daysSinceEpoch)), Goal(steps: e.steps, activeMinutes: e.activeMinutes))
+    }
+
+    mutating func onGoalCleared(_ e: GoalCleared, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        explicit.set(UserDayKey(fold.user, Int32(e.date.daysSinceEpoch)), nil)
+    }
+
+    mutating func onGoalDefaultSet(_ e: GoalDefaultSet, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        let day = fold.envelope.occurredAt.localDay
+        defaults.set(UserDayKey(fold.user, day), Goal(steps: e.steps, activeMinutes: e.activeMinutes))
     }
 
     mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {

@@ -8,14 +8,12 @@ struct PlacesProjection: ReadModel {
     static let kind = ProjectionKind.places
     static let codeVersion = 1
 
-    static func reads(_ type: EventType) -> Bool {
-        switch type {
-        case .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset: true
-        case .userRegistered, .userProfileUpdated, .workoutStarted, .workoutPaused, .workoutResumed,
-             .workoutFinished, .workoutDiscarded, .workoutImported, .workoutEdited, .workoutDeleted, .stepsRecorded,
-             .goalSet, .goalCleared, .goalDefaultSet, .workoutTrackRecorded, .userErased: false
-        }
-    }
+    static let folds = Folds<PlacesProjection>()
+        .on(.placeAdded) { try $0.onPlaceAdded($1, $2, $3) }
+        .on(.placeSwiped) { try $0.onPlaceSwiped($1, $2, $3) }
+        .on(.placeVisited) { try $0.onPlaceVisited($1, $2, $3) }
+        .on(.placeNotesEdited) { try $0.onPlaceNotesEdited($1, $2, $3) }
+        .on(.placesReset) { try $0.onPlacesReset($2, $3) }
 
     var catalog: ReadModelTable<PlaceKey, CatalogPlace>
     var order: ReadModelTable<SequenceKey, TextValue>
@@ -27,38 +25,39 @@ struct PlacesProjection: ReadModel {
         status = tables.table("status")
     }
 
-    mutating func apply(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
-        switch fold.event {
-        case .placeAdded(let e):
-            guard try catalog.get(PlaceKey(e.placeId), txn) == nil else { return }
-            let sequence = try (order.records(in: SequenceKey(0)...SequenceKey(.max), txn).last?.0.sequence).map { $0 + 1 } ?? 1
-            catalog.set(PlaceKey(e.placeId), CatalogPlace(sequence: sequence, place: e))
-            order.set(SequenceKey(sequence), TextValue(e.placeId))
-        case .placeSwiped(let e):
-            try status.modify(UserPlaceKey(fold.user, e.placeId), txn, initial: { UserPlace() }) {
-                $0.status = e.direction == .right ? .interested : .notInterested
-            }
-        case .placeVisited(let e):
-            try status.modify(UserPlaceKey(fold.user, e.placeId), txn, initial: { UserPlace() }) { place in
-                place.status = .visited
-                place.visitCount += 1
-                if let last = place.lastVisit, last.instant >= e.visitedAt.instant { return }
-                place.lastVisit = e.visitedAt
-            }
-        case .placeNotesEdited(let e):
-            try status.modify(UserPlaceKey(fold.user, e.placeId), txn, initial: { UserPlace() }) { $0.notes = e.notes }
-        case .placesReset:
-            let prefix = keyPrefix { $0.keyString(fold.user) }
-            for (key, var place) in try status.records(withPrefix: prefix, txn) {
-                place.status = .notSeen
-                place.visitCount = 0
-                place.lastVisit = nil
-                status.set(key, place.isBlank ? nil : place)
-            }
-        case .userRegistered, .userProfileUpdated, .workoutStarted, .workoutPaused, .workoutResumed,
-             .workoutFinished, .workoutDiscarded, .workoutImported, .workoutEdited, .workoutDeleted, .stepsRecorded,
-             .goalSet, .goalCleared, .goalDefaultSet, .workoutTrackRecorded, .userErased:
-            break
+    mutating func onPlaceAdded(_ e: PlaceAdded, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        guard try catalog.get(PlaceKey(e.placeId), txn) == nil else { return }
+        let sequence = try (order.records(in: SequenceKey(0)...SequenceKey(.max), txn).last?.0.sequence).map { $0 + 1 } ?? 1
+        catalog.set(PlaceKey(e.placeId), CatalogPlace(sequence: sequence, place: e))
+        order.set(SequenceKey(sequence), TextValue(e.placeId))
+    }
+
+    mutating func onPlaceSwiped(_ e: PlaceSwiped, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        try status.modify(UserPlaceKey(fold.user, e.placeId), txn, initial: { UserPlace() }) {
+            $0.status = e.direction == .right ? .interested : .notInterested
+        }
+    }
+
+    mutating func onPlaceVisited(_ e: PlaceVisited, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        try status.modify(UserPlaceKey(fold.user, e.placeId), txn, initial: { UserPlace() }) { place in
+            place.status = .visited
+            place.visitCount += 1
+            if let last = place.lastVisit, last.instant >= e.visitedAt.instant { return }
+            place.lastVisit = e.visitedAt
+        }
+    }
+
+    mutating func onPlaceNotesEdited(_ e: PlaceNotesEdited, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        try status.modify(UserPlaceKey(fold.user, e.placeId), txn, initial: { UserPlace() }) { $0.notes = e.notes }
+    }
+
+    mutating func onPlacesReset(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        let prefix = keyPrefix { $0.keyString(fold.user) }
+        for (key, var place) in try status.records(withPrefix: prefix, txn) {
+            place.status = .notSeen
+            place.visitCount = 0
+            place.lastVisit = nil
+            status.set(key, place.isBlank ? nil : place)
         }
     }
 

@@ -44,41 +44,31 @@ struct ProfilesProjection: ReadModel {
     static let kind = ProjectionKind.profiles
     static let codeVersion = 1
 
-    static func reads(_ type: EventType) -> Bool {
-        switch type {
-        case .userRegistered, .userProfileUpdated: true
-        case .workoutStarted, .workoutPaused, .workoutResumed, .workoutFinished, .workoutDiscarded, .workoutImported,
-             .workoutEdited, .workoutDeleted, .stepsRecorded, .goalSet, .goalCleared, .goalDefaultSet, .placeAdded,
-             .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded, .userErased: false
-        }
-    }
+    static let folds = Folds<ProfilesProjection>()
+        .on(.userRegistered) { try $0.onUserRegistered($1, $2, $3) }
+        .on(.userProfileUpdated) { try $0.onUserProfileUpdated($1, $2, $3) }
 
     var users: ReadModelTable<UserKey, Profile>
 
     init(_ tables: ProjectionTables) { users = tables.table("users") }
 
-    mutating func apply(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
-        switch fold.event {
-        case .userRegistered(let e):
-            users.set(UserKey(fold.user), Profile(
-                displayName: e.displayName, timeZone: e.timeZone, weekStart: e.weekStart, units: e.units, preferredStepSource: nil))
-        case .userProfileUpdated(let e):
-            guard try users.get(UserKey(fold.user), txn) != nil else { return }
-            try users.modify(UserKey(fold.user), txn, initial: { preconditionFailure("checked above") }) { profile in
-                if let name = e.displayName { profile.displayName = name }
-                if let zone = e.timeZone { profile.timeZone = zone }
-                if let start = e.weekStart { profile.weekStart = start }
-                if let units = e.units { profile.units = units }
-                switch e.preferredStepSource {
-                case .unchanged: break
-                case .clear: profile.preferredStepSource = nil
-                case .set(let source): profile.preferredStepSource = source
-                }
+    mutating func onUserRegistered(_ e: UserRegistered, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        users.set(UserKey(fold.user), Profile(
+            displayName: e.displayName, timeZone: e.timeZone, weekStart: e.weekStart, units: e.units, preferredStepSource: nil))
+    }
+
+    mutating func onUserProfileUpdated(_ e: UserProfileUpdated, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        guard try users.get(UserKey(fold.user), txn) != nil else { return }
+        try users.modify(UserKey(fold.user), txn, initial: { preconditionFailure("checked above") }) { profile in
+            if let name = e.displayName { profile.displayName = name }
+            if let zone = e.timeZone { profile.timeZone = zone }
+            if let start = e.weekStart { profile.weekStart = start }
+            if let units = e.units { profile.units = units }
+            switch e.preferredStepSource {
+            case .unchanged: break
+            case .clear: profile.preferredStepSource = nil
+            case .set(let source): profile.preferredStepSource = source
             }
-        case .workoutStarted, .workoutPaused, .workoutResumed, .workoutFinished, .workoutDiscarded, .workoutImported,
-             .workoutEdited, .workoutDeleted, .stepsRecorded, .goalSet, .goalCleared, .goalDefaultSet, .placeAdded,
-             .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded, .userErased:
-            break
         }
     }
 

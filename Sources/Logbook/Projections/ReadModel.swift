@@ -24,16 +24,15 @@ protocol ReadModel: Sendable {
     static var kind: ProjectionKind { get }
     /// Bumped whenever the fold or the stored form changes: the read model then rebuilds on open.
     static var codeVersion: Int { get }
-    /// Whether the fold reads events of `type`. Caches of the queries that read this model are
-    /// invalidated by exactly these types (``CachedQuery``). Written as an exhaustive switch, so
-    /// a new event type makes the compiler ask every read model.
-    static func reads(_ type: EventType) -> Bool
+    /// The fold of each event type the read model reads (``Folds``): what it reads and how it
+    /// folds are declared once, together.
+    static var folds: Folds<Self> { get }
 
     /// The read model over `tables` (each table made with ``ProjectionTables/table(_:_:_:)``).
     init(_ tables: ProjectionTables)
 
-    /// Folds one event in: only events of the types ``reads(_:)`` names are handed to it.
-    /// Written as an exhaustive switch over ``DomainEvent``.
+    /// Folds one event in (by its type's entry in ``folds``; only events of the types it reads
+    /// are handed to it).
     mutating func apply(_ event: FoldEvent, _ txn: ReadTransaction?) throws
 
     /// Hands every table to `visitor`, once each: flushing, forgetting and counting cached
@@ -57,6 +56,14 @@ protocol TableVisitor {
 extension ReadModel {
     static var notesTimeline: Bool { false }
 
+    mutating func apply(_ event: FoldEvent, _ txn: ReadTransaction?) throws {
+        try Self.folds.apply(event, to: &self, txn)
+    }
+
+    /// Whether the read model folds events of `type`. Caches of the queries that read this model
+    /// are invalidated by exactly these types (``CachedQuery``).
+    static func reads(_ type: EventType) -> Bool { folds.types.contains(type) }
+
     mutating func timelineNote(user: String, position: UInt64, _ txn: ReadTransaction?) throws -> String? { nil }
 
     /// The names of the read model's tables (without the `rm.<name>.` prefix).
@@ -68,7 +75,7 @@ extension ReadModel {
     }
 
     /// The event types the fold reads.
-    static var readTypes: EventTypeSet { EventTypeSet(EventType.allCases.filter(reads)) }
+    static var readTypes: EventTypeSet { folds.types }
 
     /// Writes the tables' changed records (again, if the transaction is retried).
     mutating func flush(_ txn: WriteTransaction) throws {

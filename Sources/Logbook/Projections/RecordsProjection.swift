@@ -171,13 +171,13 @@ struct RecordsProjection: ReadModel {
     static let kind = ProjectionKind.records
     static let codeVersion = 1
 
-    static func reads(_ type: EventType) -> Bool {
-        switch type {
-        case .workoutStarted, .workoutFinished, .workoutDiscarded, .workoutImported, .workoutEdited, .workoutDeleted: true
-        case .userRegistered, .userProfileUpdated, .workoutPaused, .workoutResumed, .stepsRecorded, .goalSet, .goalCleared,
-             .goalDefaultSet, .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded, .userErased: false
-        }
-    }
+    static let folds = Folds<RecordsProjection>()
+        .on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
+        .on(.workoutFinished) { try $0.onWorkoutFinished($1, $2, $3) }
+        .on(.workoutImported) { try $0.onWorkoutImported($1, $2, $3) }
+        .on(.workoutDiscarded) { try $0.onWorkoutDiscarded($1, $2, $3) }
+        .on(.workoutDeleted) { try $0.onWorkoutDeleted($1, $2, $3) }
+        .on(.workoutEdited) { try $0.onWorkoutEdited($1, $2, $3) }
 
     var workouts: ReadModelTable<WorkoutKey, RecordWorkout>
     var entries: ReadModelTable<UserTypeKey, RecordEntries>
@@ -195,43 +195,47 @@ struct RecordsProjection: ReadModel {
         try visitor.visit(&falls)
     }
 
-    mutating func apply(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
-        switch fold.event {
-        case .workoutStarted(let e):
-            guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
-            workouts.set(WorkoutKey(e.workoutId), RecordWorkout(user: fold.user, type: e.activityType, startedOn: e.startedAt.localDate))
-        case .workoutFinished(let e):
-            guard let workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
-            try count(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds, position: fold.position, txn)
-        case .workoutImported(let e):
-            guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
-            let workout = RecordWorkout(user: fold.user, type: e.activityType, startedOn: e.startedAt.localDate)
-            try count(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds, position: fold.position, txn)
-        case .workoutDiscarded(let e):
-            guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
-            workout.closed = true
-            workouts.set(WorkoutKey(e.workoutId), workout)
-        case .workoutDeleted(let e):
-            guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn) else { return }
-            if workout.countedPosition != 0 { _ = try removeEntry(workout, txn) }
-            workout.countedPosition = 0
-            workout.closed = true
-            workouts.set(WorkoutKey(e.workoutId), workout)
-        case .workoutEdited(let e):
-            guard let type = e.activityType, var workout = try workouts.get(WorkoutKey(e.workoutId), txn), workout.type != type else { return }
-            if workout.countedPosition != 0 {
-                if let moved = try removeEntry(workout, txn) {
-                    try entries.modify(UserTypeKey(workout.user, type), txn, initial: { RecordEntries() }) {
-                        $0.insert(moved, at: workout.countedPosition)
-                    }
+    mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
+        workouts.set(WorkoutKey(e.workoutId), RecordWorkout(user: fold.user, type: e.activityType, startedOn: e.startedAt.localDate))
+    }
+
+    mutating func onWorkoutFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        guard let workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
+        try count(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds, position: fold.position, txn)
+    }
+
+    mutating func onWorkoutImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
+        let workout = RecordWorkout(user: fold.user, type: e.activityType, startedOn: e.startedAt.localDate)
+        try count(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds, position: fold.position, txn)
+    }
+
+    mutating func onWorkoutDiscarded(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
+        workout.closed = true
+        workouts.set(WorkoutKey(e.workoutId), workout)
+    }
+
+    mutating func onWorkoutDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn) else { return }
+        if workout.countedPosition != 0 { _ = try removeEntry(workout, txn) }
+        workout.countedPosition = 0
+        workout.closed = true
+        workouts.set(WorkoutKey(e.workoutId), workout)
+    }
+
+    mutating func onWorkoutEdited(_ e: WorkoutEdited, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        guard let type = e.activityType, var workout = try workouts.get(WorkoutKey(e.workoutId), txn), workout.type != type else { return }
+        if workout.countedPosition != 0 {
+            if let moved = try removeEntry(workout, txn) {
+                try entries.modify(UserTypeKey(workout.user, type), txn, initial: { RecordEntries() }) {
+                    $0.insert(moved, at: workout.countedPosition)
                 }
             }
-            workout.type = type
-            workouts.set(WorkoutKey(e.workoutId), workout)
-        case .userRegistered, .userProfileUpdated, .workoutPaused, .workoutResumed, .stepsRecorded, .goalSet, .goalCleared,
-             .goalDefaultSet, .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded, .userErased:
-            break
         }
+        workout.type = type
+        workouts.set(WorkoutKey(e.workoutId), workout)
     }
 
     /// Takes a counted workout's entry out of its user's and type's list (and the list, once empty).

@@ -12,14 +12,14 @@ struct StatsProjection: ReadModel {
     static let kind = ProjectionKind.stats
     static let codeVersion = 1
 
-    static func reads(_ type: EventType) -> Bool {
-        switch type {
-        case .workoutStarted, .workoutFinished, .workoutImported, .workoutDiscarded, .workoutDeleted, .workoutEdited,
-             .stepsRecorded: true
-        case .userRegistered, .userProfileUpdated, .workoutPaused, .workoutResumed, .goalSet, .goalCleared,
-             .goalDefaultSet, .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded, .userErased: false
-        }
-    }
+    static let folds = Folds<StatsProjection>()
+        .on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
+        .on(.workoutFinished) { try $0.onWorkoutFinished($1, $2, $3) }
+        .on(.workoutImported) { try $0.onWorkoutImported($1, $2, $3) }
+        .on(.workoutDiscarded) { try $0.onWorkoutDiscarded($1, $2, $3) }
+        .on(.workoutDeleted) { try $0.onWorkoutDeleted($1, $2, $3) }
+        .on(.workoutEdited) { try $0.onWorkoutEdited($1, $2, $3) }
+        .on(.stepsRecorded) { try $0.onStepsRecorded($1, $2, $3) }
 
     var workouts: ReadModelTable<WorkoutKey, StatsWorkout>
     var days: ReadModelTable<UserDayKey, DayActivity>
@@ -33,41 +33,51 @@ struct StatsProjection: ReadModel {
         samples = tables.table("samples")
     }
 
-    mutating func apply(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
+        workouts.set(WorkoutKey(e.workoutId), StatsWorkout(user: fold.user, day: e.startedAt.localDay, type: e.activityType))
+    }
+
+    mutating func onWorkoutFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
         let position = fold.position
-        switch fold.event {
-        case .workoutStarted(let e):
-            guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
-            workouts.set(WorkoutKey(e.workoutId), StatsWorkout(user: fold.user, day: e.startedAt.localDay, type: e.activityType))
-        case .workoutFinished(let e):
-            guard let workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
-            try countFinished(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds, position: position, txn)
-        case .workoutImported(let e):
-            guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
-            let workout = StatsWorkout(user: fold.user, day: e.startedAt.localDay, type: e.activityType)
-            try countFinished(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds, position: position, txn)
-        case .workoutDiscarded(let e):
-            guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.counted else { return }
-            workout.closed = true
-            workouts.set(WorkoutKey(e.workoutId), workout)
-        case .workoutDeleted(let e):
-            guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn) else { return }
-            if workout.counted { try addToDay(workout, sign: -1, position: position, txn) }
-            workout.counted = false
-            workout.closed = true
-            workouts.set(WorkoutKey(e.workoutId), workout)
-        case .workoutEdited(let e):
-            guard let type = e.activityType, var workout = try workouts.get(WorkoutKey(e.workoutId), txn), workout.type != type else { return }
-            if workout.counted { try addToDay(workout, sign: -1, position: position, txn) }
-            workout.type = type
-            if workout.counted { try addToDay(workout, sign: 1, position: position, txn) }
-            workouts.set(WorkoutKey(e.workoutId), workout)
-        case .stepsRecorded(let e):
-            try count(e.samples, user: fold.user, position: position, txn)
-        case .userRegistered, .userProfileUpdated, .workoutPaused, .workoutResumed, .goalSet, .goalCleared,
-             .goalDefaultSet, .placeAdded, .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .workoutTrackRecorded, .userErased:
-            break
-        }
+        guard let workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
+        try countFinished(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds, position: position, txn)
+    }
+
+    mutating func onWorkoutImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        let position = fold.position
+        guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
+        let workout = StatsWorkout(user: fold.user, day: e.startedAt.localDay, type: e.activityType)
+        try countFinished(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds, position: position, txn)
+    }
+
+    mutating func onWorkoutDiscarded(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.counted else { return }
+        workout.closed = true
+        workouts.set(WorkoutKey(e.workoutId), workout)
+    }
+
+    mutating func onWorkoutDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        let position = fold.position
+        guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn) else { return }
+        if workout.counted { try addToDay(workout, sign: -1, position: position, txn) }
+        workout.counted = false
+        workout.closed = true
+        workouts.set(WorkoutKey(e.workoutId), workout)
+    }
+
+    mutating func onWorkoutEdited(_ e: WorkoutEdited, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        let position = fold.position
+        guard let type = e.activityType, var workout = try workouts.get(WorkoutKey(e.workoutId), txn), workout.type != type else { return }
+        if workout.counted { try addToDay(workout, sign: -1, position: position, txn) }
+        workout.type = type
+        if workout.counted { try addToDay(workout, sign: 1, position: position, txn) }
+        workouts.set(WorkoutKey(e.workoutId), workout)
+    }
+
+    mutating func onStepsRecorded(_ e: StepsRecorded, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        let position = fold.position
+        try count(e.samples, user: fold.user, position: position, txn)
     }
 
     /// Closes a workout as counted (finished, or imported finished) and adds it to its day.

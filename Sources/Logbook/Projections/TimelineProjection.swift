@@ -71,14 +71,23 @@ struct TimelineProjection: ReadModel {
     static let kind = ProjectionKind.timeline
     static let codeVersion = 1
 
-    static func reads(_ type: EventType) -> Bool {
-        switch type {
-        case .goalSet, .goalCleared, .goalDefaultSet, .workoutStarted, .workoutImported, .workoutPaused,
-             .workoutResumed, .workoutFinished, .workoutDiscarded, .workoutDeleted, .workoutEdited, .placeAdded,
-             .placeSwiped, .placeVisited, .placeNotesEdited, .workoutTrackRecorded: true
-        case .userRegistered, .userProfileUpdated, .stepsRecorded, .placesReset, .userErased: false
-        }
-    }
+    static let folds = Folds<TimelineProjection>()
+        .on(.goalSet) { try $0.onGoalSet($1, $2, $3) }
+        .on(.goalCleared) { try $0.onGoalCleared($1, $2, $3) }
+        .on(.goalDefaultSet) { try $0.onGoalDefaultSet($1, $2, $3) }
+        .on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
+        .on(.workoutImported) { try $0.onWorkoutImported($1, $2, $3) }
+        .on(.workoutPaused) { try $0.onWorkoutPausedOrWorkoutResumed($1, $2, $3) }
+        .on(.workoutResumed) { try $0.onWorkoutPausedOrWorkoutResumed($1, $2, $3) }
+        .on(.workoutFinished) { try $0.onWorkoutFinished($1, $2, $3) }
+        .on(.workoutDiscarded) { try $0.onWorkoutDiscardedOrWorkoutDeleted($1, $2, $3) }
+        .on(.workoutDeleted) { try $0.onWorkoutDiscardedOrWorkoutDeleted($1, $2, $3) }
+        .on(.workoutTrackRecorded) { try $0.onWorkoutTrackRecorded($1, $2, $3) }
+        .on(.workoutEdited) { try $0.onWorkoutEdited($1, $2, $3) }
+        .on(.placeAdded) { try $0.onPlaceAdded($1, $2, $3) }
+        .on(.placeSwiped) { try $0.onPlaceSwiped($1, $2, $3) }
+        .on(.placeVisited) { try $0.onPlaceVisited($1, $2, $3) }
+        .on(.placeNotesEdited) { try $0.onPlaceNotesEdited($1, $2, $3) }
 
     var context: ReadModelTable<UserPositionKey, TimelineContext>
     var goals: ReadModelTable<UserDayKey, Goal>
@@ -94,52 +103,93 @@ struct TimelineProjection: ReadModel {
         places = tables.table("places")
     }
 
-    mutating func apply(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onGoalSet(_ e: GoalSet, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
         let user = fold.user
         let key = UserPositionKey(user, fold.position)
-        switch fold.event {
-        case .goalSet(let e):
-            let day = Int32(e.date.daysSinceEpoch)
-            context.set(key, TimelineContext(previousGoal: try goal(user: user, day: day, txn)))
-            goals.set(UserDayKey(user, day), Goal(steps: e.steps, activeMinutes: e.activeMinutes))
-        case .goalCleared(let e):
-            let day = Int32(e.date.daysSinceEpoch)
-            context.set(key, TimelineContext(previousGoal: try goal(user: user, day: day, txn)))
-            goals.set(UserDayKey(user, day), nil)
-        case .goalDefaultSet(let e):
-            let day = fold.envelope.occurredAt.localDay
-            let previous = try defaults.records(in: UserDayKey(user, Int32.min)...UserDayKey(user, day), txn).last?.1 ?? .standard
-            context.set(key, TimelineContext(previousGoal: previous))
-            defaults.set(UserDayKey(user, day), Goal(steps: e.steps, activeMinutes: e.activeMinutes))
-        case .workoutStarted(let e):
-            workouts.set(WorkoutKey(e.workoutId), TimelineWorkout(type: e.activityType, startedOn: e.startedAt.localDate))
-        case .workoutImported(let e):
-            workouts.set(WorkoutKey(e.workoutId), TimelineWorkout(type: e.activityType, startedOn: e.startedAt.localDate))
-        case .workoutPaused(let e), .workoutResumed(let e):
-            try describeWorkout(e.workoutId, key, txn)
-        case .workoutFinished(let e):
-            try describeWorkout(e.workoutId, key, txn)
-        case .workoutDiscarded(let e), .workoutDeleted(let e):
-            try describeWorkout(e.workoutId, key, txn)
-        case .workoutTrackRecorded(let e):
-            try describeWorkout(e.workoutId, key, txn)
-        case .workoutEdited(let e):
-            try describeWorkout(e.workoutId, key, txn)
-            if let type = e.activityType, var workout = try workouts.get(WorkoutKey(e.workoutId), txn) {
-                workout.type = type
-                workouts.set(WorkoutKey(e.workoutId), workout)
-            }
-        case .placeAdded(let e):
-            places.set(PlaceKey(e.placeId), TextValue(e.name))
-        case .placeSwiped(let e):
-            try describePlace(e.placeId, key, txn)
-        case .placeVisited(let e):
-            try describePlace(e.placeId, key, txn)
-        case .placeNotesEdited(let e):
-            try describePlace(e.placeId, key, txn)
-        case .userRegistered, .userProfileUpdated, .stepsRecorded, .placesReset, .userErased:
-            break
+        let day = Int32(e.date.daysSinceEpoch)
+        context.set(key, TimelineContext(previousGoal: try goal(user: user, day: day, txn)))
+        goals.set(UserDayKey(user, day), Goal(steps: e.steps, activeMinutes: e.activeMinutes))
+    }
+
+    mutating func onGoalCleared(_ e: GoalCleared, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        let user = fold.user
+        let key = UserPositionKey(user, fold.position)
+        let day = Int32(e.date.daysSinceEpoch)
+        context.set(key, TimelineContext(previousGoal: try goal(user: user, day: day, txn)))
+        goals.set(UserDayKey(user, day), nil)
+    }
+
+    mutating func onGoalDefaultSet(_ e: GoalDefaultSet, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        let user = fold.user
+        let key = UserPositionKey(user, fold.position)
+        let day = fold.envelope.occurredAt.localDay
+        let previous = try defaults.records(in: UserDayKey(user, Int32.min)...UserDayKey(user, day), txn).last?.1 ?? .standard
+        context.set(key, TimelineContext(previousGoal: previous))
+        defaults.set(UserDayKey(user, day), Goal(steps: e.steps, activeMinutes: e.activeMinutes))
+    }
+
+    mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        workouts.set(WorkoutKey(e.workoutId), TimelineWorkout(type: e.activityType, startedOn: e.startedAt.localDate))
+    }
+
+    mutating func onWorkoutImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        workouts.set(WorkoutKey(e.workoutId), TimelineWorkout(type: e.activityType, startedOn: e.startedAt.localDate))
+    }
+
+    mutating func onWorkoutPausedOrWorkoutResumed(_ e: WorkoutPauseChange, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        let user = fold.user
+        let key = UserPositionKey(user, fold.position)
+        try describeWorkout(e.workoutId, key, txn)
+    }
+
+    mutating func onWorkoutFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        let user = fold.user
+        let key = UserPositionKey(user, fold.position)
+        try describeWorkout(e.workoutId, key, txn)
+    }
+
+    mutating func onWorkoutDiscardedOrWorkoutDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        let user = fold.user
+        let key = UserPositionKey(user, fold.position)
+        try describeWorkout(e.workoutId, key, txn)
+    }
+
+    mutating func onWorkoutTrackRecorded(_ e: WorkoutTrackRecorded, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        let user = fold.user
+        let key = UserPositionKey(user, fold.position)
+        try describeWorkout(e.workoutId, key, txn)
+    }
+
+    mutating func onWorkoutEdited(_ e: WorkoutEdited, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        let user = fold.user
+        let key = UserPositionKey(user, fold.position)
+        try describeWorkout(e.workoutId, key, txn)
+        if let type = e.activityType, var workout = try workouts.get(WorkoutKey(e.workoutId), txn) {
+            workout.type = type
+            workouts.set(WorkoutKey(e.workoutId), workout)
         }
+    }
+
+    mutating func onPlaceAdded(_ e: PlaceAdded, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        places.set(PlaceKey(e.placeId), TextValue(e.name))
+    }
+
+    mutating func onPlaceSwiped(_ e: PlaceSwiped, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        let user = fold.user
+        let key = UserPositionKey(user, fold.position)
+        try describePlace(e.placeId, key, txn)
+    }
+
+    mutating func onPlaceVisited(_ e: PlaceVisited, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        let user = fold.user
+        let key = UserPositionKey(user, fold.position)
+        try describePlace(e.placeId, key, txn)
+    }
+
+    mutating func onPlaceNotesEdited(_ e: PlaceNotesEdited, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        let user = fold.user
+        let key = UserPositionKey(user, fold.position)
+        try describePlace(e.placeId, key, txn)
     }
 
     /// The goal in force for a day: explicit, else the default then in force, else 10,000.

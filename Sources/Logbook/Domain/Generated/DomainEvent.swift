@@ -125,7 +125,7 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
         case user, workout, steps, goals, places, catalog
     }
 
-    /// The type's place in ``allCases`` (a bit of ``EventTypeSet``).
+    /// The type's place in ``allCases`` (a bit of ``EventTypeSet``): its declaration's `index`.
     var index: Int {
         switch self {
         case .userRegistered: 0
@@ -151,4 +151,109 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
         case .userErased: 20
         }
     }
+}
+
+/// An event type together with the type of its payload: what a read model's fold names, so the
+/// payload it is handed has the right type (``Folds``).
+public struct EventKey<Payload>: Sendable {
+    /// The event type.
+    public let type: EventType
+    /// The payload of an event of ``type`` (nil for any other event).
+    let payload: @Sendable (DomainEvent) -> Payload?
+}
+
+extension EventKey where Payload == UserRegistered {
+    /// `user.registered`.
+    public static var userRegistered: Self { Self(type: .userRegistered) { if case .userRegistered(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == UserProfileUpdated {
+    /// `user.profile_updated`.
+    public static var userProfileUpdated: Self { Self(type: .userProfileUpdated) { if case .userProfileUpdated(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == WorkoutStarted {
+    /// `workout.started`.
+    public static var workoutStarted: Self { Self(type: .workoutStarted) { if case .workoutStarted(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == WorkoutPauseChange {
+    /// `workout.paused`.
+    public static var workoutPaused: Self { Self(type: .workoutPaused) { if case .workoutPaused(let e) = $0 { e } else { nil } } }
+    /// `workout.resumed`.
+    public static var workoutResumed: Self { Self(type: .workoutResumed) { if case .workoutResumed(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == WorkoutFinished {
+    /// `workout.finished`.
+    public static var workoutFinished: Self { Self(type: .workoutFinished) { if case .workoutFinished(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == WorkoutReference {
+    /// `workout.discarded`.
+    public static var workoutDiscarded: Self { Self(type: .workoutDiscarded) { if case .workoutDiscarded(let e) = $0 { e } else { nil } } }
+    /// `workout.deleted`.
+    public static var workoutDeleted: Self { Self(type: .workoutDeleted) { if case .workoutDeleted(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == WorkoutImported {
+    /// `workout.imported`.
+    public static var workoutImported: Self { Self(type: .workoutImported) { if case .workoutImported(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == WorkoutEdited {
+    /// `workout.edited`.
+    public static var workoutEdited: Self { Self(type: .workoutEdited) { if case .workoutEdited(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == StepsRecorded {
+    /// `steps.recorded`.
+    public static var stepsRecorded: Self { Self(type: .stepsRecorded) { if case .stepsRecorded(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == GoalSet {
+    /// `goal.set`.
+    public static var goalSet: Self { Self(type: .goalSet) { if case .goalSet(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == GoalCleared {
+    /// `goal.cleared`.
+    public static var goalCleared: Self { Self(type: .goalCleared) { if case .goalCleared(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == GoalDefaultSet {
+    /// `goal.default_set`.
+    public static var goalDefaultSet: Self { Self(type: .goalDefaultSet) { if case .goalDefaultSet(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == PlaceAdded {
+    /// `place.added`.
+    public static var placeAdded: Self { Self(type: .placeAdded) { if case .placeAdded(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == PlaceSwiped {
+    /// `place.swiped`.
+    public static var placeSwiped: Self { Self(type: .placeSwiped) { if case .placeSwiped(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == PlaceVisited {
+    /// `place.visited`.
+    public static var placeVisited: Self { Self(type: .placeVisited) { if case .placeVisited(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == PlaceNotesEdited {
+    /// `place.notes_edited`.
+    public static var placeNotesEdited: Self { Self(type: .placeNotesEdited) { if case .placeNotesEdited(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == Void {
+    /// `places.reset`.
+    public static var placesReset: Self { Self(type: .placesReset) { if case .placesReset = $0 { () } else { nil } } }
+    /// `user.erased`.
+    public static var userErased: Self { Self(type: .userErased) { if case .userErased = $0 { () } else { nil } } }
+}
+
+extension EventKey where Payload == WorkoutTrackRecorded {
+    /// `workout.track_recorded`.
+    public static var workoutTrackRecorded: Self { Self(type: .workoutTrackRecorded) { if case .workoutTrackRecorded(let e) = $0 { e } else { nil } } }
 }
