@@ -7,7 +7,7 @@ public import ServiceLifecycle
 import Synchronization
 
 /// The event log in PostgreSQL: one log shared by several Logbook servers, with the guarantees
-/// of the embedded log (DESIGN §2).
+/// of the embedded log (the LogContract article, in Logbook's documentation).
 ///
 /// - Positions are gapless and in commit order: each append transaction locks the one row of
 ///   `logbook.head` first and holds it until it commits (no sequence, no high-water mark), so

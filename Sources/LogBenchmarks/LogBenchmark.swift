@@ -195,11 +195,11 @@ public struct LogBenchmark: Sendable {
         return (log, rawCost)
     }
 
-    /// The batched appends and the whole-log scan again with payload encryption on (DESIGN §7):
-    /// every event's payload sealed under its subject's key from a real key store, as Logbook
-    /// seals it, and opened again in the scan. The appends alternate with the raw baseline as the
-    /// plain ones did, so `encrypted_vs_plain_append_ratio` compares the two through their own
-    /// baselines; the scan is compared with a scan of the same log that does not open payloads.
+    /// The batched appends and the whole-log scan again with payload encryption on (the Privacy
+    /// article): every event's payload sealed under its subject's key from a real key store, as
+    /// Logbook seals it, and opened again in the scan. The appends alternate with the raw baseline
+    /// as the plain ones did, so `encrypted_vs_plain_append_ratio` compares the two through their
+    /// own baselines; the scan is compared with a scan of the same log that does not open payloads.
     private func measureEncryption(
         root: String, configuration: LogConfiguration, workload: LogWorkload, plainRatio: Double, into report: inout BenchmarkReport,
         memory: inout AnonymousMemoryPeak

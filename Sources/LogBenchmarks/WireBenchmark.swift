@@ -3,9 +3,9 @@ import EventLog
 public import Foundation
 import Logbook
 
-/// `logbook-bench wire`: the JSON wire form's speed (DESIGN §3) — export, parse and validate,
-/// import — over a generated log, with Python's standard `json` reading and writing the same
-/// lines in the same run as the peer, so the ratios survive a noisy machine.
+/// `logbook-bench wire`: the JSON wire form's speed (the WireForm article) — export, parse and
+/// validate, import — over a generated log, with Python's standard `json` reading and writing the
+/// same lines in the same run as the peer, so the ratios survive a noisy machine.
 public struct WireBenchmark: Sendable {
     /// Users in the generated data set (80 users × 12 weeks ≈ 535,000 events).
     public var users = 80

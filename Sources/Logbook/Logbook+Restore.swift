@@ -31,12 +31,13 @@ public struct PreparedRestore: Sendable {
 }
 
 extension Logbook {
-    /// Appends events in the wire form as the facts they are (DESIGN §3 "Import"): in order, in
-    /// one commit, keeping ids, times and metadata; positions are assigned anew and each event's
-    /// `streamVersion` is checked as the expected version, so a store whose streams disagree is a
-    /// ``LogbookError/versionConflict(stream:expected:current:)`` naming the stream, and events
-    /// already there (same ids at the same versions) are skipped. The command rules are not
-    /// applied: they judged the commands when they happened. Read models fold the events inline.
+    /// Appends events in the wire form as the facts they are (see "Import is a restore" in
+    /// <doc:WireForm>): in order, in one commit, keeping ids, times and metadata; positions are
+    /// assigned anew and each event's `streamVersion` is checked as the expected version, so a
+    /// store whose streams disagree is a ``LogbookError/versionConflict(stream:expected:current:)``
+    /// naming the stream, and events already there (same ids at the same versions) are skipped. The
+    /// command rules are not applied: they judged the commands when they happened. Read models fold
+    /// the events inline.
     ///
     /// Every stream is checked before anything is written, so a conflicting call writes nothing
     /// (unless another writer moves a stream in between, which the log still refuses per stream).

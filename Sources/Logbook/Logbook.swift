@@ -5,7 +5,7 @@ import LMDB
 
 /// Logbook as a library: the thing a host service embeds.
 ///
-/// It takes commands (validated against the rules of DESIGN §4, appended as events), keeps every
+/// It takes commands (validated against the rules of <doc:DomainRules>, appended as events), keeps every
 /// read model current, answers queries (cached, read-your-writes), rebuilds read models from the
 /// log, verifies them, and answers any query as of a past position or time.
 ///
@@ -31,7 +31,7 @@ public final class Logbook: Sendable {
     let locks = KeyedLock()
     /// The answers to keyed requests, beside the read models.
     let requestKeys: RequestKeyStore
-    /// Each user's payload key: where payloads are sealed and opened (DESIGN §7).
+    /// Each user's payload key: where payloads are sealed and opened (the Privacy article).
     package let payloads: PayloadKeys
 
     var readModels: ReadModelStore { host.store }

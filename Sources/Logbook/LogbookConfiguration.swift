@@ -8,8 +8,8 @@ public struct LogbookConfiguration: Sendable {
     /// the environment of read models that follow another log.
     public var log = LogConfiguration()
     /// How a new store keeps payloads: each user's encrypted under their own key (the default,
-    /// which makes erasure possible, DESIGN §7), or plaintext. An existing store keeps the format
-    /// it was created with; a log shared in PostgreSQL keeps plaintext.
+    /// which makes erasure possible: see <doc:Privacy>), or plaintext. An existing store keeps the
+    /// format it was created with; a log shared in PostgreSQL keeps plaintext.
     public var payloadEncryption: PayloadFormat = .current
     /// The clock commands are judged by (the goal horizon, "today") when the caller gives none.
     public var clock: any LogClock = SystemLogClock()

@@ -14,7 +14,7 @@ public struct LogbookError: Error, Sendable, Hashable, CustomStringConvertible {
         public init(rawValue: String) { self.rawValue = rawValue }
         public var description: String { rawValue }
 
-        /// A command broke a domain rule (DESIGN §4): ``rule`` names it.
+        /// A command broke a domain rule (see <doc:DomainRules>): ``rule`` names it.
         public static let ruleViolation = Code(rawValue: "rule_violation")
         /// The user, workout or place does not exist: ``kind`` and ``id`` say which.
         public static let notFound = Code(rawValue: "not_found")
@@ -126,7 +126,7 @@ extension LogbookError {
     public static func storage(_ text: String) -> Self { Self(.storage, message: text) }
 }
 
-/// The rules of DESIGN §4, by name: what a ``LogbookError/Code/ruleViolation`` broke.
+/// The rules of <doc:DomainRules>, by name: what a ``LogbookError/Code/ruleViolation`` broke.
 ///
 /// A struct of named constants rather than an enum, so a rule can be added without breaking
 /// code that switches over the rules it knows.

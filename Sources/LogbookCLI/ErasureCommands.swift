@@ -3,7 +3,7 @@ import EventLogLMDB
 import Foundation
 import Logbook
 
-/// `logbook erase --user U`: forgets a user (DESIGN §7) in a store no server is writing, then
+/// `logbook erase --user U`: forgets a user (the Privacy article) in a store no server is writing, then
 /// rewrites its data file compacted, so no freed page keeps a byte of the user's read models.
 struct EraseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,9 +4,10 @@ import HTTPTypes
 import Hummingbird
 import Logbook
 
-/// The log itself, in the JSON wire form of DESIGN §3: one stream, one user's events, the
-/// whole log (administrators), and a live subscription as Server-Sent Events whose ids are log
-/// positions, so `Last-Event-ID` resumes exactly after the last event seen.
+/// The log itself, in the JSON wire form (the WireForm article, in Logbook's documentation): one
+/// stream, one user's events, the whole log (administrators), and a live subscription as
+/// Server-Sent Events whose ids are log positions, so `Last-Event-ID` resumes exactly after the
+/// last event seen.
 struct LogRoutes<Context: LogbookRouteContext> {
     let logbook: Logbook
     /// How long an idle subscription waits before sending a keep-alive comment.
@@ -153,7 +154,7 @@ struct LogRoutes<Context: LogbookRouteContext> {
 /// The schemas of the log's pages (written by hand in ``LogRoutes``, without a Codable type).
 enum LogPages {
     private static var events: JSONSchema {
-        .array("The events, in the wire form of DESIGN §3", of: .file("events/envelope.schema.json"))
+        .array("The events, in Logbook's JSON wire form", of: .file("events/envelope.schema.json"))
     }
 
     static let stream = JSONSchema.component("StreamPage") {

@@ -17,8 +17,8 @@ public struct Identity: Sendable, Hashable {
         self.expires = expires
     }
 
-    /// True if this is `user` — by the ids' bytes, as the log compares them (DESIGN §10), never
-    /// by Unicode equivalence.
+    /// True if this is `user` — by the ids' bytes, as the log compares them, never by Unicode
+    /// equivalence (the HostileInput article, in Logbook's documentation).
     public func isUser(_ other: String) -> Bool { user.utf8.elementsEqual(other.utf8) }
 
     /// Whose `Idempotency-Key`s these are (``IdempotentRequest/scope``): keys of different

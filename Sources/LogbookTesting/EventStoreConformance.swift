@@ -2,8 +2,9 @@ public import EventLog
 import Foundation
 public import Testing
 
-/// The log contract (DESIGN §2), written against the ``EventStore`` protocol only, so every
-/// backend runs the same checks. Each case is one check, to run on an empty store:
+/// The log contract (the LogContract article, in Logbook's documentation), written against the
+/// ``EventStore`` protocol only, so every backend runs the same checks. Each case is one check, to
+/// run on an empty store:
 ///
 /// ```swift
 /// @Test(arguments: EventStoreConformance.allCases)

@@ -163,10 +163,10 @@ public struct ImportMapping: Sendable {
         return kept
     }
 
-    /// The event id of a batch of step samples: the same samples for the same user give the same id,
-    /// so sending the file again is a retry that writes nothing. Instants only, not offsets (DESIGN
-    /// §4: two offsets naming one instant are one instant), so a file whose times lack an offset
-    /// gives the same id after the user changes time zone.
+    /// The event id of a batch of step samples: the same samples for the same user give the same
+    /// id, so sending the file again is a retry that writes nothing. Instants only, not offsets
+    /// (the DomainRules article: two offsets naming one instant are one instant), so a file whose
+    /// times lack an offset gives the same id after the user changes time zone.
     public func stepsEventId(_ samples: [StepSample]) -> UUID {
         var parts = ["steps", user]
         for sample in samples {

@@ -6,8 +6,9 @@ import Logbook
 import LogbookTestSupport
 import Testing
 
-/// Ids are compared as bytes (DESIGN §10): two ids Unicode calls equal are never one user, a
-/// refusal names no one, and another user's stream looks exactly like one that does not exist.
+/// Ids are compared as bytes (the HostileInput article): two ids Unicode calls equal are never one
+/// user, a refusal names no one, and another user's stream looks exactly like one that does not
+/// exist.
 @Suite("HTTP identity: ids as bytes, refusals that reveal nothing")
 struct IdentityIsolationTests {
     static let composed = "jos\u{e9}"  // NFC

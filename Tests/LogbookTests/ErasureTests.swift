@@ -6,7 +6,7 @@ import LogbookTestSupport
 import LogbookTesting
 import Testing
 
-/// Erasure by crypto-shredding (DESIGN §7), on real LMDB stores: the erased user vanishes from
+/// Erasure by crypto-shredding (the Privacy article), on real LMDB stores: the erased user vanishes from
 /// every read model, deterministically; their plaintext is nowhere afterwards; nothing more is
 /// recorded for them; the log keeps their events as tombstones.
 @Suite("Erasure", .serialized)

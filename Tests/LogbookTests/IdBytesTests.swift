@@ -5,10 +5,10 @@ import LogbookTestSupport
 import LogbookTesting
 import Testing
 
-/// Ids are compared as bytes (DESIGN §4, §10). Swift's `String` compares by canonical
-/// equivalence, so ids are accepted only in NFC: then every String-keyed table agrees with the
-/// bytes the log stores. These tests hold the domain to that at each door: commands, imports,
-/// and library queries whose caches are keyed by ids.
+/// Ids are compared as bytes (the DomainRules and HostileInput articles). Swift's `String` compares
+/// by canonical equivalence, so ids are accepted only in NFC: then every String-keyed table agrees
+/// with the bytes the log stores. These tests hold the domain to that at each door: commands,
+/// imports, and library queries whose caches are keyed by ids.
 @Suite("Ids compared as bytes")
 struct IdBytesTests {
     static let composed = "jos\u{e9}"

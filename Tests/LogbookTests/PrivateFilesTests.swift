@@ -5,8 +5,9 @@ import LogbookTestSupport
 import LogbookTesting
 import Testing
 
-/// Every file holding user data is its owner's alone (DESIGN §10): 0600 files, 0700 directories,
-/// whatever the umask — a store, its key store and idempotency answers, a backup, a restore.
+/// Every file holding user data is its owner's alone (the Privacy article): 0600 files, 0700
+/// directories, whatever the umask — a store, its key store and idempotency answers, a backup, a
+/// restore.
 @Suite("Files holding user data are private")
 struct PrivateFilesTests {
     /// Every file and directory under `root` (itself included) whose mode lets anyone but the owner in.

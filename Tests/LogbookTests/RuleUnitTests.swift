@@ -4,8 +4,9 @@ import Foundation
 import LogbookTestSupport
 import Testing
 
-/// Each rule of DESIGN §4 judged without a disk: the decider over read models folded in memory
-/// from a few events (the integration tests in `RulesTests` check the same rules end to end).
+/// Each rule of the DomainRules article judged without a disk: the decider over read models folded
+/// in memory from a few events (the integration tests in `RulesTests` check the same rules end to
+/// end).
 @Suite("Command rules, decided in memory")
 struct RuleUnitTests {
     static let now = "2026-11-20T08:00:00+01:00"
@@ -144,7 +145,7 @@ struct RuleUnitTests {
         #expect(!error.message.isEmpty)
     }
 
-    @Test("every rule of DESIGN §4 has a unit test above")
+    @Test("every domain rule has a unit test above")
     func everyRuleIsCovered() {
         let covered = Set(Self.refusals.map(\.rule))
         // user_erased is judged by the key store before the decider runs: ErasureTests refuses commands and imports with it.

@@ -5,7 +5,8 @@ import LogbookTestSupport
 import LogbookTesting
 import Testing
 
-/// Every rule of DESIGN §4 refuses what it must, with a typed error naming it, and writes nothing.
+/// Every rule of the DomainRules article refuses what it must, with a typed error naming it, and
+/// writes nothing.
 @Suite("Command rules")
 struct RulesTests {
     static let now = "2026-11-20T08:00:00+01:00"

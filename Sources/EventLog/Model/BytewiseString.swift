@@ -1,6 +1,6 @@
 /// A string that is equal to another, and hashes, by its UTF-8 bytes — not by Unicode canonical
 /// equivalence, as `String` does. The key of in-memory tables of ids (caches, locks), so that
-/// they agree with the log, which compares ids as bytes (DESIGN §10): `"jos\u{e9}"` and
+/// they agree with the log, which compares ids as bytes (the HostileInput article): `"jos\u{e9}"` and
 /// `"jose\u{301}"` are two keys here, as they are two keys in LMDB.
 package struct BytewiseString: Hashable, Sendable, CustomStringConvertible {
     /// The text.

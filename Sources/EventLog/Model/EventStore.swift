@@ -6,12 +6,13 @@ public import Foundation
 /// (PostgreSQL) implement it too and pass the same conformance suite (`LogbookTesting`). Code
 /// above the log — Logbook, its replayer, the HTTP layer — depends on this protocol only.
 ///
-/// Contract (see DESIGN §2): positions are global, gapless, from 1, in commit order; stream
-/// versions are gapless from 0; an append is atomic; event ids are unique in the whole log:
-/// re-sending an append's event ids to the same stream in the same order returns the original
-/// positions and writes nothing, however much was written since, and an id already used anywhere
-/// else is refused with ``EventStoreError/Code/eventIdInUse``; every record is
-/// checksummed and a bad one raises an ``EventStoreError`` with code ``EventStoreError/Code/corruption``.
+/// Contract (the LogContract article, in Logbook's documentation): positions are global, gapless,
+/// from 1, in commit order; stream versions are gapless from 0; an append is atomic; event ids are
+/// unique in the whole log: re-sending an append's event ids to the same stream in the same order
+/// returns the original positions and writes nothing, however much was written since, and an id
+/// already used anywhere else is refused with ``EventStoreError/Code/eventIdInUse``; every record
+/// is checksummed and a bad one raises an ``EventStoreError`` with code
+/// ``EventStoreError/Code/corruption``.
 public protocol EventStore: Sendable {
     /// Appends `events` to `stream` atomically if the stream's version matches `expectedVersion`.
     /// If `checkpoint` is given it is stored in the same transaction.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Files and directories that hold user data are the owner's alone (DESIGN §10): files 0600,
+/// Files and directories that hold user data are the owner's alone (the Privacy article): files 0600,
 /// directories 0700, whatever the process's umask. Every place that creates a store, a scratch
 /// store, a backup, an export or an upload goes through here.
 package enum PrivateFiles {

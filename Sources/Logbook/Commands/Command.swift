@@ -26,7 +26,7 @@ public enum Command: Sendable, Hashable {
     case visitPlace(user: String, PlaceVisited)
     case editPlaceNotes(user: String, PlaceNotesEdited)
     case resetPlaces(user: String)
-    /// Forget the user (DESIGN §7): appends `user.erased`, destroys the user's key, and rebuilds
+    /// Forget the user (see <doc:Privacy>): appends `user.erased`, destroys the user's key, and rebuilds
     /// the read models without them. Executed alone, never in a batch.
     case eraseUser(user: String)
 

@@ -10,8 +10,9 @@ struct Decision {
     var existingWorkout: String?
 }
 
-/// Judges commands against a ``DecisionState`` and the rules of DESIGN §4: pure, given the state
-/// and the moment `now` (the goal horizon and the times of events without their own).
+/// Judges commands against a ``DecisionState`` and the rules of the DomainRules article: pure,
+/// given the state and the moment `now` (the goal horizon and the times of events without their
+/// own).
 struct Decider<State: DecisionState> {
     var state: State
     var now: Timestamp

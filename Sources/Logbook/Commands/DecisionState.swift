@@ -1,8 +1,8 @@
 import EventLog
 import LMDB
 
-/// What the rules of DESIGN §4 read when they judge a command: a user's profile, a workout, the
-/// user's running workout, an earlier import of the same file, whether a place exists.
+/// What the rules (the DomainRules article) read when they judge a command: a user's profile, a
+/// workout, the user's running workout, an earlier import of the same file, whether a place exists.
 ///
 /// The read models answer it in production (``ReadModelState``); the same type over read models
 /// folded in memory (`ProjectionSet.inMemory()`, no transaction) judges commands without a disk,

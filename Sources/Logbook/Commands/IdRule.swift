@@ -4,10 +4,11 @@ import EventLog
 /// Form C, with no spaces or control characters. Commands check it; the HTTP layer checks path
 /// ids and tokens' subjects with it too, so a malformed id is refused the same way everywhere.
 ///
-/// Ids are compared as bytes (DESIGN §4, §10). NFC is required because Swift compares strings
-/// by canonical equivalence: `jos\u{e9}` and `jose\u{301}` would be one user to a dictionary, a
-/// cache or an access check, and two to the log's byte-keyed indexes. Among NFC texts, different
-/// bytes always mean different strings, so every comparison agrees with the bytes.
+/// Ids are compared as bytes (see <doc:DomainRules> and <doc:HostileInput>). NFC is required
+/// because Swift compares strings by canonical equivalence: `jos\u{e9}` and `jose\u{301}` would be
+/// one user to a dictionary, a cache or an access check, and two to the log's byte-keyed indexes.
+/// Among NFC texts, different bytes always mean different strings, so every comparison agrees with
+/// the bytes.
 public enum IdRule {
     /// Why `value` is not a valid id, or nil if it is one.
     public static func violation(_ value: String) -> String? {

@@ -1,7 +1,7 @@
 import EventLog
 import Foundation
 
-/// The field-level rules of DESIGN §4 and the limits on ids and texts.
+/// The field-level rules of the DomainRules article and the limits on ids and texts.
 enum Rules {
     static func id(_ value: String, _ name: String) throws(LogbookError) {
         if let reason = IdRule.violation(value) { throw .invalidArgument(name: name, reason: reason) }

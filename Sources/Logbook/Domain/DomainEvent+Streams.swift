@@ -3,7 +3,7 @@ import EventLog
 // DomainEvent and EventType themselves are generated from the declarations (Generated/DomainEvent.swift).
 
 extension DomainEvent {
-    /// The stream the event belongs to, for the user it concerns (DESIGN §4).
+    /// The stream the event belongs to, for the user it concerns (see <doc:DomainRules>).
     public func stream(user: String) -> String {
         switch type.family {
         case .user: "user-\(user)"

@@ -1,7 +1,7 @@
 public import Foundation
 import EventLog
 
-/// The JSON wire form of event payloads (the `data` object of DESIGN §3): canonical on output
+/// The JSON wire form of event payloads (the `data` object of <doc:WireForm>): canonical on output
 /// (sorted keys, no insignificant whitespace, so the same event always gives the same bytes),
 /// strict on input (wrong types, missing, repeated and unknown fields are errors naming the
 /// field and its column). Both directions work on bytes in one pass (`PayloadJSONReading`,

@@ -1,12 +1,12 @@
 public import EventLog
 public import Foundation
 
-/// One event in the JSON wire form of DESIGN §3 — as exported, imported (one per line) and
+/// One event in the JSON wire form (see <doc:WireForm>) — as exported, imported (one per line) and
 /// served. Output is canonical: fixed key order for the envelope, sorted keys inside `metadata`
 /// and `data`, no insignificant whitespace, so exporting the same event always gives the same
 /// bytes. Events are written in the current schema version of their type (older payloads are
 /// upcast on the way out). An erased user's event is a tombstone: its envelope, `"data":null`
-/// and `"erased":true` (DESIGN §7); importing one records the event as erased.
+/// and `"erased":true` (see <doc:Privacy>); importing one records the event as erased.
 @dynamicMemberLookup
 public struct WireEvent: Sendable, Hashable {
     /// The event's envelope (stream, version, ids, times). Its position is ``Position/start`` when

@@ -28,13 +28,13 @@ extension Logbook {
         }
     }
 
-    /// Forgets `user` (GDPR Art. 17; DESIGN §7): appends `user.erased` to the user's stream, then
-    /// destroys the user's key (and rewrites the key store compacted, so the key's bytes are gone
-    /// from its file), then rebuilds every read model — in which the user's events, unreadable
-    /// now, fold to nothing — and clears the caches. Afterwards the user's events are still in the
-    /// log (positions, types, times, stream names and the user id) but their payloads read as
-    /// erased everywhere: queries, the timeline, exports (tombstones) and backups made from now on.
-    /// Commands and imports for the user are refused (``DomainRule/userErased``).
+    /// Forgets `user` (GDPR Art. 17; see <doc:Privacy>): appends `user.erased` to the user's
+    /// stream, then destroys the user's key (and rewrites the key store compacted, so the key's
+    /// bytes are gone from its file), then rebuilds every read model — in which the user's events,
+    /// unreadable now, fold to nothing — and clears the caches. Afterwards the user's events are
+    /// still in the log (positions, types, times, stream names and the user id) but their payloads
+    /// read as erased everywhere: queries, the timeline, exports (tombstones) and backups made from
+    /// now on. Commands and imports for the user are refused (``DomainRule/userErased``).
     ///
     /// A retry after it finished writes nothing (`alreadyApplied`); an erasure a crash cut off
     /// after the key was destroyed is finished by the retry, or when the store opens again. Erasures and backups take turns. The rebuild makes the erasure cost a full

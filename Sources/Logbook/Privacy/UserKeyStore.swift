@@ -31,7 +31,7 @@ final class UserKeyStore: @unchecked Sendable {
     private var keys: Database
     private var meta: Database
     private let lock = NSLock()
-    /// Keyed by the user id's bytes, as the key store's LMDB keys are (DESIGN §10).
+    /// Keyed by the user id's bytes, as the key store's LMDB keys are (the HostileInput article).
     private let cache = Mutex<[BytewiseString: Entry]>([:])
     /// How payloads are kept, read from (or written into, when the store was created) the meta table.
     let format: PayloadFormat

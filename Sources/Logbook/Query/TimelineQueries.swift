@@ -14,7 +14,7 @@ public struct TimelineEntry: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case position, eventId, type, stream, occurredAt, recordedAt, description }
 
-    /// Event ids in lower case, as the wire form writes them (DESIGN §3).
+    /// Event ids in lower case, as the wire form writes them (see <doc:WireForm>).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(position, forKey: .position)

@@ -3,7 +3,7 @@ package import EventLog
 extension FoldEvent {
     /// The fold event of a stored event, or nil for event types Logbook does not know (a log
     /// may carry events of other applications; projections ignore them) and for events of an
-    /// erased user (every projection skips them: DESIGN §7).
+    /// erased user (every projection skips them: the Privacy article).
     package static func decode(_ envelope: EventEnvelope, payload: Span<UInt8>, _ payloads: PayloadKeys) throws(LogbookError) -> FoldEvent? {
         guard let type = EventType(rawValue: envelope.type) else { return nil }
         return try payloads.open(envelope, payload) { (plaintext) throws(LogbookError) -> FoldEvent? in
