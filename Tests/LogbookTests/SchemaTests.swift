@@ -15,44 +15,14 @@ struct SchemaTests {
 
     static func id(_ n: Int) -> UUID { UUID(uuidString: "00000000-0000-4000-8000-\(String(format: "%012d", n))")! }
 
-    /// One event of every type, in its current schema version, with fixed values.
-    static let samples: [DomainEvent] = [
-        .userRegistered(UserRegistered(displayName: "Ana \"the runner\" Müller", timeZone: "Europe/Berlin", weekStart: .sunday, units: .metric)),
-        .userProfileUpdated(UserProfileUpdated(timeZone: "Asia/Tokyo", units: .imperial, preferredStepSource: .set("watch"))),
-        .workoutStarted(WorkoutStarted(workoutId: "w-1", activityType: .run, startedAt: at("2026-11-20T07:00:00+01:00"))),
-        .workoutPaused(WorkoutPauseChange(workoutId: "w-1", at: at("2026-11-20T07:10:00.250+01:00"))),
-        .workoutResumed(WorkoutPauseChange(workoutId: "w-1", at: at("2026-11-20T07:12:00+01:00"))),
-        .workoutFinished(WorkoutFinished(workoutId: "w-1", endedAt: at("2026-11-20T07:42:10+01:00"), distanceMeters: 8012, movingSeconds: 2710,
-                                         steps: 7420, activeKcal: 512, avgHeartRate: 151, laps: [Lap(distanceMeters: 1000, movingSeconds: 330)])),
-        .workoutDiscarded(WorkoutReference(workoutId: "w-2")),
-        .workoutImported(WorkoutImported(workoutId: "w-3", activityType: .ride, startedAt: at("2026-11-19T17:00:00-05:00"),
-                                         endedAt: at("2026-11-19T18:00:00-05:00"), distanceMeters: 25300, movingSeconds: 3400,
-                                         laps: [Lap(distanceMeters: 12650, movingSeconds: 1650, startedAt: at("2026-11-19T17:00:00-05:00"),
-                                                    elapsedSeconds: 1800, activeKcal: 410, avgHeartRate: 138, maxHeartRate: 171),
-                                                Lap(distanceMeters: 12650, movingSeconds: 1750)],
-                                         source: WorkoutSource(kind: .garmin, sourceId: "garmin-123"), title: "Commute / home",
-                                         elapsedSeconds: 3600, maxHeartRate: 171)),
-        .workoutEdited(WorkoutEdited(workoutId: "w-1", title: "Tempo", notes: "legs\theavy", activityType: .walk)),
-        .workoutDeleted(WorkoutReference(workoutId: "w-1")),
-        .stepsRecorded(StepsRecorded(samples: [
-            StepSample(start: at("2026-11-20T09:00:00+01:00"), end: at("2026-11-20T09:01:00+01:00"), count: 98, source: "phone"),
-            StepSample(start: at("2026-11-20T09:00:00+01:00"), end: at("2026-11-20T09:01:00+01:00"), count: 102, source: "watch"),
-        ])),
-        .goalSet(GoalSet(date: day("2026-11-25"), steps: 12_000, activeMinutes: 30)),
-        .goalCleared(GoalCleared(date: day("2026-11-25"))),
-        .goalDefaultSet(GoalDefaultSet(steps: 8000)),
-        .placeAdded(PlaceAdded(placeId: "p-1", name: "Café Luna", category: .restaurant, subcategory: "café", latitude: 52.5244,
-                               longitude: 13.4105, address: "Torstraße 1", phone: "+49 30 1234", priceLevel: 2)),
-        .placeSwiped(PlaceSwiped(placeId: "p-1", direction: .right)),
-        .placeVisited(PlaceVisited(placeId: "p-1", visitedAt: at("2026-11-21T19:30:00+01:00"))),
-        .placeNotesEdited(PlaceNotesEdited(placeId: "p-1", notes: "Try the cake")),
-        .placesReset,
-        .workoutTrackRecorded(WorkoutTrackRecorded(workoutId: "w-3", part: 0, parts: 1, samples: TrackSamples(
-            points: 3, offsetMillis: [0, 1000, 2000], latitudeE7: [475_000_000, 475_000_090, nil],
-            longitudeE7: [85_000_000, 85_000_120, nil], altitudeCentimeters: [41_230, 41_250, 41_240],
-            distanceCentimeters: [0, 1_210, 2_400], heartRate: [121, nil, 124]))),
-        .userErased,
-    ]
+    /// The example `data` of `type` (its declaration's), as an event.
+    static func example(_ type: EventType, _ json: String) -> DomainEvent {
+        do {
+            return try JSONEventCodec.decode(type, schemaVersion: type.currentSchemaVersion, bytes: Array(json.utf8))
+        } catch {
+            preconditionFailure("the declared example of \(type.rawValue) does not read: \(error)")
+        }
+    }
 
     static func wire(_ event: DomainEvent, _ index: Int) -> WireEvent {
         WireEvent(
