@@ -233,6 +233,7 @@ extension Command {
         case .importWorkout(_, let e, _): e.workoutId
         case .editWorkout(_, let e): e.workoutId
         case .recordTrack(_, let id, _): id
+        case .record(_, let event): event.workoutId
         case .registerUser, .updateProfile, .recordSteps, .setGoal, .clearGoal, .setDefaultGoal, .addPlace, .swipePlace,
              .visitPlace, .editPlaceNotes, .resetPlaces, .eraseUser:
             nil

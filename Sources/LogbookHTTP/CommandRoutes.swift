@@ -108,6 +108,24 @@ struct CommandRoutes<Context: LogbookRouteContext> {
             let payload = try await EventBody.decode(.placeAdded, request.jsonBody(limit: maxBodyBytes))
             return try await logbook.execute(Command(user: "", event: payload), context: commandContext)
         }
+        // The routes the event declarations give: the body is the type's payload, the path fills its ids.
+        for route in DeclaredRoute.all {
+            command(HTTPRequest.Method(rawValue: route.method)!, route.path, route.summary, body: route.type,
+                    emptyBodyAllowed: route.emptyBodyAllowed) { request, context, commandContext in
+                let user: String
+                if route.administrators {
+                    try context.requireAdmin()
+                    user = ""
+                } else {
+                    user = try context.path("user")
+                    try context.requireAccess(to: user)
+                }
+                var values: [String: String] = [:]
+                for name in route.pathFields { values[name] = try context.path(name) }
+                let payload = try await EventBody.decode(route.type, request.jsonBody(limit: maxBodyBytes), path: values)
+                return try await logbook.execute(Command(user: user, event: payload), context: commandContext)
+            }
+        }
     }
 
     /// What a command answers: its result, 201 when it wrote, 200 when it had been applied already.

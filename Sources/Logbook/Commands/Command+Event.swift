@@ -1,8 +1,9 @@
 import EventLog
 
 extension Command {
-    /// The command that asks for `event` on behalf of `user`: what a client sends when it speaks
-    /// in events (the HTTP API's bodies are event payloads). Pauses and resumes keep their `at`.
+    /// The command that asks for `event` on behalf of `user` (empty for the catalog): what a client
+    /// sends when it speaks in events (the HTTP API's bodies are event payloads). Pauses and resumes
+    /// keep their `at`. A type without a command of its own is recorded by its declared rule.
     public init(user: String, event: DomainEvent) {
         switch event {
         case .userRegistered(let e): self = .registerUser(user: user, e)
@@ -26,6 +27,7 @@ extension Command {
         case .placeNotesEdited(let e): self = .editPlaceNotes(user: user, e)
         case .placesReset: self = .resetPlaces(user: user)
         case .userErased: self = .eraseUser(user: user)
+        default: self = .record(user: user.isEmpty ? nil : user, event)
         }
     }
 }

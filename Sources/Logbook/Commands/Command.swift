@@ -26,6 +26,10 @@ public enum Command: Sendable, Hashable {
     case visitPlace(user: String, PlaceVisited)
     case editPlaceNotes(user: String, PlaceNotesEdited)
     case resetPlaces(user: String)
+    /// An event of a type decided by the rule its declaration names (`Schemas/declarations`;
+    /// the types with a command of their own above are not): `user` is who it concerns, nil for
+    /// the shared catalog. ``Command/init(user:event:)`` makes one for such a type.
+    case record(user: String?, DomainEvent)
     /// Forget the user (see <doc:Privacy>): appends `user.erased`, destroys the user's key, and rebuilds
     /// the read models without them. Executed alone, never in a batch.
     case eraseUser(user: String)
@@ -42,6 +46,8 @@ public enum Command: Sendable, Hashable {
             user
         case .addPlace:
             nil
+        case .record(let user, _):
+            user
         }
     }
 
@@ -61,6 +67,7 @@ public enum Command: Sendable, Hashable {
         case .addPlace: DomainEvent.catalogStream
         case .swipePlace(let user, _), .visitPlace(let user, _), .editPlaceNotes(let user, _), .resetPlaces(let user):
             "places-\(user)"
+        case .record(let user, let event): event.stream(user: user ?? "")
         }
     }
 

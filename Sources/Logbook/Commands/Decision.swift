@@ -184,10 +184,12 @@ struct Decider<State: DecisionState> {
         case .eraseUser(let user):
             let profile = try registered(user)
             return Decision(events: [(.userErased, Rules.local(now, try Rules.timeZone(profile.timeZone)))])
+        case .record(let user, let event):
+            return try decideDeclared(event, user: user)
         }
     }
 
-    private func rule(_ rule: DomainRule, _ message: String) -> LogbookError { .ruleViolation(rule: rule, message: message) }
+    func rule(_ rule: DomainRule, _ message: String) -> LogbookError { .ruleViolation(rule: rule, message: message) }
 
     /// Workout ids of the derived prefix belong to file imports (each to one user's workout at one source).
     private func reservedId(_ workoutId: String) throws {
@@ -197,7 +199,7 @@ struct Decider<State: DecisionState> {
         }
     }
 
-    private mutating func registered(_ user: String) throws -> Profile {
+    mutating func registered(_ user: String) throws -> Profile {
         try Rules.id(user, "user")
         guard let profile = try state.profile(user) else {
             throw rule(.userNotRegistered, "user \(user) is not registered")
@@ -205,7 +207,7 @@ struct Decider<State: DecisionState> {
         return profile
     }
 
-    private mutating func ownWorkout(_ user: String, _ id: String) throws -> ActivityRecord {
+    mutating func ownWorkout(_ user: String, _ id: String) throws -> ActivityRecord {
         _ = try registered(user)
         try Rules.id(id, "workoutId")
         guard let workout = try state.workout(id), workout.user == user else {
@@ -214,7 +216,7 @@ struct Decider<State: DecisionState> {
         return workout
     }
 
-    private mutating func knownPlace(_ id: String) throws {
+    mutating func knownPlace(_ id: String) throws {
         try Rules.id(id, "placeId")
         guard try state.placeExists(id) else { throw rule(.unknownPlace, "no place \(id) in the catalog") }
     }

@@ -4,3 +4,14 @@ public enum OptionalChange<Value: Sendable & Hashable>: Sendable, Hashable {
     case clear
     case set(Value)
 }
+
+extension OptionalChange {
+    /// `value` after this change: as it was, nil, or the new value.
+    public func apply(to value: inout Value?) {
+        switch self {
+        case .unchanged: break
+        case .clear: value = nil
+        case .set(let new): value = new
+        }
+    }
+}

@@ -14,6 +14,7 @@ struct PlacesProjection: ReadModel {
         .on(.placeVisited) { try $0.onPlaceVisited($1, $2, $3) }
         .on(.placeNotesEdited) { try $0.onPlaceNotesEdited($1, $2, $3) }
         .on(.placesReset) { try $0.onPlacesReset($2, $3) }
+        .on(.placeUpdated) { try $0.onPlaceUpdated($1, $2, $3) }
 
     var catalog: ReadModelTable<PlaceKey, CatalogPlace>
     var order: ReadModelTable<SequenceKey, TextValue>
@@ -30,6 +31,21 @@ struct PlacesProjection: ReadModel {
         let sequence = try (order.records(in: SequenceKey(0)...SequenceKey(.max), txn).last?.0.sequence).map { $0 + 1 } ?? 1
         catalog.set(PlaceKey(e.placeId), CatalogPlace(sequence: sequence, place: e))
         order.set(SequenceKey(sequence), TextValue(e.placeId))
+    }
+
+    mutating func onPlaceUpdated(_ e: PlaceUpdated, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        guard try catalog.get(PlaceKey(e.placeId), txn) != nil else { return }
+        try catalog.modify(PlaceKey(e.placeId), txn, initial: { preconditionFailure("checked above") }) { entry in
+            if let name = e.name { entry.place.name = name }
+            if let category = e.category { entry.place.category = category }
+            if let subcategory = e.subcategory { entry.place.subcategory = subcategory }
+            if let latitude = e.latitude { entry.place.latitude = latitude }
+            if let longitude = e.longitude { entry.place.longitude = longitude }
+            e.address.apply(to: &entry.place.address)
+            e.phone.apply(to: &entry.place.phone)
+            e.priceLevel.apply(to: &entry.place.priceLevel)
+            e.notes.apply(to: &entry.place.notes)
+        }
     }
 
     mutating func onPlaceSwiped(_ e: PlaceSwiped, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {

@@ -70,6 +70,17 @@ enum TimelineDescriptions {
             return "Visited \(place(context, e.placeId)) on \(day(e.visitedAt.localDate))"
         case .placeNotesEdited(let e):
             return "Edited notes on \(place(context, e.placeId))"
+        case .placeUpdated(let e):
+            var changes: [String] = []
+            if let name = e.name { changes.append("name \(name)") }
+            if let category = e.category { changes.append("category \(category.rawValue)") }
+            if let subcategory = e.subcategory { changes.append("subcategory \(subcategory)") }
+            if e.latitude != nil || e.longitude != nil { changes.append("location") }
+            for (field, changed) in [("address", e.address != .unchanged), ("phone", e.phone != .unchanged),
+                                     ("price level", e.priceLevel != .unchanged), ("notes", e.notes != .unchanged)] where changed {
+                changes.append(field)
+            }
+            return "Edited \(place(context, e.placeId)) in the places: " + changes.joined(separator: ", ")
         case .placesReset:
             return "Reset the places: every place back in the deck, visits cleared"
         case .userErased:

@@ -88,6 +88,7 @@ struct TimelineProjection: ReadModel {
         .on(.placeSwiped) { try $0.onPlaceSwiped($1, $2, $3) }
         .on(.placeVisited) { try $0.onPlaceVisited($1, $2, $3) }
         .on(.placeNotesEdited) { try $0.onPlaceNotesEdited($1, $2, $3) }
+        .on(.placeUpdated) { try $0.onPlaceUpdated($1, $2, $3) }
 
     var context: ReadModelTable<UserPositionKey, TimelineContext>
     var goals: ReadModelTable<UserDayKey, Goal>
@@ -172,6 +173,11 @@ struct TimelineProjection: ReadModel {
 
     mutating func onPlaceAdded(_ e: PlaceAdded, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
         places.set(PlaceKey(e.placeId), TextValue(e.name))
+    }
+
+    /// A renamed place is named so in the lines that follow (earlier lines keep the name they had).
+    mutating func onPlaceUpdated(_ e: PlaceUpdated, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+        if let name = e.name { places.set(PlaceKey(e.placeId), TextValue(name)) }
     }
 
     mutating func onPlaceSwiped(_ e: PlaceSwiped, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {

@@ -5,7 +5,8 @@ import Logbook
 enum CommandRuleCatalog {
     /// The rules of the command at `method path`, or nil if it is not a command.
     static func rules(of path: String, method: String) -> [DomainRule]? {
-        guard let specific = table["\(method) \(path)"] else { return nil }
+        let declared = DeclaredRoute.all.first { $0.method == method && $0.path == path }?.rules
+        guard let specific = table["\(method) \(path)"] ?? declared else { return nil }
         // Every command on a user but the registration needs a registered, not erased user.
         let onRegisteredUser = path.hasPrefix("users/") && !(method == "POST" && path == "users/{user}")
         let user: [DomainRule] = onRegisteredUser ? [.userNotRegistered, .userErased] : []

@@ -27,5 +27,6 @@ extension SchemaTests {
         example(.placesReset, #"{}"#),
         example(.workoutTrackRecorded, #"{"part":0,"parts":1,"samples":{"altitudeCentimeters":[41230,41250,41240],"distanceCentimeters":[0,1210,2400],"heartRate":[121,null,124],"latitudeE7":[475000000,475000090,null],"longitudeE7":[85000000,85000120,null],"offsetMillis":[0,1000,2000],"points":3},"workoutId":"w-3"}"#),
         example(.userErased, #"{}"#),
+        example(.placeUpdated, #"{"latitude":52.5251,"name":"Café Luna Nuova","phone":null,"placeId":"p-1","priceLevel":3}"#),
     ]
 }

@@ -115,6 +115,19 @@ extension WireCodecTests.Random {
         case .placesReset: return .placesReset
         case .workoutTrackRecorded: return .workoutTrackRecorded(r.randomTrackRecorded())
         case .userErased: return .userErased
+        case .placeUpdated:
+            return .placeUpdated(PlaceUpdated(
+                placeId: r.id(),
+                name: r.maybe { r in r.text() },
+                category: r.maybe { r in r.pick(PlaceCategory.allCases) },
+                subcategory: r.maybe { r in r.text() },
+                latitude: r.maybe { r in r.double(within: -90...90) },
+                longitude: r.maybe { r in r.double(within: -180...180) },
+                address: r.pick([0, 1, 2]) == 0 ? .unchanged : r.bool() ? .clear : .set(r.text()),
+                phone: r.pick([0, 1, 2]) == 0 ? .unchanged : r.bool() ? .clear : .set(r.text()),
+                priceLevel: r.pick([0, 1, 2]) == 0 ? .unchanged : r.bool() ? .clear : .set(r.withinSchema ? r.int(1...4) : r.count()),
+                notes: r.pick([0, 1, 2]) == 0 ? .unchanged : r.bool() ? .clear : .set(r.text())
+            ))
         }
     }
 
@@ -172,6 +185,7 @@ extension WireCodecTests {
         case .placesReset: Data("{}".utf8)
         case .workoutTrackRecorded(let e): try encoder.encode(e)
         case .userErased: Data("{}".utf8)
+        case .placeUpdated(let e): try encoder.encode(e)
         }
         return [UInt8](data)
     }

@@ -134,6 +134,56 @@ extension BinaryEventCodec {
             TrackSampleCoding.encode(e.samples, into: &w)
         case .userErased:
             break
+        case .placeUpdated(let e):
+            w.string(e.placeId)
+            w.optionalString(e.name)
+            if let value = e.category {
+                w.byte(1)
+                w.enumeration(value)
+            } else {
+                w.byte(0)
+            }
+            w.optionalString(e.subcategory)
+            if let value = e.latitude {
+                w.byte(1)
+                w.double(value)
+            } else {
+                w.byte(0)
+            }
+            if let value = e.longitude {
+                w.byte(1)
+                w.double(value)
+            } else {
+                w.byte(0)
+            }
+            switch e.address {
+            case .unchanged: w.byte(0)
+            case .clear: w.byte(1)
+            case .set(let value):
+                w.byte(2)
+                w.string(value)
+            }
+            switch e.phone {
+            case .unchanged: w.byte(0)
+            case .clear: w.byte(1)
+            case .set(let value):
+                w.byte(2)
+                w.string(value)
+            }
+            switch e.priceLevel {
+            case .unchanged: w.byte(0)
+            case .clear: w.byte(1)
+            case .set(let value):
+                w.byte(2)
+                w.int(value)
+            }
+            switch e.notes {
+            case .unchanged: w.byte(0)
+            case .clear: w.byte(1)
+            case .set(let value):
+                w.byte(2)
+                w.string(value)
+            }
         }
     }
 
@@ -301,6 +351,29 @@ extension BinaryEventCodec {
             return .workoutTrackRecorded(WorkoutTrackRecorded(workoutId: workoutId, part: part, parts: parts, samples: samples))
         case .userErased:
             return .userErased
+        case .placeUpdated:
+            let placeId: String = try ByteReader.string(s, &o)
+            let name: String? = try FieldReader.optionalString(s, &o)
+            let category: PlaceCategory? = try ByteReader.byte(s, &o) == 0 ? nil : try FieldReader.enumeration(s, &o, PlaceCategory.self)
+            let subcategory: String? = try FieldReader.optionalString(s, &o)
+            let latitude: Double? = try ByteReader.byte(s, &o) == 0 ? nil : try ByteReader.double(s, &o)
+            let longitude: Double? = try ByteReader.byte(s, &o) == 0 ? nil : try ByteReader.double(s, &o)
+            let address: OptionalChange<String> = switch try ByteReader.byte(s, &o) { case 0: .unchanged; case 1: .clear; default: .set(try ByteReader.string(s, &o)) }
+            let phone: OptionalChange<String> = switch try ByteReader.byte(s, &o) { case 0: .unchanged; case 1: .clear; default: .set(try ByteReader.string(s, &o)) }
+            let priceLevel: OptionalChange<Int> = switch try ByteReader.byte(s, &o) { case 0: .unchanged; case 1: .clear; default: .set(try FieldReader.int(s, &o)) }
+            let notes: OptionalChange<String> = switch try ByteReader.byte(s, &o) { case 0: .unchanged; case 1: .clear; default: .set(try ByteReader.string(s, &o)) }
+            return .placeUpdated(PlaceUpdated(
+                placeId: placeId,
+                name: name,
+                category: category,
+                subcategory: subcategory,
+                latitude: latitude,
+                longitude: longitude,
+                address: address,
+                phone: phone,
+                priceLevel: priceLevel,
+                notes: notes
+            ))
         }
     }
 

@@ -28,6 +28,7 @@ public enum DomainEvent: Sendable, Hashable {
     /// The user asked to be forgotten: their key is destroyed right after this event is appended, so it and every
     /// earlier event of theirs read as erased.
     case userErased
+    case placeUpdated(PlaceUpdated)
 
     /// The event's type (its name on the wire and in the log).
     public var type: EventType {
@@ -53,6 +54,7 @@ public enum DomainEvent: Sendable, Hashable {
         case .placesReset: .placesReset
         case .workoutTrackRecorded: .workoutTrackRecorded
         case .userErased: .userErased
+        case .placeUpdated: .placeUpdated
         }
     }
 
@@ -96,6 +98,7 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
     case placesReset = "places.reset"
     case workoutTrackRecorded = "workout.track_recorded"
     case userErased = "user.erased"
+    case placeUpdated = "place.updated"
 
     /// The schema version written today. Older versions are upcast when read.
     public var currentSchemaVersion: UInt32 {
@@ -116,7 +119,7 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
         case .stepsRecorded: .steps
         case .goalSet, .goalCleared, .goalDefaultSet: .goals
         case .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset: .places
-        case .placeAdded: .catalog
+        case .placeAdded, .placeUpdated: .catalog
         }
     }
 
@@ -149,6 +152,7 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
         case .placesReset: 18
         case .workoutTrackRecorded: 19
         case .userErased: 20
+        case .placeUpdated: 21
         }
     }
 }
@@ -256,4 +260,9 @@ extension EventKey where Payload == Void {
 extension EventKey where Payload == WorkoutTrackRecorded {
     /// `workout.track_recorded`.
     public static var workoutTrackRecorded: Self { Self(type: .workoutTrackRecorded) { if case .workoutTrackRecorded(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == PlaceUpdated {
+    /// `place.updated`.
+    public static var placeUpdated: Self { Self(type: .placeUpdated) { if case .placeUpdated(let e) = $0 { e } else { nil } } }
 }

@@ -31,6 +31,7 @@ enum PayloadJSONReading {
         case .placesReset: try r.readObject { (r, _) throws(JSONReadError) in throw r.unknownField() }; return .placesReset
         case .workoutTrackRecorded: return .workoutTrackRecorded(try readWorkoutTrackRecorded(&r, version: version))
         case .userErased: try r.readObject { (r, _) throws(JSONReadError) in throw r.unknownField() }; return .userErased
+        case .placeUpdated: return .placeUpdated(try readPlaceUpdated(&r, version: version))
         }
     }
 
@@ -72,7 +73,13 @@ enum PayloadJSONReading {
             case "units": try r.read(&units)
             case "preferredStepSource": guard !saw_preferredStepSource else { throw r.invalidMember("duplicate field") }
                 saw_preferredStepSource = true
-                preferredStepSource = try r.consumeNull() ? .clear : .set(try r.readString())
+                if try r.consumeNull() {
+                    preferredStepSource = .clear
+                } else {
+                    var value: String?
+                    try r.read(&value)
+                    if let value { preferredStepSource = .set(value) }
+                }
             default: throw r.unknownField()
             }
         }
@@ -411,6 +418,79 @@ enum PayloadJSONReading {
         )
         try PayloadValidation.trackRecorded(value, r)
         return value
+    }
+
+    static func readPlaceUpdated(_ r: inout JSONReader, version: UInt32) throws(JSONReadError) -> PlaceUpdated {
+        _ = version
+        var placeId: String?
+        var name: String?
+        var category: PlaceCategory?
+        var subcategory: String?
+        var latitude: Double?
+        var longitude: Double?
+        var address: OptionalChange<String> = .unchanged, saw_address = false
+        var phone: OptionalChange<String> = .unchanged, saw_phone = false
+        var priceLevel: OptionalChange<Int> = .unchanged, saw_priceLevel = false
+        var notes: OptionalChange<String> = .unchanged, saw_notes = false
+        try r.readObject { (r, key) throws(JSONReadError) in
+            switch key {
+            case "placeId": try r.readId(&placeId)
+            case "name": try r.read(&name)
+            case "category": try r.read(&category)
+            case "subcategory": try r.read(&subcategory)
+            case "latitude": try r.read(&latitude, within: -90...90)
+            case "longitude": try r.read(&longitude, within: -180...180)
+            case "address": guard !saw_address else { throw r.invalidMember("duplicate field") }
+                saw_address = true
+                if try r.consumeNull() {
+                    address = .clear
+                } else {
+                    var value: String?
+                    try r.read(&value)
+                    if let value { address = .set(value) }
+                }
+            case "phone": guard !saw_phone else { throw r.invalidMember("duplicate field") }
+                saw_phone = true
+                if try r.consumeNull() {
+                    phone = .clear
+                } else {
+                    var value: String?
+                    try r.read(&value)
+                    if let value { phone = .set(value) }
+                }
+            case "priceLevel": guard !saw_priceLevel else { throw r.invalidMember("duplicate field") }
+                saw_priceLevel = true
+                if try r.consumeNull() {
+                    priceLevel = .clear
+                } else {
+                    var value: Int?
+                    try r.read(&value, within: 1...4)
+                    if let value { priceLevel = .set(value) }
+                }
+            case "notes": guard !saw_notes else { throw r.invalidMember("duplicate field") }
+                saw_notes = true
+                if try r.consumeNull() {
+                    notes = .clear
+                } else {
+                    var value: String?
+                    try r.read(&value)
+                    if let value { notes = .set(value) }
+                }
+            default: throw r.unknownField()
+            }
+        }
+        return PlaceUpdated(
+            placeId: try r.required(placeId, "placeId"),
+            name: name,
+            category: category,
+            subcategory: subcategory,
+            latitude: latitude,
+            longitude: longitude,
+            address: address,
+            phone: phone,
+            priceLevel: priceLevel,
+            notes: notes
+        )
     }
 
     static func readWorkoutSource(_ r: inout JSONReader, version: UInt32) throws(JSONReadError) -> WorkoutSource {

@@ -29,6 +29,7 @@ enum PayloadJSONWriting {
         case .placesReset: w.beginObject(); w.endObject()
         case .workoutTrackRecorded(let e): writeWorkoutTrackRecorded(e, &w)
         case .userErased: w.beginObject(); w.endObject()
+        case .placeUpdated(let e): writePlaceUpdated(e, &w)
         }
     }
 
@@ -187,6 +188,37 @@ enum PayloadJSONWriting {
         w.key("parts"); w.int(e.parts)
         w.key("samples"); writeTrackSamples(e.samples, &w)
         w.key("workoutId"); w.string(e.workoutId)
+        w.endObject()
+    }
+
+    static func writePlaceUpdated(_ e: PlaceUpdated, _ w: inout JSONWriter) {
+        w.beginObject()
+        switch e.address {
+        case .unchanged: break
+        case .clear: w.key("address"); w.null()
+        case .set(let value): w.key("address"); w.string(value)
+        }
+        if let value = e.category { w.key("category"); w.string(value.rawValue) }
+        if let value = e.latitude { w.key("latitude"); w.double(value) }
+        if let value = e.longitude { w.key("longitude"); w.double(value) }
+        if let value = e.name { w.key("name"); w.string(value) }
+        switch e.notes {
+        case .unchanged: break
+        case .clear: w.key("notes"); w.null()
+        case .set(let value): w.key("notes"); w.string(value)
+        }
+        switch e.phone {
+        case .unchanged: break
+        case .clear: w.key("phone"); w.null()
+        case .set(let value): w.key("phone"); w.string(value)
+        }
+        w.key("placeId"); w.string(e.placeId)
+        switch e.priceLevel {
+        case .unchanged: break
+        case .clear: w.key("priceLevel"); w.null()
+        case .set(let value): w.key("priceLevel"); w.int(value)
+        }
+        if let value = e.subcategory { w.key("subcategory"); w.string(value) }
         w.endObject()
     }
 

@@ -302,3 +302,104 @@ public struct WorkoutTrackRecorded: Sendable, Hashable, Codable {
         self.samples = samples
     }
 }
+
+/// `place.updated`: a catalog place is edited; absent fields stay as they were, and an optional one set to null is
+/// cleared.
+public struct PlaceUpdated: Sendable, Hashable, Codable {
+    public var placeId: String
+    public var name: String?
+    public var category: PlaceCategory?
+    public var subcategory: String?
+    public var latitude: Double?
+    public var longitude: Double?
+    public var address: OptionalChange<String>
+    public var phone: OptionalChange<String>
+    public var priceLevel: OptionalChange<Int>
+    public var notes: OptionalChange<String>
+
+    /// A value of every field.
+    public init(
+        placeId: String, name: String? = nil, category: PlaceCategory? = nil, subcategory: String? = nil, latitude: Double? = nil, longitude: Double? = nil, address: OptionalChange<String> = .unchanged, phone: OptionalChange<String> = .unchanged, priceLevel: OptionalChange<Int> = .unchanged, notes: OptionalChange<String> = .unchanged
+    ) {
+        self.placeId = placeId
+        self.name = name
+        self.category = category
+        self.subcategory = subcategory
+        self.latitude = latitude
+        self.longitude = longitude
+        self.address = address
+        self.phone = phone
+        self.priceLevel = priceLevel
+        self.notes = notes
+    }
+
+    enum CodingKeys: String, CodingKey { case placeId, name, category, subcategory, latitude, longitude, address, phone, priceLevel, notes }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        placeId = try container.decode(String.self, forKey: .placeId)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        category = try container.decodeIfPresent(PlaceCategory.self, forKey: .category)
+        subcategory = try container.decodeIfPresent(String.self, forKey: .subcategory)
+        latitude = try container.decodeIfPresent(Double.self, forKey: .latitude)
+        longitude = try container.decodeIfPresent(Double.self, forKey: .longitude)
+        if !container.contains(.address) {
+            address = .unchanged
+        } else if try container.decodeNil(forKey: .address) {
+            address = .clear
+        } else {
+            address = .set(try container.decode(String.self, forKey: .address))
+        }
+        if !container.contains(.phone) {
+            phone = .unchanged
+        } else if try container.decodeNil(forKey: .phone) {
+            phone = .clear
+        } else {
+            phone = .set(try container.decode(String.self, forKey: .phone))
+        }
+        if !container.contains(.priceLevel) {
+            priceLevel = .unchanged
+        } else if try container.decodeNil(forKey: .priceLevel) {
+            priceLevel = .clear
+        } else {
+            priceLevel = .set(try container.decode(Int.self, forKey: .priceLevel))
+        }
+        if !container.contains(.notes) {
+            notes = .unchanged
+        } else if try container.decodeNil(forKey: .notes) {
+            notes = .clear
+        } else {
+            notes = .set(try container.decode(String.self, forKey: .notes))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(placeId, forKey: .placeId)
+        try container.encodeIfPresent(name, forKey: .name)
+        try container.encodeIfPresent(category, forKey: .category)
+        try container.encodeIfPresent(subcategory, forKey: .subcategory)
+        try container.encodeIfPresent(latitude, forKey: .latitude)
+        try container.encodeIfPresent(longitude, forKey: .longitude)
+        switch address {
+        case .unchanged: break
+        case .clear: try container.encodeNil(forKey: .address)
+        case .set(let value): try container.encode(value, forKey: .address)
+        }
+        switch phone {
+        case .unchanged: break
+        case .clear: try container.encodeNil(forKey: .phone)
+        case .set(let value): try container.encode(value, forKey: .phone)
+        }
+        switch priceLevel {
+        case .unchanged: break
+        case .clear: try container.encodeNil(forKey: .priceLevel)
+        case .set(let value): try container.encode(value, forKey: .priceLevel)
+        }
+        switch notes {
+        case .unchanged: break
+        case .clear: try container.encodeNil(forKey: .notes)
+        case .set(let value): try container.encode(value, forKey: .notes)
+        }
+    }
+}
