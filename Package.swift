@@ -109,11 +109,14 @@ let package = Package(
             swiftSettings: strictSettings),
         // The deterministic demo data set (users, workouts, steps, goals, places) behind `logbook demo` and the benchmarks.
         .target(name: "DemoData", dependencies: ["Logbook", "EventLog"], swiftSettings: strictSettings),
+        // What a request carries, read without HTTP: command bodies as each route decodes them and the texts of
+        // query parameters, headers and path segments (so the fuzz targets need not build the HTTP stack).
+        .target(name: "LogbookInput", dependencies: ["Logbook", "EventLog"], swiftSettings: strictSettings),
         // HTTP: routes a host application mounts (or a ready Application), auth, problem+json, SSE, metrics, admin jobs.
         .target(
             name: "LogbookHTTP",
             dependencies: [
-                "Logbook", "EventLog", "WorkoutFiles", "WorkoutImport",
+                "Logbook", "LogbookInput", "EventLog", "WorkoutFiles", "WorkoutImport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "JWTKit", package: "jwt-kit"),
