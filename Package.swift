@@ -229,7 +229,7 @@ let package = Package(
             // The crash and multi-process tests run the built helper and `logbook` binaries.
             dependencies: [
                 "EventLog", "EventLogLMDB", "LMDB", "LogbookCLI", "LogbookTestHelper", "Logbook", "LogbookTesting",
-                "LogbookTestSupport", "DemoData",
+                "LogbookTestSupport", "DemoData", "BinaryCoding",
             ],
             swiftSettings: strictSettings
         ),

@@ -150,7 +150,8 @@ package enum RecordCodec {
         let eventId = try ByteReader.uuid(span, &o)
         let occurredMicros = try ByteReader.signedVarint(span, &o)
         let occurredOffset = try ByteReader.signedVarint(span, &o)
-        guard abs(occurredOffset) <= Int64(Timestamp.maxOffsetSeconds), abs(recordedOffset) <= Int64(Timestamp.maxOffsetSeconds) else {
+        let offsets = -Int64(Timestamp.maxOffsetSeconds)...Int64(Timestamp.maxOffsetSeconds)
+        guard offsets.contains(occurredOffset), offsets.contains(recordedOffset) else {
             throw DecodeFailure(reason: "UTC offset out of range")
         }
         let correlationId = tailFlags & Flag.correlation != 0 ? try ByteReader.uuid(span, &o) : nil
