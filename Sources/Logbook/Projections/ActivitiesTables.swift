@@ -131,6 +131,8 @@ struct TrackPartValue: TableValue {
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
         var o = 0
         samples = try TrackSampleCoding.decode(s, &o)
+        // The samples' bounds are judged against the record's length: nothing may follow them.
+        guard o == s.count else { throw DecodeFailure(reason: "\(s.count - o) bytes after the track samples") }
     }
 }
 
