@@ -15,3 +15,21 @@ import Testing
         #expect(throws: DecodeFailure.self) { try TrackPartValue(decoding: padded.span) }
     }
 }
+
+/// Track samples are stored with at least one column, as the domain records them: points without
+/// one were bounded only by the bytes around them, so a payload could decode to samples whose own
+/// encoding the decoder refused. Found by FuzzBinaryPayload.
+@Suite struct TrackSamplesWithoutColumnsTests {
+    @Test func pointsWithoutAColumnAreUndecodable() throws {
+        // workout.track_recorded v1: id "-", part and parts in non-minimal varints, 68 points, no column.
+        let payload: [UInt8] = [0x01, 0x2D, 0x91, 0xFF, 0x05, 0x05, 0xC4, 0x00, 0x00]
+        #expect(throws: DomainCodingError.self) {
+            try BinaryEventCodec.decode(.workoutTrackRecorded, schemaVersion: 1, payload: payload.span)
+        }
+        var w = ByteWriter()
+        TrackSampleCoding.encode(TrackSamples(points: 3, cadence: [80, nil, 82]), into: &w)
+        var o = 0
+        let bytes = w.bytes
+        #expect(try TrackSampleCoding.decode(bytes.span, &o) == TrackSamples(points: 3, cadence: [80, nil, 82]))
+    }
+}
