@@ -45,3 +45,22 @@ import Testing
         #expect(throws: Never.self) { try Self.decode(.stepsRecorded, samples(startDelta: 1_763_625_600, offsetDelta: 3600)) }
     }
 }
+
+/// A version-1 `steps.recorded` payload reads as version 2, which stores times as deltas: times no
+/// 64-bit delta holds are undecodable, not a trap when the event is encoded again. Found by FuzzBinaryPayload.
+@Suite struct StepsRecordedV1BoundsTests {
+    @Test func timesTooFarApartAreUndecodable() throws {
+        func payload(start: Int64, end: Int64) -> [UInt8] {
+            var w = ByteWriter()
+            w.string("phone"); w.varint(1)
+            w.signedVarint(start); w.signedVarint(0); w.signedVarint(end); w.signedVarint(0); w.signedVarint(5)
+            return w.bytes
+        }
+        let far = payload(start: Int64.min + 1, end: Int64.max)
+        #expect(throws: DomainCodingError.self) { try BinaryEventCodec.decode(.stepsRecorded, schemaVersion: 1, payload: far.span) }
+        let near = payload(start: 1_763_625_600_000_000, end: 1_763_625_660_000_000)
+        let event = try BinaryEventCodec.decode(.stepsRecorded, schemaVersion: 1, payload: near.span)
+        let again = BinaryEventCodec.encode(event)
+        #expect(try BinaryEventCodec.decode(.stepsRecorded, schemaVersion: 2, payload: again.span) == event)
+    }
+}
