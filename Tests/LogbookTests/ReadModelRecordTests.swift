@@ -33,3 +33,19 @@ import Testing
         #expect(try TrackSampleCoding.decode(bytes.span, &o) == TrackSamples(points: 3, cadence: [80, nil, 82]))
     }
 }
+
+/// A list key stores its workout's start negated (newest first): stored bytes that read as Int64.min
+/// are damage, not a trap negating them. Found by FuzzReadModel.
+@Suite struct ActivityListKeyBoundsTests {
+    @Test func aStartOfInt64MinIsUndecodable() throws {
+        var w = ByteWriter()
+        w.keyString("u-1"); w.keyInt(Int64.min); w.keyString("w-1")
+        let damaged = w.bytes
+        #expect(throws: DecodeFailure.self) { try ActivityListKey(decoding: damaged.span) }
+        var good = ByteWriter()
+        ActivityListKey("u-1", 1_763_625_600_000_000, "w-1").encode(into: &good)
+        let bytes = good.bytes
+        let key = try ActivityListKey(decoding: bytes.span)
+        #expect(key.startInstant == 1_763_625_600_000_000 && key.workoutId == "w-1")
+    }
+}
