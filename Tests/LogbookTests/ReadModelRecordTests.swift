@@ -49,3 +49,21 @@ import Testing
         #expect(key.startInstant == 1_763_625_600_000_000 && key.workoutId == "w-1")
     }
 }
+
+/// The samples already counted for a day are stored as deltas: deltas whose sum leaves 64 bits are
+/// damage, not a trap adding them. Found by FuzzReadModel.
+@Suite struct CountedSamplesBoundsTests {
+    @Test func deltasBeyond64BitsAreUndecodable() throws {
+        var w = ByteWriter()
+        w.byte(0); w.varint(2)
+        w.signedVarint(Int64.max); w.signedVarint(60)
+        let damaged = w.bytes
+        #expect(throws: DecodeFailure.self) { try CountedSamples(decoding: damaged.span) }
+        var samples = CountedSamples()
+        _ = samples.insert(start: 1_763_625_600_000_000, end: 1_763_625_630_000_000, dayStart: 1_763_596_800_000_000)
+        var good = ByteWriter()
+        samples.encode(into: &good)
+        let bytes = good.bytes
+        #expect(try CountedSamples(decoding: bytes.span) == samples)
+    }
+}
