@@ -124,11 +124,14 @@ let package = Package(
             swiftSettings: strictSettings),
         // The deterministic demo data set (users, workouts, steps, goals, places) behind `logbook demo` and the benchmarks.
         .target(name: "DemoData", dependencies: ["Logbook", "EventLog"], swiftSettings: strictSettings),
+        // What a request carries, read without HTTP: command bodies as each route decodes them and the texts of
+        // query parameters, headers and path segments (so the fuzz targets need not build the HTTP stack).
+        .target(name: "LogbookInput", dependencies: ["Logbook", "EventLog"], swiftSettings: strictSettings),
         // HTTP: routes a host application mounts (or a ready Application), auth, problem+json, SSE, metrics, admin jobs.
         .target(
             name: "LogbookHTTP",
             dependencies: [
-                "Logbook", "EventLog", "WorkoutFiles", "WorkoutImport",
+                "Logbook", "LogbookInput", "EventLog", "WorkoutFiles", "WorkoutImport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -196,8 +199,51 @@ let package = Package(
         .target(
             name: "WorkoutFileFixtures", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/WorkoutFileFixtures", swiftSettings: strictSettings),
+        // Fuzzing (Tests/Fuzz, run by tools/fuzz): the checks each libFuzzer target makes, in libraries the
+        // regression tests share, and one small executable per target. None of it is a product or shipped;
+        // a fuzz build (scratch path .build-fuzz) builds only a target's own dependency closure.
+        // libFuzzer's driver entry (from the toolchain's runtime, linked only by -sanitize=fuzzer).
+        .systemLibrary(name: "CLibFuzzer", path: "Tests/Fuzz/CLibFuzzer"),
+        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Tests/Fuzz/FuzzSupport", swiftSettings: strictSettings),
+        .target(
+            name: "WorkoutFilesFuzzing", dependencies: ["FuzzSupport", "WorkoutFiles"], path: "Tests/Fuzz/WorkoutFilesFuzzing",
+            swiftSettings: strictSettings),
+        .executableTarget(
+            name: "FuzzFIT", dependencies: ["FuzzSupport", "WorkoutFilesFuzzing"], path: "Tests/Fuzz/FuzzFIT", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "FuzzXML", dependencies: ["FuzzSupport", "WorkoutFilesFuzzing"], path: "Tests/Fuzz/FuzzXML", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "FuzzArchive", dependencies: ["FuzzSupport", "WorkoutFilesFuzzing"], path: "Tests/Fuzz/FuzzArchive",
+            swiftSettings: strictSettings),
+        .executableTarget(
+            name: "FuzzStravaCSV", dependencies: ["FuzzSupport", "WorkoutFilesFuzzing"], path: "Tests/Fuzz/FuzzStravaCSV",
+            swiftSettings: strictSettings),
+        .target(
+            name: "LogbookFuzzing", dependencies: ["FuzzSupport", "Logbook", "LogbookInput", "EventLog", "EventLogLMDB", "BinaryCoding"],
+            path: "Tests/Fuzz/LogbookFuzzing", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "FuzzWireEvent", dependencies: ["FuzzSupport", "LogbookFuzzing"], path: "Tests/Fuzz/FuzzWireEvent", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "FuzzBinaryPayload", dependencies: ["FuzzSupport", "LogbookFuzzing"], path: "Tests/Fuzz/FuzzBinaryPayload", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "FuzzCommandBody", dependencies: ["FuzzSupport", "LogbookFuzzing"], path: "Tests/Fuzz/FuzzCommandBody", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "FuzzQuery", dependencies: ["FuzzSupport", "LogbookFuzzing"], path: "Tests/Fuzz/FuzzQuery", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "FuzzLogRecord", dependencies: ["FuzzSupport", "LogbookFuzzing"], path: "Tests/Fuzz/FuzzLogRecord", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "FuzzReadModel", dependencies: ["FuzzSupport", "LogbookFuzzing"], path: "Tests/Fuzz/FuzzReadModel", swiftSettings: strictSettings),
+        .target(
+            name: "PostgresFuzzing",
+            dependencies: [
+                "FuzzSupport", "EventLogPostgres", "EventLog", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Tests/Fuzz/PostgresFuzzing", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "FuzzPostgresRow", dependencies: ["FuzzSupport", "PostgresFuzzing"], path: "Tests/Fuzz/FuzzPostgresRow", swiftSettings: strictSettings),
         .testTarget(
-            name: "WorkoutFilesTests", dependencies: ["WorkoutFiles", "Zlib", "WorkoutFileFixtures", "DemoData", "EventLog"],
+            name: "WorkoutFilesTests", dependencies: ["WorkoutFiles", "Zlib", "WorkoutFileFixtures", "DemoData", "EventLog", "FuzzSupport", "WorkoutFilesFuzzing"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "WorkoutImportTests",
@@ -213,7 +259,7 @@ let package = Package(
             // The crash and multi-process tests run the built helper and `logbook` binaries.
             dependencies: [
                 "EventLog", "EventLogLMDB", "LMDB", "LogbookCLI", "LogbookTestHelper", "Logbook", "LogbookTesting",
-                "LogbookTestSupport", "DemoData",
+                "LogbookTestSupport", "DemoData", "BinaryCoding",
             ],
             swiftSettings: strictSettings
         ),
@@ -229,7 +275,7 @@ let package = Package(
             name: "LogbookTests",
             // LogbookCLI: the replay tests run the built `logbook` binary in another time zone.
             dependencies: ["Logbook", "EventLog", "EventLogLMDB", "LMDB", "LogbookTesting", "LogbookTestSupport", "LogbookCLI", "DemoData", "BinaryCoding",
-                           "Sodium", .product(name: "Crypto", package: "swift-crypto")],
+                           "Sodium", "FuzzSupport", "LogbookFuzzing", "PostgresFuzzing", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,30 +1,30 @@
 package import EventLog
 package import BinaryCoding
-import Foundation
+package import Foundation
 
 /// The numbers and fixed fields of one stored event record, decoded without copying its bytes.
 ///
 /// Names (stream, subject, type) are stored as interned numbers; metadata and payload are
 /// ranges into the borrowed record.
-struct RecordHeader {
-    var typeNumber: UInt32
-    var schemaVersion: UInt32
-    var streamNumber: UInt32
-    var streamVersion: UInt64
-    var streamLinks: ChainLinks
+package struct RecordHeader: Equatable {
+    package var typeNumber: UInt32
+    package var schemaVersion: UInt32
+    package var streamNumber: UInt32
+    package var streamVersion: UInt64
+    package var streamLinks: ChainLinks
     /// 0 when the event has no subject.
-    var subjectNumber: UInt32
-    var subjectSequence: UInt64
-    var subjectLinks: ChainLinks
-    var eventId: UUID
-    var occurredAt: Timestamp
-    var recordedAt: Timestamp
-    var correlationId: UUID?
-    var causationId: UUID?
-    var metadataRange: Range<Int>
-    var payloadRange: Range<Int>
+    package var subjectNumber: UInt32
+    package var subjectSequence: UInt64
+    package var subjectLinks: ChainLinks
+    package var eventId: UUID
+    package var occurredAt: Timestamp
+    package var recordedAt: Timestamp
+    package var correlationId: UUID?
+    package var causationId: UUID?
+    package var metadataRange: Range<Int>
+    package var payloadRange: Range<Int>
     /// Where the tail (the part the appender encoded) starts.
-    var tailStart: Int
+    package var tailStart: Int
 }
 
 /// The binary form of a stored event: a checksum, a *head* the writer encodes (numbers, chain
@@ -106,7 +106,7 @@ package enum RecordCodec {
 
     /// Decodes a record's header and verifies its checksum.
     @inline(__always)
-    static func decodeVerified(_ span: Span<UInt8>, position: UInt64) throws(EventStoreError) -> RecordHeader {
+    package static func decodeVerified(_ span: Span<UInt8>, position: UInt64) throws(EventStoreError) -> RecordHeader {
         let header: RecordHeader
         do {
             header = try decodeUnchecked(span)
@@ -122,8 +122,10 @@ package enum RecordCodec {
         return header
     }
 
+    /// Decodes a record's header without verifying its checksum (the fuzz targets reach every
+    /// field this way, and reseal what decodes to check ``decodeVerified(_:position:)``).
     @inline(__always)
-    private static func decodeUnchecked(_ span: Span<UInt8>) throws(DecodeFailure) -> RecordHeader {
+    package static func decodeUnchecked(_ span: Span<UInt8>) throws(DecodeFailure) -> RecordHeader {
         var o = 4
         let format = try ByteReader.byte(span, &o)
         guard format == formatVersion else { throw DecodeFailure(reason: "unknown record format \(format)") }
@@ -148,7 +150,8 @@ package enum RecordCodec {
         let eventId = try ByteReader.uuid(span, &o)
         let occurredMicros = try ByteReader.signedVarint(span, &o)
         let occurredOffset = try ByteReader.signedVarint(span, &o)
-        guard abs(occurredOffset) <= Int64(Timestamp.maxOffsetSeconds), abs(recordedOffset) <= Int64(Timestamp.maxOffsetSeconds) else {
+        let offsets = -Int64(Timestamp.maxOffsetSeconds)...Int64(Timestamp.maxOffsetSeconds)
+        guard offsets.contains(occurredOffset), offsets.contains(recordedOffset) else {
             throw DecodeFailure(reason: "UTC offset out of range")
         }
         let correlationId = tailFlags & Flag.correlation != 0 ? try ByteReader.uuid(span, &o) : nil

@@ -1,29 +1,44 @@
-import EventLog
+package import EventLog
 import Foundation
 import NIOCore
-import PostgresNIO
+package import PostgresNIO
 
 /// One row of `logbook.events`: the columns every read selects, in order, decoded into a
 /// ``RecordedEvent`` after its checksum is verified.
-enum EventRow {
-    /// The selected columns, in the order ``decode(_:)`` reads them.
-    static let columns = """
+package enum EventRow {
+    /// The selected columns, in the order ``decode(cells:)`` reads them.
+    package static let columns = """
         position, stream, stream_version, event_id, type, schema_version, subject, occurred_us, occurred_offset, \
         recorded_us, recorded_offset, correlation_id, causation_id, metadata, payload, checksum
         """
 
     /// How many columns ``columns`` names.
-    static let columnCount = 16
+    package static let columnCount = 16
 
     /// The event in `row`, or a ``EventStoreError/Code/corruption`` error naming its position if
     /// the content does not match its checksum.
     static func decode(_ row: PostgresRow) throws -> RecordedEvent {
-        let (position, stream, version, eventId, type, schemaVersion, subject, occurred, occurredOffset, recorded,
-             recordedOffset, correlation, causation, metadataBuffer, payloadBuffer, checksum) =
-            try row.decode((Int64, String, Int64, UUID, String, Int32, String?, Int64, Int32, Int64, Int32, UUID?, UUID?,
-                            ByteBuffer, ByteBuffer, Int64).self)
-        let metadata = Array(metadataBuffer.readableBytesView)
-        let payload = Array(payloadBuffer.readableBytesView)
+        try decode(cells: Array(row))
+    }
+
+    /// The event in a row's first cells (the ``columns``, in order; a query may select more after
+    /// them), or the cells' decoding error, or a ``EventStoreError/Code/corruption`` error naming
+    /// its position if the content does not match its checksum. Reads whatever bytes a damaged
+    /// table or server sends.
+    package static func decode(cells: [PostgresCell]) throws -> RecordedEvent {
+        guard cells.count >= columnCount else {
+            throw EventStoreError.storage("a row of logbook.events has \(cells.count) columns, not \(columnCount)")
+        }
+        let position = try cells[0].decode(Int64.self), stream = try cells[1].decode(String.self)
+        let version = try cells[2].decode(Int64.self), eventId = try cells[3].decode(UUID.self)
+        let type = try cells[4].decode(String.self), schemaVersion = try cells[5].decode(Int32.self)
+        let subject = try cells[6].decode(String?.self)
+        let occurred = try cells[7].decode(Int64.self), occurredOffset = try cells[8].decode(Int32.self)
+        let recorded = try cells[9].decode(Int64.self), recordedOffset = try cells[10].decode(Int32.self)
+        let correlation = try cells[11].decode(UUID?.self), causation = try cells[12].decode(UUID?.self)
+        let metadata = Array(try cells[13].decode(ByteBuffer.self).readableBytesView)
+        let payload = Array(try cells[14].decode(ByteBuffer.self).readableBytesView)
+        let checksum = try cells[15].decode(Int64.self)
         guard position > 0, version >= 0, schemaVersion >= 0 else {
             throw EventStoreError.corruption(position: Position(UInt64(max(position, 0))), reason: "negative position, version or schema version")
         }
@@ -49,7 +64,7 @@ enum EventRow {
     /// payload — in a fixed byte layout (strings NUL-terminated, integers little-endian, optional
     /// values behind a presence byte). Position and stream version are assigned by the database
     /// and kept honest by its constraints (primary key, unique stream version).
-    static func checksum(stream: String, header: EventHeader, recordedAt: Timestamp, metadata: [UInt8], payload: [UInt8]) -> Int64 {
+    package static func checksum(stream: String, header: EventHeader, recordedAt: Timestamp, metadata: [UInt8], payload: [UInt8]) -> Int64 {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(96 + stream.utf8.count + header.type.utf8.count + metadata.count + payload.count)
         func integer<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }

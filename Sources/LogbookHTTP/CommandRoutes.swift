@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logbook
+import LogbookInput
 import WorkoutImport
 
 /// The write side: one route per command, each taking the payload of the event it asks for.
@@ -152,14 +153,7 @@ struct CommandRoutes<Context: LogbookRouteContext> {
         let user = try context.path("user")
         try context.requireAccess(to: user)
         let body = try await request.jsonBody(limit: maxBodyBytes)
-        var object = try EventBody.object(body)
-        let payload: DomainEvent
-        if object["workoutId"] == nil {
-            object["workoutId"] = (commandContext.eventId ?? UUID()).uuidString.lowercased()
-            payload = try EventBody.decode(type, object, path: [:])
-        } else {
-            payload = try EventBody.decode(type, body)
-        }
+        let payload = try EventBody.newWorkout(type, body, newId: (commandContext.eventId ?? UUID()).uuidString.lowercased())
         return try await logbook.execute(Command(user: user, event: payload), context: commandContext)
     }
 

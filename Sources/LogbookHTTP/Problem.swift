@@ -2,6 +2,7 @@ import Foundation
 public import Hummingbird
 import EventLog
 import Logbook
+import LogbookInput
 import WorkoutFiles
 
 /// An RFC 9457 problem: every refusal the HTTP layer sends, as `application/problem+json`,
@@ -93,6 +94,8 @@ public struct Problem: Error, HTTPResponseError, Sendable {
             return from(error)
         case let error as DomainCodingError:
             return from(error)
+        case let error as InputError:
+            return badRequest(error.detail, field: error.field)
         case let error as TimestampParseError:
             return badRequest(error.description)
         case let error as WorkoutFileError where error.code == .limitExceeded:

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logbook
+import LogbookInput
 
 /// Reading what a request carries — body, path parameters, query parameters, headers — into
 /// domain values, with a ``Problem`` naming the part that was wrong.
@@ -47,13 +48,7 @@ extension Request {
 
     /// `If-Match`: the stream version the client expects, as an entity tag (`"3"`) or a number.
     func expectedVersion() throws -> UInt64? {
-        guard var text = headers[.ifMatch]?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if text.hasPrefix("W/") { text.removeFirst(2) }
-        if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = String(text.dropFirst().dropLast()) }
-        guard let version = decimalPosition(text) else {
-            throw Problem.badRequest("If-Match must be a stream version such as \"3\"", field: "If-Match")
-        }
-        return version
+        try headers[.ifMatch].map { (text) throws(InputError) in try QueryValues.expectedVersion(ifMatch: text) }
     }
 
     /// An optional query parameter.
@@ -76,14 +71,7 @@ extension Request {
 
     /// `asOf`: a log position (`123` or `position:123`) or an RFC 3339 time.
     func asOf() throws -> AsOf? {
-        guard let text = query("asOf") else { return nil }
-        let digits = text.hasPrefix("position:") ? String(text.dropFirst(9)) : text
-        if let position = decimalPosition(digits) { return .position(Position(position)) }
-        do {
-            return .time(try Timestamp(parsing: text))
-        } catch {
-            throw Problem.badRequest("asOf must be a log position or an RFC 3339 time, not \"\(text)\"", field: "asOf")
-        }
+        try query("asOf").map { (text) throws(InputError) in try QueryValues.asOf(text) }
     }
 
     /// The log position the answer must reflect: `minPosition` in the query or the
@@ -108,38 +96,23 @@ extension Request {
 
     /// `types`: comma-separated event types, each one the domain knows.
     func eventTypes() throws -> Set<EventType>? {
-        guard let text = query("types") else { return nil }
-        var types = Set<EventType>()
-        for name in text.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let type = EventType(rawValue: String(name)) else { throw Problem.badRequest("unknown event type \"\(name)\"", field: "types") }
-            types.insert(type)
-        }
-        return types
+        try query("types").map { (text) throws(InputError) in try QueryValues.eventTypes(text) }
     }
 
     /// A page size between 1 and `maximum`.
     func limit(default value: Int, maximum: Int) throws -> Int {
-        try query("limit", "a number from 1 to \(maximum)") { Int($0).flatMap { (1...maximum).contains($0) ? $0 : nil } } ?? value
+        try query("limit", "a number from 1 to \(maximum)") { QueryValues.limit($0, maximum: maximum) } ?? value
     }
 }
 
 /// What a date in a query must be.
-let queryDay = "a date (yyyy-mm-dd) of the years 0002 to 9998"
+let queryDay = QueryValues.day
 
-/// A date in a query: `yyyy-mm-dd`, a real day, in the years 0002 to 9998 so that the weeks and
-/// windows answered around it stay within the years 0001 to 9999 that dates are written in.
-func queryDate(_ text: String) -> CivilDate? {
-    guard let date = CivilDate(parsing: text), (2...9998).contains(date.year) else { return nil }
-    return date
-}
+/// A date in a query (``QueryValues/date(_:)``).
+func queryDate(_ text: String) -> CivilDate? { QueryValues.date(text) }
 
-/// A log position, stream version or count written in a request: 1 to 19 ASCII digits, at
-/// most 2^63 − 1 (what every backend stores; PostgreSQL's bigint), no sign, no spaces.
-func decimalPosition(_ text: some StringProtocol) -> UInt64? {
-    guard (1...19).contains(text.utf8.count), text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-          let value = UInt64(text), value <= UInt64(Int64.max) else { return nil }
-    return value
-}
+/// A log position, stream version or count written in a request (``QueryValues/decimalPosition(_:)``).
+func decimalPosition(_ text: some StringProtocol) -> UInt64? { QueryValues.decimalPosition(text) }
 
 extension LogbookRouteContext {
     /// A path parameter that the router guarantees, percent-decoded (the router matches the raw
@@ -147,13 +120,6 @@ extension LogbookRouteContext {
     /// malformed one is 400 on every route, reads included.
     func path(_ name: String) throws -> String {
         guard let raw = parameters.get(name) else { throw Problem.badRequest("the path needs \(name)", field: name) }
-        // Most ids hold no escape: decode only those that do (this runs on every request).
-        guard let value = raw.utf8.contains(UInt8(ascii: "%")) ? raw.removingPercentEncoding : raw else {
-            throw Problem.badRequest("\(name) is not valid percent-encoded UTF-8", field: name)
-        }
-        if ["user", "workoutId", "placeId"].contains(name) {
-            if let reason = IdRule.violation(value) { throw Problem.badRequest("invalid \(name): \(reason)", field: name) }
-        }
-        return value
+        return try QueryValues.pathValue(raw, name: name)
     }
 }

@@ -34,13 +34,13 @@ enum FieldReader {
     static func timestamp(_ span: Span<UInt8>, _ o: inout Int) throws(DecodeFailure) -> Timestamp {
         let micros = try ByteReader.signedVarint(span, &o)
         let offset = try ByteReader.signedVarint(span, &o)
-        guard abs(offset) <= Int64(Timestamp.maxOffsetSeconds) else { throw DecodeFailure(reason: "UTC offset out of range") }
+        guard (-Int64(Timestamp.maxOffsetSeconds)...Int64(Timestamp.maxOffsetSeconds)).contains(offset) else { throw DecodeFailure(reason: "UTC offset out of range") }
         return Timestamp(microsecondsSinceEpoch: micros, utcOffsetSeconds: Int32(offset))
     }
 
     static func date(_ span: Span<UInt8>, _ o: inout Int) throws(DecodeFailure) -> CivilDate {
         let days = try ByteReader.signedVarint(span, &o)
-        guard abs(days) < 3_000_000 else { throw DecodeFailure(reason: "date out of range") }
+        guard (-2_999_999...2_999_999).contains(days) else { throw DecodeFailure(reason: "date out of range") }
         return CivilDate(daysSinceEpoch: Int(days))
     }
 

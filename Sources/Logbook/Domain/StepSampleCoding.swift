@@ -45,12 +45,13 @@ enum StepSampleCoding {
         for _ in 0..<count {
             let source = try ByteReader.int(s, &o)
             guard source < sources.count else { throw DecodeFailure(reason: "sample source \(source) of \(sources.count)") }
-            let start = previousStart + (try ByteReader.signedVarint(s, &o)) * unit
-            let startOffset = previousOffset + (try ByteReader.signedVarint(s, &o))
-            let end = start + (try ByteReader.signedVarint(s, &o)) * unit
-            let endOffset = startOffset + (try ByteReader.signedVarint(s, &o))
+            let start = try Self.moved(previousStart, by: ByteReader.signedVarint(s, &o), unit: unit)
+            let startOffset = try Self.moved(previousOffset, by: ByteReader.signedVarint(s, &o), unit: 1)
+            let end = try Self.moved(start, by: ByteReader.signedVarint(s, &o), unit: unit)
+            let endOffset = try Self.moved(startOffset, by: ByteReader.signedVarint(s, &o), unit: 1)
             let steps = try FieldReader.int(s, &o)
-            guard abs(startOffset) <= Int64(Timestamp.maxOffsetSeconds), abs(endOffset) <= Int64(Timestamp.maxOffsetSeconds) else {
+            let offsets = -Int64(Timestamp.maxOffsetSeconds)...Int64(Timestamp.maxOffsetSeconds)
+            guard offsets.contains(startOffset), offsets.contains(endOffset) else {
                 throw DecodeFailure(reason: "UTC offset out of range")
             }
             samples.append(StepSample(
@@ -60,5 +61,13 @@ enum StepSampleCoding {
             previousOffset = startOffset
         }
         return samples
+    }
+
+    /// `value` moved by `delta` units; a stored delta beyond 64 bits is damage, not a trap.
+    private static func moved(_ value: Int64, by delta: Int64, unit: Int64) throws(DecodeFailure) -> Int64 {
+        let (step, stepOverflow) = delta.multipliedReportingOverflow(by: unit)
+        let (result, overflow) = value.addingReportingOverflow(step)
+        guard !stepOverflow, !overflow else { throw DecodeFailure(reason: "a step sample's time is out of range") }
+        return result
     }
 }

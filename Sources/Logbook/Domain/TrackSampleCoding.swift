@@ -33,6 +33,9 @@ enum TrackSampleCoding {
         guard points <= s.count * 8 else { throw DecodeFailure(reason: "\(points) track points") }
         let mask = try ByteReader.varint(s, &o)
         guard mask >> UInt64(TrackSamples.Column.allCases.count) == 0 else { throw DecodeFailure(reason: "unknown track columns") }
+        // Points without a column (which the domain never records) would be bounded only by the
+        // bytes around them, so their own, shorter encoding could fail the bound above.
+        guard mask != 0 || points == 0 else { throw DecodeFailure(reason: "\(points) track points without a column") }
         var samples = TrackSamples(points: points)
         for column in TrackSamples.Column.allCases where mask & (1 << UInt64(column.rawValue)) != 0 {
             let bitmapBytes = (points + 7) / 8

@@ -15,10 +15,18 @@ enum Upcasting {
         guard count <= s.count else { throw DecodeFailure(reason: "\(count) samples") }
         var samples: [StepSample] = []
         samples.reserveCapacity(count)
+        var previousStart: Int64 = 0
         for _ in 0..<count {
-            samples.append(StepSample(
-                start: try FieldReader.timestamp(s, &o), end: try FieldReader.timestamp(s, &o),
-                count: try FieldReader.int(s, &o), source: source))
+            let start = try FieldReader.timestamp(s, &o), end = try FieldReader.timestamp(s, &o)
+            // Version 2 stores a start as a delta from the one before and an end from its start:
+            // times no 64-bit delta holds are damage, refused here rather than trapping when the
+            // event is written again (an import's spill, a restore).
+            guard !start.instant.subtractingReportingOverflow(previousStart).overflow,
+                  !end.instant.subtractingReportingOverflow(start.instant).overflow else {
+                throw DecodeFailure(reason: "a step sample's times are too far apart")
+            }
+            previousStart = start.instant
+            samples.append(StepSample(start: start, end: end, count: try FieldReader.int(s, &o), source: source))
         }
         return StepsRecorded(samples: samples)
     }

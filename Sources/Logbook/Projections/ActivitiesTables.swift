@@ -96,7 +96,10 @@ struct ActivityListKey: TableKey {
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
         var o = 0
         user = try KeyReader.string(s, &o)
-        startInstant = -(try KeyReader.int(s, &o))
+        // Stored negated (newest first); no start negates to Int64.min, whose negation would trap.
+        let negated = try KeyReader.int(s, &o)
+        guard negated != .min else { throw DecodeFailure(reason: "a workout start out of range in a list key") }
+        startInstant = -negated
         workoutId = try KeyReader.string(s, &o)
     }
     static func < (a: ActivityListKey, b: ActivityListKey) -> Bool {
@@ -131,6 +134,8 @@ struct TrackPartValue: TableValue {
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
         var o = 0
         samples = try TrackSampleCoding.decode(s, &o)
+        // The samples' bounds are judged against the record's length: nothing may follow them.
+        guard o == s.count else { throw DecodeFailure(reason: "\(s.count - o) bytes after the track samples") }
     }
 }
 

@@ -219,11 +219,18 @@ struct CountedSamples: TableValue, Equatable {
         guard count <= s.count else { throw DecodeFailure(reason: "\(count) samples") }
         var previous: Int64 = 0
         for _ in 0..<count {
-            let start = previous + (try ByteReader.signedVarint(s, &o))
-            let end = start + (try ByteReader.signedVarint(s, &o))
+            let start = try Self.moved(previous, by: ByteReader.signedVarint(s, &o))
+            let end = try Self.moved(start, by: ByteReader.signedVarint(s, &o))
             others.append(Pair(start: start, end: end))
             previous = start
         }
+    }
+
+    /// `value` moved by a stored delta; one beyond 64 bits is damage, not a trap.
+    private static func moved(_ value: Int64, by delta: Int64) throws(DecodeFailure) -> Int64 {
+        let (result, overflow) = value.addingReportingOverflow(delta)
+        guard !overflow else { throw DecodeFailure(reason: "a counted sample's time is out of range") }
+        return result
     }
 }
 

@@ -1,25 +1,27 @@
-import EventLog
+package import EventLog
 package import Foundation
 package import Logbook
 
 /// A command's body: the payload (`data`) of the event it asks for, checked strictly against
-/// that event type's current schema, with the ids the path names filled in.
+/// that event type's current schema, with the ids the path names filled in. Everything here is a
+/// function of the request's bytes (no HTTP types), so the fuzz targets run exactly what the
+/// routes run.
 package enum EventBody {
     /// The JSON Schema of a command body carrying `type`'s data, relative to `Schemas/`.
-    static func schemaPath(_ type: EventType) -> String {
+    package static func schemaPath(_ type: EventType) -> String {
         type.hasRequestBodySchema ? "requests/\(type.rawValue).schema.json"
             : "events/\(type.rawValue).v\(type.currentSchemaVersion).schema.json"
     }
 
     /// Parses a body that must be one JSON object.
-    static func object(_ data: Data) throws -> [String: Any] {
+    package static func object(_ data: Data) throws(InputError) -> [String: Any] {
         let parsed: Any
         do {
             parsed = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
-            throw Problem.badRequest("the body is not valid JSON", field: "body")
+            throw InputError("the body is not valid JSON", field: "body")
         }
-        guard let object = parsed as? [String: Any] else { throw Problem.badRequest("the body must be a JSON object", field: "body") }
+        guard let object = parsed as? [String: Any] else { throw InputError("the body must be a JSON object", field: "body") }
         return object
     }
 
@@ -32,12 +34,12 @@ package enum EventBody {
 
     /// Decodes `object` as a `type` payload after putting `path` values in; a body that names a
     /// path field with a different value is refused rather than silently overridden.
-    static func decode(_ type: EventType, _ object: [String: Any], path: [String: String]) throws -> DomainEvent {
+    package static func decode(_ type: EventType, _ object: [String: Any], path: [String: String]) throws -> DomainEvent {
         var object = object
         for (field, value) in path {
             if let given = object[field] {
                 guard (given as? String) == value else {
-                    throw Problem.badRequest("\(field) in the body (\(given)) differs from the path (\(value))", field: field)
+                    throw InputError("\(field) in the body (\(given)) differs from the path (\(value))", field: field)
                 }
             }
             object[field] = value
@@ -46,22 +48,31 @@ package enum EventBody {
         do {
             data = try JSONSerialization.data(withJSONObject: object)
         } catch {
-            throw Problem.badRequest("the body is not a JSON object", field: "body")
+            throw InputError("the body is not a JSON object", field: "body")
         }
         return try JSONEventCodec.decode(type, schemaVersion: type.currentSchemaVersion, data: data)
     }
 
+    /// Starting or importing a workout: a body naming no `workoutId` gets `newId` (the route's
+    /// event id from an `Idempotency-Key`, or a fresh UUID); one that names it is decoded as it came.
+    package static func newWorkout(_ type: EventType, _ data: Data, newId: @autoclosure () -> String) throws -> DomainEvent {
+        var object = try object(data)
+        guard object["workoutId"] == nil else { return try decode(type, data) }
+        object["workoutId"] = newId()
+        return try decode(type, object, path: [:])
+    }
+
     /// A body that may only hold the listed optional fields (e.g. `{"at": …}` for a pause).
-    static func optionalTimestamp(_ object: [String: Any], field: String) throws -> Timestamp? {
+    package static func optionalTimestamp(_ object: [String: Any], field: String) throws(InputError) -> Timestamp? {
         if let unknown = object.keys.filter({ $0 != field }).sorted().first {
-            throw Problem.badRequest("unknown field \"\(unknown)\"", field: unknown)
+            throw InputError("unknown field \"\(unknown)\"", field: unknown)
         }
         guard let value = object[field] else { return nil }
-        guard let text = value as? String else { throw Problem.badRequest("\(field) must be an RFC 3339 time", field: field) }
+        guard let text = value as? String else { throw InputError("\(field) must be an RFC 3339 time", field: field) }
         do {
             return try Timestamp(parsing: text)
         } catch {
-            throw Problem.badRequest("\(field): \(error)", field: field)
+            throw InputError("\(field): \(error)", field: field)
         }
     }
 }

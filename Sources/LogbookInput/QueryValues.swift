@@ -1,0 +1,95 @@
+package import EventLog
+package import Logbook
+import Foundation
+
+/// A part of a request that is not what the route takes: what is wrong, and the field (query
+/// parameter, header, body member) that is. The HTTP layer answers it as a 400 problem.
+package struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A sentence for the client.
+    package var detail: String
+    /// The part of the request that was wrong.
+    package var field: String?
+
+    /// An error saying `detail` about `field`.
+    package init(_ detail: String, field: String? = nil) {
+        self.detail = detail
+        self.field = field
+    }
+
+    package var description: String { detail }
+}
+
+/// The texts of query parameters, headers and path segments read into domain values: the
+/// parsers the routes call, on strings alone (the HTTP layer only finds the text).
+package enum QueryValues {
+    /// What a date in a query must be.
+    package static let day = "a date (yyyy-mm-dd) of the years 0002 to 9998"
+
+    /// A date in a query: `yyyy-mm-dd`, a real day, in the years 0002 to 9998 so that the weeks and
+    /// windows answered around it stay within the years 0001 to 9999 that dates are written in.
+    package static func date(_ text: String) -> CivilDate? {
+        guard let date = CivilDate(parsing: text), (2...9998).contains(date.year) else { return nil }
+        return date
+    }
+
+    /// A month in a query (`yyyy-mm`), as the date of its first day.
+    package static func month(_ text: String) -> CivilDate? { date(text + "-01") }
+
+    /// A log position, stream version or count written in a request: 1 to 19 ASCII digits, at
+    /// most 2^63 − 1 (what every backend stores; PostgreSQL's bigint), no sign, no spaces.
+    package static func decimalPosition(_ text: some StringProtocol) -> UInt64? {
+        guard (1...19).contains(text.utf8.count), text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+              let value = UInt64(text), value <= UInt64(Int64.max) else { return nil }
+        return value
+    }
+
+    /// `types`: comma-separated event types, each one the domain knows.
+    package static func eventTypes(_ text: String) throws(InputError) -> Set<EventType> {
+        var types = Set<EventType>()
+        for name in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let type = EventType(rawValue: String(name)) else { throw InputError("unknown event type \"\(name)\"", field: "types") }
+            types.insert(type)
+        }
+        return types
+    }
+
+    /// A page size between 1 and `maximum`.
+    package static func limit(_ text: String, maximum: Int) -> Int? {
+        Int(text).flatMap { (1...maximum).contains($0) ? $0 : nil }
+    }
+
+    /// `asOf`: a log position (`123` or `position:123`) or an RFC 3339 time.
+    package static func asOf(_ text: String) throws(InputError) -> AsOf {
+        let digits = text.hasPrefix("position:") ? String(text.dropFirst(9)) : text
+        if let position = decimalPosition(digits) { return .position(Position(position)) }
+        do {
+            return .time(try Timestamp(parsing: text))
+        } catch {
+            throw InputError("asOf must be a log position or an RFC 3339 time, not \"\(text)\"", field: "asOf")
+        }
+    }
+
+    /// `If-Match`: the stream version the client expects, as an entity tag (`"3"`, `W/"3"`) or a number.
+    package static func expectedVersion(ifMatch: String) throws(InputError) -> UInt64 {
+        var text = ifMatch.trimmingCharacters(in: .whitespaces)
+        if text.hasPrefix("W/") { text.removeFirst(2) }
+        if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = String(text.dropFirst().dropLast()) }
+        guard let version = decimalPosition(text) else {
+            throw InputError("If-Match must be a stream version such as \"3\"", field: "If-Match")
+        }
+        return version
+    }
+
+    /// A path parameter as the router gives it (raw), percent-decoded; ids (`user`, `workoutId`,
+    /// `placeId`) are checked as the domain checks them, so a malformed one is refused on every route.
+    package static func pathValue(_ raw: String, name: String) throws(InputError) -> String {
+        // Most ids hold no escape: decode only those that do (this runs on every request).
+        guard let value = raw.utf8.contains(UInt8(ascii: "%")) ? raw.removingPercentEncoding : raw else {
+            throw InputError("\(name) is not valid percent-encoded UTF-8", field: name)
+        }
+        if ["user", "workoutId", "placeId"].contains(name) {
+            if let reason = IdRule.violation(value) { throw InputError("invalid \(name): \(reason)", field: name) }
+        }
+        return value
+    }
+}

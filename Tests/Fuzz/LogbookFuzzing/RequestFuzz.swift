@@ -1,0 +1,119 @@
+import EventLog
+public import FuzzSupport
+import Foundation
+import Logbook
+import LogbookInput
+
+/// The fuzz targets of what a request carries: command bodies decoded as each route decodes them
+/// (path values merged in), and the texts of query parameters, headers and path segments.
+public enum RequestFuzz {
+    /// How a command route reads its body.
+    enum Route {
+        /// `EventBody.decode` of the type's data, with the named path value (if any) merged in.
+        case event(EventType, path: String?)
+        /// A workout start or import: a workout id is made when the body names none.
+        case newWorkout(EventType)
+        /// Pause or resume: an optional `{"at": …}`.
+        case pauseOrResume
+    }
+
+    /// Every command route's body, in `CommandRoutes` order.
+    static let routes: [Route] = [
+        .event(.userRegistered, path: nil), .event(.userProfileUpdated, path: nil), .event(.userErased, path: nil),
+        .newWorkout(.workoutStarted), .newWorkout(.workoutImported), .pauseOrResume,
+        .event(.workoutFinished, path: "workoutId"), .event(.workoutDiscarded, path: "workoutId"),
+        .event(.workoutEdited, path: "workoutId"), .event(.workoutDeleted, path: "workoutId"),
+        .event(.stepsRecorded, path: nil), .event(.goalSet, path: "date"), .event(.goalCleared, path: "date"),
+        .event(.goalDefaultSet, path: nil), .event(.placeSwiped, path: "placeId"), .event(.placeVisited, path: "placeId"),
+        .event(.placeNotesEdited, path: "placeId"), .event(.placesReset, path: nil), .event(.placeAdded, path: nil),
+    ]
+
+    /// Path values as the router hands them on (ids already checked by `QueryValues.pathValue`).
+    static let pathValues = ["w1", "2026-03-01", "p-1", "jos\u{E9}", "0", "0002-01-01", "9998-12-31", "x\u{1F3C3}y"]
+
+    /// A command body: the first byte picks the route, the second the path value, the rest is
+    /// the body (empty is `{}`, as the routes read it).
+    public static let commandBody = FuzzTarget("FuzzCommandBody") { bytes throws(FuzzFailure) in
+        guard bytes.count >= 2 else { return }
+        let route = routes[Int(bytes[0]) % routes.count]
+        let pathValue = pathValues[Int(bytes[1]) % pathValues.count]
+        let body = bytes.count == 2 ? Data("{}".utf8) : Data(bytes[2...])
+        let event: DomainEvent
+        do {
+            switch route {
+            case .event(let type, let field):
+                event = try EventBody.decode(type, body, path: field.map { [$0: pathValue] } ?? [:])
+                try FuzzCheck.expect(event.type == type, "a \(type) body decoded as a \(event.type)")
+                if let field { try expectField(event, field, pathValue) }
+            case .newWorkout(let type):
+                event = try EventBody.newWorkout(type, body, newId: pathValue)
+                try FuzzCheck.expect(event.type == type, "a \(type) body decoded as a \(event.type)")
+                if (try? EventBody.object(body))?["workoutId"] == nil { try expectField(event, "workoutId", pathValue) }
+            case .pauseOrResume:
+                _ = try EventBody.optionalTimestamp(try EventBody.object(body), field: "at")
+                return
+            }
+        } catch let failure as FuzzFailure {
+            throw failure
+        } catch is InputError {
+            return
+        } catch is DomainCodingError {
+            return
+        } catch {
+            throw FuzzFailure("a command body failed with an error the HTTP layer does not map: \(type(of: error)) \(error)")
+        }
+        try WireFuzz.jsonRoundTrip(event, "body of \(event.type)")
+        try WireFuzz.binaryRoundTrip(event, "body of \(event.type)")
+    }
+
+    /// The event's data names `value` as `field` (the path value the route merged in).
+    static func expectField(_ event: DomainEvent, _ field: String, _ value: String) throws(FuzzFailure) {
+        let data = JSONEventCodec.encodedBytes(event)
+        let object = (try? JSONSerialization.jsonObject(with: Data(data))) as? [String: Any]
+        try FuzzCheck.expect(object?[field] as? String == value,
+                             "\(event.type): \(field) is not the path's \(value): \(String(decoding: data, as: UTF8.self))")
+    }
+
+    /// One text through every parser of query parameters, headers and path segments; each answers
+    /// a value or nothing (or its typed error), and what it reads writes back and reads the same.
+    public static let query = FuzzTarget("FuzzQuery") { bytes throws(FuzzFailure) in
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let date = QueryValues.date(text) {
+            try FuzzCheck.expect(QueryValues.date(date.description) == date, "date \(text) writes back as \(date.description)")
+        }
+        if let month = QueryValues.month(text) { try FuzzCheck.expect(month.day == 1, "month \(text) is not a first day") }
+        if let position = QueryValues.decimalPosition(text) {
+            try FuzzCheck.expect(position <= UInt64(Int64.max), "position \(text) is beyond 2^63 - 1")
+            try FuzzCheck.expect(QueryValues.decimalPosition(String(position)) == position, "position \(text) writes back otherwise")
+        }
+        if let types = try? QueryValues.eventTypes(text) {
+            let written = types.map(\.rawValue).sorted().joined(separator: ",")
+            try FuzzCheck.expect(types.isEmpty || (try? QueryValues.eventTypes(written)) == types, "types \(text) write back otherwise")
+        }
+        if let limit = QueryValues.limit(text, maximum: 500) { try FuzzCheck.expect((1...500).contains(limit), "limit \(text) is \(limit)") }
+        switch try? QueryValues.asOf(text) {
+        case .time(let time): try timestampRoundTrip(time, text)
+        case .position(let position): try FuzzCheck.expect(position.rawValue <= UInt64(Int64.max), "asOf \(text) is beyond 2^63 - 1")
+        case nil: break
+        }
+        _ = try? QueryValues.expectedVersion(ifMatch: text)
+        for name in ["user", "workoutId", "placeId", "date"] {
+            if let value = try? QueryValues.pathValue(text, name: name), name != "date" {
+                try FuzzCheck.expect(IdRule.violation(value) == nil, "path \(name) \(text) passes as \(value), not an id")
+            }
+        }
+        // The wire codec's timestamps read bytes, not text: invalid UTF-8 included.
+        if let time = try? Timestamp(rfc3339: bytes[...]) { try timestampRoundTrip(time, text) }
+        if let time = try? Timestamp(parsing: text) { try timestampRoundTrip(time, text) }
+        if let date = CivilDate(parsing: text) {
+            try FuzzCheck.expect(CivilDate(parsing: date.description) == date, "date \(text) writes back as \(date.description)")
+        }
+    }
+
+    /// The timestamp's canonical text reads back as the same timestamp.
+    static func timestampRoundTrip(_ time: Timestamp, _ text: String) throws(FuzzFailure) {
+        let written = time.rfc3339
+        try FuzzCheck.expect((try? Timestamp(parsing: written)) == time, "time \(text) writes back as \(written), read otherwise")
+        try FuzzCheck.expect((try? Timestamp(rfc3339: Array(written.utf8)[...])) == time, "time \(text) writes back as \(written)")
+    }
+}

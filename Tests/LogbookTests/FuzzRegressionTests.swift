@@ -1,0 +1,31 @@
+import Foundation
+import FuzzSupport
+import Testing
+import LogbookFuzzing
+import PostgresFuzzing
+
+/// Every input a fuzz target of Logbook's readers (wire form, command bodies, query texts, stored
+/// records and rows) ever broke (`Tests/Fuzz/Regressions/<Target>/`) and every seed of its corpus (`Tests/Fuzz/Corpus/<Target>/`), run through the target's own
+/// checks on every `swift test` — the same code libFuzzer runs (`tools/fuzz`).
+@Suite struct FuzzRegressionTests {
+    static let targets = [
+        WireFuzz.wireEvent, WireFuzz.binaryPayload, RequestFuzz.commandBody, RequestFuzz.query, StoredRecordFuzz.logRecord,
+        StoredRecordFuzz.readModelRecord, PostgresRowFuzz.row,
+    ]
+    static let fuzzRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fuzz")
+
+    @Test(arguments: FuzzRegressionTests.targets.map(\.name))
+    func regressionsAndSeedsPass(_ name: String) throws {
+        let target = try #require(Self.targets.first { $0.name == name })
+        var ran = 0
+        for folder in ["Regressions", "Corpus"] {
+            for file in FuzzTarget.files(at: Self.fuzzRoot.appendingPathComponent("\(folder)/\(name)").path) {
+                let bytes = try #require(FuzzTarget.read(file), "cannot read \(file)")
+                #expect(throws: Never.self, "\(file)") { try target.check(bytes) }
+                ran += 1
+            }
+        }
+        #expect(ran > 0, "\(name) has no seeds in Tests/Fuzz/Corpus/\(name)")
+    }
+}
