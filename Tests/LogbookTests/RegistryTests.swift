@@ -62,6 +62,7 @@ struct RegistryTests {
             try await logbook.execute(.startWorkout(user: user, WorkoutStarted(workoutId: "x-discarded", activityType: .walk, startedAt: start)), context: now)
             try await logbook.execute(.discardWorkout(user: user, workoutId: "x-discarded"), context: now)
             try await logbook.execute(.resetPlaces(user: user), context: now)
+            try await logbook.execute(.record(user: nil, .placeUpdated(PlaceUpdated(placeId: "p-r1", name: "Renamed", phone: .set("+49 30 1")))), context: now)
             var events: [FoldEvent] = []
             try await logbook.log.scan(after: .start, through: nil, filter: .all, chunkSize: 4096) { envelope, _, payload in
                 if let fold = try FoldEvent.decode(envelope, payload: payload, logbook.payloads) { events.append(fold) }
