@@ -11,6 +11,7 @@ import gzip
 import io
 import json
 import os
+import re
 import shutil
 import struct
 import zipfile
@@ -356,6 +357,11 @@ ROUTES = [("user.registered", None), ("user.profile_updated", None), ("user.eras
           ("workout.edited", "workoutId"), ("workout.deleted", "workoutId"), ("steps.recorded", None), ("goal.set", "date"),
           ("goal.cleared", "date"), ("goal.default_set", None), ("place.swiped", "placeId"), ("place.visited", "placeId"),
           ("place.notes_edited", "placeId"), ("places.reset", None), ("place.added", None)]
+# Then DeclaredRoute.all: the routes the declarations give, by index.
+_declared = sorted((json.loads(p.read_text()) for p in (ROOT / "Schemas" / "declarations" / "events").glob("*.json")),
+                   key=lambda d: d["index"])
+ROUTES += [(d["type"], next(iter(re.findall(r"\{(\w+)\}", d["route"]["path"])), None))
+           for d in _declared if "route" in d]
 # RequestFuzz.pathValues indexes.
 PATH_INDEX = {"workoutId": 0, "date": 1, "placeId": 2, "new": 0, None: 0}
 PATH_VALUES = {"workoutId": "w1", "date": "2026-03-01", "placeId": "p-1"}

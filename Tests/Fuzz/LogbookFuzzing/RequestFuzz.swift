@@ -17,7 +17,7 @@ public enum RequestFuzz {
         case pauseOrResume
     }
 
-    /// Every command route's body, in `CommandRoutes` order.
+    /// Every command route's body, in `CommandRoutes` order, then the routes the declarations give.
     static let routes: [Route] = [
         .event(.userRegistered, path: nil), .event(.userProfileUpdated, path: nil), .event(.userErased, path: nil),
         .newWorkout(.workoutStarted), .newWorkout(.workoutImported), .pauseOrResume,
@@ -26,7 +26,7 @@ public enum RequestFuzz {
         .event(.stepsRecorded, path: nil), .event(.goalSet, path: "date"), .event(.goalCleared, path: "date"),
         .event(.goalDefaultSet, path: nil), .event(.placeSwiped, path: "placeId"), .event(.placeVisited, path: "placeId"),
         .event(.placeNotesEdited, path: "placeId"), .event(.placesReset, path: nil), .event(.placeAdded, path: nil),
-    ]
+    ] + DeclaredRoute.all.map { .event($0.type, path: $0.pathFields.first) }
 
     /// Path values as the router hands them on (ids already checked by `QueryValues.pathValue`).
     static let pathValues = ["w1", "2026-03-01", "p-1", "jos\u{E9}", "0", "0002-01-01", "9998-12-31", "x\u{1F3C3}y"]
