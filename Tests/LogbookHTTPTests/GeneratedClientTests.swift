@@ -49,6 +49,42 @@ struct GeneratedClientTests {
     }
 }
 
+extension GeneratedClientTests {
+    @Test("the generated client sends commands with their bodies and reads the user's events in the log's page")
+    func generatedClientSendsCommands() async throws {
+        try await withTemporaryDirectory { directory in
+            let (demo, output) = try await runLogbook(["demo", "--path", directory + "/data", "--users", "2", "--no-serve"], includeErrors: true)
+            try #require(demo == 0, "\(output)")
+            let (server, started) = try ServerProcessTests.start(
+                ["serve", "--path", directory + "/data", "--port", "0", "--log-level", "error"], until: #"http://127\.0\.0\.1:[0-9]+"#)
+            defer { server.terminate() }
+            let base = try #require(URL(string: String(started[started.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)!])))
+            let token = try await TokenKeys(secret: testSecret).token(user: "u-1000")
+            let client = Client(serverURL: base, transport: AsyncHTTPClientTransport(), middlewares: [Bearer(token: token)])
+
+            let goal = try await client.putUsersUserGoalsDate(path: .init(user: "u-1000", date: "2026-10-28"), body: .json(.init(steps: 12_345)))
+            #expect(try goal.created.body.json.streamVersion >= 0)
+            let week = try await client.getUsersUserGoalsWeek(path: .init(user: "u-1000"), query: .init(date: "2026-10-28")).ok.body.json
+            #expect(week.days.first { $0.date == "2026-10-28" }?.goal.steps == 12_345)
+
+            let workout = try await client.postUsersUserWorkouts(path: .init(user: "u-1000"), body: .json(.init(
+                activityType: .run, source: .init(kind: .manual), startedAt: "2026-10-28T07:00:00+01:00", workoutId: "generated-1")))
+            #expect(try workout.created.body.json.streamVersion >= 0)
+
+            // The log's page of events: each in the wire form, as the bundled Event component describes it.
+            let events = try await client.getUsersUserEvents(path: .init(user: "u-1000"), query: .init(limit: 1000)).ok.body.json.events
+            #expect(events.contains { $0._type == .goal_period_set })
+            #expect(events.contains { $0._type == .workout_period_started })
+
+            // An administrator's command on the catalog, a route the event declarations give.
+            let admin = try await TokenKeys(secret: testSecret).token(user: "op", admin: true)
+            let operators = Client(serverURL: base, transport: AsyncHTTPClientTransport(), middlewares: [Bearer(token: admin)])
+            let place = try await operators.patchCatalogPlacesPlaceId(path: .init(placeId: "p-r1"), body: .json(.init(name: "Renamed")))
+            #expect(try place.created.body.json.streamVersion >= 0)
+        }
+    }
+}
+
 /// Adds the bearer token to every request of the generated client.
 private struct Bearer: ClientMiddleware {
     let token: String

@@ -71,9 +71,11 @@ struct OpenAPITests {
             #expect(statuses == Set(route.statuses), "\(name): statuses")
             let body = ((operation["requestBody"] as? [String: Any])?["content"] as? [String: Any])
                 .flatMap { ($0["application/json"] as? [String: Any])?["schema"] as? [String: Any] }?["$ref"] as? String
-            #expect(body == route.requestBody, "\(name): request body")
-            if let body {
-                #expect(FileManager.default.fileExists(atPath: Self.schemasDirectory.appendingPathComponent(body).path), "\(name): \(body) missing")
+            // A body's schema is its Schemas/ file's, bundled as a component of the document.
+            #expect(body == route.requestBody.map { "#/components/schemas/" + (BundledSchemas.componentNames[$0] ?? "?") }, "\(name): request body")
+            if let file = route.requestBody {
+                #expect(FileManager.default.fileExists(atPath: Self.schemasDirectory.appendingPathComponent(file).path), "\(name): \(file) missing")
+                #expect(BundledSchemas.componentNames[file].flatMap { components[$0] } != nil, "\(name): \(file) is not bundled")
             }
             // Every JSON success body is described by component schemas (one, or a choice of them).
             for status in route.statuses where (200..<300).contains(status) {
@@ -88,6 +90,46 @@ struct OpenAPITests {
                 }
             }
         }
+    }
+
+    @Test("the document is self-contained: every reference is to one of its components, and each exists")
+    func selfContained() throws {
+        let specification = try Self.specification()
+        let components = try #require((specification["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        var references: [String] = []
+        func collect(_ value: Any) {
+            if let array = value as? [Any] { array.forEach(collect) }
+            guard let object = value as? [String: Any] else { return }
+            if let reference = object["$ref"] as? String { references.append(reference) }
+            object.values.forEach(collect)
+        }
+        collect(specification)
+        #expect(references.count > 100)
+        for reference in Set(references).sorted() {
+            #expect(reference.hasPrefix("#/components/schemas/"), "\(reference) points outside the document")
+            #expect(components[String(reference.dropFirst("#/components/schemas/".count))] != nil, "\(reference) is not defined")
+        }
+    }
+
+    @Test("each golden fixture's data is valid by its bundled component as by its file, and a broken one by neither")
+    func bundledSchemasAgreeWithFiles() throws {
+        let specification = try Self.specification()
+        var validator = SchemaValidator(directory: Self.schemasDirectory)
+        let fixtures = Self.schemasDirectory.appendingPathComponent("fixtures")
+        var checked = 0
+        for (file, component) in BundledSchemas.componentNames.sorted(by: { $0.key < $1.key }) where file.hasPrefix("events/") && file != "events/envelope.schema.json" {
+            let fixture = fixtures.appendingPathComponent(String(file.dropFirst("events/".count)).replacingOccurrences(of: ".schema.json", with: ".json"))
+            guard let data = try? Data(contentsOf: fixture) else { continue }
+            let value = try #require(try JSONDecoder().decode([String: JSONValue].self, from: data)["data"])
+            let fileSchema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.schemasDirectory.appendingPathComponent(file))) as? [String: Any])
+            let bundled: [String: Any] = ["$ref": "#/components/schemas/" + component]
+            #expect(validator.errors(value, fileSchema, root: fileSchema) == [], "\(file)")
+            #expect(validator.errors(value, bundled, root: specification) == [], "\(component)")
+            let broken = JSONValue.object(["notAField": .bool(true)])
+            #expect(!validator.errors(broken, bundled, root: specification).isEmpty, "\(component) accepts an unknown field")
+            checked += 1
+        }
+        #expect(checked >= 20)
     }
 
     @Test("the committed document is the one this code generates (regenerate: logbook openapi > Schemas/openapi.json)")

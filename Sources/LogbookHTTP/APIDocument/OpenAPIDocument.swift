@@ -15,19 +15,28 @@ public enum OpenAPIDocument {
         for route in routes.sorted(by: { ($0.path, $0.method) < ($1.path, $1.method) }) {
             paths["/" + route.path, default: [:]][route.method.lowercased()] = operation(route, components: &components)
         }
+        // The references to Schemas/ files become components of this document.
+        var bundled: [String: Any] = [:]
+        let bundledPaths = try SchemaBundling.bundle(paths, components: &bundled)
+        let ownComponents = try SchemaBundling.bundle(components, components: &bundled) as? [String: Any] ?? [:]
+        if let clash = Set(ownComponents.keys).intersection(bundled.keys).sorted().first {
+            throw SchemaBundling.NameClash(name: clash)
+        }
+        components = ownComponents.merging(bundled) { own, _ in own }
         let document: [String: Any] = [
             "openapi": "3.1.0",
             "info": [
                 "title": "Logbook",
                 "version": version,
                 "description": "Event-sourced fitness and places backend. Commands take the data of the event they ask for "
-                    + "(Schemas/events; Schemas/requests where the path or the server fills a field in). Idempotency-Key makes a retry "
+                    + "(components <Type>Data, the schemas of Schemas/events; <Type>Request where the path or the server fills a field in, "
+                    + "Schemas/requests). Idempotency-Key makes a retry "
                     + "answer the original and write nothing; If-Match pins the stream version. Every refusal is application/problem+json "
                     + "(RFC 9457): 400 names the field, 422 the domain rule.",
             ],
             "servers": [["url": "/"]],
             "security": [["bearer": [String]()]],
-            "paths": paths,
+            "paths": bundledPaths,
             "components": [
                 "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer", "bearerFormat": "JWT"]],
                 "schemas": components,
