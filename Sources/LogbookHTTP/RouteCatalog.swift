@@ -52,9 +52,11 @@ enum Statuses {
     static let admin = [200, 400, 401, 403, 503]
 }
 
-extension RouterGroup {
+extension RouterGroup where Context: LogbookRouteContext {
     /// Registers `handler` at `method path`, records it in `catalog`, and refuses query
-    /// parameters the route does not take.
+    /// parameters the route does not take. A route on one user's data (`users/{user}…`) is
+    /// checked here, once for every such route: the caller must be that user or an
+    /// administrator (``LogbookRouteContext/requireAccess(to:)``) before the handler runs.
     func route(
         _ method: HTTPRequest.Method, _ path: String, _ summary: String, query: [String] = [], body: String? = nil, bodyRequired: Bool = true, statuses: [Int],
         responses: [Int: JSONSchema] = [:], catalog: RouteCatalog,
@@ -65,7 +67,9 @@ extension RouterGroup {
             method: method.rawValue, path: path, summary: summary, query: query, requestBody: body, requestBodyRequired: bodyRequired,
             statuses: Set(statuses + [400, 500]).sorted(), responses: responses))
         let accepted = Set(query)
+        let onOneUser = path == "users/{user}" || path.hasPrefix("users/{user}/")
         on(RouterPath(path), method: method, use: { request, context in
+            if onOneUser { try context.requireAccess(to: context.path("user")) }
             for (name, _) in request.uri.queryParameters where !accepted.contains(String(name)) {
                 throw Problem.badRequest(
                     "unknown query parameter \"\(name)\"" + (query.isEmpty ? "" : " (this route takes \(query.joined(separator: ", ")))"),

@@ -53,6 +53,30 @@ struct AuthTests {
         }
     }
 
+    @Test("every route on one user's data refuses another user's token with 403, writing nothing, whatever its query or body")
+    func everyUserRouteChecksAccess() async throws {
+        let (routes, _) = try await OpenAPITests.registered()
+        let onOneUser = routes.filter { $0.path == "users/{user}" || $0.path.hasPrefix("users/{user}/") }
+        #expect(onOneUser.count >= 30)
+        try await withServer { server in
+            try await register(server, "ana")
+            try await register(server, "bob")
+            let head = try await server.head()
+            for route in onOneUser {
+                var uri = "/" + route.path
+                for name in OpenAPIDocument.pathParameters(route.path) {
+                    uri = uri.replacingOccurrences(of: "{\(name)}", with: name == "user" ? "bob" : name == "date" ? "2026-11-20" : "x1")
+                }
+                // A query parameter the route does not take, and an empty body: access is checked first.
+                let answer = try await server.call(HTTPRequest.Method(rawValue: route.method)!, uri + "?notAParameter=1", as: "ana", body: "{}")
+                #expect(answer.status == .forbidden, "\(route.method) \(uri): \(answer.status)")
+                let detail = answer.json["detail"] as? String ?? ""
+                #expect(!detail.contains("bob") && !detail.contains("ana"), "\(route.method) \(uri): \(detail)")
+            }
+            #expect(try await server.head() == head)
+        }
+    }
+
     @Test("without a secret the routes refuse to start unless development mode is explicit; then every caller is an admin")
     func developmentMode() async throws {
         try await withLogbook { logbook, _ in
