@@ -4,7 +4,7 @@ import Synchronization
 import EventLog
 import Foundation
 import Histogram
-public import Logbook
+@_spi(Benchmarks) public import Logbook
 
 /// `logbook-bench projections`: a full rebuild of every read model over the generated data set
 /// against a decode-only scan of the same log, live appends with and without inline projections,
@@ -206,7 +206,7 @@ public struct ProjectionsBenchmark: Sendable {
         let sampleUsers = (0..<min(users, 64)).map(DemoDataGenerator.userId)
         for (name, run) in queries {
             for cached in [true, false] {
-                logbook.cache.setEnabled(cached)
+                logbook.setQueryCaching(cached)
                 var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
                 if cached { for user in sampleUsers { try await run(user) } }
                 for iteration in 0..<queryIterations {
@@ -219,7 +219,7 @@ public struct ProjectionsBenchmark: Sendable {
                 report.set("\(name)_\(cached ? "cached" : "uncached")", Double(histogram.valueAtPercentile(99.0)) / 1000)
             }
         }
-        logbook.cache.setEnabled(true)
+        logbook.setQueryCaching(true)
         return report
     }
 }

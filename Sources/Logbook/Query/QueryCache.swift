@@ -225,7 +225,7 @@ package final class QueryCache: Sendable {
     }
 
     /// Turns caching on or off (off: every query is computed, nothing is kept).
-    package func setEnabled(_ on: Bool) {
+    func setEnabled(_ on: Bool) {
         enabled.store(on, ordering: .relaxed)
         if !on { clear() }
     }
