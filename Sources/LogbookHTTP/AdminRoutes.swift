@@ -16,44 +16,39 @@ struct AdminRoutes<Context: LogbookRouteContext> {
 
     func register(on group: RouterGroup<Context>) {
         group.route(.get, "admin/projections", "Every projection's checkpoint, code version and lag", statuses: Statuses.admin,
-                    responses: [200: .reference([ProjectionStatus].self)], catalog: catalog) { _, context in
-            try context.requireAdmin()
-            return try JSONOutput.response(try await logbook.projectionStatus())
+                    responses: [200: .reference([ProjectionStatus].self)], administrators: true, catalog: catalog) { _, _ in
+            try JSONOutput.response(try await logbook.projectionStatus())
         }
         group.route(.post, "admin/rebuild", "Rebuild projections as a job, streaming NDJSON progress (wait=false: answer 202 with the job at once)",
-                    query: ["projections", "wait"], statuses: Statuses.admin + [202], responses: [202: Self.startedJob], catalog: catalog) { try await rebuild($0, $1) }
+                    query: RebuildQuery.self, statuses: Statuses.admin + [202], responses: [202: Self.startedJob], administrators: true,
+                    catalog: catalog) { try await rebuild($2) }
         group.route(.post, "admin/verify", "Rebuild into a scratch store and compare digests with the live read models, as a job (wait=false: 202 with the job)",
-                    query: ["wait"], statuses: Statuses.admin + [202, 500],
-                    responses: [200: .reference(VerifyReport.self), 202: Self.startedJob], catalog: catalog) { try await verify($0, $1) }
+                    query: JobQuery.self, statuses: Statuses.admin + [202, 500],
+                    responses: [200: .reference(VerifyReport.self), 202: Self.startedJob], administrators: true, catalog: catalog) { try await verify($2) }
         group.route(.post, "admin/backup", "Back the store up (log, read models, idempotency answers) into a new directory under the server's backup directory, as a job (wait=false: 202 with the job)",
-                    query: ["name", "wait"], statuses: Statuses.admin + [202, 409, 500],
-                    responses: [200: .reference(FinishedBackup.self), 202: Self.startedJob], catalog: catalog) { try await backup($0, $1) }
+                    query: BackupQuery.self, statuses: Statuses.admin + [202, 409, 500],
+                    responses: [200: .reference(FinishedBackup.self), 202: Self.startedJob], administrators: true, catalog: catalog) { try await backup($2) }
         group.route(.get, "admin/jobs", "Administrative jobs (rebuilds, verifications, backups), newest first", statuses: Statuses.admin,
-                    responses: [200: .reference([AdminJob].self)], catalog: catalog) { _, context in
-            try context.requireAdmin()
-            return try JSONOutput.response(jobs.all())
+                    responses: [200: .reference([AdminJob].self)], administrators: true, catalog: catalog) { _, _ in
+            try JSONOutput.response(jobs.all())
         }
         group.route(.get, "admin/jobs/{job}", "One administrative job: state, progress, result", statuses: Statuses.admin + [404],
-                    responses: [200: .reference(AdminJob.self)], catalog: catalog) { _, context in
-            try context.requireAdmin()
-            return try JSONOutput.response(try job(context))
+                    responses: [200: .reference(AdminJob.self)], administrators: true, catalog: catalog) { _, context in
+            try JSONOutput.response(try job(context))
         }
         group.route(.delete, "admin/jobs/{job}", "Cancel a running job (it stops after its current chunk)", statuses: [202, 400, 401, 403, 404, 409],
-                    responses: [202: .reference(AdminJob.self, "The job, asked to stop")], catalog: catalog) { _, context in
-            try context.requireAdmin()
+                    responses: [202: .reference(AdminJob.self, "The job, asked to stop")], administrators: true, catalog: catalog) { _, context in
             let job = try job(context)
             guard jobs.cancel(job.id) else { throw Problem(.conflict, type: "/problems/conflict", title: "Conflict", detail: "job \(job.id) is \(job.state.rawValue)") }
             return try JSONOutput.response(jobs.job(job.id) ?? job, status: .accepted)
         }
         group.route(.get, "admin/caches", "Entries, bytes, hits and misses of every query cache", statuses: Statuses.admin,
-                    responses: [200: .reference([CacheStatus].self)], catalog: catalog) { _, context in
-            try context.requireAdmin()
-            return try JSONOutput.response(logbook.cacheStatus())
+                    responses: [200: .reference([CacheStatus].self)], administrators: true, catalog: catalog) { _, _ in
+            try JSONOutput.response(logbook.cacheStatus())
         }
         group.route(.get, "admin/storage", "Sizes of the log and its databases, map use, readers", statuses: Statuses.admin,
-                    responses: [200: .reference(LogStorageInfo.self)], catalog: catalog) { _, context in
-            try context.requireAdmin()
-            return try JSONOutput.response(try await logbook.log.storageInfo())
+                    responses: [200: .reference(LogStorageInfo.self)], administrators: true, catalog: catalog) { _, _ in
+            try JSONOutput.response(try await logbook.log.storageInfo())
         }
     }
 
@@ -66,31 +61,12 @@ struct AdminRoutes<Context: LogbookRouteContext> {
         return job
     }
 
-    /// Whether the client asked not to wait (`wait=false`).
-    private func detached(_ request: Request) throws -> Bool {
-        guard let wait = request.query("wait") else { return false }
-        guard wait == "true" || wait == "false" else { throw Problem.badRequest("wait is true or false", field: "wait") }
-        return wait == "false"
-    }
-
     /// Starts a rebuild of the projections named in `?projections=` (default: all) and streams its
     /// progress as NDJSON lines, ending with the new digests. Progress lines are sampled: a slow
     /// client sees fewer of them, never slows the rebuild; a client that leaves leaves the job
     /// running (its id is in `X-Logbook-Job`).
-    private func rebuild(_ request: Request, _ context: Context) async throws -> Response {
-        try context.requireAdmin()
-        var kinds = Set(ProjectionKind.allCases)
-        if let names = request.query("projections") {
-            kinds = []
-            for name in names.split(separator: ",", omittingEmptySubsequences: false) {
-                guard let kind = ProjectionKind(rawValue: String(name)) else {
-                    let known = ProjectionKind.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw Problem.badRequest("unknown projection \"\(name)\" (known: \(known))", field: "projections")
-                }
-                kinds.insert(kind)
-            }
-        }
-        let detached = try detached(request)
+    private func rebuild(_ query: RebuildQuery) async throws -> Response {
+        let (kinds, detached) = (query.kinds, query.detached)
         let job = jobs.rebuild(kinds)
         var headers = HTTPFields()
         headers[HTTPField.Name("X-Logbook-Job")!] = job.id
@@ -119,9 +95,8 @@ struct AdminRoutes<Context: LogbookRouteContext> {
 
     /// Starts a verification and answers its results when it ends (or the job at once, with
     /// `wait=false`).
-    private func verify(_ request: Request, _ context: Context) async throws -> Response {
-        try context.requireAdmin()
-        let detached = try detached(request)
+    private func verify(_ query: JobQuery) async throws -> Response {
+        let detached = query.detached
         return try await answer(jobs.verify(), detached: detached, failure: ("verify-failed", "Verification failed")) { job in
             job.verification.map { VerifyReport(allMatch: $0.allSatisfy(\.matches), projections: $0) }
         }
@@ -147,18 +122,13 @@ struct AdminRoutes<Context: LogbookRouteContext> {
 extension AdminRoutes {
     /// Starts a backup into `<backup directory>/<name>` (default: `backup-<time>`) and answers
     /// its manifest when it ends (or the job at once, with `wait=false`).
-    private func backup(_ request: Request, _ context: Context) async throws -> Response {
-        try context.requireAdmin()
-        let detached = try detached(request)
+    private func backup(_ query: BackupQuery) async throws -> Response {
+        let detached = query.detached
         guard let backupDirectory else {
             throw Problem(.conflict, type: "/problems/conflict", title: "Conflict",
                           detail: "this server has no backup directory (serve --backup-dir DIR); back up with `logbook backup --to DIR`")
         }
-        let name = request.query("name") ?? Self.defaultBackupName(logbook.configuration.clock.now())
-        guard name.utf8.count <= 100, let first = name.first, first.isLetter || first.isNumber,
-              name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
-            throw Problem.badRequest("name is 1 to 100 ASCII letters, digits, '.', '_' or '-', starting with a letter or digit", field: "name")
-        }
+        let name = query.name ?? Self.defaultBackupName(logbook.configuration.clock.now())
         let directory = (backupDirectory as NSString).appendingPathComponent(name)
         guard !FileManager.default.fileExists(atPath: directory) else {
             throw Problem(.conflict, type: "/problems/conflict", title: "Conflict", detail: "a backup named \(name) exists already")

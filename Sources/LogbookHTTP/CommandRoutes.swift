@@ -26,12 +26,12 @@ struct CommandRoutes<Context: LogbookRouteContext> {
     func register(on group: RouterGroup<Context>) {
         func command(
             _ method: HTTPRequest.Method, _ path: String, _ summary: String, body: EventType?, optionalBody: String? = nil,
-            emptyBodyAllowed: Bool = false,
+            emptyBodyAllowed: Bool = false, administrators: Bool = false,
             _ handler: @escaping @Sendable (Request, Context, CommandContext) async throws -> CommandResult
         ) {
             group.route(method, path, summary, body: body.map(EventBody.schemaPath) ?? optionalBody,
                         bodyRequired: optionalBody == nil && !emptyBodyAllowed, statuses: Statuses.command,
-                        responses: Self.commandAnswers, catalog: catalog) { request, context in
+                        responses: Self.commandAnswers, administrators: administrators, catalog: catalog) { request, context in
                 try await keyed(request, context, handler)
             }
         }
@@ -104,22 +104,17 @@ struct CommandRoutes<Context: LogbookRouteContext> {
             try await event(.placeNotesEdited, $0, $1, $2, path: ["placeId"])
         }
         command(.post, "users/{user}/places/reset", "Put every place back in the deck", body: nil) { try await event(.placesReset, $0, $1, $2) }
-        command(.post, "catalog/places", "Add a place to the shared catalog (administrators; body: place.added data)", body: .placeAdded) { request, context, commandContext in
-            try context.requireAdmin()
+        command(.post, "catalog/places", "Add a place to the shared catalog (administrators; body: place.added data)", body: .placeAdded,
+                administrators: true) { request, _, commandContext in
             let payload = try await EventBody.decode(.placeAdded, request.jsonBody(limit: maxBodyBytes))
             return try await logbook.execute(Command(user: "", event: payload), context: commandContext)
         }
         // The routes the event declarations give: the body is the type's payload, the path fills its ids.
         for route in DeclaredRoute.all {
             command(HTTPRequest.Method(rawValue: route.method)!, route.path, route.summary, body: route.type,
-                    emptyBodyAllowed: route.emptyBodyAllowed) { request, context, commandContext in
-                let user: String
-                if route.administrators {
-                    try context.requireAdmin()
-                    user = ""
-                } else {
-                    user = try context.path("user")
-                }
+                    emptyBodyAllowed: route.emptyBodyAllowed, administrators: route.administrators) { request, context, commandContext in
+                // An administrators' route acts on the shared catalog, for no user.
+                let user = route.administrators ? "" : try context.path("user")
                 var values: [String: String] = [:]
                 for name in route.pathFields { values[name] = try context.path(name) }
                 let payload = try await EventBody.decode(route.type, request.jsonBody(limit: maxBodyBytes), path: values)

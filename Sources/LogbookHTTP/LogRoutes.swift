@@ -19,38 +19,31 @@ struct LogRoutes<Context: LogbookRouteContext> {
 
     func register(on group: RouterGroup<Context>) {
         group.route(.get, "streams/{stream}", "A stream's events (a user may read streams holding only their events)",
-                    query: ["from", "direction", "limit"], statuses: Statuses.read, responses: [200: LogPages.stream], catalog: catalog) {
-            try await stream($0, $1)
+                    query: StreamPageQuery.self, statuses: Statuses.read, responses: [200: LogPages.stream], catalog: catalog) {
+            try await stream($0, $1, $2.page)
         }
-        group.route(.get, "users/{user}/events", "The user's events in log order", query: ["from", "direction", "limit"],
-                    statuses: Statuses.read, responses: [200: LogPages.user], catalog: catalog) { try await userEvents($0, $1) }
-        group.route(.get, "log", "The whole log, filtered (administrators)", query: ["from", "direction", "limit", "types", "prefix"],
-                    statuses: Statuses.admin, responses: [200: LogPages.log], catalog: catalog) { try await wholeLog($0, $1) }
+        group.route(.get, "users/{user}/events", "The user's events in log order", query: LogPageQuery.self,
+                    statuses: Statuses.read, responses: [200: LogPages.user], catalog: catalog) { try await userEvents($0, $1, $2) }
+        group.route(.get, "log", "The whole log, filtered (administrators)", query: WholeLogQuery.self,
+                    statuses: Statuses.admin, responses: [200: LogPages.log], administrators: true, catalog: catalog) { try await wholeLog($0, $1, $2) }
         group.route(.get, "log/subscribe", "Live subscription as Server-Sent Events, resuming after Last-Event-ID (administrators)",
-                    query: ["after", "types", "prefix", "limit"], statuses: Statuses.admin, catalog: catalog) { request, context in
-            try context.requireAdmin()
-            return try await subscribe(request, subject: nil, until: context.identity?.expires)
+                    query: SubscriptionQuery.self, statuses: Statuses.admin, administrators: true, catalog: catalog) { _, context, query in
+            try await subscribe(query, subject: nil, until: context.identity?.expires)
         }
         group.route(.get, "users/{user}/events/subscribe", "The user's own events live as Server-Sent Events, resuming after Last-Event-ID",
-                    query: ["after", "types", "limit"], statuses: Statuses.read, catalog: catalog) { request, context in
+                    query: UserSubscriptionQuery.self, statuses: Statuses.read, catalog: catalog) { _, context, query in
             let user = try context.path("user")
-            return try await subscribe(request, subject: user, until: context.identity?.expires)
+            return try await subscribe(query.subscription, subject: user, until: context.identity?.expires)
         }
-    }
-
-    private func direction(_ request: Request) throws -> ReadDirection {
-        try request.query("direction", "forward or backward") { $0 == "forward" ? .forward : $0 == "backward" ? .backward : nil } ?? .forward
     }
 
     /// A stream's events; a user may read a stream whose first event is theirs (or the shared
     /// catalog's), and only pages whose every event is. To a user, a stream of someone else's is
     /// answered exactly as a stream that does not exist: the answer never tells whether it does.
-    private func stream(_ request: Request, _ context: Context) async throws -> Response {
+    private func stream(_ request: Request, _ context: Context, _ query: LogPageQuery) async throws -> Response {
         let stream = try context.path("stream")
         guard let identity = context.identity else { throw Problem.unauthorized("a bearer token is required") }
-        let direction = try direction(request)
-        let from = try request.query("from", "a stream version") { decimalPosition($0) } ?? (direction == .forward ? 0 : UInt64.max)
-        let limit = try request.limit(default: 100, maximum: 1000)
+        let (direction, from, limit) = (query.direction, query.from, query.limit)
         let missing = Problem.notFound("no stream \"\(stream)\"")
         func readable(_ event: RecordedEvent) -> Bool { identity.isAdmin || event.subject.map(identity.isUser) ?? true }
         guard try await logbook.log.streamVersion(stream) != nil else { throw missing }
@@ -71,31 +64,19 @@ struct LogRoutes<Context: LogbookRouteContext> {
     }
 
     /// One user's events in log order, through the subject index.
-    private func userEvents(_ request: Request, _ context: Context) async throws -> Response {
+    private func userEvents(_ request: Request, _ context: Context, _ query: LogPageQuery) async throws -> Response {
         let user = try context.path("user")
-        let direction = try direction(request)
-        let from = try request.query("from", "a log position") { decimalPosition($0) } ?? (direction == .forward ? 1 : UInt64.max)
-        let limit = try request.limit(default: 100, maximum: 1000)
+        let (direction, from, limit) = (query.direction, query.from, query.limit)
         let events = try await logbook.log.readSubject(user, from: Position(from), direction: direction, limit: limit)
         return try page(events, extra: "\"nextPosition\":\(nextPosition(events, direction))")
     }
 
     /// The whole log, filtered by event types and stream prefix (administrators).
-    private func wholeLog(_ request: Request, _ context: Context) async throws -> Response {
-        try context.requireAdmin()
-        let direction = try direction(request)
-        let from = try request.query("from", "a log position") { decimalPosition($0) } ?? (direction == .forward ? 1 : UInt64.max)
-        let limit = try request.limit(default: 100, maximum: 1000)
-        let result = try await logbook.log.readAll(from: Position(from), direction: direction, limit: limit, filter: try filter(request))
+    private func wholeLog(_ request: Request, _ context: Context, _ query: WholeLogQuery) async throws -> Response {
+        let (direction, from, limit) = (query.page.direction, query.page.from, query.page.limit)
+        let result = try await logbook.log.readAll(from: Position(from), direction: direction, limit: limit, filter: query.filter)
         let scanned = result.scannedThrough.map { "\($0.rawValue)" } ?? "null"
         return try page(result.events, extra: "\"scannedThrough\":\(scanned),\"reachedEnd\":\(result.reachedEnd)")
-    }
-
-    private func filter(_ request: Request) throws -> EventFilter {
-        var filter = EventFilter()
-        filter.eventTypes = try request.eventTypes().map { Set($0.map(\.rawValue)) }
-        filter.streamPrefix = request.query("prefix")
-        return filter
     }
 
     private func nextPosition(_ events: [RecordedEvent], _ direction: ReadDirection) -> String {
@@ -119,21 +100,12 @@ struct LogRoutes<Context: LogbookRouteContext> {
     /// With `?limit=N` the stream ends after N events (for clients that read in batches). With a
     /// `subject`, only that user's events are sent (the others move the resume point). The stream
     /// ends when the caller's token expires (`until`).
-    private func subscribe(_ request: Request, subject: String?, until expires: Date?) async throws -> Response {
-        let lastId = request.headers[HTTPField.Name("Last-Event-ID")!]
-        let after: UInt64
-        if let lastId {
-            guard let value = decimalPosition(lastId.trimmingCharacters(in: .whitespaces)) else {
-                throw Problem.badRequest("Last-Event-ID must be a log position, not \"\(lastId)\"", field: "Last-Event-ID")
-            }
-            after = value
-        } else {
-            after = try request.query("after", "a log position") { decimalPosition($0) } ?? 0
-        }
-        var chosen = try filter(request)
+    private func subscribe(_ query: SubscriptionQuery, subject: String?, until expires: Date?) async throws -> Response {
+        let after = query.after
+        var chosen = query.filter
         chosen.subject = subject
         let filter = chosen
-        let limit = try request.query("limit", "a positive number of events") { decimalPosition($0).flatMap { $0 > 0 ? $0 : nil } }
+        let limit = query.limit
         let logbook = logbook
         let keepAlive = keepAlive
         let live = live

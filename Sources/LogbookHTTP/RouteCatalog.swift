@@ -10,7 +10,11 @@ public struct RouteDescriptor: Sendable, Hashable {
     /// The path template relative to the mount point, e.g. `users/{user}/stats/weekly`.
     public let path: String
     public let summary: String
-    public let query: [String]
+    /// The query parameters the route takes, from its ``RouteQuery`` (read models' reads add `asOf`
+    /// and `minPosition`), as the API document lists them.
+    package let queryParameters: [DocumentedQueryParameter]
+    /// The names of ``queryParameters``.
+    public var query: [String] { queryParameters.map(\.name) }
     /// The JSON Schema of the request body, relative to `Schemas/` (for commands: the event's data).
     public let requestBody: String?
     /// Whether the request body must be sent (false: an empty body means `{}`).
@@ -54,21 +58,24 @@ enum Statuses {
 
 extension RouterGroup where Context: LogbookRouteContext {
     /// Registers `handler` at `method path`, records it in `catalog`, and refuses query
-    /// parameters the route does not take. A route on one user's data (`users/{user}…`) is
-    /// checked here, once for every such route: the caller must be that user or an
-    /// administrator (``LogbookRouteContext/requireAccess(to:)``) before the handler runs.
+    /// parameters the route does not take. Who may call it is checked here, before anything of
+    /// the request is read: on a route on one user's data (`users/{user}…`), the caller must be
+    /// that user or an administrator (``LogbookRouteContext/requireAccess(to:)``); on an
+    /// `administrators` route, an administrator.
     func route(
-        _ method: HTTPRequest.Method, _ path: String, _ summary: String, query: [String] = [], body: String? = nil, bodyRequired: Bool = true, statuses: [Int],
-        responses: [Int: JSONSchema] = [:], catalog: RouteCatalog,
+        _ method: HTTPRequest.Method, _ path: String, _ summary: String, query: [DocumentedQueryParameter] = [], body: String? = nil,
+        bodyRequired: Bool = true, statuses: [Int], responses: [Int: JSONSchema] = [:], administrators: Bool = false, catalog: RouteCatalog,
         use handler: @escaping @Sendable (Request, Context) async throws -> Response
     ) {
         // Any route refuses an unknown query parameter (400) and can fail inside (500).
         catalog.add(RouteDescriptor(
-            method: method.rawValue, path: path, summary: summary, query: query, requestBody: body, requestBodyRequired: bodyRequired,
+            method: method.rawValue, path: path, summary: summary, queryParameters: query, requestBody: body, requestBodyRequired: bodyRequired,
             statuses: Set(statuses + [400, 500]).sorted(), responses: responses))
+        let query = query.map(\.name)
         let accepted = Set(query)
         let onOneUser = path == "users/{user}" || path.hasPrefix("users/{user}/")
         on(RouterPath(path), method: method, use: { request, context in
+            if administrators { try context.requireAdmin() }
             if onOneUser { try context.requireAccess(to: context.path("user")) }
             for (name, _) in request.uri.queryParameters where !accepted.contains(String(name)) {
                 throw Problem.badRequest(
@@ -77,5 +84,20 @@ extension RouterGroup where Context: LogbookRouteContext {
             }
             return try await handler(request, context)
         })
+    }
+}
+
+extension RouterGroup where Context: LogbookRouteContext {
+    /// Registers a route whose query is read into `Query` (refusing a wrong value with 400 naming
+    /// it) before `handler` runs, and documented from it.
+    func route<Query: RouteQuery>(
+        _ method: HTTPRequest.Method, _ path: String, _ summary: String, query: Query.Type, statuses: [Int],
+        responses: [Int: JSONSchema] = [:], administrators: Bool = false, catalog: RouteCatalog,
+        use handler: @escaping @Sendable (Request, Context, Query) async throws -> Response
+    ) {
+        route(method, path, summary, query: Query.parameters, statuses: statuses, responses: responses, administrators: administrators,
+              catalog: catalog) { request, context in
+            try await handler(request, context, try Query(request))
+        }
     }
 }

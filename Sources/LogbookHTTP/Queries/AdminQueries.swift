@@ -1,0 +1,60 @@
+import Foundation
+import Hummingbird
+import Logbook
+
+/// `wait`: whether an administrator's job is awaited (default) or answered 202 at once.
+struct JobQuery: RouteQuery {
+    static let wait = QueryParameter<Bool>(
+        "wait", .enumeration("true or false", ["true", "false"]), "false: answer 202 with the job at once instead of waiting for its end",
+        expected: "true or false", read: { $0 == "true" ? true : $0 == "false" ? false : nil })
+    static var parameters: [DocumentedQueryParameter] { [wait.documented] }
+    /// The client asked not to wait (`wait=false`).
+    let detached: Bool
+    init(_ request: Request) throws { detached = try Self.wait.value(in: request) == false }
+}
+
+/// A rebuild: which projections (default all), and whether to wait.
+struct RebuildQuery: RouteQuery {
+    static let projections = QueryParameter<Set<ProjectionKind>>(
+        "projections", .string("Comma-separated projection names", pattern: Self.listPattern), "Projections to rebuild (default: all)",
+        expected: "comma-separated projection names (known: \(ProjectionKind.allCases.map(\.rawValue).joined(separator: ", ")))",
+        read: { text in
+            var kinds: Set<ProjectionKind> = []
+            for name in text.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let kind = ProjectionKind(rawValue: String(name)) else { return nil }
+                kinds.insert(kind)
+            }
+            return kinds
+        })
+    static var parameters: [DocumentedQueryParameter] { [projections.documented, JobQuery.wait.documented] }
+    private static var listPattern: String {
+        let alternatives = "(" + ProjectionKind.allCases.map(\.rawValue).joined(separator: "|") + ")"
+        return "^\(alternatives)(,\(alternatives))*$"
+    }
+    let kinds: Set<ProjectionKind>
+    let detached: Bool
+    init(_ request: Request) throws {
+        kinds = try Self.projections.value(in: request) ?? Set(ProjectionKind.allCases)
+        detached = try JobQuery(request).detached
+    }
+}
+
+/// A backup: the directory's name under the server's backup directory, and whether to wait.
+struct BackupQuery: RouteQuery {
+    static let name = QueryParameter<String>(
+        "name", .string("1 to 100 ASCII letters, digits, '.', '_' or '-', starting with a letter or digit", pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"),
+        "The backup's directory under the server's backup directory (default backup-<UTC time>, e.g. backup-20261123T110704Z)",
+        expected: "1 to 100 ASCII letters, digits, '.', '_' or '-', starting with a letter or digit",
+        read: { name in
+            guard name.utf8.count <= 100, let first = name.first, first.isLetter || first.isNumber,
+                  name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else { return nil }
+            return name
+        })
+    static var parameters: [DocumentedQueryParameter] { [name.documented, JobQuery.wait.documented] }
+    let name: String?
+    let detached: Bool
+    init(_ request: Request) throws {
+        name = try Self.name.value(in: request)
+        detached = try JobQuery(request).detached
+    }
+}

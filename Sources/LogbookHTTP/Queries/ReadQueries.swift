@@ -1,0 +1,193 @@
+import EventLog
+import Hummingbird
+import Logbook
+import LogbookInput
+
+/// Where every read of a read model answers from: `asOf` a past position or time, and
+/// `minPosition` (or its header) a position the answer must reflect. Every read route takes these
+/// besides its own query.
+struct ReadPoint: RouteQuery {
+    static let asOfParameter = QueryParameter<AsOf>(
+        "asOf", .oneOf("A log position (123 or position:123) or an RFC 3339 time", [
+            .string("A log position", pattern: "^(position:)?[0-9]{1,19}$"),
+            .string("An RFC 3339 time with a UTC offset, at most microsecond precision ('T', 't' or a space before the time)",
+                    pattern: JSONSchema.timePattern),
+        ]), "Answer as of a log position or a time (not cached)", expected: "a log position or an RFC 3339 time",
+        read: { try QueryValues.asOf($0) })
+    static let minPositionParameter = QueryParameter<UInt64>(
+        "minPosition", .integer("A log position", minimum: 0, maximum: Int.max),
+        "Answer only once the read models hold this log position (a write's X-Logbook-Position, made on any server); 503 with "
+            + "Retry-After if they do not within the configured wait. Also the X-Logbook-Min-Position header",
+        expected: "a log position (0 to 2^63 − 1)", read: { QueryValues.decimalPosition($0) })
+    static var parameters: [DocumentedQueryParameter] { [asOfParameter.documented, minPositionParameter.documented] }
+
+    let asOf: AsOf?
+    let minPosition: Position?
+
+    init(_ request: Request) throws {
+        asOf = try Self.asOfParameter.value(in: request)
+        // Both forms are checked when both are sent; the query's wins.
+        var position: UInt64?
+        if let text = request.headers[.logbookMinPosition] {
+            guard let value = QueryValues.decimalPosition(text) else {
+                throw Problem.badRequest("X-Logbook-Min-Position must be a log position (0 to 2^63 − 1), not \"\(text.prefix(40))\"",
+                                         field: "X-Logbook-Min-Position")
+            }
+            position = value
+        }
+        if let value = try Self.minPositionParameter.value(in: request) { position = value }
+        minPosition = position.map { Position($0) }
+    }
+}
+
+/// `date`: a day of the week asked for (weekly statistics, the goal week).
+struct WeekQuery: RouteQuery {
+    static let date = QueryParameter<CivilDate>.day("date", required: true, "A day of the week asked for (years 0002 to 9998)")
+    static var parameters: [DocumentedQueryParameter] { [date.documented] }
+    let date: CivilDate
+    init(_ request: Request) throws { date = try Self.date.requiredValue(in: request) }
+}
+
+/// The weekly chart: the week, and what its bars show.
+struct WeeklyChartQuery: RouteQuery {
+    static let metric = QueryParameter<WeeklyChart.Metric>.choice(
+        "metric", WeeklyChart.Metric.self, "What the bars show", "What the bars show (default distance)")
+    static var parameters: [DocumentedQueryParameter] { [WeekQuery.date.documented, metric.documented] }
+    let date: CivilDate
+    let metric: WeeklyChart.Metric
+    init(_ request: Request) throws {
+        date = try WeekQuery.date.requiredValue(in: request)
+        metric = try Self.metric.value(in: request) ?? .distance
+    }
+}
+
+/// Statistics of every day from `from` to `to`.
+struct PeriodQuery: RouteQuery {
+    static let from = QueryParameter<CivilDate>.day("from", required: true, "First day")
+    static let to = QueryParameter<CivilDate>.day("to", required: true, "Last day: not before from, and less than 1,100 days after it (else 400 naming to)")
+    static var parameters: [DocumentedQueryParameter] { [from.documented, to.documented] }
+    let from: CivilDate
+    let to: CivilDate
+    init(_ request: Request) throws {
+        from = try Self.from.requiredValue(in: request)
+        to = try Self.to.requiredValue(in: request)
+    }
+}
+
+/// `day`: the day streaks are computed as of.
+struct StreaksQuery: RouteQuery {
+    static let day = QueryParameter<CivilDate>.day("day", "The day the streaks are computed as of (default: the last day with data)")
+    static var parameters: [DocumentedQueryParameter] { [day.documented] }
+    let day: CivilDate?
+    init(_ request: Request) throws { day = try Self.day.value(in: request) }
+}
+
+/// A page of the places deck.
+struct DeckQuery: RouteQuery {
+    static let limit = QueryParameter<Int>.limit(maximum: 500)
+    static var parameters: [DocumentedQueryParameter] { [limit.documented] }
+    let limit: Int
+    init(_ request: Request) throws { limit = try Self.limit.value(in: request) ?? 20 }
+}
+
+/// Saved or visited places of one category.
+struct PlaceCategoryQuery: RouteQuery {
+    static let category = QueryParameter<PlaceCategory>.choice("category", PlaceCategory.self, "Place category", "Place category",
+                                                               required: true)
+    static var parameters: [DocumentedQueryParameter] { [category.documented] }
+    let category: PlaceCategory
+    init(_ request: Request) throws { category = try Self.category.requiredValue(in: request) }
+}
+
+/// The activity list: filters and a page.
+struct ActivitiesQuery: RouteQuery {
+    static let type = QueryParameter<ActivityType>.choice("type", ActivityType.self, "Activity type", "Only workouts of this type",
+                                                          expected: "an activity type")
+    static let from = QueryParameter<CivilDate>.day("from", "Only workouts started on or after this local day")
+    static let to = QueryParameter<CivilDate>.day("to", "Only workouts started on or before this local day")
+    static let text = QueryParameter<String>("text", .string("Text to find"), "Only workouts whose title or notes contain this (case-insensitive)",
+                                             expected: "a text", read: { $0 })
+    static let limit = QueryParameter<Int>.limit(maximum: 500)
+    static let cursor = QueryParameter<String>("cursor", .string("An opaque cursor"), "The nextCursor of the previous page",
+                                               expected: "a cursor of a previous page", read: { $0 })
+    static var parameters: [DocumentedQueryParameter] {
+        [type.documented, from.documented, to.documented, text.documented, limit.documented, cursor.documented]
+    }
+    let filter: ActivityFilter
+    let limit: Int
+    let cursor: String?
+    init(_ request: Request) throws {
+        filter = ActivityFilter(type: try Self.type.value(in: request), from: try Self.from.value(in: request),
+                                to: try Self.to.value(in: request), text: try Self.text.value(in: request))
+        limit = try Self.limit.value(in: request) ?? 20
+        cursor = try Self.cursor.value(in: request)
+    }
+}
+
+/// The activity chart: what it shows.
+struct ActivityChartQuery: RouteQuery {
+    static let metric = QueryParameter<ActivityChart.Metric>.choice(
+        "metric", ActivityChart.Metric.self, "What the chart shows", "What the chart shows (default pace)")
+    static var parameters: [DocumentedQueryParameter] { [metric.documented] }
+    let metric: ActivityChart.Metric
+    init(_ request: Request) throws { metric = try Self.metric.value(in: request) ?? .pace }
+}
+
+/// The calendar: one month.
+struct CalendarQuery: RouteQuery {
+    static let month = QueryParameter<CivilDate>(
+        "month", required: true, .string("A month (yyyy-mm)", pattern: "^[0-9]{4}-(0[1-9]|1[0-2])$"), "The month",
+        expected: "a month (yyyy-mm) of the years 0002 to 9998", read: { QueryValues.month($0) })
+    static var parameters: [DocumentedQueryParameter] { [month.documented] }
+    /// The month's first day.
+    let month: CivilDate
+    init(_ request: Request) throws { month = try Self.month.requiredValue(in: request) }
+}
+
+/// Insights: the window of days and its last day.
+struct InsightsQuery: RouteQuery {
+    static let days = QueryParameter<Int>("days", .integer("A number of days", minimum: 1, maximum: 3660), "Days in the window (default 30)",
+                                          expected: "a number of days from 1 to 3660", read: { Int($0) })
+    static let today = QueryParameter<CivilDate>.day("today", "The last day of the window (default: today in the user's time zone)")
+    static var parameters: [DocumentedQueryParameter] { [days.documented, today.documented] }
+    let days: Int
+    let today: CivilDate?
+    init(_ request: Request) throws {
+        days = try Self.days.value(in: request) ?? 30
+        today = try Self.today.value(in: request)
+        // The window's first day must be a date the answer can write (year 1 or later).
+        if let today, (1...3660).contains(days), today.adding(days: -days).year < 1 {
+            throw Problem.badRequest("the window of \(days) days before \(today) begins before the year 1", field: "days")
+        }
+    }
+}
+
+/// The timeline: filters and a page.
+struct TimelineQuery: RouteQuery {
+    static let from = QueryParameter<Timestamp>.time("from", "Only events that occurred at or after this time")
+    static let to = QueryParameter<Timestamp>.time("to", "Only events that occurred at or before this time")
+    static let order = QueryParameter<TimelineOrder>.choice("order", TimelineOrder.self, "Order", "Order (default newest first)")
+    static let limit = QueryParameter<Int>.limit(maximum: 500)
+    static var parameters: [DocumentedQueryParameter] {
+        [QueryParameter<Set<EventType>>.eventTypes.documented, from.documented, to.documented, order.documented, limit.documented,
+         ActivitiesQuery.cursor.documented]
+    }
+    let filter: TimelineFilter
+    let limit: Int
+    let cursor: String?
+    init(_ request: Request) throws {
+        var filter = TimelineFilter()
+        filter.types = try QueryParameter<Set<EventType>>.eventTypes.value(in: request)
+        filter.from = try Self.from.value(in: request)
+        filter.to = try Self.to.value(in: request)
+        if let order = try Self.order.value(in: request) { filter.newestFirst = order == .newest }
+        self.filter = filter
+        limit = try Self.limit.value(in: request) ?? 50
+        cursor = try ActivitiesQuery.cursor.value(in: request)
+    }
+}
+
+/// The timeline's two orders.
+enum TimelineOrder: String, Sendable, CaseIterable {
+    case newest, oldest
+}
