@@ -178,8 +178,9 @@ let package = Package(
             name: "LogbookBench",
             dependencies: [
                 "LogBenchmarks", "WorkoutImport",
-                // Built with `logbook-bench` (not linked): `logbook-bench log` runs it beside itself.
-                "LogbookCBaseline",
+                // Built with `logbook-bench` (not linked): `logbook-bench log` runs the C baseline
+                // beside itself, and `logbook-bench wire` runs `logbook import`.
+                "LogbookCBaseline", "LogbookCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

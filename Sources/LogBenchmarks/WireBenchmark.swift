@@ -11,8 +11,10 @@ public struct WireBenchmark: Sendable {
     public var users = 80
     public var weeks = 12
     public var directory: String?
-    /// Where `logbook` (for the import, run as a user runs it) is looked for: this executable.
-    public var executable: URL? = Bundle.main.executableURL
+    /// The `logbook` program the import runs (as a user runs it): by default the one beside this
+    /// executable (`swift build -c release` builds both). It was this executable itself until the
+    /// benchmarks became `logbook-bench`, which has no `import`: the wire benchmark failed.
+    public var executable: URL? = Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent("logbook")
     public var progress: @Sendable (String) -> Void = { _ in }
 
     public init() {}
@@ -100,7 +102,7 @@ public struct WireBenchmark: Sendable {
     /// Runs `logbook import FILE --path STORE --json` beside this executable; returns seconds.
     private func runImport(_ file: String, into store: String) async throws -> Double {
         guard let program = executable, FileManager.default.isExecutableFile(atPath: program.path) else {
-            throw BenchmarkFailure("cannot find the logbook executable to run the import")
+            throw BenchmarkFailure("cannot find \(executable?.path ?? "logbook") to run the import: build it with `swift build -c release --product logbook`")
         }
         let clock = Stopwatch()
         let status = try await ChildProcess.run(program, ["import", file, "--path", store, "--json"])

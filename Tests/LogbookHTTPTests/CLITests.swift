@@ -116,6 +116,15 @@ struct CLITests {
         for subcommand in ["log", "projections", "import", "wire"] { #expect(benchHelp.contains(subcommand), "\(benchHelp)") }
     }
 
+    @Test("logbook-bench wire runs the logbook beside it for the import, on a small data set")
+    func wireBenchmarkRuns() async throws {
+        let (status, output) = try await runProgram(logbookBenchExecutable, ["wire", "--json", "--users", "1", "--weeks", "1"])
+        #expect(status == 0, "\(output)")
+        let report = (try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any] ?? [:]
+        #expect((report["import_eps"] as? Double ?? 0) > 0, "\(output)")
+        #expect((report["parse_eps"] as? Double ?? 0) > 0, "\(output)")
+    }
+
     @Test("bad arguments and missing stores give a clear message and a non-zero exit")
     func badArguments() async throws {
         try await withTemporaryDirectory { directory in
