@@ -9,7 +9,16 @@ package struct BytewiseString: Hashable, Sendable, CustomStringConvertible {
     /// Wraps `value`.
     package init(_ value: String) { self.value = value }
 
-    package static func == (lhs: BytewiseString, rhs: BytewiseString) -> Bool { lhs.value.utf8.elementsEqual(rhs.value.utf8) }
+    package static func == (lhs: BytewiseString, rhs: BytewiseString) -> Bool {
+        let (left, right) = (lhs.value.utf8, rhs.value.utf8)
+        guard left.count == right.count else { return false }
+        // Native strings compare as two contiguous buffers (a table look-up per event does this);
+        // bridged ones byte by byte.
+        let compared = left.withContiguousStorageIfAvailable { a in
+            right.withContiguousStorageIfAvailable { b in a.elementsEqual(b) }
+        }
+        return (compared ?? nil) ?? left.elementsEqual(right)
+    }
 
     package func hash(into hasher: inout Hasher) {
         let hashed: Void? = value.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
