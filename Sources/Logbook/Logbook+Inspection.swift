@@ -1,8 +1,8 @@
 public import EventLog
 
 /// Where one read model stands against the log: its checkpoint, code version and lag.
-public struct ProjectionStatus: Sendable, Hashable, Codable {
-    public let projection: ProjectionKind
+public struct ReadModelStatus: Sendable, Hashable, Codable {
+    public let projection: ReadModelKind
     public let codeVersion: Int
     /// The last position folded into the read model (0 before the first event).
     public let position: UInt64
@@ -18,7 +18,7 @@ public struct ProjectionStatus: Sendable, Hashable, Codable {
 
     /// The status of `projection` at `position` against the log's `head`, the oldest waiting
     /// event `lagSeconds` old.
-    public init(projection: ProjectionKind, codeVersion: Int, position: UInt64, head: UInt64, rebuilding: Bool, lagSeconds: Double = 0) {
+    public init(projection: ReadModelKind, codeVersion: Int, position: UInt64, head: UInt64, rebuilding: Bool, lagSeconds: Double = 0) {
         self.projection = projection
         self.codeVersion = codeVersion
         self.position = position
@@ -33,12 +33,12 @@ extension Logbook {
     /// Every read model's checkpoint and lag behind the log's head, in events (read in one
     /// snapshot) and in seconds (the age of the oldest event each has not folded: one log read
     /// per distinct checkpoint that lags). Cheap: no digest is computed.
-    public func projectionStatus() async throws -> [ProjectionStatus] {
+    public func projectionStatus() async throws -> [ReadModelStatus] {
         let statuses = try readModels.environment.read { txn in
             let head = try host.headPosition(in: txn)
-            return try ProjectionKind.allCases.map { kind in
+            return try ReadModelKind.allCases.map { kind in
                 let checkpoint = try readModels.checkpoint(kind, txn)
-                return ProjectionStatus(
+                return ReadModelStatus(
                     projection: kind, codeVersion: checkpoint?.codeVersion ?? kind.codeVersion, position: checkpoint?.position ?? 0,
                     head: head, rebuilding: checkpoint?.rebuilding ?? true)
             }
@@ -48,7 +48,7 @@ extension Logbook {
             ages[status.position] = try await secondsWaiting(after: Position(status.position))
         }
         return statuses.map { status in
-            ProjectionStatus(
+            ReadModelStatus(
                 projection: status.projection, codeVersion: status.codeVersion, position: status.position, head: status.head,
                 rebuilding: status.rebuilding, lagSeconds: ages[status.position] ?? 0)
         }

@@ -19,7 +19,7 @@ extension Logbook {
     public func weeklyStats(user: String, containing date: CivilDate, asOf: AsOf? = nil) async throws -> PeriodStats {
         try await query(.stats, user: user, parameters: "week \(date)", asOf: asOf, cost: Self.cost) { projections, txn in
             let profile = try Self.requireProfile(user, &projections, txn)
-            let start = StatsProjection.weekStart(containing: date, weekStart: profile.weekStart)
+            let start = StatsReadModel.weekStart(containing: date, weekStart: profile.weekStart)
             return try projections.stats.period(
                 user: user, from: start, to: start.adding(days: 6), preferredSource: profile.preferredStepSource, txn)
         }
@@ -213,7 +213,7 @@ extension Logbook {
 
     private static func cost(_ stats: PeriodStats) -> Int { 96 * stats.days.count + 256 }
 
-    static func requireProfile(_ user: String, _ projections: inout ProjectionSet, _ txn: ReadTransaction?) throws -> Profile {
+    static func requireProfile(_ user: String, _ projections: inout ReadModelSet, _ txn: ReadTransaction?) throws -> Profile {
         guard let profile = try projections.profiles.profile(user, txn) else { throw LogbookError.notFound(kind: "user", id: user) }
         return profile
     }
@@ -222,7 +222,7 @@ extension Logbook {
     /// read models folded in memory.
     func query<V: Sendable>(
         _ cached: CachedQuery, user: String, parameters: String, asOf: AsOf?, cost: @escaping @Sendable (V) -> Int,
-        _ body: @escaping @Sendable (inout ProjectionSet, ReadTransaction?) throws -> V
+        _ body: @escaping @Sendable (inout ReadModelSet, ReadTransaction?) throws -> V
     ) async throws -> V {
         if let asOf {
             var projections = try await projections(user: user, asOf: try await position(asOf))

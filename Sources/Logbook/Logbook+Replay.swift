@@ -3,8 +3,8 @@ import Foundation
 import LMDB
 
 /// The digest of one read model at one position.
-public struct ProjectionDigest: Sendable, Hashable, Codable {
-    public var projection: ProjectionKind
+public struct ReadModelDigest: Sendable, Hashable, Codable {
+    public var projection: ReadModelKind
     public var position: UInt64
     /// SHA-256 of the read model's canonical bytes, in hex.
     public var sha256: String
@@ -14,14 +14,14 @@ public struct ProjectionDigest: Sendable, Hashable, Codable {
 
 /// What `verify` found for one read model.
 public struct VerificationResult: Sendable, Hashable, Codable {
-    public let projection: ProjectionKind
+    public let projection: ReadModelKind
     public let position: UInt64
     public let live: String
     public let rebuilt: String
     /// The rebuilt digest equals the live one.
     public let matches: Bool
 
-    public init(projection: ProjectionKind, position: UInt64, live: String, rebuilt: String) {
+    public init(projection: ReadModelKind, position: UInt64, live: String, rebuilt: String) {
         self.projection = projection
         self.position = position
         self.live = live
@@ -46,9 +46,9 @@ extension Logbook {
     /// (or reopening) continues from the last chunk. Returns the new digests.
     @discardableResult
     public func rebuild(
-        _ kinds: Set<ProjectionKind> = Set(ProjectionKind.allCases),
+        _ kinds: Set<ReadModelKind> = Set(ReadModelKind.allCases),
         progress: @Sendable (RebuildProgress) -> Void = { _ in }
-    ) async throws -> [ProjectionDigest] {
+    ) async throws -> [ReadModelDigest] {
         try await rebuild(kinds, fresh: true, progress: progress)
         return try digests().filter { kinds.contains($0.projection) }
     }
@@ -56,12 +56,12 @@ extension Logbook {
     /// Continues rebuilds that were interrupted (cancelled, or cut off by a crash).
     public func resumeRebuild(progress: @Sendable (RebuildProgress) -> Void = { _ in }) async throws {
         let unfinished = try readModels.environment.read { txn in
-            try Set(ProjectionKind.allCases.filter { try readModels.checkpoint($0, txn)?.rebuilding == true })
+            try Set(ReadModelKind.allCases.filter { try readModels.checkpoint($0, txn)?.rebuilding == true })
         }
         if !unfinished.isEmpty { try await rebuild(unfinished, fresh: false, progress: progress) }
     }
 
-    func rebuild(_ kinds: Set<ProjectionKind>, fresh: Bool, progress: (RebuildProgress) -> Void) async throws {
+    func rebuild(_ kinds: Set<ReadModelKind>, fresh: Bool, progress: (RebuildProgress) -> Void) async throws {
         guard control.beginRebuild(kinds) else {
             throw LogbookError.conflict(stream: "read models", reason: "a rebuild of \(kinds.sorted().map(\.rawValue)) is already running")
         }
@@ -79,10 +79,10 @@ extension Logbook {
     }
 
     /// The digest of every read model, each at its checkpoint, in one consistent snapshot.
-    public func digests() throws -> [ProjectionDigest] {
+    public func digests() throws -> [ReadModelDigest] {
         try readModels.environment.read { txn in
             try readModels.checkpointsAndDigests(txn).map { kind, checkpoint, sha256 in
-                ProjectionDigest(projection: kind, position: checkpoint?.position ?? 0, sha256: sha256, rebuilding: checkpoint?.rebuilding ?? true)
+                ReadModelDigest(projection: kind, position: checkpoint?.position ?? 0, sha256: sha256, rebuilding: checkpoint?.rebuilding ?? true)
             }
         }
     }
@@ -141,7 +141,7 @@ extension Logbook {
 
     /// Every read model of one user (and the catalog) as of `position`, folded in memory from
     /// the user's timeline and the catalog stream: live state is not touched.
-    func projections(user: String, asOf position: UInt64) async throws -> ProjectionSet {
+    func projections(user: String, asOf position: UInt64) async throws -> ReadModelSet {
         var events: [FoldEvent] = []
         var next: UInt64 = 1
         while next <= position {
@@ -162,7 +162,7 @@ extension Logbook {
             version = last.streamVersion + 1
         }
         events.sort { $0.position < $1.position }
-        var projections = ProjectionSet.inMemory()
+        var projections = ReadModelSet.inMemory()
         for event in events { try projections.apply(event, nil) }
         return projections
     }

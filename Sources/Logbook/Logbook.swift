@@ -26,7 +26,7 @@ public final class Logbook: Sendable {
     public let configuration: LogbookConfiguration
     /// Where the read models live and how they keep up with the log.
     let host: any ReadModelHost
-    let control = ProjectionControl()
+    let control = ReadModelControl()
     package let cache: QueryCache
     let locks = KeyedLock()
     /// The answers to keyed requests, beside the read models.
@@ -154,10 +154,10 @@ public final class Logbook: Sendable {
     /// Rebuilds or catches up every read model that is not current.
     func bringReadModelsUpToDate(progress: (RebuildProgress) -> Void) async throws {
         let head = try await log.headPosition().rawValue
-        var fresh: Set<ProjectionKind> = []
-        var behind: Set<ProjectionKind> = []
+        var fresh: Set<ReadModelKind> = []
+        var behind: Set<ReadModelKind> = []
         try readModels.environment.read { txn in
-            for kind in ProjectionKind.allCases {
+            for kind in ReadModelKind.allCases {
                 let checkpoint = try readModels.checkpoint(kind, txn)
                 if checkpoint == nil || checkpoint?.codeVersion != kind.codeVersion {
                     fresh.insert(kind)
@@ -173,7 +173,7 @@ public final class Logbook: Sendable {
     // MARK: Reading read models
 
     /// Runs `body` with the live read models in one read transaction.
-    func read<R>(_ body: (inout ProjectionSet, ReadTransaction) throws -> R) throws -> R {
+    func read<R>(_ body: (inout ReadModelSet, ReadTransaction) throws -> R) throws -> R {
         try readModels.environment.read { txn in
             var projections = readModels.projectionSet()
             return try body(&projections, txn)

@@ -26,7 +26,7 @@ struct InspectCommand: AsyncParsableCommand {
         var path: String
         var fileBytes: Int
         var storage: LogStorageInfo
-        var projections: [ProjectionStatus]
+        var projections: [ReadModelStatus]
         var events: [String]?
     }
 

@@ -10,7 +10,7 @@ struct RebuildCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Option(help: "Projections to rebuild (default: all): \(ProjectionKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(help: "Projections to rebuild (default: all): \(ReadModelKind.allCases.map(\.rawValue).joined(separator: ", ")).")
     var projection: [String] = []
 
     @Option(help: "Events per chunk (and per checkpoint).")
@@ -20,14 +20,14 @@ struct RebuildCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        for name in projection where ProjectionKind(rawValue: name) == nil {
-            throw ValidationError("unknown projection \"\(name)\"; known: \(ProjectionKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+        for name in projection where ReadModelKind(rawValue: name) == nil {
+            throw ValidationError("unknown projection \"\(name)\"; known: \(ReadModelKind.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         guard chunkSize > 0 else { throw ValidationError("--chunk-size must be positive.") }
     }
 
     func run() async throws {
-        let kinds = projection.isEmpty ? Set(ProjectionKind.allCases) : Set(projection.compactMap(ProjectionKind.init(rawValue:)))
+        let kinds = projection.isEmpty ? Set(ReadModelKind.allCases) : Set(projection.compactMap(ReadModelKind.init(rawValue:)))
         let digests = try await store.withLogbook(readOnly: false, configure: { $0.rebuildChunkSize = chunkSize }) { logbook in
             let bar = ProgressBar(enabled: !json)
             defer { bar.finish() }

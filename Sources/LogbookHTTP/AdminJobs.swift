@@ -21,7 +21,7 @@ public struct AdminJob: Sendable, Hashable, Codable {
     public let kind: Kind
     public internal(set) var state: State
     /// The read models it works on.
-    public let projections: [ProjectionKind]
+    public let projections: [ReadModelKind]
     /// The last progress report of a rebuild or verification (nil before the first).
     public internal(set) var progress: RebuildProgress?
     /// The last progress report of a backup (nil before the first).
@@ -29,7 +29,7 @@ public struct AdminJob: Sendable, Hashable, Codable {
     public let startedAt: Timestamp
     public internal(set) var finishedAt: Timestamp?
     /// A finished rebuild's new digests.
-    public internal(set) var digests: [ProjectionDigest]?
+    public internal(set) var digests: [ReadModelDigest]?
     /// A finished verification's results.
     public internal(set) var verification: [VerificationResult]?
     /// A finished backup's directory and manifest.
@@ -77,7 +77,7 @@ public final class AdminJobs: Service, Sendable {
     }
 
     /// Starts a rebuild of `kinds`.
-    public func rebuild(_ kinds: Set<ProjectionKind>) -> AdminJob {
+    public func rebuild(_ kinds: Set<ReadModelKind>) -> AdminJob {
         start(.rebuild, kinds) { logbook, update in
             let digests = try await logbook.rebuild(kinds) { progress in update { $0.progress = progress } }
             return { $0.digests = digests }
@@ -86,7 +86,7 @@ public final class AdminJobs: Service, Sendable {
 
     /// Starts a verification of every read model.
     public func verify() -> AdminJob {
-        start(.verify, Set(ProjectionKind.allCases)) { logbook, update in
+        start(.verify, Set(ReadModelKind.allCases)) { logbook, update in
             let results = try await logbook.verify { progress in update { $0.progress = progress } }
             return { $0.verification = results }
         }
@@ -94,7 +94,7 @@ public final class AdminJobs: Service, Sendable {
 
     /// Starts a backup of the whole store into `directory` (``Logbook/backup(to:progress:)``).
     public func backup(to directory: String) -> AdminJob {
-        start(.backup, Set(ProjectionKind.allCases)) { logbook, update in
+        start(.backup, Set(ReadModelKind.allCases)) { logbook, update in
             let manifest = try await logbook.backup(to: directory) { progress in update { $0.backupProgress = progress } }
             return { $0.backup = FinishedBackup(directory: directory, manifest: manifest) }
         }
@@ -145,7 +145,7 @@ public final class AdminJobs: Service, Sendable {
     private typealias Change = @Sendable (inout AdminJob) -> Void
     private typealias Work = @Sendable (Logbook, _ update: @escaping @Sendable (Change) -> Void) async throws -> Change
 
-    private func start(_ kind: AdminJob.Kind, _ kinds: Set<ProjectionKind>, _ work: @escaping Work) -> AdminJob {
+    private func start(_ kind: AdminJob.Kind, _ kinds: Set<ReadModelKind>, _ work: @escaping Work) -> AdminJob {
         let job = AdminJob(
             id: UUID().uuidString.lowercased(), kind: kind, state: .running, projections: kinds.sorted(), progress: nil,
             startedAt: logbook.configuration.clock.now())

@@ -16,7 +16,7 @@ struct AdminRoutes<Context: LogbookRouteContext> {
 
     func register(on group: RouterGroup<Context>) {
         group.route(.get, "admin/projections", "Every projection's checkpoint, code version and lag", statuses: Statuses.admin,
-                    responses: [200: .reference([ProjectionStatus].self)], administrators: true, catalog: catalog) { _, _ in
+                    responses: [200: .reference([ReadModelStatus].self)], administrators: true, catalog: catalog) { _, _ in
             try JSONOutput.response(try await logbook.projectionStatus())
         }
         group.route(.post, "admin/rebuild", "Rebuild projections as a job, streaming NDJSON progress (wait=false: answer 202 with the job at once)",

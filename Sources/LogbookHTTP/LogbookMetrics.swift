@@ -69,7 +69,7 @@ public final class LogbookMetrics: Sendable {
         return buffer
     }
 
-    private func sample(_ logbook: Logbook, projections: [ProjectionStatus]) {
+    private func sample(_ logbook: Logbook, projections: [ReadModelStatus]) {
         let cacheStatus = logbook.cacheStatus()
         let head = projections.first?.head ?? 0
         let statistics = logbook.log.statistics

@@ -12,7 +12,7 @@ import Testing
 /// hear about them, and rules across a user's streams that hold when two servers decide at once.
 @Suite("Logbook servers sharing a log in PostgreSQL", .serialized, .timeLimit(.minutes(10)))
 struct LogbookOnPostgresTests {
-    func sha(_ digests: [ProjectionDigest]) -> [String] { digests.map { "\($0.projection.rawValue) \($0.sha256)" } }
+    func sha(_ digests: [ReadModelDigest]) -> [String] { digests.map { "\($0.projection.rawValue) \($0.sha256)" } }
 
     /// Two Logbooks (two servers: a connection pool and a read-model directory each) on one fresh database.
     func withTwoServers<R>(_ body: (Logbook, Logbook) async throws -> R) async throws -> R {

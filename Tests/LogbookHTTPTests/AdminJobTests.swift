@@ -76,7 +76,7 @@ struct AdminJobTests {
             generator.weeks = 2
             _ = try await generator.run(on: logbook)
             let jobs = AdminJobs(logbook: logbook)
-            let job = jobs.rebuild(Set(ProjectionKind.allCases))
+            let job = jobs.rebuild(Set(ReadModelKind.allCases))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await jobs.run() }
                 group.cancelAll()

@@ -135,7 +135,7 @@ struct QueryRouteTests {
             try await Self.history(server)
             _ = try await server.call(.get, "/users/ana/stats/weekly?date=2026-11-19", as: "ana")
             let projections = try await server.call(.get, "/admin/projections", as: "op", admin: true).array
-            #expect(projections.count == ProjectionKind.allCases.count)
+            #expect(projections.count == ReadModelKind.allCases.count)
             #expect(projections.allSatisfy { $0["lag"] as? Int == 0 && $0["position"] as? Int == 4 })
             let caches = try await server.call(.get, "/admin/caches", as: "op", admin: true).array
             #expect(caches.contains { $0["name"] as? String == "stats" && ($0["misses"] as? Int ?? 0) >= 1 })

@@ -69,7 +69,7 @@ struct BackupTests {
             defer { try? FileManager.default.removeItem(atPath: restoredPath) }
             let check = try await Logbook.restore(backup: backupDirectory, to: restoredPath)
             #expect(check.head == manifest.head)
-            #expect(check.verification.count == ProjectionKind.allCases.count && check.verification.allSatisfy(\.matches))
+            #expect(check.verification.count == ReadModelKind.allCases.count && check.verification.allSatisfy(\.matches))
             let restored = try await Logbook.open(path: restoredPath)
             // Every acknowledged write up to the backup's head is there, byte for byte.
             for (position, _) in written where position <= manifest.head {

@@ -11,7 +11,7 @@ import Testing
 /// recorded for them; the log keeps their events as tombstones.
 @Suite("Erasure", .serialized)
 struct ErasureTests {
-    func sha(_ digests: [ProjectionDigest]) -> [String] { digests.map { "\($0.projection.rawValue) \($0.sha256) @\($0.position)" } }
+    func sha(_ digests: [ReadModelDigest]) -> [String] { digests.map { "\($0.projection.rawValue) \($0.sha256) @\($0.position)" } }
 
     /// Every event of `logbook`'s log in the wire form (payloads opened with its keys).
     func wireEvents(_ logbook: Logbook) async throws -> [WireEvent] {

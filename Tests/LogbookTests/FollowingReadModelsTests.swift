@@ -12,7 +12,7 @@ import Testing
 /// promise of the inline path: read-your-writes, rebuilds, verification, restarts.
 @Suite("Read models following a log", .serialized)
 struct FollowingReadModelsTests {
-    func sha(_ digests: [ProjectionDigest]) -> [String] { digests.map { "\($0.projection.rawValue) \($0.sha256)" } }
+    func sha(_ digests: [ReadModelDigest]) -> [String] { digests.map { "\($0.projection.rawValue) \($0.sha256)" } }
 
     /// Runs `body` with a Logbook following a bare LMDB log in `root/log`, read models in `root/rm`.
     func withFollower<R>(

@@ -59,7 +59,7 @@ struct PayloadCipherV1StoreTests {
     }
 
     /// A plaintext store with demo data at `root/plain`, and its first-format twin at `root/v1`.
-    private func makeStores(_ root: String) async throws -> [ProjectionDigest] {
+    private func makeStores(_ root: String) async throws -> [ReadModelDigest] {
         var configuration = LogbookConfiguration()
         configuration.payloadEncryption = .plaintext
         configuration.log.durability = .noSync

@@ -31,10 +31,10 @@ struct RegistryTests {
     }
 
     /// A short fingerprint of read model `kind` after folding every one of `events` in memory,
-    /// each handed to the model's own `apply` (not through ``ProjectionSet``, which hands a model
+    /// each handed to the model's own `apply` (not through ``ReadModelSet``, which hands a model
     /// only the types it reads): its record and byte counts and an FNV-1a hash of its canonical bytes.
-    func fold(_ kind: ProjectionKind, _ events: [FoldEvent]) throws -> String {
-        var model: any ReadModel = ReadModelRegistry.model(kind).init(ProjectionTables(inMemory: ()))
+    func fold(_ kind: ReadModelKind, _ events: [FoldEvent]) throws -> String {
+        var model: any ReadModel = ReadModelRegistry.model(kind).init(ReadModelTables(inMemory: ()))
         for event in events { try model.apply(event, nil) }
         var bytes = TableBytes()
         try model.visitTables(&bytes)
@@ -85,9 +85,9 @@ struct RegistryTests {
         #expect(EventType.allCases.enumerated().allSatisfy { $0.offset == $0.element.index }, "EventType.index is each type's place in allCases")
         let names = ReadModelRegistry.models.map { $0.kind.rawValue }
         #expect(Set(names).count == names.count)
-        #expect(ProjectionKind.allCases.map(\.rawValue) == names)
-        #expect(ProjectionKind(rawValue: "stats") == .stats)
-        #expect(ProjectionKind(rawValue: "nope") == nil)
+        #expect(ReadModelKind.allCases.map(\.rawValue) == names)
+        #expect(ReadModelKind(rawValue: "stats") == .stats)
+        #expect(ReadModelKind(rawValue: "nope") == nil)
         for model in ReadModelRegistry.models {
             let tables = model.tableNames
             #expect(!tables.isEmpty && Set(tables).count == tables.count, "\(model.kind): \(tables)")

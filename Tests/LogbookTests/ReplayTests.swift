@@ -18,7 +18,7 @@ struct ReplayTests {
         _ = try await generator.run(on: logbook)
     }
 
-    func sha(_ digests: [ProjectionDigest]) -> [String] { digests.map { "\($0.projection.rawValue) \($0.sha256)" } }
+    func sha(_ digests: [ReadModelDigest]) -> [String] { digests.map { "\($0.projection.rawValue) \($0.sha256)" } }
 
     @Test("live digests equal rebuilt ones, with any chunk size, after a restart, and in another time zone and locale")
     func rebuildIsDeterministic() async throws {
@@ -49,7 +49,7 @@ struct ReplayTests {
             let (status, output) = try await runLogbook(["rebuild", "--path", path, "--json", "--chunk-size", "333"],
                                                   environment: ["TZ": "Pacific/Kiritimati", "LANG": "tr_TR.UTF-8", "LC_ALL": "tr_TR.UTF-8"])
             #expect(status == 0, "\(output)")
-            let rebuilt = try JSONDecoder().decode([ProjectionDigest].self, from: Data(output.utf8))
+            let rebuilt = try JSONDecoder().decode([ReadModelDigest].self, from: Data(output.utf8))
             #expect(sha(rebuilt) == sha(live))
         }
     }

@@ -13,7 +13,7 @@ struct RuleUnitTests {
 
     /// A history, as the read models see it: events for users, folded in memory.
     struct History {
-        private var projections = ProjectionSet.inMemory()
+        private var projections = ReadModelSet.inMemory()
         private var position: UInt64 = 0
 
         /// u1 registered in Berlin, a catalog with place p1.

@@ -30,7 +30,7 @@ public struct BackupManifest: Sendable, Hashable, Codable {
 
 /// One read model as it stood in a backup.
 public struct BackupReadModel: Sendable, Hashable, Codable {
-    public var projection: ProjectionKind
+    public var projection: ReadModelKind
     public var codeVersion: Int
     /// Its checkpoint: the last position folded.
     public var position: UInt64

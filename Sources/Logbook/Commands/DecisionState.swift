@@ -5,7 +5,7 @@ import LMDB
 /// workout, the user's running workout, an earlier import of the same file, whether a place exists.
 ///
 /// The read models answer it in production (``ReadModelState``); the same type over read models
-/// folded in memory (`ProjectionSet.inMemory()`, no transaction) judges commands without a disk,
+/// folded in memory (`ReadModelSet.inMemory()`, no transaction) judges commands without a disk,
 /// which is how each rule is unit-tested.
 protocol DecisionState {
     /// The profile of `user`, if registered.
@@ -22,7 +22,7 @@ protocol DecisionState {
 
 /// The read models as a ``DecisionState``: read in `txn`, or in memory when `txn` is nil.
 struct ReadModelState: DecisionState {
-    var projections: ProjectionSet
+    var projections: ReadModelSet
     let txn: ReadTransaction?
 
     mutating func profile(_ user: String) throws -> Profile? { try projections.profiles.profile(user, txn) }

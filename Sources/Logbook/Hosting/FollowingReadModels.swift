@@ -91,7 +91,7 @@ final class FollowingReadModels: ReadModelHost {
 
     /// Puts the rebuilt read models back into live folding where their rebuild stopped; the
     /// following task sees them come back behind it and folds what they missed.
-    func finishRebuild(_ kinds: Set<ProjectionKind>, control: ProjectionControl) async throws -> UInt64 {
+    func finishRebuild(_ kinds: Set<ReadModelKind>, control: ReadModelControl) async throws -> UInt64 {
         try store.environment.write { txn in
             var position: UInt64 = 0
             for kind in kinds {
@@ -118,8 +118,8 @@ final class FollowingReadModels: ReadModelHost {
     // MARK: Following
 
     /// The lowest checkpoint of the live read models: where following resumes.
-    private func liveFloor(_ control: ProjectionControl) throws -> UInt64 {
-        let live = Set(ProjectionKind.allCases).subtracting(control.snapshot.rebuilding)
+    private func liveFloor(_ control: ReadModelControl) throws -> UInt64 {
+        let live = Set(ReadModelKind.allCases).subtracting(control.snapshot.rebuilding)
         return try environment.read { txn in
             try live.map { try store.checkpoint($0, txn)?.position ?? 0 }.min() ?? 0
         }
@@ -128,9 +128,9 @@ final class FollowingReadModels: ReadModelHost {
     /// Subscribes from the live read models' floor and folds batch after batch, until the store
     /// closes or the task is cancelled; subscribes again after a failure (backing off) or when a
     /// read model comes back live behind the others.
-    private func follow(control: ProjectionControl) async {
+    private func follow(control: ReadModelControl) async {
         var projections = store.projectionSet()
-        var generations: [ProjectionKind: Int] = [:]
+        var generations: [ReadModelKind: Int] = [:]
         var failures = 0
         while !Task.isCancelled {
             do {
@@ -159,17 +159,17 @@ final class FollowingReadModels: ReadModelHost {
     /// folding nothing, when a live read model stands behind the batch (it came back from a
     /// rebuild): the caller subscribes again from there.
     private func fold(
-        _ batch: [SubscriptionElement], into projections: inout ProjectionSet, control: ProjectionControl,
-        generations: inout [ProjectionKind: Int]
+        _ batch: [SubscriptionElement], into projections: inout ReadModelSet, control: ReadModelControl,
+        generations: inout [ReadModelKind: Int]
     ) throws -> Bool {
         guard let first = batch.first?.position.rawValue, let last = batch.last?.position.rawValue else { return false }
         let snapshot = control.snapshot
-        let live = Set(ProjectionKind.allCases).subtracting(snapshot.rebuilding)
-        for kind in ProjectionKind.allCases where generations[kind, default: 0] != snapshot.generation[kind, default: 0] {
+        let live = Set(ReadModelKind.allCases).subtracting(snapshot.rebuilding)
+        for kind in ReadModelKind.allCases where generations[kind, default: 0] != snapshot.generation[kind, default: 0] {
             projections.dropCache([kind])
             generations[kind] = snapshot.generation[kind, default: 0]
         }
-        var checkpoints: [ProjectionKind: UInt64] = [:]
+        var checkpoints: [ReadModelKind: UInt64] = [:]
         try environment.read { txn in
             for kind in live { checkpoints[kind] = try store.checkpoint(kind, txn)?.position ?? 0 }
         }

@@ -8,8 +8,8 @@ import Synchronization
 /// projection's checkpoint, and tells the query caches what changed once the commit is durable.
 final class InlineProjector: LogCommitObserver {
     private struct State: Sendable {
-        var projections: ProjectionSet
-        var generations: [ProjectionKind: Int] = [:]
+        var projections: ReadModelSet
+        var generations: [ReadModelKind: Int] = [:]
         var pending = CommitSummary()
         /// Set between a fold and the end of its transaction: still set at the next fold, it means
         /// the transaction was rolled back and run again, and the caches hold the rolled-back fold.
@@ -17,7 +17,7 @@ final class InlineProjector: LogCommitObserver {
     }
 
     private let store: ReadModelStore
-    private let control: ProjectionControl
+    private let control: ReadModelControl
     private let payloads: PayloadKeys
     private let committed: @Sendable (CommitSummary) -> Void
     private let state: Mutex<State>
@@ -25,7 +25,7 @@ final class InlineProjector: LogCommitObserver {
     private let cacheLimit: Int
 
     init(
-        store: ReadModelStore, control: ProjectionControl, payloads: PayloadKeys, cacheLimit: Int = 200_000,
+        store: ReadModelStore, control: ReadModelControl, payloads: PayloadKeys, cacheLimit: Int = 200_000,
         committed: @escaping @Sendable (CommitSummary) -> Void
     ) {
         self.store = store
@@ -38,12 +38,12 @@ final class InlineProjector: LogCommitObserver {
 
     func logWillCommit(_ batch: borrowing CommittedBatch, in transaction: WriteTransaction) throws {
         let control = self.control.snapshot
-        let live = Set(ProjectionKind.allCases).subtracting(control.rebuilding)
+        let live = Set(ReadModelKind.allCases).subtracting(control.rebuilding)
         try state.withLock { state in
             if state.inFlight { state.projections.dropCache() }
             state.inFlight = true
             // A projection that was rebuilt meanwhile: what is cached of it is stale.
-            for kind in ProjectionKind.allCases where state.generations[kind, default: 0] != control.generation[kind, default: 0] {
+            for kind in ReadModelKind.allCases where state.generations[kind, default: 0] != control.generation[kind, default: 0] {
                 state.projections.dropCache([kind])
                 state.generations[kind] = control.generation[kind, default: 0]
             }

@@ -48,10 +48,10 @@ final class InlineReadModels: ReadModelHost {
     /// Folds what remains up to the head inside one write transaction of the log's environment —
     /// no append can commit meanwhile — and puts the read models back into inline folding in that
     /// same transaction.
-    func finishRebuild(_ kinds: Set<ProjectionKind>, control: ProjectionControl) async throws -> UInt64 {
+    func finishRebuild(_ kinds: Set<ReadModelKind>, control: ReadModelControl) async throws -> UInt64 {
         try store.environment.write { txn in
             var projections = store.projectionSet(active: kinds)
-            var checkpoints: [ProjectionKind: UInt64] = [:]
+            var checkpoints: [ReadModelKind: UInt64] = [:]
             for kind in kinds { checkpoints[kind] = try store.checkpoint(kind, txn)?.position ?? 0 }
             let from = checkpoints.values.min() ?? 0
             let head = try log.headPosition(in: txn).rawValue

@@ -31,7 +31,7 @@ protocol ReadModelHost: Sendable {
 
     /// Ends a rebuild of `kinds` whose fold reached the log's head: folds what was appended
     /// meanwhile and puts them back into live folding. Returns the position they stand at.
-    func finishRebuild(_ kinds: Set<ProjectionKind>, control: ProjectionControl) async throws -> UInt64
+    func finishRebuild(_ kinds: Set<ReadModelKind>, control: ReadModelControl) async throws -> UInt64
 
     /// Stops following the log.
     func close() async

@@ -22,7 +22,7 @@ extension Logbook {
     func finishCutOffErasures() async throws {
         guard payloads.encrypts, !configuration.log.readOnly, let store = payloads.store else { return }
         for user in try store.erasedUsers() where (try? await profile(user: user)) != nil {
-            try await rebuild(Set(ProjectionKind.allCases), fresh: true) { _ in }
+            try await rebuild(Set(ReadModelKind.allCases), fresh: true) { _ in }
             cache.clear()
             return
         }
@@ -48,7 +48,7 @@ extension Logbook {
                 // Erased before, but the read models may still hold the user (the rebuild was cut
                 // off): the profile read model holds every registered user, so it tells.
                 if (try? await profile(user: user)) != nil {
-                    try await rebuild(Set(ProjectionKind.allCases), fresh: true) { _ in }
+                    try await rebuild(Set(ReadModelKind.allCases), fresh: true) { _ in }
                     cache.clear()
                 }
                 return CommandResult(
@@ -57,7 +57,7 @@ extension Logbook {
             }
             let result = try await decideAndAppendAlone(.eraseUser(user: user), context)
             try payloads.destroyKey(of: user)
-            try await rebuild(Set(ProjectionKind.allCases), fresh: true) { _ in }
+            try await rebuild(Set(ReadModelKind.allCases), fresh: true) { _ in }
             cache.clear()
             return result
         }

@@ -5,7 +5,7 @@ public struct CachedQuery: Sendable, Hashable, CustomStringConvertible {
     /// The cache's name, as `cacheStatus()` and metrics report it.
     public let name: String
     /// The read models the answers are computed from.
-    let readModels: [ProjectionKind]
+    let readModels: [ReadModelKind]
     /// The answers also list the user's events straight from the log (the timeline), so every
     /// event of the user changes them.
     let readsUserLog: Bool
@@ -14,7 +14,7 @@ public struct CachedQuery: Sendable, Hashable, CustomStringConvertible {
     /// Catalog changes (places added) invalidate every user's entries of this cache.
     let dependsOnCatalog: Bool
 
-    init(name: String, reads readModels: [ProjectionKind], readsUserLog: Bool = false) {
+    init(name: String, reads readModels: [ReadModelKind], readsUserLog: Bool = false) {
         self.name = name
         self.readModels = readModels
         self.readsUserLog = readsUserLog

@@ -46,7 +46,7 @@ public struct GoalWeek: Sendable, Hashable, Codable {
     public var streaks: Streaks
 }
 
-extension ProjectionSet {
+extension ReadModelSet {
     /// Goal progress of every day from `from` to `to`.
     mutating func goalDays(user: String, profile: Profile, from: CivilDate, to: CivilDate, _ txn: ReadTransaction?) throws -> [GoalDay] {
         let stats = try stats.period(user: user, from: from, to: to, preferredSource: profile.preferredStepSource, txn)
@@ -86,7 +86,7 @@ extension ProjectionSet {
 
     /// The goal week containing `date`, by the user's week start.
     mutating func goalWeek(user: String, profile: Profile, containing date: CivilDate, _ txn: ReadTransaction?) throws -> GoalWeek {
-        let start = StatsProjection.weekStart(containing: date, weekStart: profile.weekStart)
+        let start = StatsReadModel.weekStart(containing: date, weekStart: profile.weekStart)
         let end = start.adding(days: 6)
         let days = try goalDays(user: user, profile: profile, from: start, to: end, txn)
         let lastData = try dataRange(user: user, txn)?.upperBound

@@ -8,15 +8,15 @@ import LMDB
 /// code version and state.
 struct ReadModelStore: Sendable {
     let environment: Environment
-    private let databases: [ProjectionKind: [String: Database]]
+    private let databases: [ReadModelKind: [String: Database]]
     /// Each read model's tables, in registry order.
-    private let tables: [ProjectionTables]
+    private let tables: [ReadModelTables]
     let meta: Database
 
     init(environment: Environment) throws {
         self.environment = environment
-        var databases: [ProjectionKind: [String: Database]] = [:]
-        for kind in ProjectionKind.allCases {
+        var databases: [ReadModelKind: [String: Database]] = [:]
+        for kind in ReadModelKind.allCases {
             var tables: [String: Database] = [:]
             for table in kind.tableNames {
                 tables[table] = try environment.openDatabase(named: databaseName(projection: kind.rawValue, table: table))
@@ -24,13 +24,13 @@ struct ReadModelStore: Sendable {
             databases[kind] = tables
         }
         self.databases = databases
-        tables = ProjectionKind.allCases.map { ProjectionTables(databases: databases[$0]!) }
+        tables = ReadModelKind.allCases.map { ReadModelTables(databases: databases[$0]!) }
         meta = try environment.openDatabase(named: "rm.meta")
     }
 
     /// Read models backed by these databases (every one active unless `active` says otherwise).
-    func projectionSet(active: Set<ProjectionKind>? = nil) -> ProjectionSet {
-        ProjectionSet(tables: tables, active: active)
+    func projectionSet(active: Set<ReadModelKind>? = nil) -> ReadModelSet {
+        ReadModelSet(tables: tables, active: active)
     }
 
     // MARK: Checkpoints
@@ -43,7 +43,7 @@ struct ReadModelStore: Sendable {
         var rebuilding: Bool
     }
 
-    func checkpoint(_ kind: ProjectionKind, _ txn: ReadTransaction) throws -> Checkpoint? {
+    func checkpoint(_ kind: ReadModelKind, _ txn: ReadTransaction) throws -> Checkpoint? {
         try txn.get(meta, key: Array(kind.rawValue.utf8).span) { span in
             var o = 0
             do {
@@ -56,7 +56,7 @@ struct ReadModelStore: Sendable {
         }
     }
 
-    func setCheckpoint(_ kind: ProjectionKind, _ checkpoint: Checkpoint, _ txn: WriteTransaction) throws {
+    func setCheckpoint(_ kind: ReadModelKind, _ checkpoint: Checkpoint, _ txn: WriteTransaction) throws {
         var w = ByteWriter(capacity: 16)
         w.varint(checkpoint.position)
         w.varint(UInt64(checkpoint.codeVersion))
@@ -65,7 +65,7 @@ struct ReadModelStore: Sendable {
     }
 
     /// Empties a projection's tables.
-    func clear(_ kind: ProjectionKind, _ txn: WriteTransaction) throws {
+    func clear(_ kind: ReadModelKind, _ txn: WriteTransaction) throws {
         for database in databases[kind]!.values { try txn.clear(database) }
     }
 
@@ -73,13 +73,13 @@ struct ReadModelStore: Sendable {
 
     /// Every read model's checkpoint (nil before its first fold) and digest, in registry order,
     /// as they stand in `txn`.
-    func checkpointsAndDigests(_ txn: ReadTransaction) throws -> [(kind: ProjectionKind, checkpoint: Checkpoint?, sha256: String)] {
-        try ProjectionKind.allCases.map { kind in (kind, try checkpoint(kind, txn), try digest(kind, txn)) }
+    func checkpointsAndDigests(_ txn: ReadTransaction) throws -> [(kind: ReadModelKind, checkpoint: Checkpoint?, sha256: String)] {
+        try ReadModelKind.allCases.map { kind in (kind, try checkpoint(kind, txn), try digest(kind, txn)) }
     }
 
     /// SHA-256 of a projection's canonical bytes: for each table (by name), every key and value
     /// in key order, each prefixed with its length. Identical whatever the history of writes.
-    func digest(_ kind: ProjectionKind, _ txn: ReadTransaction) throws -> String {
+    func digest(_ kind: ReadModelKind, _ txn: ReadTransaction) throws -> String {
         var hasher = SHA256()
         func feed(_ bytes: [UInt8]) {
             let length = UInt32(bytes.count)

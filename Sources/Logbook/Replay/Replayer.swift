@@ -3,7 +3,7 @@ import LMDB
 
 /// How far a rebuild has come, for progress bars.
 public struct RebuildProgress: Sendable, Hashable, Codable {
-    public var projections: [ProjectionKind]
+    public var projections: [ReadModelKind]
     /// The last position folded.
     public var position: UInt64
     /// The head of the log when the rebuild started (it may grow meanwhile).
@@ -29,10 +29,10 @@ struct Replayer: Sendable {
     /// log's head (every position through it committed): each slice counts as read through its
     /// last position.
     func fold(
-        _ kinds: Set<ProjectionKind>, into store: ReadModelStore, through end: UInt64,
+        _ kinds: Set<ReadModelKind>, into store: ReadModelStore, through end: UInt64,
         progress: (RebuildProgress) -> Void
     ) async throws -> UInt64 {
-        var checkpoints: [ProjectionKind: UInt64] = [:]
+        var checkpoints: [ReadModelKind: UInt64] = [:]
         try store.environment.read { txn in
             for kind in kinds { checkpoints[kind] = try store.checkpoint(kind, txn)?.position ?? 0 }
         }
@@ -104,8 +104,8 @@ struct Replayer: Sendable {
 
     /// Writes what the chunk changed and moves the checkpoints, in one write transaction.
     private func checkpoint(
-        _ projections: inout ProjectionSet, _ kinds: Set<ProjectionKind>, at position: UInt64,
-        _ checkpoints: inout [ProjectionKind: UInt64], _ store: ReadModelStore
+        _ projections: inout ReadModelSet, _ kinds: Set<ReadModelKind>, at position: UInt64,
+        _ checkpoints: inout [ReadModelKind: UInt64], _ store: ReadModelStore
     ) throws {
         // The closure may run twice (the map grew): flushing writes everything changed again.
         try store.environment.write { txn in
@@ -169,7 +169,7 @@ struct Replayer: Sendable {
 
     /// Prepares `kinds` for a rebuild: empties them (from scratch) or keeps their checkpoints
     /// (resuming), and marks them as rebuilding.
-    func prepare(_ kinds: Set<ProjectionKind>, in store: ReadModelStore, fresh: Bool) throws {
+    func prepare(_ kinds: Set<ReadModelKind>, in store: ReadModelStore, fresh: Bool) throws {
         try store.environment.write { txn in
             for kind in kinds {
                 let current = try store.checkpoint(kind, txn)

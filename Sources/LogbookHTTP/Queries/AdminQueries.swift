@@ -15,26 +15,26 @@ struct JobQuery: RouteQuery {
 
 /// A rebuild: which projections (default all), and whether to wait.
 struct RebuildQuery: RouteQuery {
-    static let projections = QueryParameter<Set<ProjectionKind>>(
+    static let projections = QueryParameter<Set<ReadModelKind>>(
         "projections", .string("Comma-separated projection names", pattern: Self.listPattern), "Projections to rebuild (default: all)",
-        expected: "comma-separated projection names (known: \(ProjectionKind.allCases.map(\.rawValue).joined(separator: ", ")))",
+        expected: "comma-separated projection names (known: \(ReadModelKind.allCases.map(\.rawValue).joined(separator: ", ")))",
         read: { text in
-            var kinds: Set<ProjectionKind> = []
+            var kinds: Set<ReadModelKind> = []
             for name in text.split(separator: ",", omittingEmptySubsequences: false) {
-                guard let kind = ProjectionKind(rawValue: String(name)) else { return nil }
+                guard let kind = ReadModelKind(rawValue: String(name)) else { return nil }
                 kinds.insert(kind)
             }
             return kinds
         })
     static var parameters: [DocumentedQueryParameter] { [projections.documented, JobQuery.wait.documented] }
     private static var listPattern: String {
-        let alternatives = "(" + ProjectionKind.allCases.map(\.rawValue).joined(separator: "|") + ")"
+        let alternatives = "(" + ReadModelKind.allCases.map(\.rawValue).joined(separator: "|") + ")"
         return "^\(alternatives)(,\(alternatives))*$"
     }
-    let kinds: Set<ProjectionKind>
+    let kinds: Set<ReadModelKind>
     let detached: Bool
     init(_ request: Request) throws {
-        kinds = try Self.projections.value(in: request) ?? Set(ProjectionKind.allCases)
+        kinds = try Self.projections.value(in: request) ?? Set(ReadModelKind.allCases)
         detached = try JobQuery(request).detached
     }
 }

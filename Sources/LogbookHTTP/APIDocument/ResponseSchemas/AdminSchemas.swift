@@ -7,10 +7,14 @@ private func hexSHA256(_ description: String) -> JSONSchema {
     .string(description, pattern: "^[0-9a-f]{64}$")
 }
 
-extension ProjectionStatus: DocumentedSchema {
+extension ReadModelStatus: DocumentedSchema {
+    /// The component's name in the API document, kept from before the type's rename (a client
+    /// generated from the document keeps its type names).
+    package static var schemaName: String { "ProjectionStatus" }
+
     package static var schema: JSONSchema {
         .object("Where one read model stands against the log", required: [
-            "projection": .enumeration("The read model", ProjectionKind.self),
+            "projection": .enumeration("The read model", ReadModelKind.self),
             "codeVersion": .integer("The read model's code version (a change makes it rebuild on open)", minimum: 1),
             "position": .count("The last log position folded into the read model (0 before the first event)"),
             "head": .count("The log's head when the status was read"),
@@ -71,13 +75,13 @@ extension AdminJob: DocumentedSchema {
                 pattern: "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"),
             "kind": .enumeration("What the job does", AdminJob.Kind.self),
             "state": .enumeration("Where the job is in its life", AdminJob.State.self),
-            "projections": .array("The read models it works on, in order", of: .enumeration("A read model", ProjectionKind.self)),
+            "projections": .array("The read models it works on, in order", of: .enumeration("A read model", ReadModelKind.self)),
             "startedAt": .dateTime("When the job started, by the Logbook's clock"),
         ], optional: [
             "progress": .reference(RebuildProgress.self, "The last progress report of a rebuild or verification (absent before the first)"),
             "backupProgress": .reference(BackupProgress.self, "The last progress report of a backup (absent before the first)"),
             "finishedAt": .dateTime("When the job ended (absent while it runs)"),
-            "digests": .array("A finished rebuild's new digests of the rebuilt read models", of: .reference(ProjectionDigest.self)),
+            "digests": .array("A finished rebuild's new digests of the rebuilt read models", of: .reference(ReadModelDigest.self)),
             "verification": .array("A finished verification's result per read model", of: .reference(VerificationResult.self)),
             "backup": .reference(FinishedBackup.self, "A finished backup's directory and manifest"),
             "error": .string("Why the job failed"),
@@ -88,7 +92,7 @@ extension AdminJob: DocumentedSchema {
 extension RebuildProgress: DocumentedSchema {
     package static var schema: JSONSchema {
         .object("How far a rebuild (or a verification's rebuild) has come", required: [
-            "projections": .array("The read models being rebuilt, in order", of: .enumeration("A read model", ProjectionKind.self)),
+            "projections": .array("The read models being rebuilt, in order", of: .enumeration("A read model", ReadModelKind.self)),
             "position": .count("The last log position folded"),
             "head": .count("The log's head when the rebuild started (it may grow meanwhile)"),
             "eventsFolded": .count("Events folded so far"),
@@ -107,10 +111,13 @@ extension BackupProgress: DocumentedSchema {
     }
 }
 
-extension ProjectionDigest: DocumentedSchema {
+extension ReadModelDigest: DocumentedSchema {
+    /// The component's name in the API document, kept from before the type's rename.
+    package static var schemaName: String { "ProjectionDigest" }
+
     package static var schema: JSONSchema {
         .object("The digest of one read model at one position", required: [
-            "projection": .enumeration("The read model", ProjectionKind.self),
+            "projection": .enumeration("The read model", ReadModelKind.self),
             "position": .count("Its checkpoint: the last log position folded"),
             "sha256": hexSHA256("SHA-256 of the read model's canonical bytes, in hex"),
             "rebuilding": .boolean("A rebuild owns the read model (the digest is of a partial state)"),
@@ -121,7 +128,7 @@ extension ProjectionDigest: DocumentedSchema {
 extension VerificationResult: DocumentedSchema {
     package static var schema: JSONSchema {
         .object("What a verification found for one read model", required: [
-            "projection": .enumeration("The read model", ProjectionKind.self),
+            "projection": .enumeration("The read model", ReadModelKind.self),
             "position": .count("The log position both digests are at"),
             "live": hexSHA256("SHA-256 of the live read model's canonical bytes, in hex"),
             "rebuilt": hexSHA256("SHA-256 of the read model rebuilt from the log into a scratch store, in hex"),
@@ -156,7 +163,7 @@ extension BackupManifest: DocumentedSchema {
 extension BackupReadModel: DocumentedSchema {
     package static var schema: JSONSchema {
         .object("One read model as it stood in a backup", required: [
-            "projection": .enumeration("The read model", ProjectionKind.self),
+            "projection": .enumeration("The read model", ReadModelKind.self),
             "codeVersion": .integer("Its code version", minimum: 1),
             "position": .count("Its checkpoint: the last log position folded"),
             "sha256": hexSHA256("SHA-256 of its canonical bytes, in hex"),

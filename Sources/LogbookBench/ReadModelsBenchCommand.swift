@@ -3,7 +3,7 @@ import Foundation
 import LogBenchmarks
 
 /// `logbook-bench projections`: rebuild, inline appends and queries over the generated data set.
-struct ProjectionsBenchCommand: AsyncParsableCommand {
+struct ReadModelsBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "projections",
         abstract: "Benchmark rebuilds, inline projections and queries over the generated data set.")
@@ -49,7 +49,7 @@ struct ProjectionsBenchCommand: AsyncParsableCommand {
         #if DEBUG
         FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook-bench projections`\n".utf8))
         #endif
-        var benchmark = ProjectionsBenchmark()
+        var benchmark = ReadModelsBenchmark()
         benchmark.users = users
         benchmark.weeks = weeks
         benchmark.queryIterations = queryIterations

@@ -67,11 +67,11 @@ struct TimelineWorkout: TableValue {
 /// The audit timeline: every event of a user, in log order, described in one line. The rows are
 /// the log's own subject index; this projection keeps, per position, the context a description
 /// needs ("set to 12,000, was 10,000"), and the little state that context comes from.
-struct TimelineProjection: ReadModel {
-    static let kind = ProjectionKind.timeline
+struct TimelineReadModel: ReadModel {
+    static let kind = ReadModelKind.timeline
     static let codeVersion = 1
 
-    static let folds = Folds<TimelineProjection>()
+    static let folds = Folds<TimelineReadModel>()
         .on(.goalSet) { try $0.onGoalSet($1, $2, $3) }
         .on(.goalCleared) { try $0.onGoalCleared($1, $2, $3) }
         .on(.goalDefaultSet) { try $0.onGoalDefaultSet($1, $2, $3) }
@@ -96,7 +96,7 @@ struct TimelineProjection: ReadModel {
     var workouts: ReadModelTable<WorkoutKey, TimelineWorkout>
     var places: ReadModelTable<PlaceKey, TextValue>
 
-    init(_ tables: ProjectionTables) {
+    init(_ tables: ReadModelTables) {
         context = tables.table("context")
         goals = tables.table("goals")
         defaults = tables.table("defaults")
@@ -223,15 +223,15 @@ struct TimelineProjection: ReadModel {
     }
 }
 
-extension ProjectionKind {
+extension ReadModelKind {
     /// The timeline read model.
-    public static let timeline = ProjectionKind(declared: "timeline")
+    public static let timeline = ReadModelKind(declared: "timeline")
 }
 
-extension ProjectionSet {
+extension ReadModelSet {
     /// The timeline read model, changed in place.
-    var timeline: TimelineProjection {
-        get { self[TimelineProjection.self] }
-        _modify { yield &self[TimelineProjection.self] }
+    var timeline: TimelineReadModel {
+        get { self[TimelineReadModel.self] }
+        _modify { yield &self[TimelineReadModel.self] }
     }
 }

@@ -5,28 +5,28 @@
 enum ReadModelRegistry {
     /// The read models.
     static let models: [any ReadModel.Type] = [
-        ProfilesProjection.self,
-        StatsProjection.self,
-        GoalsProjection.self,
-        PlacesProjection.self,
-        ActivitiesProjection.self,
-        TimelineProjection.self,
-        CollectiblesProjection.self,
-        RecordsProjection.self,
+        ProfilesReadModel.self,
+        StatsReadModel.self,
+        GoalsReadModel.self,
+        PlacesReadModel.self,
+        ActivitiesReadModel.self,
+        TimelineReadModel.self,
+        CollectiblesReadModel.self,
+        RecordsReadModel.self,
     ]
 
     /// The cached queries (each declares the read models it reads).
     static let cachedQueries: [CachedQuery] = [.stats, .goals, .places, .activities, .timeline, .collectibles, .records]
 
     /// The read models' names, in order.
-    static let kinds: [ProjectionKind] = models.map { $0.kind }
+    static let kinds: [ReadModelKind] = models.map { $0.kind }
 
     /// The place of `kind` in ``models``.
-    static func index(of kind: ProjectionKind) -> Int {
+    static func index(of kind: ReadModelKind) -> Int {
         guard let index = kinds.firstIndex(of: kind) else { preconditionFailure("no read model \(kind.rawValue) in the registry") }
         return index
     }
 
     /// The read model named `kind`.
-    static func model(_ kind: ProjectionKind) -> any ReadModel.Type { models[index(of: kind)] }
+    static func model(_ kind: ReadModelKind) -> any ReadModel.Type { models[index(of: kind)] }
 }

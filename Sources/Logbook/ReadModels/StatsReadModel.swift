@@ -8,11 +8,11 @@ import LMDB
 /// Steps: a sample counts on the local day of its start; the same sample (source, start
 /// instant, end instant) counts once, the first time. Which source's total is the day's steps is
 /// a view choice made when queried (preferred source, else the largest single source).
-struct StatsProjection: ReadModel {
-    static let kind = ProjectionKind.stats
+struct StatsReadModel: ReadModel {
+    static let kind = ReadModelKind.stats
     static let codeVersion = 1
 
-    static let folds = Folds<StatsProjection>()
+    static let folds = Folds<StatsReadModel>()
         .on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
         .on(.workoutFinished) { try $0.onWorkoutFinished($1, $2, $3) }
         .on(.workoutImported) { try $0.onWorkoutImported($1, $2, $3) }
@@ -26,7 +26,7 @@ struct StatsProjection: ReadModel {
     var steps: ReadModelTable<UserDaySourceKey, SourceSteps>
     var samples: ReadModelTable<SampleDayKey, CountedSamples>
 
-    init(_ tables: ProjectionTables) {
+    init(_ tables: ReadModelTables) {
         workouts = tables.table("workouts")
         days = tables.table("days")
         steps = tables.table("steps")
@@ -153,16 +153,16 @@ struct StatsProjection: ReadModel {
     }
 }
 
-extension ProjectionKind {
+extension ReadModelKind {
     /// The stats read model.
-    public static let stats = ProjectionKind(declared: "stats")
+    public static let stats = ReadModelKind(declared: "stats")
 }
 
-extension ProjectionSet {
+extension ReadModelSet {
     /// The stats read model, changed in place.
-    var stats: StatsProjection {
-        get { self[StatsProjection.self] }
-        _modify { yield &self[StatsProjection.self] }
+    var stats: StatsReadModel {
+        get { self[StatsReadModel.self] }
+        _modify { yield &self[StatsReadModel.self] }
     }
 }
 

@@ -40,17 +40,17 @@ struct UserKey: TableKey {
 
 /// Profiles: each user's display name, time zone, week start, units and preferred step source.
 /// Several read models and the command rules (goal horizon in the user's time zone) use it.
-struct ProfilesProjection: ReadModel {
-    static let kind = ProjectionKind.profiles
+struct ProfilesReadModel: ReadModel {
+    static let kind = ReadModelKind.profiles
     static let codeVersion = 1
 
-    static let folds = Folds<ProfilesProjection>()
+    static let folds = Folds<ProfilesReadModel>()
         .on(.userRegistered) { try $0.onUserRegistered($1, $2, $3) }
         .on(.userProfileUpdated) { try $0.onUserProfileUpdated($1, $2, $3) }
 
     var users: ReadModelTable<UserKey, Profile>
 
-    init(_ tables: ProjectionTables) { users = tables.table("users") }
+    init(_ tables: ReadModelTables) { users = tables.table("users") }
 
     mutating func onUserRegistered(_ e: UserRegistered, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
         users.set(UserKey(fold.user), Profile(
@@ -82,15 +82,15 @@ struct ProfilesProjection: ReadModel {
     }
 }
 
-extension ProjectionKind {
+extension ReadModelKind {
     /// The profiles read model.
-    public static let profiles = ProjectionKind(declared: "profiles")
+    public static let profiles = ReadModelKind(declared: "profiles")
 }
 
-extension ProjectionSet {
+extension ReadModelSet {
     /// The profiles read model, changed in place.
-    var profiles: ProfilesProjection {
-        get { self[ProfilesProjection.self] }
-        _modify { yield &self[ProfilesProjection.self] }
+    var profiles: ProfilesReadModel {
+        get { self[ProfilesReadModel.self] }
+        _modify { yield &self[ProfilesReadModel.self] }
     }
 }

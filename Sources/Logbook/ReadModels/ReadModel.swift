@@ -21,15 +21,15 @@ package struct FoldEvent: Sendable {
 /// on hash order, locale or time zone.
 protocol ReadModel: Sendable {
     /// The read model's name: its checkpoint's and its databases' names (`rm.<name>.<table>`).
-    static var kind: ProjectionKind { get }
+    static var kind: ReadModelKind { get }
     /// Bumped whenever the fold or the stored form changes: the read model then rebuilds on open.
     static var codeVersion: Int { get }
     /// The fold of each event type the read model reads (``Folds``): what it reads and how it
     /// folds are declared once, together.
     static var folds: Folds<Self> { get }
 
-    /// The read model over `tables` (each table made with ``ProjectionTables/table(_:_:_:)``).
-    init(_ tables: ProjectionTables)
+    /// The read model over `tables` (each table made with ``ReadModelTables/table(_:_:_:)``).
+    init(_ tables: ReadModelTables)
 
     /// Folds one event in (by its type's entry in ``folds``; only events of the types it reads
     /// are handed to it).
@@ -68,7 +68,7 @@ extension ReadModel {
 
     /// The names of the read model's tables (without the `rm.<name>.` prefix).
     static var tableNames: [String] {
-        var model = Self(ProjectionTables(inMemory: ()))
+        var model = Self(ReadModelTables(inMemory: ()))
         var names = TableNames()
         try? model.visitTables(&names)
         return names.names
@@ -129,7 +129,7 @@ private struct TableCacheCounter: TableVisitor {
 }
 
 /// Where a read model's tables live: named LMDB databases, or memory.
-struct ProjectionTables: Sendable {
+struct ReadModelTables: Sendable {
     private let databases: [String: Database]
     let inMemory: Bool
 

@@ -167,11 +167,11 @@ struct RecordFalls: TableValue {
 /// longest distance and the longest moving time are read when asked; and, per position, the
 /// standing records a workout broke when it came to count (the first workout of a type sets
 /// records but breaks none), for the timeline.
-struct RecordsProjection: ReadModel {
-    static let kind = ProjectionKind.records
+struct RecordsReadModel: ReadModel {
+    static let kind = ReadModelKind.records
     static let codeVersion = 1
 
-    static let folds = Folds<RecordsProjection>()
+    static let folds = Folds<RecordsReadModel>()
         .on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
         .on(.workoutFinished) { try $0.onWorkoutFinished($1, $2, $3) }
         .on(.workoutImported) { try $0.onWorkoutImported($1, $2, $3) }
@@ -183,7 +183,7 @@ struct RecordsProjection: ReadModel {
     var entries: ReadModelTable<UserTypeKey, RecordEntries>
     var falls: ReadModelTable<UserPositionKey, RecordFalls>
 
-    init(_ tables: ProjectionTables) {
+    init(_ tables: ReadModelTables) {
         workouts = tables.table("workouts")
         entries = tables.table("entries")
         falls = tables.table("falls")
@@ -278,7 +278,7 @@ struct RecordsProjection: ReadModel {
     }
 }
 
-extension RecordsProjection {
+extension RecordsReadModel {
     static let notesTimeline = true
 
     /// "Personal records: fastest 5 km, longest distance" on the line of a workout that broke them.
@@ -288,15 +288,15 @@ extension RecordsProjection {
     }
 }
 
-extension ProjectionKind {
+extension ReadModelKind {
     /// The personal records read model.
-    public static let records = ProjectionKind(declared: "records")
+    public static let records = ReadModelKind(declared: "records")
 }
 
-extension ProjectionSet {
+extension ReadModelSet {
     /// The personal records read model, changed in place.
-    var records: RecordsProjection {
-        get { self[RecordsProjection.self] }
-        _modify { yield &self[RecordsProjection.self] }
+    var records: RecordsReadModel {
+        get { self[RecordsReadModel.self] }
+        _modify { yield &self[RecordsReadModel.self] }
     }
 }

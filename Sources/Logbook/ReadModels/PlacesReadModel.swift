@@ -4,11 +4,11 @@ import LMDB
 
 /// Places: the shared catalog in the order places were added, and each user's status of each
 /// place (not seen, interested, not interested, visited), visits and notes.
-struct PlacesProjection: ReadModel {
-    static let kind = ProjectionKind.places
+struct PlacesReadModel: ReadModel {
+    static let kind = ReadModelKind.places
     static let codeVersion = 1
 
-    static let folds = Folds<PlacesProjection>()
+    static let folds = Folds<PlacesReadModel>()
         .on(.placeAdded) { try $0.onPlaceAdded($1, $2, $3) }
         .on(.placeSwiped) { try $0.onPlaceSwiped($1, $2, $3) }
         .on(.placeVisited) { try $0.onPlaceVisited($1, $2, $3) }
@@ -20,7 +20,7 @@ struct PlacesProjection: ReadModel {
     var order: ReadModelTable<SequenceKey, TextValue>
     var status: ReadModelTable<UserPlaceKey, UserPlace>
 
-    init(_ tables: ProjectionTables) {
+    init(_ tables: ReadModelTables) {
         catalog = tables.table("catalog")
         order = tables.table("order")
         status = tables.table("status")
@@ -110,7 +110,7 @@ public struct PlaceView: Sendable, Hashable, Codable {
     }
 }
 
-extension PlacesProjection {
+extension PlacesReadModel {
     /// Every catalog place with the user's state, in catalog order.
     mutating func allPlaces(user: String, _ txn: ReadTransaction?) throws -> [PlaceView] {
         var states: [String: UserPlace] = [:]
@@ -156,15 +156,15 @@ extension PlacesProjection {
     }
 }
 
-extension ProjectionKind {
+extension ReadModelKind {
     /// The places read model.
-    public static let places = ProjectionKind(declared: "places")
+    public static let places = ReadModelKind(declared: "places")
 }
 
-extension ProjectionSet {
+extension ReadModelSet {
     /// The places read model, changed in place.
-    var places: PlacesProjection {
-        get { self[PlacesProjection.self] }
-        _modify { yield &self[PlacesProjection.self] }
+    var places: PlacesReadModel {
+        get { self[PlacesReadModel.self] }
+        _modify { yield &self[PlacesReadModel.self] }
     }
 }

@@ -4,12 +4,12 @@ import LMDB
 /// Activities: every workout with its details and status, each user's list of counted workouts
 /// (newest first), the import index (source kind + id → workout), each user's active workout,
 /// and the recorded tracks (one row per `workout.track_recorded` part).
-struct ActivitiesProjection: ReadModel {
-    static let kind = ProjectionKind.activities
+struct ActivitiesReadModel: ReadModel {
+    static let kind = ReadModelKind.activities
     /// 2: records carry elapsed time, maximum heart rate and track sizes; laps in their full form; tracks.
     static let codeVersion = 2
 
-    static let folds = Folds<ActivitiesProjection>()
+    static let folds = Folds<ActivitiesReadModel>()
         .on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
         .on(.workoutPaused) { try $0.onWorkoutPaused($1, $2, $3) }
         .on(.workoutResumed) { try $0.onWorkoutResumed($1, $2, $3) }
@@ -26,7 +26,7 @@ struct ActivitiesProjection: ReadModel {
     var active: ReadModelTable<UserKey, TextValue>
     var tracks: ReadModelTable<TrackPartKey, TrackPartValue>
 
-    init(_ tables: ProjectionTables) {
+    init(_ tables: ReadModelTables) {
         workouts = tables.table("workouts")
         list = tables.table("list")
         imports = tables.table("imports")
@@ -142,15 +142,15 @@ struct ActivitiesProjection: ReadModel {
     }
 }
 
-extension ProjectionKind {
+extension ReadModelKind {
     /// The activities read model.
-    public static let activities = ProjectionKind(declared: "activities")
+    public static let activities = ReadModelKind(declared: "activities")
 }
 
-extension ProjectionSet {
+extension ReadModelSet {
     /// The activities read model, changed in place.
-    var activities: ActivitiesProjection {
-        get { self[ActivitiesProjection.self] }
-        _modify { yield &self[ActivitiesProjection.self] }
+    var activities: ActivitiesReadModel {
+        get { self[ActivitiesReadModel.self] }
+        _modify { yield &self[ActivitiesReadModel.self] }
     }
 }

@@ -6,7 +6,7 @@ import LMDB
 /// disagree, and a new event type concerns only the read models that fold it.
 ///
 /// ```swift
-/// static let folds = Folds<GoalsProjection>()
+/// static let folds = Folds<GoalsReadModel>()
 ///     .on(.goalSet) { try $0.setGoal($1, $2, $3) }
 ///     .on(.goalCleared) { try $0.clearGoal($1, $2, $3) }
 /// ```

@@ -48,7 +48,7 @@ public struct PeriodStats: Sendable, Hashable, Codable {
     public var averageStepsPerDay: Double
 }
 
-extension StatsProjection {
+extension StatsReadModel {
     /// The statistics of every day from `from` to `to` (inclusive) for `user`, with the day's steps
     /// chosen by `preferredSource` (nil: the largest single source that day).
     mutating func period(user: String, from: CivilDate, to: CivilDate, preferredSource: String?, _ txn: ReadTransaction?) throws -> PeriodStats {

@@ -74,7 +74,7 @@ public struct ActivityInsights: Sendable, Hashable, Codable {
     public var byType: [TypeTotals]
 }
 
-extension ActivitiesProjection {
+extension ActivitiesReadModel {
     /// Counted workouts of `user`, newest first, filtered, at most `limit`, after `cursor`.
     mutating func page(
         user: String, filter: ActivityFilter, limit: Int, cursor: String?, _ txn: ReadTransaction?

@@ -28,11 +28,11 @@ extension Goal: TableValue {
 /// Goal progress: each user's explicit goals per local date and the history of their default
 /// goal (each default applies from the local day of its `occurredAt` onwards). Steps, active
 /// minutes, met days and streaks are worked out when queried, together with the stats.
-struct GoalsProjection: ReadModel {
-    static let kind = ProjectionKind.goals
+struct GoalsReadModel: ReadModel {
+    static let kind = ReadModelKind.goals
     static let codeVersion = 1
 
-    static let folds = Folds<GoalsProjection>()
+    static let folds = Folds<GoalsReadModel>()
         .on(.goalSet) { try $0.onGoalSet($1, $2, $3) }
         .on(.goalCleared) { try $0.onGoalCleared($1, $2, $3) }
         .on(.goalDefaultSet) { try $0.onGoalDefaultSet($1, $2, $3) }
@@ -40,7 +40,7 @@ struct GoalsProjection: ReadModel {
     var explicit: ReadModelTable<UserDayKey, Goal>
     var defaults: ReadModelTable<UserDayKey, Goal>
 
-    init(_ tables: ProjectionTables) {
+    init(_ tables: ReadModelTables) {
         explicit = tables.table("explicit")
         defaults = tables.table("defaults")
     }
@@ -94,15 +94,15 @@ struct GoalsProjection: ReadModel {
     }
 }
 
-extension ProjectionKind {
+extension ReadModelKind {
     /// The goals read model.
-    public static let goals = ProjectionKind(declared: "goals")
+    public static let goals = ReadModelKind(declared: "goals")
 }
 
-extension ProjectionSet {
+extension ReadModelSet {
     /// The goals read model, changed in place.
-    var goals: GoalsProjection {
-        get { self[GoalsProjection.self] }
-        _modify { yield &self[GoalsProjection.self] }
+    var goals: GoalsReadModel {
+        get { self[GoalsReadModel.self] }
+        _modify { yield &self[GoalsReadModel.self] }
     }
 }

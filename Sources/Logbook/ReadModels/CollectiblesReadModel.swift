@@ -57,11 +57,11 @@ struct LedgerWorkout: TableValue {
 /// deleted one leaves it, as if never recorded). Workout milestones (first workout, first 5 km,
 /// ten workouts, 100 km in total, a marathon) are read off the ledger; step and goal milestones
 /// (a 10,000-step day, a 7-day goal streak) off the stats and goals, when queried.
-struct CollectiblesProjection: ReadModel {
-    static let kind = ProjectionKind.collectibles
+struct CollectiblesReadModel: ReadModel {
+    static let kind = ReadModelKind.collectibles
     static let codeVersion = 1
 
-    static let folds = Folds<CollectiblesProjection>()
+    static let folds = Folds<CollectiblesReadModel>()
         .on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
         .on(.workoutFinished) { try $0.onWorkoutFinished($1, $2, $3) }
         .on(.workoutImported) { try $0.onWorkoutImported($1, $2, $3) }
@@ -71,7 +71,7 @@ struct CollectiblesProjection: ReadModel {
     var ledger: ReadModelTable<UserPositionKey, LedgerEntry>
     var workouts: ReadModelTable<WorkoutKey, LedgerWorkout>
 
-    init(_ tables: ProjectionTables) {
+    init(_ tables: ReadModelTables) {
         ledger = tables.table("ledger")
         workouts = tables.table("workouts")
     }
@@ -138,15 +138,15 @@ struct CollectiblesProjection: ReadModel {
     }
 }
 
-extension ProjectionKind {
+extension ReadModelKind {
     /// The collectibles read model.
-    public static let collectibles = ProjectionKind(declared: "collectibles")
+    public static let collectibles = ReadModelKind(declared: "collectibles")
 }
 
-extension ProjectionSet {
+extension ReadModelSet {
     /// The collectibles read model, changed in place.
-    var collectibles: CollectiblesProjection {
-        get { self[CollectiblesProjection.self] }
-        _modify { yield &self[CollectiblesProjection.self] }
+    var collectibles: CollectiblesReadModel {
+        get { self[CollectiblesReadModel.self] }
+        _modify { yield &self[CollectiblesReadModel.self] }
     }
 }

@@ -5,7 +5,7 @@
 /// its own file, and ``allCases`` follows ``ReadModelRegistry``, so adding a read model breaks no
 /// code that lists the kinds it knows. The order of ``allCases`` is the order read models fold in
 /// and are digested.
-public struct ProjectionKind: RawRepresentable, Sendable, Hashable, Codable, Comparable, CaseIterable, CustomStringConvertible {
+public struct ReadModelKind: RawRepresentable, Sendable, Hashable, Codable, Comparable, CaseIterable, CustomStringConvertible {
     public let rawValue: String
 
     /// The kind named `rawValue`, if Logbook has such a read model.
@@ -19,7 +19,7 @@ public struct ProjectionKind: RawRepresentable, Sendable, Hashable, Codable, Com
 
     public init(from decoder: any Decoder) throws {
         let name = try decoder.singleValueContainer().decode(String.self)
-        guard let kind = ProjectionKind(rawValue: name) else {
+        guard let kind = ReadModelKind(rawValue: name) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown read model \"\(name)\""))
         }
         self = kind
@@ -31,7 +31,7 @@ public struct ProjectionKind: RawRepresentable, Sendable, Hashable, Codable, Com
     }
 
     /// Every read model, in registry order.
-    public static var allCases: [ProjectionKind] { ReadModelRegistry.kinds }
+    public static var allCases: [ReadModelKind] { ReadModelRegistry.kinds }
 
     /// The read model's code version: a change makes it rebuild on open.
     public var codeVersion: Int { ReadModelRegistry.model(self).codeVersion }
@@ -44,5 +44,5 @@ public struct ProjectionKind: RawRepresentable, Sendable, Hashable, Codable, Com
 
     public var description: String { rawValue }
 
-    public static func < (lhs: ProjectionKind, rhs: ProjectionKind) -> Bool { lhs.index < rhs.index }
+    public static func < (lhs: ReadModelKind, rhs: ReadModelKind) -> Bool { lhs.index < rhs.index }
 }

@@ -9,7 +9,7 @@ import Histogram
 /// `logbook-bench projections`: a full rebuild of every read model over the generated data set
 /// against a decode-only scan of the same log, live appends with and without inline projections,
 /// and query latencies cached and uncached — all in one run.
-public struct ProjectionsBenchmark: Sendable {
+public struct ReadModelsBenchmark: Sendable {
     public var users = 760
     public var weeks = 12
     public var seed: UInt64 = 7
@@ -153,10 +153,10 @@ public struct ProjectionsBenchmark: Sendable {
         do {
             for batchIndex in 0..<((appendEvents + batch - 1) / batch) {
                 // Blocks of fifty batches: with the projections, then without.
-                let withProjections = (batchIndex / 50) % 2 == 0
+                let withReadModels = (batchIndex / 50) % 2 == 0
                 if batchIndex % 50 == 0 {
                     await closeOpen()
-                    if withProjections {
+                    if withReadModels {
                         open = (try await Logbook.open(path: path, configuration: configuration), nil, nil)
                     } else {
                         let encrypted = configuration.payloadEncryption.isEncrypted
@@ -177,7 +177,7 @@ public struct ProjectionsBenchmark: Sendable {
                 let log: any EventStore = open.logbook?.log ?? open.store!
                 let clock = Stopwatch()
                 for result in try await log.append(batch: requests) { _ = try result.get() }
-                if withProjections {
+                if withReadModels {
                     inlineSeconds += clock.seconds
                     inlineEvents += batch
                 } else {

@@ -5,28 +5,28 @@ import LMDB
 /// queries. Only the read models in ``active`` fold and flush.
 ///
 /// Built from ``ReadModelRegistry``; a query reaches one read model by its type
-/// (`projections[StatsProjection.self]`, or the accessor its file declares, `projections.stats`).
-struct ProjectionSet: Sendable {
+/// (`projections[StatsReadModel.self]`, or the accessor its file declares, `projections.stats`).
+struct ReadModelSet: Sendable {
     /// The read models, in registry order, each made when first used.
     private var members: [(any ReadModel)?]
     /// Where each read model's tables live, in registry order.
-    private let tables: [ProjectionTables]
+    private let tables: [ReadModelTables]
     /// Which read models fold and flush (a bit per registry index, for a cheap test per event).
     private var mask: UInt64
     /// Which members are made (a bit per registry index), so folding an event does not test an
     /// existential optional per read model.
     private var made: UInt64 = 0
 
-    var active: Set<ProjectionKind> {
-        get { Set(ProjectionKind.allCases.filter { mask & Self.bit($0) != 0 }) }
+    var active: Set<ReadModelKind> {
+        get { Set(ReadModelKind.allCases.filter { mask & Self.bit($0) != 0 }) }
         set { mask = newValue.reduce(0) { $0 | Self.bit($1) } }
     }
 
-    private static func bit(_ kind: ProjectionKind) -> UInt64 { 1 << UInt64(kind.index) }
+    private static func bit(_ kind: ReadModelKind) -> UInt64 { 1 << UInt64(kind.index) }
 
     /// Read models over `tables` (one per registry entry, in order); all of them active unless
     /// `active` says otherwise.
-    init(tables: [ProjectionTables], active: Set<ProjectionKind>? = nil) {
+    init(tables: [ReadModelTables], active: Set<ReadModelKind>? = nil) {
         precondition(tables.count == ReadModelRegistry.models.count, "one set of tables per read model")
         self.tables = tables
         members = Array(repeating: nil, count: tables.count)
@@ -34,8 +34,8 @@ struct ProjectionSet: Sendable {
     }
 
     /// Every read model in memory, for as-of queries and tests.
-    static func inMemory() -> ProjectionSet {
-        ProjectionSet(tables: Array(repeating: ProjectionTables(inMemory: ()), count: ReadModelRegistry.models.count))
+    static func inMemory() -> ReadModelSet {
+        ReadModelSet(tables: Array(repeating: ReadModelTables(inMemory: ()), count: ReadModelRegistry.models.count))
     }
 
     /// The read model of type `P`, changed in place.
@@ -88,7 +88,7 @@ struct ProjectionSet: Sendable {
         for index in members.indices { members[index]?.markFlushed() }
     }
 
-    mutating func dropCache(_ kinds: Set<ProjectionKind>? = nil) {
+    mutating func dropCache(_ kinds: Set<ReadModelKind>? = nil) {
         for index in members.indices where kinds?.contains(ReadModelRegistry.kinds[index]) ?? true { members[index]?.dropCache() }
     }
 
