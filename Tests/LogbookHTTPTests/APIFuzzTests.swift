@@ -25,13 +25,7 @@ struct APIFuzzTests {
 
     @Test("schemathesis at 100 examples per operation finds nothing (fixed seed)")
     func schemathesis() async throws {
-        try await withTemporaryDirectory { directory in
-            let (demo, demoOutput) = try await runLogbook(["demo", "--path", directory + "/data", "--users", "3", "--no-serve"], includeErrors: true)
-            try #require(demo == 0, "\(demoOutput)")
-            let (server, base) = try ServerProcessTests.start(
-                ["serve", "--path", directory + "/data", "--port", "0", "--log-level", "error"], until: #"http://127\.0\.0\.1:[0-9]+"#)
-            defer { server.terminate() }
-            let url = String(base[base.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)!])
+        try await withTemporaryDirectory { directory in try await ServerProcessTests.withDemoServer(users: 3, in: directory) { url in
             let admin = try await TokenKeys(secret: testSecret).token(user: "admin", admin: true)
             // Through python3 (as tools/setup installed it), whatever PATH holds for pip's scripts.
             let (status, output) = try await Self.python([
@@ -50,7 +44,7 @@ struct APIFuzzTests {
             let summary = output.range(of: "SUMMARY").map { String(output[$0.lowerBound...]) } ?? String(output.suffix(4000))
             print("schemathesis summary:\n\(summary)")
             #expect(status == 0, "\(output.suffix(20_000))")
-        }
+        } }
     }
 
     /// Runs python3 with `arguments` (off the cooperative pool), stdout and stderr together.

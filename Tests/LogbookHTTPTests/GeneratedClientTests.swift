@@ -14,13 +14,7 @@ import Testing
 struct GeneratedClientTests {
     @Test("a generated client reads health, a profile, a week's statistics and goals from a real server")
     func generatedClientCallsTheServer() async throws {
-        try await withTemporaryDirectory { directory in
-            let (demo, output) = try await runLogbook(["demo", "--path", directory + "/data", "--users", "2", "--no-serve"], includeErrors: true)
-            try #require(demo == 0, "\(output)")
-            let (server, started) = try ServerProcessTests.start(
-                ["serve", "--path", directory + "/data", "--port", "0", "--log-level", "error"], until: #"http://127\.0\.0\.1:[0-9]+"#)
-            defer { server.terminate() }
-            let base = String(started[started.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)!])
+        try await withTemporaryDirectory { directory in try await ServerProcessTests.withDemoServer(users: 2, in: directory) { base in
             let token = try await TokenKeys(secret: testSecret).token(user: "u-1000")
             let client = Client(serverURL: try #require(URL(string: base)), transport: AsyncHTTPClientTransport(), middlewares: [Bearer(token: token)])
 
@@ -45,20 +39,15 @@ struct GeneratedClientTests {
             let refused = try await client.getUsersUserProfile(path: .init(user: "u-1001"))
             guard case .forbidden(let forbidden) = refused else { Issue.record("expected 403, got \(refused)"); return }
             #expect(try forbidden.body.application_problem_plus_json.status == 403)
-        }
+        } }
     }
 }
 
 extension GeneratedClientTests {
     @Test("the generated client sends commands with their bodies and reads the user's events in the log's page")
     func generatedClientSendsCommands() async throws {
-        try await withTemporaryDirectory { directory in
-            let (demo, output) = try await runLogbook(["demo", "--path", directory + "/data", "--users", "2", "--no-serve"], includeErrors: true)
-            try #require(demo == 0, "\(output)")
-            let (server, started) = try ServerProcessTests.start(
-                ["serve", "--path", directory + "/data", "--port", "0", "--log-level", "error"], until: #"http://127\.0\.0\.1:[0-9]+"#)
-            defer { server.terminate() }
-            let base = try #require(URL(string: String(started[started.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)!])))
+        try await withTemporaryDirectory { directory in try await ServerProcessTests.withDemoServer(users: 2, in: directory) { served in
+            let base = try #require(URL(string: served))
             let token = try await TokenKeys(secret: testSecret).token(user: "u-1000")
             let client = Client(serverURL: base, transport: AsyncHTTPClientTransport(), middlewares: [Bearer(token: token)])
 
@@ -81,7 +70,7 @@ extension GeneratedClientTests {
             let operators = Client(serverURL: base, transport: AsyncHTTPClientTransport(), middlewares: [Bearer(token: admin)])
             let place = try await operators.patchCatalogPlacesPlaceId(path: .init(placeId: "p-r1"), body: .json(.init(name: "Renamed")))
             #expect(try place.created.body.json.streamVersion >= 0)
-        }
+        } }
     }
 }
 

@@ -33,32 +33,28 @@ struct PythonClientTests {
                 .filter { $0.hasSuffix(".py") && !$0.hasSuffix("__init__.py") }
             #expect(modules.count == (try Self.operations()).count, "generated \(modules.count) operations: \(modules.sorted())")
 
-            let (demo, demoOutput) = try await runLogbook(["demo", "--path", directory + "/data", "--users", "2", "--no-serve"], includeErrors: true)
-            try #require(demo == 0, "\(demoOutput)")
-            let (server, started) = try ServerProcessTests.start(
-                ["serve", "--path", directory + "/data", "--port", "0", "--log-level", "error"], until: #"http://127\.0\.0\.1:[0-9]+"#)
-            defer { server.terminate() }
-            let base = String(started[started.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)!])
-            let token = try await TokenKeys(secret: testSecret).token(user: "u-1000")
-            let script = """
-                import datetime, sys
-                sys.path.insert(0, sys.argv[1])
-                from logbook_client import AuthenticatedClient
-                from logbook_client.api.default import put_users_user_goals_date, get_users_user_goals_week
-                from logbook_client.models import GoalSetRequest
-                client = AuthenticatedClient(base_url=sys.argv[2], token=sys.argv[3])
-                set_goal = put_users_user_goals_date.sync_detailed(client=client, user="u-1000", date="2026-10-28", body=GoalSetRequest(steps=12345))
-                print("command", int(set_goal.status_code))
-                week = get_users_user_goals_week.sync_detailed(client=client, user="u-1000", date=datetime.date(2026, 10, 28))
-                print("query", int(week.status_code))
-                day = [d for d in week.parsed.days if str(d.date) == "2026-10-28"][0]
-                print("goal", day.goal.steps)
-                """
-            let (status, answer) = try await APIFuzzTests.python(["-c", script, directory, base, token], in: directory)
-            #expect(status == 0, "\(answer)")
-            #expect(answer.contains("command 201"), "\(answer)")
-            #expect(answer.contains("query 200"), "\(answer)")
-            #expect(answer.contains("goal 12345"), "\(answer)")
+            try await ServerProcessTests.withDemoServer(users: 2, in: directory) { base in
+                let token = try await TokenKeys(secret: testSecret).token(user: "u-1000")
+                let script = """
+                    import datetime, sys
+                    sys.path.insert(0, sys.argv[1])
+                    from logbook_client import AuthenticatedClient
+                    from logbook_client.api.default import put_users_user_goals_date, get_users_user_goals_week
+                    from logbook_client.models import GoalSetRequest
+                    client = AuthenticatedClient(base_url=sys.argv[2], token=sys.argv[3])
+                    set_goal = put_users_user_goals_date.sync_detailed(client=client, user="u-1000", date="2026-10-28", body=GoalSetRequest(steps=12345))
+                    print("command", int(set_goal.status_code))
+                    week = get_users_user_goals_week.sync_detailed(client=client, user="u-1000", date=datetime.date(2026, 10, 28))
+                    print("query", int(week.status_code))
+                    day = [d for d in week.parsed.days if str(d.date) == "2026-10-28"][0]
+                    print("goal", day.goal.steps)
+                    """
+                let (status, answer) = try await APIFuzzTests.python(["-c", script, directory, base, token], in: directory)
+                #expect(status == 0, "\(answer)")
+                #expect(answer.contains("command 201"), "\(answer)")
+                #expect(answer.contains("query 200"), "\(answer)")
+                #expect(answer.contains("goal 12345"), "\(answer)")
+            }
         }
     }
 }

@@ -21,6 +21,17 @@ struct ServerProcessTests {
     }
 
     /// Runs `logbook arguments` and reads its standard output until `pattern` appears.
+    /// Runs `body` against a real `logbook serve` over the demo data set of `users` users, made in
+    /// `directory`; hands it the server's base URL. The server is stopped after.
+    static func withDemoServer(users: Int, in directory: String, _ body: (String) async throws -> Void) async throws {
+        let (demo, output) = try await runLogbook(["demo", "--path", directory + "/data", "--users", "\(users)", "--no-serve"], includeErrors: true)
+        try #require(demo == 0, "\(output)")
+        let (server, started) = try start(["serve", "--path", directory + "/data", "--port", "0", "--log-level", "error"],
+                                          until: #"http://127\.0\.0\.1:[0-9]+"#)
+        defer { server.terminate() }
+        try await body(String(started[started.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)!]))
+    }
+
     static func start(_ arguments: [String], until pattern: String) throws -> (Process, String) {
         let process = Process()
         process.executableURL = logbookExecutable

@@ -13,14 +13,8 @@ import WorkoutFilesFuzzing
     @Test(arguments: WorkoutFilesFuzz.targets.map(\.name))
     func regressionsAndSeedsPass(_ name: String) throws {
         let target = try #require(WorkoutFilesFuzz.targets.first { $0.name == name })
-        var ran = 0
-        for folder in ["Regressions", "Corpus"] {
-            for file in FuzzTarget.files(at: Self.fuzzRoot.appendingPathComponent("\(folder)/\(name)").path) {
-                let bytes = try #require(FuzzTarget.read(file), "cannot read \(file)")
-                #expect(throws: Never.self, "\(file)") { try target.check(bytes) }
-                ran += 1
-            }
-        }
+        let (ran, failures) = target.replaySavedInputs(under: Self.fuzzRoot.path)
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
         #expect(ran > 0, "\(name) has no seeds in Tests/Fuzz/Corpus/\(name)")
     }
 }

@@ -87,6 +87,29 @@ public struct FuzzTarget: Sendable {
         exit(failed == 0 ? 0 : 1)
     }
 
+    /// Runs every saved input of this target — `Regressions/<name>/` and `Corpus/<name>/` under
+    /// `root` (the `Tests/Fuzz` folder) — through ``check``, as the normal test suites do: how many
+    /// ran, and each one that failed, with why.
+    public func replaySavedInputs(under root: String) -> (ran: Int, failures: [String]) {
+        var ran = 0
+        var failures: [String] = []
+        for folder in ["Regressions", "Corpus"] {
+            for file in Self.files(at: "\(root)/\(folder)/\(name)") {
+                ran += 1
+                guard let bytes = Self.read(file) else {
+                    failures.append("\(file): cannot be read")
+                    continue
+                }
+                do {
+                    try check(bytes)
+                } catch {
+                    failures.append("\(file): \(error.description)")
+                }
+            }
+        }
+        return (ran, failures)
+    }
+
     /// `path` itself, or the regular files directly inside it when it is a directory, sorted;
     /// nothing when there is nothing at `path`.
     public static func files(at path: String) -> [String] {
