@@ -87,3 +87,119 @@ private struct Bearer: ClientMiddleware {
         return try await next(request, body, baseURL)
     }
 }
+
+extension GeneratedClientTests {
+    @Test("the generated client calls every query and the commands of a workout's life, the goals and the places, as an app would")
+    func generatedClientCallsEveryQueryAndCommand() async throws {
+        try await withTemporaryDirectory { directory in try await ServerProcessTests.withDemoServer(users: 2, in: directory) { served in
+            let base = try #require(URL(string: served))
+            let keys = await TokenKeys(secret: testSecret)
+            // The log's times are RFC 3339 with up to six fraction digits, or none: the runtime's
+            // default transcoder takes only the latter, so an app configures one that takes both.
+            let configuration = Configuration(dateTranscoder: RFC3339Times())
+            let client = Client(serverURL: base, configuration: configuration, transport: AsyncHTTPClientTransport(),
+                                middlewares: [Bearer(token: try await keys.token(user: "u-9"))])
+            let user = "u-9"
+
+            // Commands: register, profile, a workout from start to delete, steps, goals, places.
+            _ = try await client.postUsersUser(path: .init(user: user), body: .json(.init(
+                displayName: "Nine", timeZone: "Europe/Berlin", units: .metric, weekStart: .monday))).created
+            _ = try await client.patchUsersUserProfile(path: .init(user: user), body: .json(.init(displayName: "Nine B"))).created
+            _ = try await client.postUsersUserWorkouts(path: .init(user: user), body: .json(.init(
+                activityType: .run, source: .init(kind: .manual), startedAt: "2026-10-27T07:00:00+01:00", workoutId: "w9"))).created
+            _ = try await client.postUsersUserWorkoutsWorkoutIdPause(path: .init(user: user, workoutId: "w9"),
+                                                                    body: .json(.init(at: "2026-10-27T07:10:00+01:00"))).created
+            _ = try await client.postUsersUserWorkoutsWorkoutIdResume(path: .init(user: user, workoutId: "w9"),
+                                                                     body: .json(.init(at: "2026-10-27T07:12:00+01:00"))).created
+            _ = try await client.postUsersUserWorkoutsWorkoutIdFinish(path: .init(user: user, workoutId: "w9"), body: .json(.init(
+                distanceMeters: 8_000, endedAt: "2026-10-27T07:50:00+01:00", movingSeconds: 2_700))).created
+            _ = try await client.patchUsersUserWorkoutsWorkoutId(path: .init(user: user, workoutId: "w9"), body: .json(.init(title: "Tempo"))).created
+            _ = try await client.postUsersUserWorkouts(path: .init(user: user), body: .json(.init(
+                activityType: .walk, source: .init(kind: .manual), startedAt: "2026-10-28T18:00:00+01:00", workoutId: "w10"))).created
+            _ = try await client.postUsersUserWorkoutsWorkoutIdDiscard(path: .init(user: user, workoutId: "w10")).created
+            _ = try await client.postUsersUserSteps(path: .init(user: user), body: .json(.init(samples: [
+                .init(count: 900, end: "2026-10-27T09:10:00+01:00", source: "phone", start: "2026-10-27T09:00:00+01:00"),
+            ]))).created
+            _ = try await client.putUsersUserDefaultGoal(path: .init(user: user), body: .json(.init(steps: 9_000))).created
+            _ = try await client.putUsersUserGoalsDate(path: .init(user: user, date: "2026-10-29"), body: .json(.init(steps: 11_000))).created
+            _ = try await client.deleteUsersUserGoalsDate(path: .init(user: user, date: "2026-10-29")).created
+            _ = try await client.postUsersUserPlacesPlaceIdSwipe(path: .init(user: user, placeId: "p-r1"), body: .json(.init(direction: .right))).created
+            _ = try await client.postUsersUserPlacesPlaceIdSwipe(path: .init(user: user, placeId: "p-r2"), body: .json(.init(direction: .right))).created
+            _ = try await client.postUsersUserPlacesPlaceIdVisit(path: .init(user: user, placeId: "p-r1"),
+                                                                body: .json(.init(visitedAt: "2026-10-27T20:00:00+01:00"))).created
+            _ = try await client.putUsersUserPlacesPlaceIdNotes(path: .init(user: user, placeId: "p-r1"), body: .json(.init(notes: "window seat"))).created
+
+            // Every query of the user's read models, each decoded into its generated type.
+            #expect(try await client.getUsersUserProfile(path: .init(user: user)).ok.body.json.displayName == "Nine B")
+            #expect(try await client.getUsersUserStatsWeekly(path: .init(user: user), query: .init(date: "2026-10-27")).ok.body.json.days.count == 7)
+            #expect(try await client.getUsersUserStatsPeriod(path: .init(user: user), query: .init(from: "2026-10-26", to: "2026-10-28")).ok.body.json.days.count == 3)
+            #expect(try await client.getUsersUserGoalsWeek(path: .init(user: user), query: .init(date: "2026-10-27")).ok.body.json.days.count == 7)
+            _ = try await client.getUsersUserGoalsStreaks(path: .init(user: user)).ok.body.json
+            #expect(try await client.getUsersUserPlacesDeck(path: .init(user: user)).ok.body.json.allSatisfy { $0.place.placeId != "p-r1" })
+            #expect(try await client.getUsersUserPlacesSaved(path: .init(user: user), query: .init(category: .restaurant)).ok.body.json.map(\.place.placeId).contains("p-r2"))
+            #expect(try await client.getUsersUserPlacesVisited(path: .init(user: user), query: .init(category: .restaurant)).ok.body.json.count == 1)
+            #expect(try await client.getUsersUserPlacesPlaceId(path: .init(user: user, placeId: "p-r1")).ok.body.json.userNotes == "window seat")
+            let activities = try await client.getUsersUserActivities(path: .init(user: user)).ok.body.json
+            #expect(activities.activities.map(\.workoutId) == ["w9"])
+            #expect(try await client.getUsersUserActivitiesWorkoutId(path: .init(user: user, workoutId: "w9")).ok.body.json.title == "Tempo")
+            #expect(try await client.getUsersUserCalendar(path: .init(user: user), query: .init(month: "2026-10")).ok.body.json.activeDays.map(\.date) == ["2026-10-27"])
+            _ = try await client.getUsersUserInsights(path: .init(user: user), query: .init(today: "2026-10-31")).ok.body.json
+            _ = try await client.getUsersUserRecords(path: .init(user: user)).ok.body.json
+            _ = try await client.getUsersUserCollectibles(path: .init(user: user)).ok.body.json
+            #expect(try await client.getUsersUserTimeline(path: .init(user: user)).ok.body.json.entries.count >= 10)
+            #expect(try await client.getUsersUserEvents(path: .init(user: user)).ok.body.json.events.count >= 10)
+            #expect(try await client.getStreamsStream(path: .init(stream: "workout-w9")).ok.body.json.events.count >= 4)
+
+            // An imported workout (the JSON form of the import route), and the answers that are not JSON.
+            _ = try await client.postUsersUserImports(path: .init(user: user), body: .json(.init(
+                activityType: .ride, distanceMeters: 20_000, endedAt: "2026-10-28T08:00:00+01:00", movingSeconds: 3_000,
+                source: .init(kind: .strava, sourceId: "s-1"), startedAt: "2026-10-28T07:00:00+01:00", workoutId: "w11"))).created
+            _ = try await client.getUsersUserStatsWeeklySvg(path: .init(user: user), query: .init(date: "2026-10-27")).ok
+            _ = try await client.getUsersUserActivitiesWorkoutIdChartSvg(path: .init(user: user, workoutId: "w9")).ok
+            _ = try await client.getUsersUserActivitiesWorkoutIdRouteGeojson(path: .init(user: user, workoutId: "w9")).notFound
+            _ = try await client.getUsersUserEventsSubscribe(path: .init(user: user), query: .init(limit: 1)).ok
+
+            // The rest of the user's commands: the workout deleted, the places reset, the user erased.
+            _ = try await client.deleteUsersUserWorkoutsWorkoutId(path: .init(user: user, workoutId: "w9")).created
+            _ = try await client.postUsersUserPlacesReset(path: .init(user: user)).created
+            _ = try await client.deleteUsersUser(path: .init(user: user)).created
+
+            // An administrator's reads, and adding a place to the catalog.
+            let admin = Client(serverURL: base, configuration: configuration, transport: AsyncHTTPClientTransport(),
+                               middlewares: [Bearer(token: try await keys.token(user: "op", admin: true))])
+            #expect(try await admin.getAdminProjections().ok.body.json.count == 8)
+            _ = try await admin.getAdminCaches().ok.body.json
+            _ = try await admin.getAdminStorage().ok.body.json
+            _ = try await admin.getAdminJobs().ok.body.json
+            #expect(try await admin.getLog(query: .init(limit: 5)).ok.body.json.events.count == 5)
+            _ = try await admin.postCatalogPlaces(body: .json(.init(
+                category: .activity, latitude: 52.5, longitude: 13.4, name: "Boulder hall", placeId: "p-new", subcategory: "climbing"))).created
+            _ = try await admin.getReady().ok
+            _ = try await admin.getMetrics().ok
+            _ = try await admin.getLogSubscribe(query: .init(limit: 1)).ok
+            #expect(try await admin.postAdminVerify().ok.body.json.allMatch)
+            _ = try await admin.postAdminRebuild(query: .init(projections: "places")).ok
+            _ = try await admin.postAdminBackup().conflict  // this server has no backup directory
+            let job = try #require(try await admin.getAdminJobs().ok.body.json.first)
+            #expect(try await admin.getAdminJobsJob(path: .init(job: job.id)).ok.body.json.id == job.id)
+            // Cancelling: accepted while the job runs, a conflict once it has ended (the rebuild above may be either).
+            switch try await admin.deleteAdminJobsJob(path: .init(job: job.id)) {
+            case .accepted, .conflict: break
+            case let other: Issue.record("cancelling a job answered \(other)")
+            }
+        } }
+    }
+}
+
+/// RFC 3339 times as the log writes them: with a fraction of a second or without.
+private struct RFC3339Times: DateTranscoder {
+    private let fractional = ISO8601DateTranscoder.iso8601WithFractionalSeconds
+    private let whole = ISO8601DateTranscoder.iso8601
+
+    func encode(_ date: Date) throws -> String { try fractional.encode(date) }
+
+    func decode(_ text: String) throws -> Date {
+        if let date = try? fractional.decode(text) { return date }
+        return try whole.decode(text)
+    }
+}
