@@ -52,6 +52,11 @@ struct PlaceUpdatedTests {
             #expect(level.text.contains("priceLevel"), "\(level.text)")
             let stranger = try await server.call(.patch, "/catalog/places/p1", as: "ana", body: #"{"name":"Mine"}"#)
             #expect(stranger.status == .forbidden)
+            // Through the library: a catalog edit made for a user would carry them as its subject.
+            await #expect(throws: LogbookError.self) {
+                try await server.logbook.execute(Command(user: "ana", event: .placeUpdated(PlaceUpdated(placeId: "p1", name: "Mine"))),
+                                                 context: CommandContext())
+            }
             #expect(try await server.head() == head)
         }
     }

@@ -6,6 +6,11 @@ extension Decider {
     /// by the rules a new place is held to (name and subcategory present, coordinates on the
     /// globe, price level 1–4, texts within their limits).
     mutating func updatePlace(_ e: PlaceUpdated, user: String?) throws -> Decision {
+        // The catalog is no user's: an edit made for a user would be written with them as its
+        // subject, and erasing them would erase the edit for everyone.
+        guard user == nil else {
+            throw LogbookError.invalidArgument(name: "user", reason: "a catalog place is edited for no user (Command(user: \"\", …))")
+        }
         try knownPlace(e.placeId)
         let changes = [e.name != nil, e.category != nil, e.subcategory != nil, e.latitude != nil, e.longitude != nil,
                        e.address != .unchanged, e.phone != .unchanged, e.priceLevel != .unchanged, e.notes != .unchanged]

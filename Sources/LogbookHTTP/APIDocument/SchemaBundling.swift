@@ -17,7 +17,25 @@ enum SchemaBundling {
     static func bundle(_ value: Any, components: inout [String: Any]) throws -> Any {
         let bundled = try bundledComponents()
         for name in bundled.keys.sorted() { add(name, bundled: bundled, components: &components) }
-        return rewrite(value, bundled: bundled, components: &components)
+        let rewritten = rewrite(value, bundled: bundled, components: &components)
+        if let outside = outsideReferences(rewritten).first { throw UnbundledReference(reference: outside) }
+        return rewritten
+    }
+
+    /// A reference to a file that is not bundled (an older schema version, a misspelt path).
+    struct UnbundledReference: Error, CustomStringConvertible {
+        let reference: String
+        var description: String { "the API document refers to \(reference), which is not among the bundled schemas" }
+    }
+
+    /// The references in `value` that do not point at a component of the document.
+    private static func outsideReferences(_ value: Any) -> [String] {
+        if let array = value as? [Any] { return array.flatMap(outsideReferences) }
+        guard let object = value as? [String: Any] else { return [] }
+        var found: [String] = []
+        if let reference = object["$ref"] as? String, !reference.hasPrefix("#/components/schemas/") { found.append(reference) }
+        for (key, child) in object where key != "$ref" { found += outsideReferences(child) }
+        return found
     }
 
     private static func bundledComponents() throws -> [String: Any] {

@@ -21,7 +21,10 @@ struct RebuildQuery: RouteQuery {
         read: { text in
             var kinds: Set<ReadModelKind> = []
             for name in text.split(separator: ",", omittingEmptySubsequences: false) {
-                guard let kind = ReadModelKind(rawValue: String(name)) else { return nil }
+                guard let kind = ReadModelKind(rawValue: String(name)) else {
+                    let known = ReadModelKind.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw Problem.badRequest("unknown projection \"\(name.prefix(40))\" (known: \(known))", field: "projections")
+                }
                 kinds.insert(kind)
             }
             return kinds

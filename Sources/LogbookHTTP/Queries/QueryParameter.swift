@@ -32,7 +32,9 @@ struct QueryParameter<Value: Sendable>: Sendable {
             if required { throw Problem.badRequest("the query needs \(name) (\(expected))", field: name) }
             return nil
         }
-        guard let value = try read(text) else { throw Problem.badRequest("\(name) must be \(expected), not \"\(text)\"", field: name) }
+        guard let value = try read(text) else {
+            throw Problem.badRequest("\(name) must be \(expected), not \"\(text.prefix(40))\"", field: name)
+        }
         return value
     }
 
