@@ -185,6 +185,14 @@ struct Decider<State: DecisionState> {
             let profile = try registered(user)
             return Decision(events: [(.userErased, Rules.local(now, try Rules.timeZone(profile.timeZone)))])
         case .record(let user, let event):
+            // The catalog is no user's: a catalog event recorded for a user would carry them as its
+            // subject, and erasing them would erase it for everyone. Every other family is one user's.
+            let forNoUser = event.type.family == .catalog
+            guard forNoUser == (user == nil) else {
+                throw LogbookError.invalidArgument(
+                    name: "user", reason: forNoUser ? "\(event.type.rawValue) is recorded for no user (Command(user: \"\", …))"
+                        : "\(event.type.rawValue) is recorded for the user it concerns")
+            }
             return try decideDeclared(event, user: user)
         }
     }

@@ -116,15 +116,25 @@ enum Rules {
 
     static func place(_ place: PlaceAdded) throws(LogbookError) {
         try id(place.placeId, "placeId")
-        try text(place.name, "name", required: true)
-        try text(place.subcategory, "subcategory", required: true, limit: 64)
-        guard (-90...90).contains(place.latitude), (-180...180).contains(place.longitude) else {
+        try placeFields(name: place.name, subcategory: place.subcategory, latitude: place.latitude, longitude: place.longitude,
+                        priceLevel: place.priceLevel, texts: [("address", place.address), ("phone", place.phone), ("notes", place.notes)])
+    }
+
+    /// A catalog place's fields, each checked when given (a new place gives all its required
+    /// ones; an edit only those it changes): name and subcategory present and within their
+    /// limits, coordinates on the globe, price level 1–4, texts of at most 1,000 characters.
+    static func placeFields(
+        name: String?, subcategory: String?, latitude: Double?, longitude: Double?, priceLevel: Int?, texts: [(String, String?)]
+    ) throws(LogbookError) {
+        if let name { try text(name, "name", required: true) }
+        if let subcategory { try text(subcategory, "subcategory", required: true, limit: 64) }
+        guard latitude.map({ (-90...90).contains($0) }) ?? true, longitude.map({ (-180...180).contains($0) }) ?? true else {
             throw .ruleViolation(rule: .placeInvalid, message: "latitude must be within ±90 and longitude within ±180")
         }
-        if let level = place.priceLevel, !(1...4).contains(level) {
+        if let level = priceLevel, !(1...4).contains(level) {
             throw .ruleViolation(rule: .placeInvalid, message: "priceLevel is 1 to 4 (got \(level))")
         }
-        for (name, value) in [("address", place.address), ("phone", place.phone), ("notes", place.notes)] {
+        for (name, value) in texts {
             if let value { try text(value, name, limit: 1000) }
         }
     }

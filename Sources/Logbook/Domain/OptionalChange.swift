@@ -6,6 +6,11 @@ public enum OptionalChange<Value: Sendable & Hashable>: Sendable, Hashable {
 }
 
 extension OptionalChange {
+    /// The value this change sets, if it sets one.
+    public var newValue: Value? {
+        if case .set(let value) = self { value } else { nil }
+    }
+
     /// `value` after this change: as it was, nil, or the new value.
     public func apply(to value: inout Value?) {
         switch self {

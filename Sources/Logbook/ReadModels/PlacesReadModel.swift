@@ -34,18 +34,17 @@ struct PlacesReadModel: ReadModel {
     }
 
     mutating func onPlaceUpdated(_ e: PlaceUpdated, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
-        guard try catalog.get(PlaceKey(e.placeId), txn) != nil else { return }
-        try catalog.modify(PlaceKey(e.placeId), txn, initial: { preconditionFailure("checked above") }) { entry in
-            if let name = e.name { entry.place.name = name }
-            if let category = e.category { entry.place.category = category }
-            if let subcategory = e.subcategory { entry.place.subcategory = subcategory }
-            if let latitude = e.latitude { entry.place.latitude = latitude }
-            if let longitude = e.longitude { entry.place.longitude = longitude }
-            e.address.apply(to: &entry.place.address)
-            e.phone.apply(to: &entry.place.phone)
-            e.priceLevel.apply(to: &entry.place.priceLevel)
-            e.notes.apply(to: &entry.place.notes)
-        }
+        guard var entry = try catalog.get(PlaceKey(e.placeId), txn) else { return }
+        if let name = e.name { entry.place.name = name }
+        if let category = e.category { entry.place.category = category }
+        if let subcategory = e.subcategory { entry.place.subcategory = subcategory }
+        if let latitude = e.latitude { entry.place.latitude = latitude }
+        if let longitude = e.longitude { entry.place.longitude = longitude }
+        e.address.apply(to: &entry.place.address)
+        e.phone.apply(to: &entry.place.phone)
+        e.priceLevel.apply(to: &entry.place.priceLevel)
+        e.notes.apply(to: &entry.place.notes)
+        catalog.set(PlaceKey(e.placeId), entry)
     }
 
     mutating func onPlaceSwiped(_ e: PlaceSwiped, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
