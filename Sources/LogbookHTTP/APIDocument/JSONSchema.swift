@@ -58,6 +58,19 @@ extension JSONSchema {
     static let timePattern =
         #"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])[Tt ]([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{1,6})?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"#
 
+    /// A time in a request as the log parses it (``timePattern``). No `format: date-time`: the
+    /// log also takes a space between day and time, which that format refuses.
+    static var requestTime: JSONSchema {
+        .string("An RFC 3339 time with a UTC offset, at most microsecond precision ('T', 't' or a space before the time)",
+                pattern: timePattern)
+    }
+
+    /// A comma-separated list of `names`, none empty and none other.
+    static func commaSeparated(_ description: String, of names: [String]) -> JSONSchema {
+        let alternatives = "(" + names.map { $0.replacingOccurrences(of: ".", with: "\\.") }.joined(separator: "|") + ")"
+        return .string(description, pattern: "^\(alternatives)(,\(alternatives))*$")
+    }
+
     /// An RFC 3339 time with its UTC offset, as the log writes times (at most microseconds).
     package static func dateTime(_ description: String) -> JSONSchema {
         .string(description, format: "date-time")

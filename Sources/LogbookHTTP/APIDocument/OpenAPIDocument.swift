@@ -16,13 +16,7 @@ public enum OpenAPIDocument {
             paths["/" + route.path, default: [:]][route.method.lowercased()] = operation(route, components: &components)
         }
         // The references to Schemas/ files become components of this document.
-        var bundled: [String: Any] = [:]
-        let bundledPaths = try SchemaBundling.bundle(paths, components: &bundled)
-        let ownComponents = try SchemaBundling.bundle(components, components: &bundled) as? [String: Any] ?? [:]
-        if let clash = Set(ownComponents.keys).intersection(bundled.keys).sorted().first {
-            throw SchemaBundling.NameClash(name: clash)
-        }
-        components = ownComponents.merging(bundled) { own, _ in own }
+        let bundled = try SchemaBundling.bundle(paths: paths, components: components)
         let document: [String: Any] = [
             "openapi": "3.1.0",
             "info": [
@@ -36,10 +30,10 @@ public enum OpenAPIDocument {
             ],
             "servers": [["url": "/"]],
             "security": [["bearer": [String]()]],
-            "paths": bundledPaths,
+            "paths": bundled.paths,
             "components": [
                 "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer", "bearerFormat": "JWT"]],
-                "schemas": components,
+                "schemas": bundled.components,
             ],
         ]
         let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])

@@ -11,15 +11,20 @@ enum SchemaBundling {
         var description: String { "the bundled schema \(name) has the name of a response type's component" }
     }
 
-    /// `value` with every file reference replaced, and every bundled component added to
-    /// `components` (the data schema of every event type, also those no route takes as a body:
-    /// they describe the `data` of the events the log's pages answer).
-    static func bundle(_ value: Any, components: inout [String: Any]) throws -> Any {
+    /// The document's paths and own components with every file reference replaced by its
+    /// component, and the components with every bundled one added (the data schema of every event
+    /// type, also those no route takes as a body: they describe the `data` of the events the log's
+    /// pages answer). A reference it cannot bundle, or a bundled name a response type has too, is
+    /// an error rather than a document that is not self-contained.
+    static func bundle(paths: [String: [String: Any]], components: [String: Any]) throws -> (paths: Any, components: [String: Any]) {
         let bundled = try bundledComponents()
-        for name in bundled.keys.sorted() { add(name, bundled: bundled, components: &components) }
-        let rewritten = rewrite(value, bundled: bundled, components: &components)
-        if let outside = outsideReferences(rewritten).first { throw UnbundledReference(reference: outside) }
-        return rewritten
+        var added: [String: Any] = [:]
+        for name in bundled.keys.sorted() { add(name, bundled: bundled, components: &added) }
+        let rewrittenPaths = rewrite(paths, bundled: bundled, components: &added)
+        let own = rewrite(components, bundled: bundled, components: &added) as? [String: Any] ?? [:]
+        if let outside = (outsideReferences(rewrittenPaths) + outsideReferences(own)).first { throw UnbundledReference(reference: outside) }
+        if let clash = Set(own.keys).intersection(added.keys).sorted().first { throw NameClash(name: clash) }
+        return (rewrittenPaths, own.merging(added) { own, _ in own })
     }
 
     /// A reference to a file that is not bundled (an older schema version, a misspelt path).

@@ -16,7 +16,8 @@ struct JobQuery: RouteQuery {
 /// A rebuild: which projections (default all), and whether to wait.
 struct RebuildQuery: RouteQuery {
     static let projections = QueryParameter<Set<ReadModelKind>>(
-        "projections", .string("Comma-separated projection names", pattern: Self.listPattern), "Projections to rebuild (default: all)",
+        "projections", .commaSeparated("Comma-separated projection names", of: ReadModelKind.allCases.map(\.rawValue)),
+        "Projections to rebuild (default: all)",
         expected: "comma-separated projection names (known: \(ReadModelKind.allCases.map(\.rawValue).joined(separator: ", ")))",
         read: { text in
             var kinds: Set<ReadModelKind> = []
@@ -30,10 +31,6 @@ struct RebuildQuery: RouteQuery {
             return kinds
         })
     static var parameters: [DocumentedQueryParameter] { [projections.documented, JobQuery.wait.documented] }
-    private static var listPattern: String {
-        let alternatives = "(" + ReadModelKind.allCases.map(\.rawValue).joined(separator: "|") + ")"
-        return "^\(alternatives)(,\(alternatives))*$"
-    }
     let kinds: Set<ReadModelKind>
     let detached: Bool
     init(_ request: Request) throws {

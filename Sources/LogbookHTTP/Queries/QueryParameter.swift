@@ -83,10 +83,7 @@ extension QueryParameter {
 
     /// An RFC 3339 time with its offset, as the log's timestamps are parsed.
     static func time(_ name: String, _ description: String) -> QueryParameter<Timestamp> {
-        // No `format: date-time`: the log also takes a space between day and time, which that format refuses.
-        QueryParameter<Timestamp>(name, .string("An RFC 3339 time with a UTC offset, at most microsecond precision ('T', 't' or a space before the time)",
-                                               pattern: JSONSchema.timePattern),
-                                  description, expected: "an RFC 3339 time", read: { try? Timestamp(parsing: $0) })
+        QueryParameter<Timestamp>(name, .requestTime, description, expected: "an RFC 3339 time", read: { try? Timestamp(parsing: $0) })
     }
 
     /// A log position or stream version (0 to 2^63 − 1).
@@ -115,10 +112,8 @@ extension QueryParameter {
 
     /// `types`: comma-separated event types, each one the domain knows.
     static var eventTypes: QueryParameter<Set<EventType>> {
-        let names = EventType.allCases.map(\.rawValue)
-        let alternatives = "(" + names.map { $0.replacingOccurrences(of: ".", with: "\\.") }.joined(separator: "|") + ")"
-        return QueryParameter<Set<EventType>>("types", .string("Comma-separated event types", pattern: "^\(alternatives)(,\(alternatives))*$"),
-                                              "Only events of these types", expected: "comma-separated event types",
-                                              read: { try QueryValues.eventTypes($0) })
+        QueryParameter<Set<EventType>>("types", .commaSeparated("Comma-separated event types", of: EventType.allCases.map(\.rawValue)),
+                                       "Only events of these types", expected: "comma-separated event types",
+                                       read: { try QueryValues.eventTypes($0) })
     }
 }

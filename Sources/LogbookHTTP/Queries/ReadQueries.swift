@@ -10,8 +10,7 @@ struct ReadPoint: RouteQuery {
     static let asOfParameter = QueryParameter<AsOf>(
         "asOf", .oneOf("A log position (123 or position:123) or an RFC 3339 time", [
             .string("A log position", pattern: "^(position:)?[0-9]{1,19}$"),
-            .string("An RFC 3339 time with a UTC offset, at most microsecond precision ('T', 't' or a space before the time)",
-                    pattern: JSONSchema.timePattern),
+            .requestTime,
         ]), "Answer as of a log position or a time (not cached)", expected: "a log position or an RFC 3339 time",
         read: { try QueryValues.asOf($0) })
     static let minPositionParameter = QueryParameter<UInt64>(
