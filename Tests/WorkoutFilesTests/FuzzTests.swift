@@ -55,7 +55,7 @@ import WorkoutFileFixtures
                 failures += 1
             }
             // A size-proportional budget: far above a normal parse, far below a hang.
-            #expect(Date().timeIntervalSince(started) < 2 + Double(mutated.count) / 20_000)
+            #expect(Date().timeIntervalSince(started) < 4 + Double(mutated.count) / 10_000)
         }
         #expect(failures <= 200)
     }
