@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "EventLogLMDB", targets: ["EventLogLMDB"]),
         .library(name: "EventLogPostgres", targets: ["EventLogPostgres"]),
         .library(name: "Logbook", targets: ["Logbook"]),
+        // The domain alone (no storage): for a host that keeps read models in a store of its own.
+        .library(name: "LogbookDomain", targets: ["LogbookDomain"]),
         .library(name: "LogbookHTTP", targets: ["LogbookHTTP"]),
         .library(name: "WorkoutFiles", targets: ["WorkoutFiles"]),
         .library(name: "WorkoutImport", targets: ["WorkoutImport"]),
@@ -99,11 +101,24 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings),
-        // The domain: events, commands and rules, read models, replay and the query API, over any EventStore.
+        // The domain, with no storage: events and their codecs, commands and rules, read models as pure
+        // folds into tables (the TableReader protocol), the queries over them and the query cache.
+        .target(
+            name: "LogbookDomain",
+            dependencies: ["EventLog", "BinaryCoding", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings),
+        // The read models' tables in LMDB: the domain's TableReader/TableWriter over LMDB transactions,
+        // and the store of every read model's databases, checkpoints and digests.
+        .target(
+            name: "LogbookStorage",
+            dependencies: ["LogbookDomain", "EventLog", "LMDB", "BinaryCoding", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings),
+        // Logbook embedded: `Logbook.open(path:)` over any EventStore, read models folded inline or following
+        // the log, replay and verification, backup, erasure's key store, idempotency keys. Re-exports the domain.
         .target(
             name: "Logbook",
             dependencies: [
-                "EventLog", "EventLogLMDB", "LMDB", "BinaryCoding", "Sodium",
+                "LogbookDomain", "LogbookStorage", "EventLog", "EventLogLMDB", "LMDB", "BinaryCoding", "Sodium",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -275,7 +290,7 @@ let package = Package(
         .testTarget(
             name: "LogbookTests",
             // LogbookCLI: the replay tests run the built `logbook` binary in another time zone.
-            dependencies: ["Logbook", "EventLog", "EventLogLMDB", "LMDB", "LogbookTesting", "LogbookTestSupport", "LogbookCLI", "DemoData", "BinaryCoding",
+            dependencies: ["Logbook", "LogbookDomain", "LogbookStorage", "EventLog", "EventLogLMDB", "LMDB", "LogbookTesting", "LogbookTestSupport", "LogbookCLI", "DemoData", "BinaryCoding",
                            "Sodium", "FuzzSupport", "LogbookFuzzing", "PostgresFuzzing", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),

@@ -3,6 +3,21 @@ public struct Database: Sendable, Hashable {
     let dbi: UInt32
     /// The database's name.
     public let name: String
+
+    init(dbi: UInt32, name: String) {
+        self.dbi = dbi
+        self.name = name
+    }
+
+    /// The handle's number, for a layer above that keeps handles without importing this module
+    /// (read-model tables). A number that names no open database makes LMDB refuse the call
+    /// (`EINVAL`, a thrown error), never touch memory.
+    public var number: UInt32 { dbi }
+
+    /// The handle `number` came from (``number``) in the same environment.
+    public init(number: UInt32, name: String) {
+        self.init(dbi: number, name: name)
+    }
 }
 
 /// Counters of one database's B-tree, from `mdb_stat`.

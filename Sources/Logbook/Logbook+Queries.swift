@@ -9,7 +9,7 @@ extension Logbook {
     /// The user's profile.
     public func profile(user: String, asOf: AsOf? = nil) async throws -> Profile {
         try await query(.stats, user: user, parameters: "profile", asOf: asOf, cost: { _ in 256 }) { projections, txn in
-            try Self.requireProfile(user, &projections, txn)
+            try projections.requireProfile(user, txn)
         }
     }
 
@@ -18,10 +18,7 @@ extension Logbook {
     /// Statistics of the week containing `date`, by the user's week start.
     public func weeklyStats(user: String, containing date: CivilDate, asOf: AsOf? = nil) async throws -> PeriodStats {
         try await query(.stats, user: user, parameters: "week \(date)", asOf: asOf, cost: Self.cost) { projections, txn in
-            let profile = try Self.requireProfile(user, &projections, txn)
-            let start = StatsReadModel.weekStart(containing: date, weekStart: profile.weekStart)
-            return try projections.stats.period(
-                user: user, from: start, to: start.adding(days: 6), preferredSource: profile.preferredStepSource, txn)
+            try projections.weeklyStats(user: user, containing: date, txn)
         }
     }
 
@@ -31,8 +28,7 @@ extension Logbook {
             throw LogbookError.invalidArgument(name: "to", reason: "the period must run forwards and span at most 3 years")
         }
         return try await query(.stats, user: user, parameters: "period \(from) \(to)", asOf: asOf, cost: Self.cost) { projections, txn in
-            let profile = try Self.requireProfile(user, &projections, txn)
-            return try projections.stats.period(user: user, from: from, to: to, preferredSource: profile.preferredStepSource, txn)
+            try projections.periodStats(user: user, from: from, to: to, txn)
         }
     }
 
@@ -49,16 +45,14 @@ extension Logbook {
     /// Goal progress of the week containing `date`, with streaks.
     public func goalWeek(user: String, containing date: CivilDate, asOf: AsOf? = nil) async throws -> GoalWeek {
         try await query(.goals, user: user, parameters: "week \(date)", asOf: asOf, cost: { _ in 2048 }) { projections, txn in
-            let profile = try Self.requireProfile(user, &projections, txn)
-            return try projections.goalWeek(user: user, profile: profile, containing: date, txn)
+            try projections.goalWeek(user: user, containing: date, txn)
         }
     }
 
     /// Current and longest streaks of met days as of `day` (default: the last day with data).
     public func streaks(user: String, asOfDay day: CivilDate? = nil, asOf: AsOf? = nil) async throws -> Streaks {
         try await query(.goals, user: user, parameters: "streaks \(day.map(\.description) ?? "last")", asOf: asOf, cost: { _ in 128 }) { projections, txn in
-            let profile = try Self.requireProfile(user, &projections, txn)
-            return try projections.streaks(user: user, profile: profile, asOf: day, txn)
+            try projections.streaks(user: user, asOf: day, txn)
         }
     }
 
@@ -68,35 +62,28 @@ extension Logbook {
     /// and the user's notes. Throws ``LogbookError/Code/notFound`` if the catalog has no such place.
     public func place(user: String, placeId: String, asOf: AsOf? = nil) async throws -> PlaceView {
         try await query(.places, user: user, parameters: "place \(placeId)", asOf: asOf, cost: { _ in 1024 }) { projections, txn in
-            _ = try Self.requireProfile(user, &projections, txn)
-            guard let view = try projections.places.place(user: user, placeId: placeId, txn) else {
-                throw LogbookError.notFound(kind: "place", id: placeId)
-            }
-            return view
+            try projections.place(user: user, placeId: placeId, txn)
         }
     }
 
     /// Places the user has not seen yet, in catalog order.
     public func placesDeck(user: String, limit: Int = 20, asOf: AsOf? = nil) async throws -> [PlaceView] {
         try await query(.places, user: user, parameters: "deck \(limit)", asOf: asOf, cost: { 512 * $0.count + 64 }) { projections, txn in
-            _ = try Self.requireProfile(user, &projections, txn)
-            return try projections.places.deck(user: user, limit: max(0, limit), txn)
+            try projections.placesDeck(user: user, limit: limit, txn)
         }
     }
 
     /// Places the user saved (swiped right) in a category, by name.
     public func savedPlaces(user: String, category: PlaceCategory, asOf: AsOf? = nil) async throws -> [PlaceView] {
         try await query(.places, user: user, parameters: "saved \(category.rawValue)", asOf: asOf, cost: { 512 * $0.count + 64 }) { projections, txn in
-            _ = try Self.requireProfile(user, &projections, txn)
-            return try projections.places.saved(user: user, category: category, txn)
+            try projections.savedPlaces(user: user, category: category, txn)
         }
     }
 
     /// Places the user visited in a category, most recent visit first.
     public func visitedPlaces(user: String, category: PlaceCategory, asOf: AsOf? = nil) async throws -> [PlaceView] {
         try await query(.places, user: user, parameters: "visited \(category.rawValue)", asOf: asOf, cost: { 512 * $0.count + 64 }) { projections, txn in
-            _ = try Self.requireProfile(user, &projections, txn)
-            return try projections.places.visited(user: user, category: category, txn)
+            try projections.visitedPlaces(user: user, category: category, txn)
         }
     }
 
@@ -108,29 +95,21 @@ extension Logbook {
     ) async throws -> ActivityPage {
         let parameters = "list \(filter.type?.rawValue ?? "-") \(filter.from.map(\.description) ?? "-") \(filter.to.map(\.description) ?? "-") \(filter.text ?? "") \(limit) \(cursor ?? "")"
         return try await query(.activities, user: user, parameters: parameters, asOf: asOf, cost: { 512 * $0.activities.count + 64 }) { projections, txn in
-            _ = try Self.requireProfile(user, &projections, txn)
-            return try projections.activities.page(user: user, filter: filter, limit: min(max(1, limit), 500), cursor: cursor, txn)
+            try projections.activityPage(user: user, filter: filter, limit: limit, cursor: cursor, txn)
         }
     }
 
     /// One workout with its laps.
     public func activity(user: String, workoutId: String, asOf: AsOf? = nil) async throws -> ActivityRecord {
         try await query(.activities, user: user, parameters: "detail \(workoutId)", asOf: asOf, cost: { _ in 1024 }) { projections, txn in
-            guard let record = try projections.activities.workouts.get(WorkoutKey(workoutId), txn), record.user == user,
-                  record.status != .deleted
-            else { throw LogbookError.notFound(kind: "workout", id: workoutId) }
-            return record
+            try projections.activity(user: user, workoutId: workoutId, txn)
         }
     }
 
     /// A workout with its recorded track (every part, in order; nil when none was recorded).
     public func activityTrack(user: String, workoutId: String, asOf: AsOf? = nil) async throws -> (activity: ActivityRecord, track: TrackSamples?) {
         let answer = try await query(.activities, user: user, parameters: "track \(workoutId)", asOf: asOf, cost: { 64 + 40 * ($0.track?.points ?? 0) }) { projections, txn in
-            guard let record = try projections.activities.workouts.get(WorkoutKey(workoutId), txn), record.user == user,
-                  record.status != .deleted
-            else { throw LogbookError.notFound(kind: "workout", id: workoutId) }
-            let parts = try projections.activities.tracks.records(in: TrackPartKey(workoutId, .min)...TrackPartKey(workoutId, .max), txn)
-            return ActivityWithTrack(activity: record, track: parts.isEmpty ? nil : TrackSamples.joined(parts.map(\.1.samples)))
+            try projections.activityWithTrack(user: user, workoutId: workoutId, txn)
         }
         return (answer.activity, answer.track)
     }
@@ -149,8 +128,7 @@ extension Logbook {
             throw LogbookError.invalidArgument(name: "month", reason: "\(year)-\(month) is not a month")
         }
         return try await query(.activities, user: user, parameters: "calendar \(year)-\(month)", asOf: asOf, cost: { 64 * $0.activeDays.count + 64 }) { projections, txn in
-            _ = try Self.requireProfile(user, &projections, txn)
-            return try projections.activities.calendar(user: user, year: year, month: month, txn)
+            try projections.calendar(user: user, year: year, month: month, txn)
         }
     }
 
@@ -164,8 +142,18 @@ extension Logbook {
         }
         let end = day!
         return try await query(.activities, user: user, parameters: "insights \(days) \(end)", asOf: asOf, cost: { _ in 512 }) { projections, txn in
-            _ = try Self.requireProfile(user, &projections, txn)
-            return try projections.activities.insights(user: user, days: days, today: end, txn)
+            try projections.insights(user: user, days: days, today: end, txn)
+        }
+    }
+
+    // MARK: Records
+
+    /// The user's personal records: for each activity type, the best average pace over workouts
+    /// of at least 1, 5 and 10 km, the longest distance and the longest moving time, each with
+    /// the workout and the date that set it (the first to reach the value holds it).
+    public func personalRecords(user: String, asOf: AsOf? = nil) async throws -> PersonalRecords {
+        try await query(.records, user: user, parameters: "all", asOf: asOf, cost: { 256 * $0.activityTypes.count + 64 }) { projections, txn in
+            try projections.personalRecords(user: user, txn)
         }
     }
 
@@ -190,8 +178,7 @@ extension Logbook {
     /// The milestones the user has earned.
     public func collectibles(user: String, asOf: AsOf? = nil) async throws -> [Collectible] {
         try await query(.collectibles, user: user, parameters: "all", asOf: asOf, cost: { 128 * $0.count + 64 }) { projections, txn in
-            let profile = try Self.requireProfile(user, &projections, txn)
-            return try projections.collectibles(user: user, profile: profile, txn)
+            try projections.collectibles(user: user, txn)
         }
     }
 
@@ -213,16 +200,11 @@ extension Logbook {
 
     private static func cost(_ stats: PeriodStats) -> Int { 96 * stats.days.count + 256 }
 
-    static func requireProfile(_ user: String, _ projections: inout ReadModelSet, _ txn: ReadTransaction?) throws -> Profile {
-        guard let profile = try projections.profiles.profile(user, txn) else { throw LogbookError.notFound(kind: "user", id: user) }
-        return profile
-    }
-
     /// Answers from the cache (or computes and caches), or — as of a past moment — from the
     /// read models folded in memory.
     func query<V: Sendable>(
         _ cached: CachedQuery, user: String, parameters: String, asOf: AsOf?, cost: @escaping @Sendable (V) -> Int,
-        _ body: @escaping @Sendable (inout ReadModelSet, ReadTransaction?) throws -> V
+        _ body: @escaping @Sendable (inout ReadModelSet, (any TableReader)?) throws -> V
     ) async throws -> V {
         if let asOf {
             var projections = try await projections(user: user, asOf: try await position(asOf))
@@ -232,10 +214,4 @@ extension Logbook {
             try self.read { projections, txn in try body(&projections, txn) }
         }
     }
-}
-
-/// A workout and its whole track, as one cached answer.
-struct ActivityWithTrack: Sendable {
-    var activity: ActivityRecord
-    var track: TrackSamples?
 }

@@ -1,6 +1,7 @@
 public import EventLog
 import Foundation
 import LMDB
+import LogbookStorage
 
 /// The digest of one read model at one position.
 public struct ReadModelDigest: Sendable, Hashable, Codable {

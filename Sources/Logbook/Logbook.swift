@@ -2,6 +2,7 @@ public import EventLog
 import EventLogLMDB
 import Foundation
 import LMDB
+import LogbookStorage
 
 /// Logbook as a library: the thing a host service embeds.
 ///
@@ -173,10 +174,10 @@ public final class Logbook: Sendable {
     // MARK: Reading read models
 
     /// Runs `body` with the live read models in one read transaction.
-    func read<R>(_ body: (inout ReadModelSet, ReadTransaction) throws -> R) throws -> R {
+    func read<R>(_ body: (inout ReadModelSet, any TableReader) throws -> R) throws -> R {
         try readModels.environment.read { txn in
             var projections = readModels.projectionSet()
-            return try body(&projections, txn)
+            return try body(&projections, LMDBTableReader(txn))
         }
     }
 

@@ -1,19 +1,20 @@
 import BinaryCoding
 import Crypto
 import EventLog
-import LMDB
+package import LMDB
+package import LogbookDomain
 
 /// Where the read models live: their LMDB databases (beside the log, in its environment, or in
 /// a scratch environment for `verify`) and the meta table holding each projection's checkpoint,
 /// code version and state.
-struct ReadModelStore: Sendable {
-    let environment: Environment
+package struct ReadModelStore: Sendable {
+    package let environment: Environment
     private let databases: [ReadModelKind: [String: Database]]
     /// Each read model's tables, in registry order.
     private let tables: [ReadModelTables]
-    let meta: Database
+    package let meta: Database
 
-    init(environment: Environment) throws {
+    package init(environment: Environment) throws {
         self.environment = environment
         var databases: [ReadModelKind: [String: Database]] = [:]
         for kind in ReadModelKind.allCases {
@@ -24,12 +25,12 @@ struct ReadModelStore: Sendable {
             databases[kind] = tables
         }
         self.databases = databases
-        tables = ReadModelKind.allCases.map { ReadModelTables(databases: databases[$0]!) }
+        tables = ReadModelKind.allCases.map { ReadModelTables(databases: databases[$0]!.mapValues(StoredTable.init)) }
         meta = try environment.openDatabase(named: "rm.meta")
     }
 
     /// Read models backed by these databases (every one active unless `active` says otherwise).
-    func projectionSet(active: Set<ReadModelKind>? = nil) -> ReadModelSet {
+    package func projectionSet(active: Set<ReadModelKind>? = nil) -> ReadModelSet {
         ReadModelSet(tables: tables, active: active)
     }
 
@@ -37,13 +38,19 @@ struct ReadModelStore: Sendable {
 
     /// A projection's checkpoint: how far it has folded the log, with which code, and whether a
     /// rebuild is under way.
-    struct Checkpoint: Sendable, Hashable {
-        var position: UInt64
-        var codeVersion: Int
-        var rebuilding: Bool
+    package struct Checkpoint: Sendable, Hashable {
+        package var position: UInt64
+        package var codeVersion: Int
+        package var rebuilding: Bool
+
+        package init(position: UInt64, codeVersion: Int, rebuilding: Bool) {
+            self.position = position
+            self.codeVersion = codeVersion
+            self.rebuilding = rebuilding
+        }
     }
 
-    func checkpoint(_ kind: ReadModelKind, _ txn: ReadTransaction) throws -> Checkpoint? {
+    package func checkpoint(_ kind: ReadModelKind, _ txn: ReadTransaction) throws -> Checkpoint? {
         try txn.get(meta, key: Array(kind.rawValue.utf8).span) { span in
             var o = 0
             do {
@@ -56,7 +63,7 @@ struct ReadModelStore: Sendable {
         }
     }
 
-    func setCheckpoint(_ kind: ReadModelKind, _ checkpoint: Checkpoint, _ txn: WriteTransaction) throws {
+    package func setCheckpoint(_ kind: ReadModelKind, _ checkpoint: Checkpoint, _ txn: WriteTransaction) throws {
         var w = ByteWriter(capacity: 16)
         w.varint(checkpoint.position)
         w.varint(UInt64(checkpoint.codeVersion))
@@ -65,7 +72,7 @@ struct ReadModelStore: Sendable {
     }
 
     /// Empties a projection's tables.
-    func clear(_ kind: ReadModelKind, _ txn: WriteTransaction) throws {
+    package func clear(_ kind: ReadModelKind, _ txn: WriteTransaction) throws {
         for database in databases[kind]!.values { try txn.clear(database) }
     }
 
@@ -73,13 +80,13 @@ struct ReadModelStore: Sendable {
 
     /// Every read model's checkpoint (nil before its first fold) and digest, in registry order,
     /// as they stand in `txn`.
-    func checkpointsAndDigests(_ txn: ReadTransaction) throws -> [(kind: ReadModelKind, checkpoint: Checkpoint?, sha256: String)] {
+    package func checkpointsAndDigests(_ txn: ReadTransaction) throws -> [(kind: ReadModelKind, checkpoint: Checkpoint?, sha256: String)] {
         try ReadModelKind.allCases.map { kind in (kind, try checkpoint(kind, txn), try digest(kind, txn)) }
     }
 
     /// SHA-256 of a projection's canonical bytes: for each table (by name), every key and value
     /// in key order, each prefixed with its length. Identical whatever the history of writes.
-    func digest(_ kind: ReadModelKind, _ txn: ReadTransaction) throws -> String {
+    package func digest(_ kind: ReadModelKind, _ txn: ReadTransaction) throws -> String {
         var hasher = SHA256()
         func feed(_ bytes: [UInt8]) {
             let length = UInt32(bytes.count)

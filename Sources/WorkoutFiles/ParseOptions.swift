@@ -35,7 +35,7 @@ public struct ParseOptions: Sendable, Hashable {
     /// compressible entries (an empty route, a short GPX of repeated points) pass.
     public var compressionRatioAllowanceBytes: Int64 = 1 << 20
     /// Most points one workout's track may hold (default 500,000 — Logbook's own limit,
-    /// `Rules.maxTrackPoints` in Sources/Logbook/Commands/Rules.swift; this module cannot import it).
+    /// `Rules.maxTrackPoints` in Sources/LogbookDomain/Commands/Rules.swift; this module cannot import it).
     public var maxTrackPointsPerWorkout: Int = 500_000
     /// Most track points a parser holds while it reads one file before it can hand workouts on
     /// (FIT keeps records until its sessions arrive, GPX and TCX keep tracks until the content

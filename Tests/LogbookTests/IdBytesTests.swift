@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 @testable import Logbook
+@testable import LogbookDomain
 import LogbookTestSupport
 import LogbookTesting
 import Testing

@@ -4,6 +4,7 @@ import EventLog
 import EventLogLMDB
 import Foundation
 @testable import Logbook
+@testable import LogbookDomain
 import LogbookTestSupport
 import LogbookTesting
 import Testing

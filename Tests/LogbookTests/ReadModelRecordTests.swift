@@ -1,6 +1,7 @@
 import BinaryCoding
 import EventLog
 @testable import Logbook
+@testable import LogbookDomain
 import Testing
 
 /// A stored part of a recorded track is read whole: bytes after its samples are damage, since the

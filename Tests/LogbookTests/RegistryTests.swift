@@ -3,6 +3,7 @@ import DemoData
 import EventLog
 import Foundation
 @testable import Logbook
+@testable import LogbookDomain
 import LogbookTestSupport
 import LogbookTesting
 import Testing

@@ -1,4 +1,5 @@
 @testable import Logbook
+@testable import LogbookDomain
 import BinaryCoding
 import EventLog
 import Foundation

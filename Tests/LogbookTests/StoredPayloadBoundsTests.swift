@@ -2,6 +2,7 @@ import BinaryCoding
 import EventLog
 import Foundation
 @testable import Logbook
+@testable import LogbookDomain
 import Testing
 
 /// Stored payloads whose numbers sit at the ends of Int64 (a damaged disk, a bug): each is a

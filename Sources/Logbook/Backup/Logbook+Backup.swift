@@ -3,6 +3,7 @@ import EventLogLMDB
 import Foundation
 import LMDB
 import Synchronization
+import LogbookStorage
 
 extension Logbook {
     /// This build's version, recorded in backups and the OpenAPI document.

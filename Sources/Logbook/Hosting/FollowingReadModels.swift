@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import LMDB
 import Synchronization
+import LogbookStorage
 
 /// Read models kept in a local LMDB environment of their own that follows a log it shares no
 /// transaction with — a log in PostgreSQL shared by several servers, or any other
@@ -71,7 +72,7 @@ final class FollowingReadModels: ReadModelHost {
         }
         try await waitUntilFolded(needed)
         return try environment.read { txn in
-            var view = DecisionView(state: ReadModelState(projections: store.projectionSet(), txn: txn), streamVersions: versions)
+            var view = DecisionView(state: ReadModelState(projections: store.projectionSet(), transaction: txn), streamVersions: versions)
             view.subjectPositions = subjectPositions
             return try body(&view)
         }

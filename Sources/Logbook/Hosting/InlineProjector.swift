@@ -2,6 +2,7 @@ import EventLog
 import EventLogLMDB
 import LMDB
 import Synchronization
+import LogbookStorage
 
 /// The inline projections: folds every committed batch into the live read models inside the
 /// log's write transaction (so read models commit atomically with their events), moves each live

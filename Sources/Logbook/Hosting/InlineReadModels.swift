@@ -1,6 +1,7 @@
 import EventLog
 import EventLogLMDB
 import LMDB
+import LogbookStorage
 
 /// The read models folded inline, in the LMDB log's own write transactions: the embedded
 /// default and the fastest path.
@@ -35,7 +36,7 @@ final class InlineReadModels: ReadModelHost {
         try log.withSnapshot { snapshot in
             var versions: [String: UInt64?] = [:]
             for stream in streams { versions[stream] = try snapshot.streamVersion(stream) }
-            var view = DecisionView(state: ReadModelState(projections: store.projectionSet(), txn: snapshot.transaction), streamVersions: versions)
+            var view = DecisionView(state: ReadModelState(projections: store.projectionSet(), transaction: snapshot.transaction), streamVersions: versions)
             return try body(&view)
         }
     }

@@ -1,5 +1,6 @@
 import EventLog
 import LMDB
+import LogbookStorage
 
 /// Where Logbook's read models live and how they keep up with the log: the seam between the
 /// domain and a backend's transactions.

@@ -1,5 +1,6 @@
 import EventLog
 import LMDB
+import LogbookStorage
 
 /// How far a rebuild has come, for progress bars.
 public struct RebuildProgress: Sendable, Hashable, Codable {

@@ -72,7 +72,7 @@ public enum Command: Sendable, Hashable {
     }
 
     /// Commands sharing a lock key are decided one at a time.
-    var lockKey: String { user.map { "user:" + $0 } ?? "catalog" }
+    package var lockKey: String { user.map { "user:" + $0 } ?? "catalog" }
 }
 
 /// What a command needs besides its data.
@@ -113,4 +113,13 @@ public struct CommandResult: Sendable, Hashable, Codable {
     public var alreadyApplied: Bool
     /// For workout commands: the workout (for a repeated import, the existing one).
     public var workoutId: String?
+
+    package init(stream: String, firstPosition: UInt64, lastPosition: UInt64, streamVersion: UInt64, alreadyApplied: Bool, workoutId: String?) {
+        self.stream = stream
+        self.firstPosition = firstPosition
+        self.lastPosition = lastPosition
+        self.streamVersion = streamVersion
+        self.alreadyApplied = alreadyApplied
+        self.workoutId = workoutId
+    }
 }

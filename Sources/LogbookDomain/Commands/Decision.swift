@@ -1,23 +1,28 @@
-import EventLog
+package import EventLog
 import Foundation
 
 /// What deciding a command produced: events to append (with when they occurred), or the answer
 /// of a command that needs no new event (a repeated import).
-struct Decision {
-    var events: [(DomainEvent, occurredAt: Timestamp)] = []
-    var workoutId: String?
+package struct Decision {
+    package var events: [(DomainEvent, occurredAt: Timestamp)] = []
+    package var workoutId: String?
     /// Set when nothing is to be written: the existing workout of a repeated import.
-    var existingWorkout: String?
+    package var existingWorkout: String?
 }
 
 /// Judges commands against a ``DecisionState`` and the rules of the DomainRules article: pure,
 /// given the state and the moment `now` (the goal horizon and the times of events without their
 /// own).
-struct Decider<State: DecisionState> {
-    var state: State
-    var now: Timestamp
+package struct Decider<State: DecisionState> {
+    package var state: State
+    package var now: Timestamp
 
-    mutating func decide(_ command: Command) throws(LogbookError) -> Decision {
+    package init(state: State, now: Timestamp) {
+        self.state = state
+        self.now = now
+    }
+
+    package mutating func decide(_ command: Command) throws(LogbookError) -> Decision {
         do {
             return try decideUnchecked(command)
         } catch let error as LogbookError {
@@ -197,7 +202,7 @@ struct Decider<State: DecisionState> {
         }
     }
 
-    func rule(_ rule: DomainRule, _ message: String) -> LogbookError { .ruleViolation(rule: rule, message: message) }
+    package func rule(_ rule: DomainRule, _ message: String) -> LogbookError { .ruleViolation(rule: rule, message: message) }
 
     /// Workout ids of the derived prefix belong to file imports (each to one user's workout at one source).
     private func reservedId(_ workoutId: String) throws {
@@ -207,7 +212,7 @@ struct Decider<State: DecisionState> {
         }
     }
 
-    mutating func registered(_ user: String) throws -> Profile {
+    package mutating func registered(_ user: String) throws -> Profile {
         try Rules.id(user, "user")
         guard let profile = try state.profile(user) else {
             throw rule(.userNotRegistered, "user \(user) is not registered")
@@ -215,7 +220,7 @@ struct Decider<State: DecisionState> {
         return profile
     }
 
-    mutating func ownWorkout(_ user: String, _ id: String) throws -> ActivityRecord {
+    package mutating func ownWorkout(_ user: String, _ id: String) throws -> ActivityRecord {
         _ = try registered(user)
         try Rules.id(id, "workoutId")
         guard let workout = try state.workout(id), workout.user == user else {
@@ -224,7 +229,7 @@ struct Decider<State: DecisionState> {
         return workout
     }
 
-    mutating func knownPlace(_ id: String) throws {
+    package mutating func knownPlace(_ id: String) throws {
         try Rules.id(id, "placeId")
         guard try state.placeExists(id) else { throw rule(.unknownPlace, "no place \(id) in the catalog") }
     }

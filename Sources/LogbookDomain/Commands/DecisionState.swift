@@ -1,5 +1,4 @@
 import EventLog
-import LMDB
 
 /// What the rules (the DomainRules article) read when they judge a command: a user's profile, a
 /// workout, the user's running workout, an earlier import of the same file, whether a place exists.
@@ -7,7 +6,7 @@ import LMDB
 /// The read models answer it in production (``ReadModelState``); the same type over read models
 /// folded in memory (`ReadModelSet.inMemory()`, no transaction) judges commands without a disk,
 /// which is how each rule is unit-tested.
-protocol DecisionState {
+package protocol DecisionState {
     /// The profile of `user`, if registered.
     mutating func profile(_ user: String) throws -> Profile?
     /// The workout with this id, whoever it belongs to.
@@ -21,23 +20,29 @@ protocol DecisionState {
 }
 
 /// The read models as a ``DecisionState``: read in `txn`, or in memory when `txn` is nil.
-struct ReadModelState: DecisionState {
-    var projections: ReadModelSet
-    let txn: ReadTransaction?
+package struct ReadModelState: DecisionState {
+    package var projections: ReadModelSet
+    let txn: (any TableReader)?
 
-    mutating func profile(_ user: String) throws -> Profile? { try projections.profiles.profile(user, txn) }
+    /// The read models, read in `txn` (nil: in memory).
+    package init(projections: ReadModelSet, txn: (any TableReader)?) {
+        self.projections = projections
+        self.txn = txn
+    }
 
-    mutating func workout(_ workoutId: String) throws -> ActivityRecord? {
+    package mutating func profile(_ user: String) throws -> Profile? { try projections.profiles.profile(user, txn) }
+
+    package mutating func workout(_ workoutId: String) throws -> ActivityRecord? {
         try projections.activities.workouts.get(WorkoutKey(workoutId), txn)
     }
 
-    mutating func activeWorkout(of user: String) throws -> String? {
+    package mutating func activeWorkout(of user: String) throws -> String? {
         try projections.activities.active.get(UserKey(user), txn)?.text
     }
 
-    mutating func importedWorkout(user: String, kind: SourceKind, sourceId: String) throws -> String? {
+    package mutating func importedWorkout(user: String, kind: SourceKind, sourceId: String) throws -> String? {
         try projections.activities.imports.get(ImportKey(user, kind, sourceId), txn)?.text
     }
 
-    mutating func placeExists(_ placeId: String) throws -> Bool { try projections.places.exists(placeId, txn) }
+    package mutating func placeExists(_ placeId: String) throws -> Bool { try projections.places.exists(placeId, txn) }
 }

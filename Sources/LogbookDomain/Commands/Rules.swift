@@ -1,8 +1,8 @@
-import EventLog
-import Foundation
+package import EventLog
+package import Foundation
 
 /// The field-level rules of the DomainRules article and the limits on ids and texts.
-enum Rules {
+package enum Rules {
     static func id(_ value: String, _ name: String) throws(LogbookError) {
         if let reason = IdRule.violation(value) { throw .invalidArgument(name: name, reason: reason) }
     }
@@ -17,7 +17,7 @@ enum Rules {
     }
 
     /// The named IANA time zone.
-    static func timeZone(_ identifier: String) throws(LogbookError) -> TimeZone {
+    package static func timeZone(_ identifier: String) throws(LogbookError) -> TimeZone {
         guard let zone = TimeZone(identifier: identifier) else {
             throw .ruleViolation(rule: .invalidTimeZone, message: "\"\(identifier)\" is not an IANA time zone")
         }
@@ -25,12 +25,12 @@ enum Rules {
     }
 
     /// `now` written in the offset `zone` has at that instant.
-    static func local(_ now: Timestamp, _ zone: TimeZone) -> Timestamp {
+    package static func local(_ now: Timestamp, _ zone: TimeZone) -> Timestamp {
         Timestamp(microsecondsSinceEpoch: now.instant, utcOffsetSeconds: Int32(zone.secondsFromGMT(for: now.date)))
     }
 
     /// `now` written with a given offset.
-    static func local(_ now: Timestamp, _ offset: Int32) -> Timestamp {
+    package static func local(_ now: Timestamp, _ offset: Int32) -> Timestamp {
         Timestamp(microsecondsSinceEpoch: now.instant, utcOffsetSeconds: offset)
     }
 

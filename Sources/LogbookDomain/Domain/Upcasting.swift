@@ -7,7 +7,7 @@ import EventLog
 /// version 2 names the source of each sample, so a phone and a watch can report together. A
 /// version-1 event reads as version 2 with the event's source copied into every sample. Stored
 /// events are never rewritten.
-enum Upcasting {
+package enum Upcasting {
     /// Reads a version-1 `steps.recorded` payload: source, then samples without sources.
     static func stepsRecordedV1(_ s: Span<UInt8>, _ o: inout Int) throws(DecodeFailure) -> StepsRecorded {
         let source = try ByteReader.string(s, &o)

@@ -1,5 +1,4 @@
 public import EventLog
-import LMDB
 
 /// One day of goal progress.
 public struct GoalDay: Sendable, Hashable, Codable {
@@ -48,7 +47,7 @@ public struct GoalWeek: Sendable, Hashable, Codable {
 
 extension ReadModelSet {
     /// Goal progress of every day from `from` to `to`.
-    mutating func goalDays(user: String, profile: Profile, from: CivilDate, to: CivilDate, _ txn: ReadTransaction?) throws -> [GoalDay] {
+    mutating func goalDays(user: String, profile: Profile, from: CivilDate, to: CivilDate, _ txn: (any TableReader)?) throws -> [GoalDay] {
         let stats = try stats.period(user: user, from: from, to: to, preferredSource: profile.preferredStepSource, txn)
         let goals = try goals.goals(user: user, from: from, to: to, txn)
         return zip(stats.days, goals).map { day, goal in
@@ -61,7 +60,7 @@ extension ReadModelSet {
     }
 
     /// The first and last local days on which the user has workouts or steps.
-    mutating func dataRange(user: String, _ txn: ReadTransaction?) throws -> ClosedRange<CivilDate>? {
+    mutating func dataRange(user: String, _ txn: (any TableReader)?) throws -> ClosedRange<CivilDate>? {
         let prefix = keyPrefix { $0.keyString(user) }
         let activityDays = try stats.days.records(withPrefix: prefix, txn).map(\.0.day)
         let stepDays = try stats.steps.records(withPrefix: prefix, txn).map(\.0.day)
@@ -70,7 +69,7 @@ extension ReadModelSet {
     }
 
     /// Streaks of met days as of `day` (default: the last day with data).
-    mutating func streaks(user: String, profile: Profile, asOf day: CivilDate?, _ txn: ReadTransaction?) throws -> Streaks {
+    mutating func streaks(user: String, profile: Profile, asOf day: CivilDate?, _ txn: (any TableReader)?) throws -> Streaks {
         guard let range = try dataRange(user: user, txn) else { return Streaks(asOf: day, current: 0, longest: 0) }
         let end = day ?? range.upperBound
         guard end >= range.lowerBound else { return Streaks(asOf: end, current: 0, longest: 0) }
@@ -85,7 +84,7 @@ extension ReadModelSet {
     }
 
     /// The goal week containing `date`, by the user's week start.
-    mutating func goalWeek(user: String, profile: Profile, containing date: CivilDate, _ txn: ReadTransaction?) throws -> GoalWeek {
+    mutating func goalWeek(user: String, profile: Profile, containing date: CivilDate, _ txn: (any TableReader)?) throws -> GoalWeek {
         let start = StatsReadModel.weekStart(containing: date, weekStart: profile.weekStart)
         let end = start.adding(days: 6)
         let days = try goalDays(user: user, profile: profile, from: start, to: end, txn)
@@ -99,7 +98,7 @@ extension ReadModelSet {
 
     /// Every milestone the user has earned: workout ones from the ledger, step and goal ones
     /// from the days.
-    mutating func collectibles(user: String, profile: Profile, _ txn: ReadTransaction?) throws -> [Collectible] {
+    mutating func collectibles(user: String, profile: Profile, _ txn: (any TableReader)?) throws -> [Collectible] {
         var earned = try collectibles.workoutMilestones(user: user, txn)
         if let range = try dataRange(user: user, txn) {
             let days = try goalDays(user: user, profile: profile, from: range.lowerBound, to: range.upperBound, txn)

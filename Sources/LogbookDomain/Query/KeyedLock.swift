@@ -6,7 +6,7 @@ import Synchronization
 /// Commands of one user are decided and appended under the user's key, so a rule that spans
 /// streams (one active workout per user) is judged against state no other command of this
 /// process is changing.
-final class KeyedLock: Sendable {
+package final class KeyedLock: Sendable {
     private struct State {
         var held: Set<BytewiseString> = []
         var waiting: [BytewiseString: [CheckedContinuation<Void, Never>]] = [:]
@@ -14,8 +14,10 @@ final class KeyedLock: Sendable {
 
     private let state = Mutex(State())
 
+    package init() {}
+
     /// Runs `body` holding `key` (compared as bytes, as ids are).
-    func withLock<R: Sendable>(_ name: String, _ body: () async throws -> R) async throws -> R {
+    package func withLock<R: Sendable>(_ name: String, _ body: () async throws -> R) async throws -> R {
         let key = BytewiseString(name)
         await acquire(key)
         defer { release(key) }

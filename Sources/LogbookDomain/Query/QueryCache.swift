@@ -26,12 +26,12 @@ public struct CacheStatus: Sendable, Hashable, Codable {
 package final class QueryCache: Sendable {
     /// A cached answer's key: the user and the parameters are compared as bytes, as ids are
     /// everywhere (``BytewiseString``), so two ids Unicode calls equal never share an answer.
-    struct Key: Hashable, Sendable {
+    package struct Key: Hashable, Sendable {
         var query: CachedQuery
         var user: BytewiseString
         var parameters: BytewiseString
 
-        init(query: CachedQuery, user: String, parameters: String) {
+        package init(query: CachedQuery, user: String, parameters: String) {
             self.query = query
             self.user = BytewiseString(user)
             self.parameters = BytewiseString(parameters)
@@ -77,15 +77,15 @@ package final class QueryCache: Sendable {
 
     private let state = Mutex(State())
     private let enabled = Atomic<Bool>(true)
-    let maxEntries: Int
-    let maxBytes: Int
+    package let maxEntries: Int
+    package let maxBytes: Int
 
-    init(maxEntries: Int = 10_000, maxBytes: Int = 64 << 20) {
+    package init(maxEntries: Int = 10_000, maxBytes: Int = 64 << 20) {
         self.maxEntries = maxEntries
         self.maxBytes = maxBytes
     }
 
-    struct EpochKey: Hashable {
+    package struct EpochKey: Hashable {
         var query: CachedQuery
         var user: BytewiseString
     }
@@ -94,7 +94,7 @@ package final class QueryCache: Sendable {
 
     /// The cached answer for `key`, or the answer `compute` gives (shared with identical
     /// concurrent calls, and kept unless an invalidation happened meanwhile).
-    func value<V: Sendable>(_ key: Key, bytes: @escaping @Sendable (V) -> Int, compute: @escaping @Sendable () async throws -> V) async throws -> V {
+    package func value<V: Sendable>(_ key: Key, bytes: @escaping @Sendable (V) -> Int, compute: @escaping @Sendable () async throws -> V) async throws -> V {
         guard enabled.load(ordering: .relaxed) else { return try await compute() }
         let lookup: Lookup = state.withLock { state in
             if let entry = state.entries[key] {
@@ -174,7 +174,7 @@ package final class QueryCache: Sendable {
     }
 
     /// Removes exactly what a commit made stale.
-    func invalidate(_ summary: CommitSummary) {
+    package func invalidate(_ summary: CommitSummary) {
         state.withLock { state in
             if summary.catalogChanged { state.catalogEpoch += 1 }
             var removed: [CachedQuery: Bool] = [:]
@@ -212,7 +212,7 @@ package final class QueryCache: Sendable {
     }
 
     /// Counters of every cache.
-    func status() -> [CacheStatus] {
+    package func status() -> [CacheStatus] {
         state.withLock { state in
             ReadModelRegistry.cachedQueries.map { query in
                 let counters = state.counters[query] ?? Counters()
@@ -225,13 +225,13 @@ package final class QueryCache: Sendable {
     }
 
     /// Turns caching on or off (off: every query is computed, nothing is kept).
-    func setEnabled(_ on: Bool) {
+    package func setEnabled(_ on: Bool) {
         enabled.store(on, ordering: .relaxed)
         if !on { clear() }
     }
 
     /// Forgets every entry (after a rebuild).
-    func clear() {
+    package func clear() {
         state.withLock { state in
             state.entries.removeAll()
             state.keysByUser.removeAll()

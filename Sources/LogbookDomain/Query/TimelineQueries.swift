@@ -1,6 +1,5 @@
 public import EventLog
 public import Foundation
-import LMDB
 
 /// One line of a user's audit timeline.
 public struct TimelineEntry: Sendable, Hashable, Codable {
@@ -32,6 +31,11 @@ public struct TimelinePage: Sendable, Hashable, Codable {
     public var entries: [TimelineEntry]
     /// Pass back for the next page; nil when there is nothing more.
     public var nextCursor: String?
+
+    package init(entries: [TimelineEntry], nextCursor: String?) {
+        self.entries = entries
+        self.nextCursor = nextCursor
+    }
 }
 
 /// Which timeline entries to show.
@@ -49,88 +53,5 @@ public struct TimelineFilter: Sendable, Hashable {
         self.from = from
         self.to = to
         self.newestFirst = newestFirst
-    }
-}
-
-extension Logbook {
-    /// A page of `user`'s timeline: rows from the log's subject index, described with the
-    /// context the timeline read model kept. Rows the timeline has not folded yet (a read model
-    /// following the log from elsewhere) are left for a later page. At most `limit` entries; a page
-    /// whose filter matches rarely may hold fewer and still carry a cursor (it stops after
-    /// examining 5,000 events).
-    func timelinePage(
-        user: String, filter: TimelineFilter, limit: Int, cursor: String?, through end: UInt64?
-    ) async throws -> TimelinePage {
-        // An erased user has no timeline: every event of theirs reads as erased.
-        if try isErased(user) { return TimelinePage(entries: [], nextCursor: nil) }
-        var start: UInt64
-        if let cursor {
-            guard let position = UInt64(cursor) else { throw LogbookError.invalidArgument(name: "cursor", reason: "not a timeline cursor") }
-            start = filter.newestFirst ? (position == 0 ? 0 : position - 1) : position + 1
-        } else {
-            start = filter.newestFirst ? (end ?? .max) : 1
-        }
-        let folded = try readModels.environment.read { txn in try readModels.checkpoint(.timeline, txn)?.position ?? 0 }
-        let bound = min(end ?? .max, folded)
-        start = min(start, bound)
-        var rows: [(RecordedEvent, DomainEvent)] = []
-        var examined = 0
-        var lastExamined: UInt64?
-        var exhausted = false
-        while rows.count < limit, examined < 5_000 {
-            let page = try await log.readSubject(
-                user, from: Position(start), direction: filter.newestFirst ? .backward : .forward, limit: min(256, max(limit * 2, 32)))
-            if page.isEmpty || start == 0 {
-                exhausted = true
-                break
-            }
-            for event in page {
-                if event.position.rawValue > bound {
-                    exhausted = true
-                    break
-                }
-                examined += 1
-                lastExamined = event.position.rawValue
-                guard let type = EventType(rawValue: event.type) else { continue }
-                if let types = filter.types, !types.contains(type) { continue }
-                if let from = filter.from, event.occurredAt.instant < from.instant { continue }
-                if let to = filter.to, event.occurredAt.instant > to.instant { continue }
-                let decoded = try payloads.open(event.envelope, event.payload.span) { (plaintext) throws(LogbookError) -> DomainEvent? in
-                    guard let plaintext else { return nil }
-                    do throws(DomainCodingError) {
-                        return try BinaryEventCodec.decode(type, schemaVersion: event.schemaVersion, payload: plaintext)
-                    } catch {
-                        throw .coding(error)
-                    }
-                }
-                // An erased user's events are not on any timeline.
-                guard let decoded else { continue }
-                rows.append((event, decoded))
-                if rows.count == limit { break }
-            }
-            if exhausted || rows.count == limit { break }
-            let last = page[page.count - 1].position.rawValue
-            if filter.newestFirst {
-                if last <= 1 { exhausted = true; break }
-                start = last - 1
-            } else {
-                start = last + 1
-            }
-        }
-        let entries = try readModels.environment.read { txn in
-            var projections = readModels.projectionSet()
-            var timeline = projections.timeline
-            return try rows.map { event, domainEvent in
-                let position = event.position.rawValue
-                let details = try timeline.context.get(UserPositionKey(user, position), txn)
-                let line = TimelineDescriptions.describe(domainEvent, occurredAt: event.occurredAt, context: details)
-                let notes = try projections.timelineNotes(user: user, position: position, txn)
-                return TimelineEntry(
-                    position: position, eventId: event.eventId, type: event.type, stream: event.stream,
-                    occurredAt: event.occurredAt, recordedAt: event.recordedAt,
-                    description: ([line] + notes).joined(separator: ". "))
-            }
-        }
-        return TimelinePage(entries: entries, nextCursor: exhausted ? nil : lastExamined.map(String.init))
     }
 }

@@ -1,5 +1,4 @@
 public import EventLog
-import LMDB
 
 /// What to list of a user's activities.
 public struct ActivityFilter: Sendable, Hashable, Codable {
@@ -77,7 +76,7 @@ public struct ActivityInsights: Sendable, Hashable, Codable {
 extension ActivitiesReadModel {
     /// Counted workouts of `user`, newest first, filtered, at most `limit`, after `cursor`.
     mutating func page(
-        user: String, filter: ActivityFilter, limit: Int, cursor: String?, _ txn: ReadTransaction?
+        user: String, filter: ActivityFilter, limit: Int, cursor: String?, _ txn: (any TableReader)?
     ) throws(LogbookError) -> ActivityPage {
         var after: ActivityListKey?
         if let cursor {
@@ -114,14 +113,14 @@ extension ActivitiesReadModel {
     }
 
     /// Every counted workout of `user` (newest first).
-    mutating func counted(user: String, _ txn: ReadTransaction?) throws -> [ActivityRecord] {
+    mutating func counted(user: String, _ txn: (any TableReader)?) throws -> [ActivityRecord] {
         try list.records(in: ActivityListKey(user, .max, "")...ActivityListKey(user, .min, "\u{10FFFF}"), txn).compactMap { key, _ in
             try workouts.get(WorkoutKey(key.workoutId), txn)
         }
     }
 
     /// The active days of a month.
-    mutating func calendar(user: String, year: Int, month: Int, _ txn: ReadTransaction?) throws -> MonthCalendar {
+    mutating func calendar(user: String, year: Int, month: Int, _ txn: (any TableReader)?) throws -> MonthCalendar {
         var days: [CivilDate: MonthCalendar.Day] = [:]
         for record in try counted(user: user, txn) where record.date.year == year && record.date.month == month {
             var day = days[record.date] ?? MonthCalendar.Day(date: record.date, workouts: 0, movingSeconds: 0, types: [])
@@ -139,7 +138,7 @@ extension ActivitiesReadModel {
     }
 
     /// Insights over the `days` days ending `today`.
-    mutating func insights(user: String, days: Int, today: CivilDate, _ txn: ReadTransaction?) throws -> ActivityInsights {
+    mutating func insights(user: String, days: Int, today: CivilDate, _ txn: (any TableReader)?) throws -> ActivityInsights {
         let from = today.adding(days: -(days - 1))
         var byType = Array(repeating: ActivityTotals(), count: ActivityType.allCases.count)
         var paceDistance = 0

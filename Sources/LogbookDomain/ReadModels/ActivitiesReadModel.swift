@@ -1,5 +1,4 @@
 import EventLog
-import LMDB
 
 /// Activities: every workout with its details and status, each user's list of counted workouts
 /// (newest first), the import index (source kind + id → workout), each user's active workout,
@@ -34,7 +33,7 @@ struct ActivitiesReadModel: ReadModel {
         tracks = tables.table("tracks")
     }
 
-    mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let user = fold.user
         guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
         workouts.set(WorkoutKey(e.workoutId), ActivityRecord(
@@ -43,15 +42,15 @@ struct ActivitiesReadModel: ReadModel {
         active.set(UserKey(user), TextValue(e.workoutId))
     }
 
-    mutating func onWorkoutPaused(_ e: WorkoutPauseChange, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutPaused(_ e: WorkoutPauseChange, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         try update(e.workoutId, txn) { if $0.status == .running { $0.status = .paused } }
     }
 
-    mutating func onWorkoutResumed(_ e: WorkoutPauseChange, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutResumed(_ e: WorkoutPauseChange, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         try update(e.workoutId, txn) { if $0.status == .paused { $0.status = .running } }
     }
 
-    mutating func onWorkoutFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status.isActive else { return }
         record.status = .finished
         record.endedAt = e.endedAt
@@ -67,14 +66,14 @@ struct ActivitiesReadModel: ReadModel {
         try clearActive(record.user, e.workoutId, txn)
     }
 
-    mutating func onWorkoutDiscarded(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutDiscarded(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status.isActive else { return }
         record.status = .discarded
         workouts.set(WorkoutKey(e.workoutId), record)
         try clearActive(record.user, e.workoutId, txn)
     }
 
-    mutating func onWorkoutImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let user = fold.user
         guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
         let record = ActivityRecord(
@@ -87,7 +86,7 @@ struct ActivitiesReadModel: ReadModel {
         if let sourceId = e.source.sourceId { imports.set(ImportKey(user, e.source.kind, sourceId), TextValue(e.workoutId)) }
     }
 
-    mutating func onWorkoutEdited(_ e: WorkoutEdited, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutEdited(_ e: WorkoutEdited, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         try update(e.workoutId, txn) { record in
             if let title = e.title { record.title = title }
             if let notes = e.notes { record.notes = notes }
@@ -95,7 +94,7 @@ struct ActivitiesReadModel: ReadModel {
         }
     }
 
-    mutating func onWorkoutTrackRecorded(_ e: WorkoutTrackRecorded, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutTrackRecorded(_ e: WorkoutTrackRecorded, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status != .deleted,
               try tracks.get(TrackPartKey(e.workoutId, e.part), txn) == nil
         else { return }
@@ -105,7 +104,7 @@ struct ActivitiesReadModel: ReadModel {
         workouts.set(WorkoutKey(e.workoutId), record)
     }
 
-    mutating func onWorkoutDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status != .deleted else { return }
         for (key, _) in try tracks.records(in: TrackPartKey(e.workoutId, .min)...TrackPartKey(e.workoutId, .max), txn) {
             tracks.set(key, nil)
@@ -123,13 +122,13 @@ struct ActivitiesReadModel: ReadModel {
         workouts.set(WorkoutKey(e.workoutId), record)
     }
 
-    private mutating func update(_ workoutId: String, _ txn: ReadTransaction?, _ body: (inout ActivityRecord) -> Void) throws {
+    private mutating func update(_ workoutId: String, _ txn: (any TableReader)?, _ body: (inout ActivityRecord) -> Void) throws {
         guard var record = try workouts.get(WorkoutKey(workoutId), txn) else { return }
         body(&record)
         workouts.set(WorkoutKey(workoutId), record)
     }
 
-    private mutating func clearActive(_ user: String, _ workoutId: String, _ txn: ReadTransaction?) throws {
+    private mutating func clearActive(_ user: String, _ workoutId: String, _ txn: (any TableReader)?) throws {
         if try active.get(UserKey(user), txn)?.text == workoutId { active.set(UserKey(user), nil) }
     }
 

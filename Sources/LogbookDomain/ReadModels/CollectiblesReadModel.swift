@@ -1,6 +1,5 @@
 import BinaryCoding
 public import EventLog
-import LMDB
 
 /// A milestone a user earned, with the event and the day that earned it.
 public struct Collectible: Sendable, Hashable, Codable {
@@ -76,12 +75,12 @@ struct CollectiblesReadModel: ReadModel {
         workouts = tables.table("workouts")
     }
 
-    mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
         workouts.set(WorkoutKey(e.workoutId), LedgerWorkout(user: fold.user, startedOn: e.startedAt.localDate))
     }
 
-    mutating func onWorkoutFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
         workout.closed = true
         workout.countedPosition = fold.position
@@ -90,7 +89,7 @@ struct CollectiblesReadModel: ReadModel {
         workouts.set(WorkoutKey(e.workoutId), workout)
     }
 
-    mutating func onWorkoutImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
         workouts.set(WorkoutKey(e.workoutId), LedgerWorkout(
             user: fold.user, startedOn: e.startedAt.localDate, countedPosition: fold.position, closed: true))
@@ -98,13 +97,13 @@ struct CollectiblesReadModel: ReadModel {
                    LedgerEntry(workoutId: e.workoutId, date: e.startedAt.localDate, distanceMeters: e.distanceMeters))
     }
 
-    mutating func onWorkoutDiscarded(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutDiscarded(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
         workout.closed = true
         workouts.set(WorkoutKey(e.workoutId), workout)
     }
 
-    mutating func onWorkoutDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn) else { return }
         if workout.countedPosition != 0 { ledger.set(UserPositionKey(workout.user, workout.countedPosition), nil) }
         workout.countedPosition = 0
@@ -118,7 +117,7 @@ struct CollectiblesReadModel: ReadModel {
     }
 
     /// The workout milestones of `user`, from the ledger.
-    mutating func workoutMilestones(user: String, _ txn: ReadTransaction?) throws -> [Collectible] {
+    mutating func workoutMilestones(user: String, _ txn: (any TableReader)?) throws -> [Collectible] {
         let entries = try ledger.records(in: UserPositionKey(user, 0)...UserPositionKey(user, .max), txn)
         var earned: [Collectible] = []
         func earn(_ id: String, _ title: String, _ key: UserPositionKey, _ entry: LedgerEntry) {

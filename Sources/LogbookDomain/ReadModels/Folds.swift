@@ -1,4 +1,3 @@
-import LMDB
 
 /// What a read model does with each event type it reads, declared once: a fold per type, each
 /// handed the payload of that type. What the read model reads (``ReadModel/reads(_:)``, and with it
@@ -12,7 +11,7 @@ import LMDB
 /// ```
 struct Folds<Model>: Sendable {
     /// Folds one event into a read model.
-    typealias Fold = @Sendable (inout Model, FoldEvent, ReadTransaction?) throws -> Void
+    typealias Fold = @Sendable (inout Model, FoldEvent, (any TableReader)?) throws -> Void
 
     /// The fold of each event type, by ``EventType/index`` (nil: not read).
     private var folds: [Fold?] = Array(repeating: nil, count: EventType.allCases.count)
@@ -25,7 +24,7 @@ struct Folds<Model>: Sendable {
     /// These folds and `fold` for `key`'s type. A type folded twice is a programming error the
     /// registry test finds (each read model's folds are built when the registry is).
     func on<Payload>(
-        _ key: EventKey<Payload>, _ fold: @escaping @Sendable (inout Model, Payload, FoldEvent, ReadTransaction?) throws -> Void
+        _ key: EventKey<Payload>, _ fold: @escaping @Sendable (inout Model, Payload, FoldEvent, (any TableReader)?) throws -> Void
     ) -> Folds {
         precondition(folds[key.type.index] == nil, "\(Model.self) folds \(key.type.rawValue) twice")
         var copy = self
@@ -40,7 +39,7 @@ struct Folds<Model>: Sendable {
     }
 
     /// Folds `event` into `model`, if its type is read.
-    func apply(_ event: FoldEvent, to model: inout Model, _ txn: ReadTransaction?) throws {
+    func apply(_ event: FoldEvent, to model: inout Model, _ txn: (any TableReader)?) throws {
         try folds[event.event.type.index]?(&model, event, txn)
     }
 }

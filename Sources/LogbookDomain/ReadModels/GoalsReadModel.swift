@@ -1,6 +1,5 @@
 import BinaryCoding
 import EventLog
-import LMDB
 
 /// A step goal, with optional active minutes.
 public struct Goal: Sendable, Hashable, Codable {
@@ -45,15 +44,15 @@ struct GoalsReadModel: ReadModel {
         defaults = tables.table("defaults")
     }
 
-    mutating func onGoalSet(_ e: GoalSet, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onGoalSet(_ e: GoalSet, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         explicit.set(UserDayKey(fold.user, Int32(e.date.daysSinceEpoch)), Goal(steps: e.steps, activeMinutes: e.activeMinutes))
     }
 
-    mutating func onGoalCleared(_ e: GoalCleared, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onGoalCleared(_ e: GoalCleared, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         explicit.set(UserDayKey(fold.user, Int32(e.date.daysSinceEpoch)), nil)
     }
 
-    mutating func onGoalDefaultSet(_ e: GoalDefaultSet, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onGoalDefaultSet(_ e: GoalDefaultSet, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let day = fold.envelope.occurredAt.localDay
         defaults.set(UserDayKey(fold.user, day), Goal(steps: e.steps, activeMinutes: e.activeMinutes))
     }
@@ -67,7 +66,7 @@ struct GoalsReadModel: ReadModel {
     enum Origin: String, Sendable, Codable { case explicit, `default`, standard }
 
     /// The goal of each day from `from` to `to`, and where it came from.
-    mutating func goals(user: String, from: CivilDate, to: CivilDate, _ txn: ReadTransaction?) throws -> [(Goal, Origin)] {
+    mutating func goals(user: String, from: CivilDate, to: CivilDate, _ txn: (any TableReader)?) throws -> [(Goal, Origin)] {
         let first = Int32(from.daysSinceEpoch)
         let last = Int32(to.daysSinceEpoch)
         guard first <= last else { return [] }

@@ -1,6 +1,5 @@
 public import EventLog
 import Foundation
-import LMDB
 
 /// Places: the shared catalog in the order places were added, and each user's status of each
 /// place (not seen, interested, not interested, visited), visits and notes.
@@ -26,14 +25,14 @@ struct PlacesReadModel: ReadModel {
         status = tables.table("status")
     }
 
-    mutating func onPlaceAdded(_ e: PlaceAdded, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onPlaceAdded(_ e: PlaceAdded, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard try catalog.get(PlaceKey(e.placeId), txn) == nil else { return }
         let sequence = try (order.records(in: SequenceKey(0)...SequenceKey(.max), txn).last?.0.sequence).map { $0 + 1 } ?? 1
         catalog.set(PlaceKey(e.placeId), CatalogPlace(sequence: sequence, place: e))
         order.set(SequenceKey(sequence), TextValue(e.placeId))
     }
 
-    mutating func onPlaceUpdated(_ e: PlaceUpdated, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onPlaceUpdated(_ e: PlaceUpdated, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var entry = try catalog.get(PlaceKey(e.placeId), txn) else { return }
         if let name = e.name { entry.place.name = name }
         if let category = e.category { entry.place.category = category }
@@ -47,13 +46,13 @@ struct PlacesReadModel: ReadModel {
         catalog.set(PlaceKey(e.placeId), entry)
     }
 
-    mutating func onPlaceSwiped(_ e: PlaceSwiped, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onPlaceSwiped(_ e: PlaceSwiped, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         try status.modify(UserPlaceKey(fold.user, e.placeId), txn, initial: { UserPlace() }) {
             $0.status = e.direction == .right ? .interested : .notInterested
         }
     }
 
-    mutating func onPlaceVisited(_ e: PlaceVisited, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onPlaceVisited(_ e: PlaceVisited, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         try status.modify(UserPlaceKey(fold.user, e.placeId), txn, initial: { UserPlace() }) { place in
             place.status = .visited
             place.visitCount += 1
@@ -62,11 +61,11 @@ struct PlacesReadModel: ReadModel {
         }
     }
 
-    mutating func onPlaceNotesEdited(_ e: PlaceNotesEdited, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onPlaceNotesEdited(_ e: PlaceNotesEdited, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         try status.modify(UserPlaceKey(fold.user, e.placeId), txn, initial: { UserPlace() }) { $0.notes = e.notes }
     }
 
-    mutating func onPlacesReset(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onPlacesReset(_ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let prefix = keyPrefix { $0.keyString(fold.user) }
         for (key, var place) in try status.records(withPrefix: prefix, txn) {
             place.status = .notSeen
@@ -83,7 +82,7 @@ struct PlacesReadModel: ReadModel {
     }
 
     /// True if the catalog holds `placeId`.
-    mutating func exists(_ placeId: String, _ txn: ReadTransaction?) throws -> Bool {
+    mutating func exists(_ placeId: String, _ txn: (any TableReader)?) throws -> Bool {
         try catalog.get(PlaceKey(placeId), txn) != nil
     }
 }
@@ -111,7 +110,7 @@ public struct PlaceView: Sendable, Hashable, Codable {
 
 extension PlacesReadModel {
     /// Every catalog place with the user's state, in catalog order.
-    mutating func allPlaces(user: String, _ txn: ReadTransaction?) throws -> [PlaceView] {
+    mutating func allPlaces(user: String, _ txn: (any TableReader)?) throws -> [PlaceView] {
         var states: [String: UserPlace] = [:]
         for (key, value) in try status.records(withPrefix: keyPrefix { $0.keyString(user) }, txn) { states[key.placeId] = value }
         var views: [PlaceView] = []
@@ -123,18 +122,18 @@ extension PlacesReadModel {
     }
 
     /// One catalog place with the user's state, or nil if the catalog has no such place.
-    mutating func place(user: String, placeId: String, _ txn: ReadTransaction?) throws -> PlaceView? {
+    mutating func place(user: String, placeId: String, _ txn: (any TableReader)?) throws -> PlaceView? {
         guard let entry = try catalog.get(PlaceKey(placeId), txn) else { return nil }
         return PlaceView(entry.place, try status.get(UserPlaceKey(user, placeId), txn) ?? UserPlace())
     }
 
     /// The places not seen yet, in catalog order.
-    mutating func deck(user: String, limit: Int, _ txn: ReadTransaction?) throws -> [PlaceView] {
+    mutating func deck(user: String, limit: Int, _ txn: (any TableReader)?) throws -> [PlaceView] {
         Array(try allPlaces(user: user, txn).filter { $0.status == .notSeen }.prefix(limit))
     }
 
     /// Saved places of a category, by name (Unicode code points of the NFC form), then id.
-    mutating func saved(user: String, category: PlaceCategory, _ txn: ReadTransaction?) throws -> [PlaceView] {
+    mutating func saved(user: String, category: PlaceCategory, _ txn: (any TableReader)?) throws -> [PlaceView] {
         try allPlaces(user: user, txn)
             .filter { $0.status == .interested && $0.place.category == category }
             .map { (Array($0.place.name.precomposedStringWithCanonicalMapping.unicodeScalars.map(\.value)), $0) }
@@ -145,7 +144,7 @@ extension PlacesReadModel {
     }
 
     /// Visited places of a category, most recent visit first, then id.
-    mutating func visited(user: String, category: PlaceCategory, _ txn: ReadTransaction?) throws -> [PlaceView] {
+    mutating func visited(user: String, category: PlaceCategory, _ txn: (any TableReader)?) throws -> [PlaceView] {
         try allPlaces(user: user, txn)
             .filter { $0.status == .visited && $0.place.category == category }
             .sorted { a, b in

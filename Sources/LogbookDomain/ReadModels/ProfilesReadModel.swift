@@ -1,6 +1,5 @@
 import BinaryCoding
 import EventLog
-import LMDB
 
 /// A user's profile as the read models need it.
 public struct Profile: Sendable, Hashable, Codable {
@@ -52,12 +51,12 @@ struct ProfilesReadModel: ReadModel {
 
     init(_ tables: ReadModelTables) { users = tables.table("users") }
 
-    mutating func onUserRegistered(_ e: UserRegistered, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onUserRegistered(_ e: UserRegistered, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         users.set(UserKey(fold.user), Profile(
             displayName: e.displayName, timeZone: e.timeZone, weekStart: e.weekStart, units: e.units, preferredStepSource: nil))
     }
 
-    mutating func onUserProfileUpdated(_ e: UserProfileUpdated, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onUserProfileUpdated(_ e: UserProfileUpdated, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard try users.get(UserKey(fold.user), txn) != nil else { return }
         try users.modify(UserKey(fold.user), txn, initial: { preconditionFailure("checked above") }) { profile in
             if let name = e.displayName { profile.displayName = name }
@@ -77,7 +76,7 @@ struct ProfilesReadModel: ReadModel {
     }
 
     /// The profile of `user`, if registered.
-    mutating func profile(_ user: String, _ txn: ReadTransaction?) throws -> Profile? {
+    mutating func profile(_ user: String, _ txn: (any TableReader)?) throws -> Profile? {
         try users.get(UserKey(user), txn)
     }
 }

@@ -1,11 +1,16 @@
 package import EventLog
-import LMDB
 
 /// One event as the read models see it: where it is, what it is, when it happened.
 package struct FoldEvent: Sendable {
     package let position: UInt64
     package let envelope: EventEnvelope
     package let event: DomainEvent
+
+    package init(position: UInt64, envelope: EventEnvelope, event: DomainEvent) {
+        self.position = position
+        self.envelope = envelope
+        self.event = event
+    }
 
     /// The user the event concerns, or "" for catalog events.
     var user: String { envelope.subject ?? "" }
@@ -33,7 +38,7 @@ protocol ReadModel: Sendable {
 
     /// Folds one event in (by its type's entry in ``folds``; only events of the types it reads
     /// are handed to it).
-    mutating func apply(_ event: FoldEvent, _ txn: ReadTransaction?) throws
+    mutating func apply(_ event: FoldEvent, _ txn: (any TableReader)?) throws
 
     /// Hands every table to `visitor`, once each: flushing, forgetting and counting cached
     /// records, and the table names all go through this one list.
@@ -45,7 +50,7 @@ protocol ReadModel: Sendable {
     /// The note the read model adds to the audit timeline's line of `user`'s event at
     /// `position` ("Personal record: longest distance"), if any. Asked only of read models whose
     /// ``notesTimeline`` is true; the default has none.
-    mutating func timelineNote(user: String, position: UInt64, _ txn: ReadTransaction?) throws -> String?
+    mutating func timelineNote(user: String, position: UInt64, _ txn: (any TableReader)?) throws -> String?
 }
 
 /// Work done on each table of a read model (see ``ReadModel/visitTables(_:)``).
@@ -56,7 +61,7 @@ protocol TableVisitor {
 extension ReadModel {
     static var notesTimeline: Bool { false }
 
-    mutating func apply(_ event: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func apply(_ event: FoldEvent, _ txn: (any TableReader)?) throws {
         try Self.folds.apply(event, to: &self, txn)
     }
 
@@ -64,7 +69,7 @@ extension ReadModel {
     /// are invalidated by exactly these types (``CachedQuery``).
     static func reads(_ type: EventType) -> Bool { folds.types.contains(type) }
 
-    mutating func timelineNote(user: String, position: UInt64, _ txn: ReadTransaction?) throws -> String? { nil }
+    mutating func timelineNote(user: String, position: UInt64, _ txn: (any TableReader)?) throws -> String? { nil }
 
     /// The names of the read model's tables (without the `rm.<name>.` prefix).
     static var tableNames: [String] {
@@ -78,7 +83,7 @@ extension ReadModel {
     static var readTypes: EventTypeSet { folds.types }
 
     /// Writes the tables' changed records (again, if the transaction is retried).
-    mutating func flush(_ txn: WriteTransaction) throws {
+    mutating func flush(_ txn: any TableWriter) throws {
         var flusher = TableFlusher(txn: txn)
         try visitTables(&flusher)
     }
@@ -111,7 +116,7 @@ private struct TableNames: TableVisitor {
 }
 
 private struct TableFlusher: TableVisitor {
-    let txn: WriteTransaction
+    let txn: any TableWriter
     mutating func visit<Key: TableKey, Value: TableValue>(_ table: inout ReadModelTable<Key, Value>) throws { try table.flush(txn) }
 }
 
@@ -128,12 +133,12 @@ private struct TableCacheCounter: TableVisitor {
     mutating func visit<Key: TableKey, Value: TableValue>(_ table: inout ReadModelTable<Key, Value>) { count += table.cachedCount }
 }
 
-/// Where a read model's tables live: named LMDB databases, or memory.
-struct ReadModelTables: Sendable {
-    private let databases: [String: Database]
+/// Where a read model's tables live: a store's tables (``StoredTable``), or memory.
+package struct ReadModelTables: Sendable {
+    private let databases: [String: StoredTable]
     let inMemory: Bool
 
-    init(databases: [String: Database]) {
+    package init(databases: [String: StoredTable]) {
         self.databases = databases
         self.inMemory = false
     }
@@ -152,4 +157,4 @@ struct ReadModelTables: Sendable {
 }
 
 /// The full name of a read model's database.
-func databaseName(projection: String, table: String) -> String { "rm.\(projection).\(table)" }
+package func databaseName(projection: String, table: String) -> String { "rm.\(projection).\(table)" }

@@ -37,7 +37,7 @@ public struct ReadModelKind: RawRepresentable, Sendable, Hashable, Codable, Comp
     public var codeVersion: Int { ReadModelRegistry.model(self).codeVersion }
 
     /// The names of the read model's tables.
-    var tableNames: [String] { ReadModelRegistry.model(self).tableNames }
+    package var tableNames: [String] { ReadModelRegistry.model(self).tableNames }
 
     /// The kind's place in the registry.
     var index: Int { ReadModelRegistry.index(of: self) }

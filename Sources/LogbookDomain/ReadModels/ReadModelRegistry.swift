@@ -2,7 +2,7 @@
 /// is added (see the DocC article "Adding a read model").
 ///
 /// The order of ``models`` is the order read models fold in, are digested and are listed.
-enum ReadModelRegistry {
+package enum ReadModelRegistry {
     /// The read models.
     static let models: [any ReadModel.Type] = [
         ProfilesReadModel.self,

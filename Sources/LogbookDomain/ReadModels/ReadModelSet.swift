@@ -1,12 +1,11 @@
 import EventLog
-import LMDB
 
 /// Every read model, folding together: the unit that runs inline, in rebuilds and for as-of
 /// queries. Only the read models in ``active`` fold and flush.
 ///
 /// Built from ``ReadModelRegistry``; a query reaches one read model by its type
 /// (`projections[StatsReadModel.self]`, or the accessor its file declares, `projections.stats`).
-struct ReadModelSet: Sendable {
+package struct ReadModelSet: Sendable {
     /// The read models, in registry order, each made when first used.
     private var members: [(any ReadModel)?]
     /// Where each read model's tables live, in registry order.
@@ -17,7 +16,7 @@ struct ReadModelSet: Sendable {
     /// existential optional per read model.
     private var made: UInt64 = 0
 
-    var active: Set<ReadModelKind> {
+    package var active: Set<ReadModelKind> {
         get { Set(ReadModelKind.allCases.filter { mask & Self.bit($0) != 0 }) }
         set { mask = newValue.reduce(0) { $0 | Self.bit($1) } }
     }
@@ -26,7 +25,7 @@ struct ReadModelSet: Sendable {
 
     /// Read models over `tables` (one per registry entry, in order); all of them active unless
     /// `active` says otherwise.
-    init(tables: [ReadModelTables], active: Set<ReadModelKind>? = nil) {
+    package init(tables: [ReadModelTables], active: Set<ReadModelKind>? = nil) {
         precondition(tables.count == ReadModelRegistry.models.count, "one set of tables per read model")
         self.tables = tables
         members = Array(repeating: nil, count: tables.count)
@@ -34,7 +33,7 @@ struct ReadModelSet: Sendable {
     }
 
     /// Every read model in memory, for as-of queries and tests.
-    static func inMemory() -> ReadModelSet {
+    package static func inMemory() -> ReadModelSet {
         ReadModelSet(tables: Array(repeating: ReadModelTables(inMemory: ()), count: ReadModelRegistry.models.count))
     }
 
@@ -70,7 +69,7 @@ struct ReadModelSet: Sendable {
     }
 
     /// Folds `fold` into the active read models that read its type, in registry order.
-    mutating func apply(_ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    package mutating func apply(_ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         var bits = mask & Self.readers[fold.event.type.index]
         while bits != 0 {
             let index = bits.trailingZeroBitCount
@@ -80,19 +79,19 @@ struct ReadModelSet: Sendable {
         }
     }
 
-    mutating func flush(_ txn: WriteTransaction) throws {
+    package mutating func flush(_ txn: any TableWriter) throws {
         for index in members.indices where mask & (1 << UInt64(index)) != 0 { try members[index]?.flush(txn) }
     }
 
-    mutating func markFlushed() {
+    package mutating func markFlushed() {
         for index in members.indices { members[index]?.markFlushed() }
     }
 
-    mutating func dropCache(_ kinds: Set<ReadModelKind>? = nil) {
+    package mutating func dropCache(_ kinds: Set<ReadModelKind>? = nil) {
         for index in members.indices where kinds?.contains(ReadModelRegistry.kinds[index]) ?? true { members[index]?.dropCache() }
     }
 
-    var cachedCount: Int {
+    package var cachedCount: Int {
         mutating get {
             var total = 0
             for index in members.indices { total += members[index]?.cachedCount ?? 0 }
@@ -102,7 +101,7 @@ struct ReadModelSet: Sendable {
 
     /// The notes the read models add to the timeline line of `user`'s event at `position`, in
     /// registry order (see ``ReadModel/timelineNote(user:position:_:)``).
-    mutating func timelineNotes(user: String, position: UInt64, _ txn: ReadTransaction?) throws -> [String] {
+    package mutating func timelineNotes(user: String, position: UInt64, _ txn: (any TableReader)?) throws -> [String] {
         var notes: [String] = []
         for index in Self.annotating {
             prepare(index)

@@ -1,6 +1,5 @@
 import BinaryCoding
 import EventLog
-import LMDB
 
 /// The personal records Logbook keeps, per user and activity type.
 public enum RecordKind: String, Sendable, Hashable, Codable, CaseIterable {
@@ -195,29 +194,29 @@ struct RecordsReadModel: ReadModel {
         try visitor.visit(&falls)
     }
 
-    mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
         workouts.set(WorkoutKey(e.workoutId), RecordWorkout(user: fold.user, type: e.activityType, startedOn: e.startedAt.localDate))
     }
 
-    mutating func onWorkoutFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard let workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
         try count(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds, position: fold.position, txn)
     }
 
-    mutating func onWorkoutImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
         let workout = RecordWorkout(user: fold.user, type: e.activityType, startedOn: e.startedAt.localDate)
         try count(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds, position: fold.position, txn)
     }
 
-    mutating func onWorkoutDiscarded(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutDiscarded(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
         workout.closed = true
         workouts.set(WorkoutKey(e.workoutId), workout)
     }
 
-    mutating func onWorkoutDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn) else { return }
         if workout.countedPosition != 0 { _ = try removeEntry(workout, txn) }
         workout.countedPosition = 0
@@ -225,7 +224,7 @@ struct RecordsReadModel: ReadModel {
         workouts.set(WorkoutKey(e.workoutId), workout)
     }
 
-    mutating func onWorkoutEdited(_ e: WorkoutEdited, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutEdited(_ e: WorkoutEdited, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard let type = e.activityType, var workout = try workouts.get(WorkoutKey(e.workoutId), txn), workout.type != type else { return }
         if workout.countedPosition != 0 {
             if let moved = try removeEntry(workout, txn) {
@@ -239,7 +238,7 @@ struct RecordsReadModel: ReadModel {
     }
 
     /// Takes a counted workout's entry out of its user's and type's list (and the list, once empty).
-    private mutating func removeEntry(_ workout: RecordWorkout, _ txn: ReadTransaction?) throws -> RecordEntry? {
+    private mutating func removeEntry(_ workout: RecordWorkout, _ txn: (any TableReader)?) throws -> RecordEntry? {
         let key = UserTypeKey(workout.user, workout.type)
         guard var list = try entries.get(key, txn) else { return nil }
         let removed = list.remove(at: workout.countedPosition)
@@ -249,7 +248,7 @@ struct RecordsReadModel: ReadModel {
 
     /// Counts a finished (or imported) workout: notes the records it breaks, then keeps it.
     private mutating func count(
-        _ workoutId: String, _ workout: RecordWorkout, distance: Int, moving: Int, position: UInt64, _ txn: ReadTransaction?
+        _ workoutId: String, _ workout: RecordWorkout, distance: Int, moving: Int, position: UInt64, _ txn: (any TableReader)?
     ) throws {
         var workout = workout
         let entry = RecordEntry(workoutId: workoutId, date: workout.startedOn, distanceMeters: distance, movingSeconds: moving)
@@ -266,7 +265,7 @@ struct RecordsReadModel: ReadModel {
     }
 
     /// The holder of each record of one user and type: the first counted workout to reach the best value.
-    mutating func records(user: String, type: ActivityType, _ txn: ReadTransaction?) throws -> [RecordKind: (position: UInt64, entry: RecordEntry)] {
+    mutating func records(user: String, type: ActivityType, _ txn: (any TableReader)?) throws -> [RecordKind: (position: UInt64, entry: RecordEntry)] {
         var holders: [RecordKind: (position: UInt64, entry: RecordEntry)] = [:]
         for (position, entry) in try entries.get(UserTypeKey(user, type), txn)?.items ?? [] {
             for kind in RecordKind.allCases where kind.admits(entry) {
@@ -282,7 +281,7 @@ extension RecordsReadModel {
     static let notesTimeline = true
 
     /// "Personal records: fastest 5 km, longest distance" on the line of a workout that broke them.
-    mutating func timelineNote(user: String, position: UInt64, _ txn: ReadTransaction?) throws -> String? {
+    mutating func timelineNote(user: String, position: UInt64, _ txn: (any TableReader)?) throws -> String? {
         guard let fell = try falls.get(UserPositionKey(user, position), txn), !fell.kinds.isEmpty else { return nil }
         return (fell.kinds.count == 1 ? "Personal record: " : "Personal records: ") + fell.kinds.map(\.phrase).joined(separator: ", ")
     }

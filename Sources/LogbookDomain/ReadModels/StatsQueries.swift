@@ -1,5 +1,4 @@
 public import EventLog
-import LMDB
 
 /// One local day of a user's statistics.
 public struct DayStats: Sendable, Hashable, Codable {
@@ -51,7 +50,7 @@ public struct PeriodStats: Sendable, Hashable, Codable {
 extension StatsReadModel {
     /// The statistics of every day from `from` to `to` (inclusive) for `user`, with the day's steps
     /// chosen by `preferredSource` (nil: the largest single source that day).
-    mutating func period(user: String, from: CivilDate, to: CivilDate, preferredSource: String?, _ txn: ReadTransaction?) throws -> PeriodStats {
+    mutating func period(user: String, from: CivilDate, to: CivilDate, preferredSource: String?, _ txn: (any TableReader)?) throws -> PeriodStats {
         let first = Int32(from.daysSinceEpoch)
         let last = Int32(to.daysSinceEpoch)
         var activity: [Int32: DayActivity] = [:]

@@ -1,5 +1,4 @@
 import EventLog
-import LMDB
 
 /// Weekly and period statistics: per user and local day, the counted workouts by activity type
 /// and the steps of each source; weeks, months and years are summed from days when asked, so
@@ -33,31 +32,31 @@ struct StatsReadModel: ReadModel {
         samples = tables.table("samples")
     }
 
-    mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
         workouts.set(WorkoutKey(e.workoutId), StatsWorkout(user: fold.user, day: e.startedAt.localDay, type: e.activityType))
     }
 
-    mutating func onWorkoutFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let position = fold.position
         guard let workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
         try countFinished(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds, position: position, txn)
     }
 
-    mutating func onWorkoutImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let position = fold.position
         guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
         let workout = StatsWorkout(user: fold.user, day: e.startedAt.localDay, type: e.activityType)
         try countFinished(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds, position: position, txn)
     }
 
-    mutating func onWorkoutDiscarded(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutDiscarded(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.counted else { return }
         workout.closed = true
         workouts.set(WorkoutKey(e.workoutId), workout)
     }
 
-    mutating func onWorkoutDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let position = fold.position
         guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn) else { return }
         if workout.counted { try addToDay(workout, sign: -1, position: position, txn) }
@@ -66,7 +65,7 @@ struct StatsReadModel: ReadModel {
         workouts.set(WorkoutKey(e.workoutId), workout)
     }
 
-    mutating func onWorkoutEdited(_ e: WorkoutEdited, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutEdited(_ e: WorkoutEdited, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let position = fold.position
         guard let type = e.activityType, var workout = try workouts.get(WorkoutKey(e.workoutId), txn), workout.type != type else { return }
         if workout.counted { try addToDay(workout, sign: -1, position: position, txn) }
@@ -75,14 +74,14 @@ struct StatsReadModel: ReadModel {
         workouts.set(WorkoutKey(e.workoutId), workout)
     }
 
-    mutating func onStepsRecorded(_ e: StepsRecorded, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onStepsRecorded(_ e: StepsRecorded, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let position = fold.position
         try count(e.samples, user: fold.user, position: position, txn)
     }
 
     /// Closes a workout as counted (finished, or imported finished) and adds it to its day.
     private mutating func countFinished(
-        _ workoutId: String, _ workout: StatsWorkout, distance: Int, moving: Int, position: UInt64, _ txn: ReadTransaction?
+        _ workoutId: String, _ workout: StatsWorkout, distance: Int, moving: Int, position: UInt64, _ txn: (any TableReader)?
     ) throws {
         var workout = workout
         workout.distanceMeters = distance
@@ -93,7 +92,7 @@ struct StatsReadModel: ReadModel {
         workouts.set(WorkoutKey(workoutId), workout)
     }
 
-    private mutating func addToDay(_ workout: StatsWorkout, sign: Int, position: UInt64, _ txn: ReadTransaction?) throws {
+    private mutating func addToDay(_ workout: StatsWorkout, sign: Int, position: UInt64, _ txn: (any TableReader)?) throws {
         let key = UserDayKey(workout.user, workout.day)
         var day = try days.get(key, txn) ?? DayActivity()
         day.byType[ActivityType.allCases.firstIndex(of: workout.type)!].add(workout.totals, sign: sign)
@@ -103,7 +102,7 @@ struct StatsReadModel: ReadModel {
 
     /// Counts the samples not counted before. Consecutive samples usually share source, UTC day
     /// and local day, so each run of them touches its two records once.
-    private mutating func count(_ batch: [StepSample], user: String, position: UInt64, _ txn: ReadTransaction?) throws {
+    private mutating func count(_ batch: [StepSample], user: String, position: UInt64, _ txn: (any TableReader)?) throws {
         let dayLength: Int64 = 86_400_000_000
         func utcDay(_ instant: Int64) -> Int64 { instant >= 0 ? instant / dayLength : (instant - dayLength + 1) / dayLength }
         var start = 0
@@ -138,7 +137,7 @@ struct StatsReadModel: ReadModel {
         }
     }
 
-    private mutating func addSteps(_ user: String, _ day: Int32, _ source: String, _ count: Int, _ position: UInt64, _ txn: ReadTransaction?) throws {
+    private mutating func addSteps(_ user: String, _ day: Int32, _ source: String, _ count: Int, _ position: UInt64, _ txn: (any TableReader)?) throws {
         try steps.modify(UserDaySourceKey(user, day, source), txn, initial: { SourceSteps() }) {
             $0.steps += count
             $0.lastPosition = position

@@ -1,6 +1,5 @@
 import BinaryCoding
 import EventLog
-import LMDB
 
 /// Key of a timeline context record: a user and a log position.
 struct UserPositionKey: TableKey {
@@ -104,7 +103,7 @@ struct TimelineReadModel: ReadModel {
         places = tables.table("places")
     }
 
-    mutating func onGoalSet(_ e: GoalSet, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onGoalSet(_ e: GoalSet, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let user = fold.user
         let key = UserPositionKey(user, fold.position)
         let day = Int32(e.date.daysSinceEpoch)
@@ -112,7 +111,7 @@ struct TimelineReadModel: ReadModel {
         goals.set(UserDayKey(user, day), Goal(steps: e.steps, activeMinutes: e.activeMinutes))
     }
 
-    mutating func onGoalCleared(_ e: GoalCleared, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onGoalCleared(_ e: GoalCleared, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let user = fold.user
         let key = UserPositionKey(user, fold.position)
         let day = Int32(e.date.daysSinceEpoch)
@@ -120,7 +119,7 @@ struct TimelineReadModel: ReadModel {
         goals.set(UserDayKey(user, day), nil)
     }
 
-    mutating func onGoalDefaultSet(_ e: GoalDefaultSet, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onGoalDefaultSet(_ e: GoalDefaultSet, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let user = fold.user
         let key = UserPositionKey(user, fold.position)
         let day = fold.envelope.occurredAt.localDay
@@ -129,39 +128,39 @@ struct TimelineReadModel: ReadModel {
         defaults.set(UserDayKey(user, day), Goal(steps: e.steps, activeMinutes: e.activeMinutes))
     }
 
-    mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         workouts.set(WorkoutKey(e.workoutId), TimelineWorkout(type: e.activityType, startedOn: e.startedAt.localDate))
     }
 
-    mutating func onWorkoutImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         workouts.set(WorkoutKey(e.workoutId), TimelineWorkout(type: e.activityType, startedOn: e.startedAt.localDate))
     }
 
-    mutating func onWorkoutPausedOrWorkoutResumed(_ e: WorkoutPauseChange, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutPausedOrWorkoutResumed(_ e: WorkoutPauseChange, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let user = fold.user
         let key = UserPositionKey(user, fold.position)
         try describeWorkout(e.workoutId, key, txn)
     }
 
-    mutating func onWorkoutFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let user = fold.user
         let key = UserPositionKey(user, fold.position)
         try describeWorkout(e.workoutId, key, txn)
     }
 
-    mutating func onWorkoutDiscardedOrWorkoutDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutDiscardedOrWorkoutDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let user = fold.user
         let key = UserPositionKey(user, fold.position)
         try describeWorkout(e.workoutId, key, txn)
     }
 
-    mutating func onWorkoutTrackRecorded(_ e: WorkoutTrackRecorded, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutTrackRecorded(_ e: WorkoutTrackRecorded, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let user = fold.user
         let key = UserPositionKey(user, fold.position)
         try describeWorkout(e.workoutId, key, txn)
     }
 
-    mutating func onWorkoutEdited(_ e: WorkoutEdited, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onWorkoutEdited(_ e: WorkoutEdited, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let user = fold.user
         let key = UserPositionKey(user, fold.position)
         try describeWorkout(e.workoutId, key, txn)
@@ -171,45 +170,45 @@ struct TimelineReadModel: ReadModel {
         }
     }
 
-    mutating func onPlaceAdded(_ e: PlaceAdded, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onPlaceAdded(_ e: PlaceAdded, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         places.set(PlaceKey(e.placeId), TextValue(e.name))
     }
 
     /// A renamed place is named so in the lines that follow (earlier lines keep the name they had).
-    mutating func onPlaceUpdated(_ e: PlaceUpdated, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onPlaceUpdated(_ e: PlaceUpdated, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         if let name = e.name { places.set(PlaceKey(e.placeId), TextValue(name)) }
     }
 
-    mutating func onPlaceSwiped(_ e: PlaceSwiped, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onPlaceSwiped(_ e: PlaceSwiped, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let user = fold.user
         let key = UserPositionKey(user, fold.position)
         try describePlace(e.placeId, key, txn)
     }
 
-    mutating func onPlaceVisited(_ e: PlaceVisited, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onPlaceVisited(_ e: PlaceVisited, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let user = fold.user
         let key = UserPositionKey(user, fold.position)
         try describePlace(e.placeId, key, txn)
     }
 
-    mutating func onPlaceNotesEdited(_ e: PlaceNotesEdited, _ fold: FoldEvent, _ txn: ReadTransaction?) throws {
+    mutating func onPlaceNotesEdited(_ e: PlaceNotesEdited, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let user = fold.user
         let key = UserPositionKey(user, fold.position)
         try describePlace(e.placeId, key, txn)
     }
 
     /// The goal in force for a day: explicit, else the default then in force, else 10,000.
-    private mutating func goal(user: String, day: Int32, _ txn: ReadTransaction?) throws -> Goal {
+    private mutating func goal(user: String, day: Int32, _ txn: (any TableReader)?) throws -> Goal {
         if let explicit = try goals.get(UserDayKey(user, day), txn) { return explicit }
         return try defaults.records(in: UserDayKey(user, Int32.min)...UserDayKey(user, day), txn).last?.1 ?? .standard
     }
 
-    private mutating func describeWorkout(_ workoutId: String, _ key: UserPositionKey, _ txn: ReadTransaction?) throws {
+    private mutating func describeWorkout(_ workoutId: String, _ key: UserPositionKey, _ txn: (any TableReader)?) throws {
         guard let workout = try workouts.get(WorkoutKey(workoutId), txn) else { return }
         context.set(key, TimelineContext(activityType: workout.type, startedOn: workout.startedOn))
     }
 
-    private mutating func describePlace(_ placeId: String, _ key: UserPositionKey, _ txn: ReadTransaction?) throws {
+    private mutating func describePlace(_ placeId: String, _ key: UserPositionKey, _ txn: (any TableReader)?) throws {
         guard let name = try places.get(PlaceKey(placeId), txn) else { return }
         context.set(key, TimelineContext(placeName: name.text))
     }

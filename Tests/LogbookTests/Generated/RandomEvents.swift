@@ -3,6 +3,7 @@
 import EventLog
 import Foundation
 @testable import Logbook
+@testable import LogbookDomain
 import LogbookTestSupport
 
 extension WireCodecTests.Random {

@@ -1,8 +1,7 @@
 import BinaryCoding
-import LMDB
 
-/// One table of a read model: typed records in an LMDB database, seen through a write-back
-/// cache while a fold runs.
+/// One table of a read model: typed records in a store's table (``TableReader``, LMDB's in
+/// `LogbookStorage`), seen through a write-back cache while a fold runs.
 ///
 /// A fold reads records (from the cache, else from the database in the current transaction),
 /// changes them in memory, and ``flush(_:)`` writes the changed ones in key order. A table with
@@ -17,12 +16,12 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
 
     /// The table's name within its read model.
     let name: String
-    let database: Database?
+    let database: StoredTable?
     private var cache: [Key: Entry] = [:]
     /// The keys of dirty entries, each once (an entry's flag says whether it is listed).
     private var dirtyKeys: [Key] = []
 
-    init(name: String, database: Database) {
+    init(name: String, database: StoredTable) {
         self.name = name
         self.database = database
     }
@@ -38,7 +37,7 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
     var cachedCount: Int { cache.count }
 
     /// The record under `key`, if any.
-    mutating func get(_ key: Key, _ txn: ReadTransaction?) throws -> Value? {
+    mutating func get(_ key: Key, _ txn: (any TableReader)?) throws -> Value? {
         if let cached = cache[key] { return cached.value }
         let loaded = try load(key, txn)
         cache[key] = Entry(value: loaded, dirty: false)
@@ -47,7 +46,7 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
 
     /// Changes the record under `key` (starting from `initial` if there is none) and marks it
     /// dirty. The record changes in place in the cache: one lookup, no copy.
-    mutating func modify<R>(_ key: Key, _ txn: ReadTransaction?, initial: () -> Value, _ body: (inout Value) throws -> R) throws -> R {
+    mutating func modify<R>(_ key: Key, _ txn: (any TableReader)?, initial: () -> Value, _ body: (inout Value) throws -> R) throws -> R {
         // One hash of the key when it is cached (the common case in a fold): the entry changes
         // through its index.
         let index: [Key: Entry].Index
@@ -81,7 +80,7 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
         if !wasDirty { dirtyKeys.append(key) }
     }
 
-    private func load(_ key: Key, _ txn: ReadTransaction?) throws -> Value? {
+    private func load(_ key: Key, _ txn: (any TableReader)?) throws -> Value? {
         guard let database, let txn else { return nil }
         var writer = ByteWriter(capacity: 32)
         key.encode(into: &writer)
@@ -90,7 +89,7 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
 
     /// Writes the changed records in the database's order (their keys' bytes). They stay marked as changed until
     /// ``markFlushed()``: if the transaction is rolled back and run again, they are written again.
-    mutating func flush(_ txn: WriteTransaction) throws {
+    mutating func flush(_ txn: any TableWriter) throws {
         guard !dirtyKeys.isEmpty, let database else { return }
         // Every changed key encoded once, into one buffer, and written in the order of its bytes
         // (the database's order, so the writes walk the B-tree forward). Sorting the encoded
@@ -151,21 +150,14 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
 
     /// Every record whose key starts with `prefix`, in key order: from the database (with the
     /// cache's changes applied) or, for an in-memory table, from memory.
-    func records(withPrefix prefix: [UInt8], _ txn: ReadTransaction?, where include: (Key) -> Bool = { _ in true }) throws -> [(Key, Value)] {
+    func records(withPrefix prefix: [UInt8], _ txn: (any TableReader)?, where include: (Key) -> Bool = { _ in true }) throws -> [(Key, Value)] {
         var merged: [Key: Value] = [:]
         if let database, let txn {
-            try txn.withCursor(database) { cursor in
-                var more = try cursor.seek(atOrAfter: prefix.span)
-                while more {
-                    let done = try cursor.withCurrent { key, value -> Bool in
-                        guard key.count >= prefix.count, (0..<prefix.count).allSatisfy({ key[$0] == prefix[$0] }) else { return true }
-                        let decodedKey = try Key(decoding: key)
-                        if include(decodedKey) { merged[decodedKey] = try Value(decoding: value) }
-                        return false
-                    }
-                    if done { break }
-                    more = try cursor.next()
-                }
+            try txn.scan(database, from: prefix.span) { key, value in
+                guard key.count >= prefix.count, (0..<prefix.count).allSatisfy({ key[$0] == prefix[$0] }) else { return false }
+                let decodedKey = try Key(decoding: key)
+                if include(decodedKey) { merged[decodedKey] = try Value(decoding: value) }
+                return true
             }
         }
         forEachChange { key, value in
@@ -193,19 +185,16 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
 extension ReadModelTable {
     /// Every record with `range.lowerBound ≤ key ≤ range.upperBound`, in key order (database
     /// records with the cache's changes applied).
-    func records(in range: ClosedRange<Key>, _ txn: ReadTransaction?) throws -> [(Key, Value)] {
+    func records(in range: ClosedRange<Key>, _ txn: (any TableReader)?) throws -> [(Key, Value)] {
         var merged: [Key: Value] = [:]
         if let database, let txn {
             var start = ByteWriter(capacity: 32)
             range.lowerBound.encode(into: &start)
-            try txn.withCursor(database) { cursor in
-                var more = try cursor.seek(atOrAfter: start.bytes.span)
-                while more {
-                    let key = try cursor.withCurrent { key, _ in try Key(decoding: key) }
-                    guard key <= range.upperBound else { break }
-                    merged[key] = try cursor.withCurrentValue { try Value(decoding: $0) }
-                    more = try cursor.next()
-                }
+            try txn.scan(database, from: start.bytes.span) { key, value in
+                let decodedKey = try Key(decoding: key)
+                guard decodedKey <= range.upperBound else { return false }
+                merged[decodedKey] = try Value(decoding: value)
+                return true
             }
         }
         forEachChange { key, value in if range.contains(key) { merged[key] = value } }
