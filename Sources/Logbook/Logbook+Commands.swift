@@ -235,7 +235,7 @@ extension Command {
         case .recordTrack(_, let id, _): id
         case .record(_, let event): event.workoutId
         case .registerUser, .updateProfile, .recordSteps, .setGoal, .clearGoal, .setDefaultGoal, .addPlace, .swipePlace,
-             .visitPlace, .editPlaceNotes, .resetPlaces, .eraseUser:
+             .visitPlace, .editPlaceNotes, .resetPlaces, .eraseUser, .changePlannedWorkout:
             nil
         }
     }

@@ -119,7 +119,8 @@ extension Logbook {
     public func activityDetail(user: String, workoutId: String, asOf: AsOf? = nil) async throws -> ActivityDetail {
         let (record, track) = try await activityTrack(user: user, workoutId: workoutId, asOf: asOf)
         let profile = try await profile(user: user, asOf: asOf)
-        return ActivityDetail(record: record, track: track, units: profile.units)
+        let intensity = try await workoutIntensity(user: user, workoutId: workoutId, asOf: asOf)
+        return ActivityDetail(record: record, track: track, units: profile.units, intensity: intensity)
     }
 
     /// The active days of a month.

@@ -94,7 +94,12 @@ struct WeekOption: ParsableArguments {
 
     /// The day asked for, or the local day of the user's latest event.
     func day(of user: String, in logbook: Logbook) async throws -> CivilDate {
-        if let week, let parsed = CivilDate(parsing: week) { return parsed }
+        try await Self.day(week, of: user, in: logbook)
+    }
+
+    /// `text` as a day, or the local day of the user's latest event.
+    static func day(_ text: String?, of user: String, in logbook: Logbook) async throws -> CivilDate {
+        if let text, let parsed = CivilDate(parsing: text) { return parsed }
         let latest = try await logbook.log.readSubject(user, from: Position(UInt64.max), direction: .backward, limit: 1)
         guard let event = latest.first else { throw CLIError("no events of user \(user)") }
         return event.occurredAt.localDate

@@ -156,6 +156,12 @@ public struct DomainRule: RawRepresentable, Sendable, Hashable, Codable, CaseIte
     public static let trackInvalid = DomainRule(rawValue: "track_invalid")
     /// The user was erased: nothing more is recorded for them.
     public static let userErased = DomainRule(rawValue: "user_erased")
+    /// A training target is out of range: its race is not after the user's today, or more than two years ahead.
+    public static let targetInvalid = DomainRule(rawValue: "target_invalid")
+    /// A planned workout is out of range: more than 26 weeks ahead, without a distance or a duration, or its id is taken.
+    public static let planInvalid = DomainRule(rawValue: "plan_invalid")
+    /// Heart-rate settings out of range (max 100–240, resting 25–120 and below the max).
+    public static let heartRateInvalid = DomainRule(rawValue: "heart_rate_invalid")
 
     /// Every rule Logbook checks.
     public static let allCases: [DomainRule] = [
@@ -178,5 +184,8 @@ public struct DomainRule: RawRepresentable, Sendable, Hashable, Codable, CaseIte
         .textTooLong,
         .trackInvalid,
         .userErased,
+        .targetInvalid,
+        .planInvalid,
+        .heartRateInvalid,
     ]
 }

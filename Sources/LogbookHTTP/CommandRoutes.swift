@@ -109,6 +109,21 @@ struct CommandRoutes<Context: LogbookRouteContext> {
             let payload = try await EventBody.decode(.placeAdded, request.jsonBody(limit: maxBodyBytes))
             return try await logbook.execute(Command(user: "", event: payload), context: commandContext)
         }
+        command(.post, "users/{user}/training/planned-workouts", "Plan a workout (body: plan.workout_planned data; plannedId optional)",
+                body: .planWorkoutPlanned) { request, context, commandContext in
+            let user = try context.path("user")
+            let body = try await request.jsonBody(limit: maxBodyBytes)
+            let payload = try EventBody.withNewId(.planWorkoutPlanned, body, field: "plannedId", newId: (commandContext.eventId ?? UUID()).uuidString.lowercased())
+            return try await logbook.execute(Command(user: user, event: payload), context: commandContext)
+        }
+        command(.patch, "users/{user}/training/planned-workouts/{plannedId}",
+                "Change a planned workout (body: any of plan.workout_planned's fields; the others stay; it keeps its place in the plan)",
+                body: .planWorkoutChanged) { request, context, commandContext in
+            let user = try context.path("user")
+            let plannedId = try context.path("plannedId")
+            let changes = try EventBody.plannedChanges(try await request.jsonBody(limit: maxBodyBytes), plannedId: plannedId)
+            return try await logbook.execute(.changePlannedWorkout(user: user, plannedId: plannedId, changes), context: commandContext)
+        }
         // The routes the event declarations give: the body is the type's payload, the path fills its ids.
         for route in DeclaredRoute.all {
             command(HTTPRequest.Method(rawValue: route.method)!, route.path, route.summary, body: route.type,

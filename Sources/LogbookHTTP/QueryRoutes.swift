@@ -89,6 +89,33 @@ struct QueryRoutes<Context: LogbookRouteContext> {
         read("users/{user}/records", "Personal records per activity type: best paces over 1, 5 and 10 km, longest distance and time", returns: PersonalRecords.self) {
             try await answer(.records, $0, $1) { user, asOf in try await logbook.personalRecords(user: user, asOf: asOf) }
         }
+        read("users/{user}/training/week", "The weekly training summary: plan against done, time in zones, load, acute, chronic, ACWR and the active target",
+             query: TrainingWeekQuery.self, returns: TrainingWeek.self) { request, context, query in
+            let today = try await trainingToday(request, context, query.today)
+            return try await answer(.trainingWeek, request, context, key: "\(today)") { user, asOf in
+                try await logbook.trainingWeek(user: user, containing: query.date, today: today, asOf: asOf)
+            }
+        }
+        read("users/{user}/training/plan", "The planned workouts from from to to, each with its status and the workout that matched it",
+             query: TrainingPlanQuery.self, returns: TrainingPlan.self) { request, context, query in
+            let today = try await trainingToday(request, context, query.today)
+            return try await answer(.trainingPlan, request, context, key: "\(today)") { user, asOf in
+                try await logbook.trainingPlan(user: user, from: query.from, to: query.to, today: today, asOf: asOf)
+            }
+        }
+        read("users/{user}/training/targets", "The user's training targets and the active one, with days to race and a predicted time",
+             query: TrainingTargetsQuery.self, returns: TrainingTargets.self) { request, context, query in
+            let today = try await trainingToday(request, context, query.today)
+            return try await answer(.trainingTargets, request, context, key: "\(today)") { user, asOf in
+                try await logbook.trainingTargets(user: user, today: today, asOf: asOf)
+            }
+        }
+        read("users/{user}/training/load", "Daily training load with acute (7 days), chronic (28 days) and ACWR, from from to to",
+             query: PeriodQuery.self, returns: TrainingLoad.self) { request, context, query in
+            try await answer(.trainingLoad, request, context) { user, asOf in
+                try await logbook.trainingLoad(user: user, from: query.from, to: query.to, asOf: asOf)
+            }
+        }
         read("users/{user}/collectibles", "Milestones earned", returns: [Collectible].self) { try await answer(.collectibles, $0, $1) { user, asOf in try await logbook.collectibles(user: user, asOf: asOf) } }
         read("users/{user}/timeline", "The audit timeline, paged by cursor", query: TimelineQuery.self, returns: TimelinePage.self) { request, context, query in
             try await answer(.timeline, request, context) { user, asOf in
@@ -101,7 +128,7 @@ struct QueryRoutes<Context: LogbookRouteContext> {
     /// encoded once and the bytes cached beside the answer (in `cache`, with the same exact
     /// invalidation), so a repeated query costs no JSON encoding; `asOf` answers are not cached.
     private func answer<V: Encodable & Sendable>(
-        _ cache: CachedQuery, _ request: Request, _ context: Context, cacheable: Bool = true,
+        _ cache: CachedQuery, _ request: Request, _ context: Context, cacheable: Bool = true, key: String = "",
         _ query: @escaping @Sendable (String, AsOf?) async throws -> V
     ) async throws -> Response {
         let user = try context.path("user")
@@ -110,10 +137,17 @@ struct QueryRoutes<Context: LogbookRouteContext> {
         // Read-your-writes across servers: wait (bounded) until the read models hold that position.
         if let position = point.minPosition { try await logbook.catchUp(to: position) }
         if asOf != nil || !cacheable { return try JSONOutput.response(try await query(user, asOf)) }
-        let body = try await logbook.cachedDerivation(of: cache, user: user, key: "json \(request.uri)", bytes: { $0.count }) {
+        let body = try await logbook.cachedDerivation(of: cache, user: user, key: "json \(request.uri) \(key)", bytes: { $0.count }) {
             try JSONOutput.encoder.encode(try await query(user, nil))
         }
         return JSONOutput.response(bytes: body)
+    }
+
+    /// The day a training answer is judged as of: the query's, else the user's today by the clock
+    /// (access is checked first, so a stranger learns nothing of the user's time zone).
+    private func trainingToday(_ request: Request, _ context: Context, _ given: CivilDate?) async throws -> CivilDate {
+        if let given { return given }
+        return try await logbook.today(user: try context.path("user"), asOf: try ReadPoint(request).asOf)
     }
 
     /// The route as GeoJSON (404 when the workout has no positions).

@@ -56,10 +56,31 @@ package enum EventBody {
     /// Starting or importing a workout: a body naming no `workoutId` gets `newId` (the route's
     /// event id from an `Idempotency-Key`, or a fresh UUID); one that names it is decoded as it came.
     package static func newWorkout(_ type: EventType, _ data: Data, newId: @autoclosure () -> String) throws -> DomainEvent {
+        try withNewId(type, data, field: "workoutId", newId: newId())
+    }
+
+    /// A body whose id field (`workoutId`, `plannedId`) may be left out: it then gets `newId`.
+    package static func withNewId(_ type: EventType, _ data: Data, field: String, newId: @autoclosure () -> String) throws -> DomainEvent {
         var object = try object(data)
-        guard object["workoutId"] == nil else { return try decode(type, data) }
-        object["workoutId"] = newId()
+        guard object[field] == nil else { return try decode(type, data) }
+        object[field] = newId()
         return try decode(type, object, path: [:])
+    }
+
+    /// A change of a planned workout (`PATCH`): any of the planned workout's fields. The body is
+    /// judged by the `plan.workout_changed` payload's own decoder (types, formats, ranges, unknown
+    /// fields), over placeholders for the fields it leaves out; only the fields it names change.
+    package static func plannedChanges(_ data: Data, plannedId: String) throws -> PlannedWorkoutChanges {
+        let body = try object(data)
+        guard !body.isEmpty else { throw InputError("names no field to change", field: "body") }
+        var filled: [String: Any] = ["date": "2000-01-01", "activityType": "run", "kind": "easy"]
+        for (field, value) in body { filled[field] = value }
+        guard case .planWorkoutChanged(let e) = try decode(.planWorkoutChanged, filled, path: ["plannedId": plannedId]) else {
+            throw InputError("not a planned workout", field: "body")
+        }
+        return PlannedWorkoutChanges(
+            date: body["date"] == nil ? nil : e.date, activityType: body["activityType"] == nil ? nil : e.activityType,
+            kind: body["kind"] == nil ? nil : e.kind, distanceMeters: e.distanceMeters, durationSeconds: e.durationSeconds, notes: e.notes)
     }
 
     /// A body that may only hold the listed optional fields (e.g. `{"at": …}` for a pause).

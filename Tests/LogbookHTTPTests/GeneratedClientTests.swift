@@ -159,6 +159,25 @@ extension GeneratedClientTests {
             _ = try await client.getUsersUserActivitiesWorkoutIdRouteGeojson(path: .init(user: user, workoutId: "w9")).notFound
             _ = try await client.getUsersUserEventsSubscribe(path: .init(user: user), query: .init(limit: 1)).ok
 
+            // Training: targets, planned workouts (one named by the server), a change, the reads, a removal.
+            _ = try await client.putUsersUserTrainingTargetsTargetId(path: .init(user: user, targetId: "t-1"), body: .json(.init(
+                activityType: .run, distanceMeters: 10_000, name: "City 10K", raceDate: "2027-03-01"))).created
+            _ = try await client.deleteUsersUserTrainingTargetsTargetId(path: .init(user: user, targetId: "t-1")).created
+            _ = try await client.putUsersUserTrainingTargetsTargetId(path: .init(user: user, targetId: "t-2"), body: .json(.init(
+                activityType: .run, distanceMeters: 21_097, name: "Half", raceDate: "2027-03-14"))).created
+            _ = try await client.postUsersUserTrainingPlannedWorkouts(path: .init(user: user), body: .json(.init(
+                activityType: .run, date: "2026-10-27", distanceMeters: 8_000, kind: .easy, plannedId: "p-1"))).created
+            _ = try await client.postUsersUserTrainingPlannedWorkouts(path: .init(user: user), body: .json(.init(
+                activityType: .run, date: "2026-10-29", durationSeconds: 1_800, kind: .recovery))).created
+            _ = try await client.patchUsersUserTrainingPlannedWorkoutsPlannedId(path: .init(user: user, plannedId: "p-1"), body: .json(.init(kind: .tempo))).created
+            // w9 (a run of 8 km on the 27th) completes p-1; nothing was run on the 29th.
+            let trainingWeek = try await client.getUsersUserTrainingWeek(path: .init(user: user), query: .init(date: "2026-10-27", today: "2026-10-31")).ok.body.json
+            #expect(trainingWeek.planned.map(\.status) == [.completed, .missed])
+            #expect(try await client.getUsersUserTrainingPlan(path: .init(user: user), query: .init(from: "2026-10-26", to: "2026-11-01")).ok.body.json.planned.count == 2)
+            #expect(try await client.getUsersUserTrainingTargets(path: .init(user: user)).ok.body.json.targets.map(\.targetId) == ["t-2"])
+            #expect(try await client.getUsersUserTrainingLoad(path: .init(user: user), query: .init(from: "2026-10-26", to: "2026-11-01")).ok.body.json.days.count == 7)
+            _ = try await client.deleteUsersUserTrainingPlannedWorkoutsPlannedId(path: .init(user: user, plannedId: "p-1")).created
+
             // The rest of the user's commands: the workout deleted, the places reset, the user erased.
             _ = try await client.deleteUsersUserWorkoutsWorkoutId(path: .init(user: user, workoutId: "w9")).created
             _ = try await client.postUsersUserPlacesReset(path: .init(user: user)).created
@@ -167,7 +186,7 @@ extension GeneratedClientTests {
             // An administrator's reads, and adding a place to the catalog.
             let admin = Client(serverURL: base, configuration: configuration, transport: AsyncHTTPClientTransport(),
                                middlewares: [Bearer(token: try await keys.token(user: "op", admin: true))])
-            #expect(try await admin.getAdminProjections().ok.body.json.count == 8)
+            #expect(try await admin.getAdminProjections().ok.body.json.count == 11)
             _ = try await admin.getAdminCaches().ok.body.json
             _ = try await admin.getAdminStorage().ok.body.json
             _ = try await admin.getAdminJobs().ok.body.json

@@ -58,11 +58,25 @@ struct RegistryTests {
                 distanceMeters: 12_000, movingSeconds: 3_500, source: WorkoutSource(kind: .strava, sourceId: "x1"))), context: now)
             try await logbook.execute(.recordTrack(user: user, workoutId: "x-edited", TrackSamples(
                 points: 3, offsetMillis: [0, 60_000, 120_000], latitudeE7: [475_000_000, 475_004_000, 475_008_000],
-                longitudeE7: [85_000_000, 85_000_000, 85_000_000], altitudeCentimeters: [40_000, 40_500, 40_200])), context: now)
+                longitudeE7: [85_000_000, 85_000_000, 85_000_000], altitudeCentimeters: [40_000, 40_500, 40_200],
+                heartRate: [140, 152, 161])), context: now)
             try await logbook.execute(.editWorkout(user: user, WorkoutEdited(workoutId: "x-edited", title: "Long", activityType: .hike)), context: now)
             try await logbook.execute(.startWorkout(user: user, WorkoutStarted(workoutId: "x-discarded", activityType: .walk, startedAt: start)), context: now)
             try await logbook.execute(.discardWorkout(user: user, workoutId: "x-discarded"), context: now)
             try await logbook.execute(.resetPlaces(user: user), context: now)
+            // Training (DESIGN §8): heart-rate settings, targets and a plan, changed and removed in part.
+            try await logbook.execute(.updateProfile(user: user, UserProfileUpdated(maxHeartRate: .set(190), restingHeartRate: .set(50))), context: now)
+            for (id, name) in [("t-10k", "City 10K"), ("t-half", "Half")] {
+                try await logbook.execute(Command(user: user, event: .targetSet(TargetSet(
+                    targetId: id, name: name, activityType: .run, distanceMeters: 10_000, raceDate: day("2026-10-18")))), context: now)
+            }
+            try await logbook.execute(Command(user: user, event: .targetCleared(TargetCleared(targetId: "t-half"))), context: now)
+            for (id, date) in [("p-1", "2026-09-08"), ("p-2", "2026-09-09"), ("p-3", "2026-09-10")] {
+                try await logbook.execute(Command(user: user, event: .planWorkoutPlanned(PlannedWorkout(
+                    plannedId: id, date: day(date), activityType: .run, kind: .easy, distanceMeters: 8_000))), context: now)
+            }
+            try await logbook.execute(.changePlannedWorkout(user: user, plannedId: "p-2", PlannedWorkoutChanges(kind: .tempo)), context: now)
+            try await logbook.execute(Command(user: user, event: .planWorkoutRemoved(PlannedWorkoutReference(plannedId: "p-3"))), context: now)
             try await logbook.execute(.record(user: nil, .placeUpdated(PlaceUpdated(placeId: "p-r1", name: "Renamed", phone: .set("+49 30 1")))), context: now)
             var events: [FoldEvent] = []
             try await logbook.log.scan(after: .start, through: nil, filter: .all, chunkSize: 4096) { envelope, _, payload in

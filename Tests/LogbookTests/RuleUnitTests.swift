@@ -132,6 +132,21 @@ struct RuleUnitTests {
                     workoutId: "g6", activityType: .run, startedAt: at("2026-11-19T09:00:00+01:00"), endedAt: at("2026-11-19T10:00:00+01:00"),
                     distanceMeters: 1, movingSeconds: 1, source: WorkoutSource(kind: .file, sourceId: "gpx-3")),
                     track: TrackSamples(points: 1, latitudeE7: [910_000_000], longitudeE7: [0]))),
+        // Training (DESIGN §8): u1's today is Fri 20 Nov 2026 in Berlin.
+        Refusal(rule: .targetInvalid, note: "a race on the user's today", history: { .standard },
+                command: Command(user: "u1", event: .targetSet(TargetSet(
+                    targetId: "t", name: "Race", activityType: .run, distanceMeters: 10_000, raceDate: day("2026-11-20"))))),
+        Refusal(rule: .targetInvalid, note: "a race more than two years ahead", history: { .standard },
+                command: Command(user: "u1", event: .targetSet(TargetSet(
+                    targetId: "t", name: "Race", activityType: .run, distanceMeters: 10_000, raceDate: day("2028-11-20"))))),
+        Refusal(rule: .planInvalid, note: "a workout planned 183 days ahead", history: { .standard },
+                command: Command(user: "u1", event: .planWorkoutPlanned(PlannedWorkout(
+                    plannedId: "p", date: day("2027-05-22"), activityType: .run, kind: .easy, distanceMeters: 5_000)))),
+        Refusal(rule: .planInvalid, note: "a planned workout with neither distance nor duration", history: { .standard },
+                command: Command(user: "u1", event: .planWorkoutPlanned(PlannedWorkout(
+                    plannedId: "p", date: day("2026-11-21"), activityType: .run, kind: .easy)))),
+        Refusal(rule: .heartRateInvalid, note: "a resting rate not below the maximum", history: { .standard },
+                command: .updateProfile(user: "u1", UserProfileUpdated(maxHeartRate: .set(120), restingHeartRate: .set(120)))),
     ]
 
     @Test("each rule refuses what it must, naming itself", arguments: refusals)

@@ -30,6 +30,9 @@ public enum Command: Sendable, Hashable {
     /// the types with a command of their own above are not): `user` is who it concerns, nil for
     /// the shared catalog. ``Command/init(user:event:)`` makes one for such a type.
     case record(user: String?, DomainEvent)
+    /// Changes some fields of a planned workout, the others staying: decided against the plan as
+    /// it stands and recorded as the whole planned workout (`plan.workout_changed`).
+    case changePlannedWorkout(user: String, plannedId: String, PlannedWorkoutChanges)
     /// Forget the user (see <doc:Privacy>): appends `user.erased`, destroys the user's key, and rebuilds
     /// the read models without them. Executed alone, never in a batch.
     case eraseUser(user: String)
@@ -42,7 +45,7 @@ public enum Command: Sendable, Hashable {
              .discardWorkout(let user, _), .importWorkout(let user, _, _), .editWorkout(let user, _), .recordTrack(let user, _, _),
              .deleteWorkout(let user, _), .recordSteps(let user, _), .setGoal(let user, _), .clearGoal(let user, _),
              .setDefaultGoal(let user, _), .swipePlace(let user, _), .visitPlace(let user, _),
-             .editPlaceNotes(let user, _), .resetPlaces(let user), .eraseUser(let user):
+             .editPlaceNotes(let user, _), .resetPlaces(let user), .eraseUser(let user), .changePlannedWorkout(let user, _, _):
             user
         case .addPlace:
             nil
@@ -68,6 +71,7 @@ public enum Command: Sendable, Hashable {
         case .swipePlace(let user, _), .visitPlace(let user, _), .editPlaceNotes(let user, _), .resetPlaces(let user):
             "places-\(user)"
         case .record(let user, let event): event.stream(user: user ?? "")
+        case .changePlannedWorkout(let user, _, _): "training-\(user)"
         }
     }
 

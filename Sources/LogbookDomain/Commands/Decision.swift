@@ -47,6 +47,7 @@ package struct Decider<State: DecisionState> {
             if let name = e.displayName { try Rules.text(name, "displayName", required: true) }
             let zone = try Rules.timeZone(e.timeZone ?? profile.timeZone)
             if case .set(let source) = e.preferredStepSource { try Rules.text(source, "preferredStepSource", required: true, limit: 64) }
+            try Rules.heartRates(e, profile: profile)
             return Decision(events: [(.userProfileUpdated(e), Rules.local(now, zone))])
         case .startWorkout(let user, let e):
             _ = try registered(user)
@@ -183,6 +184,8 @@ package struct Decider<State: DecisionState> {
             try knownPlace(e.placeId)
             try Rules.text(e.notes, "notes", limit: 4000)
             return Decision(events: [(.placeNotesEdited(e), Rules.local(now, try Rules.timeZone(profile.timeZone)))])
+        case .changePlannedWorkout(let user, let plannedId, let changes):
+            return try changePlannedWorkout(user: user, plannedId: plannedId, changes)
         case .resetPlaces(let user):
             let profile = try registered(user)
             return Decision(events: [(.placesReset, Rules.local(now, try Rules.timeZone(profile.timeZone)))])

@@ -17,6 +17,10 @@ package protocol DecisionState {
     mutating func importedWorkout(user: String, kind: SourceKind, sourceId: String) throws -> String?
     /// Whether the catalog holds the place.
     mutating func placeExists(_ placeId: String) throws -> Bool
+    /// The user's training target, if set and not cleared.
+    mutating func target(user: String, _ targetId: String) throws -> TargetRecord?
+    /// The user's planned workout, if planned and not removed.
+    mutating func plannedWorkout(user: String, _ plannedId: String) throws -> PlannedRecord?
 }
 
 /// The read models as a ``DecisionState``: read in `txn`, or in memory when `txn` is nil.
@@ -45,4 +49,10 @@ package struct ReadModelState: DecisionState {
     }
 
     package mutating func placeExists(_ placeId: String) throws -> Bool { try projections.places.exists(placeId, txn) }
+
+    package mutating func target(user: String, _ targetId: String) throws -> TargetRecord? { try projections.targets.target(user: user, targetId, txn) }
+
+    package mutating func plannedWorkout(user: String, _ plannedId: String) throws -> PlannedRecord? {
+        try projections.plan.plannedWorkout(user: user, plannedId, txn)
+    }
 }

@@ -11,6 +11,7 @@ extension DomainEvent {
         case .steps: "steps-\(user)"
         case .goals: "goals-\(user)"
         case .places: "places-\(user)"
+        case .training: "training-\(user)"
         case .catalog: Self.catalogStream
         }
     }

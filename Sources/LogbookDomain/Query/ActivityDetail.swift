@@ -20,10 +20,12 @@ public struct ActivityDetail: Sendable, Hashable, Encodable {
     public var maxSpeedMetersPerSecond: Double?
     /// Whether a route (positions) was recorded: `…/route.geojson` answers it.
     public var hasRoute: Bool
+    /// Time in heart-rate zones with the user's current settings (DESIGN §8), for a workout that counts.
+    public var intensity: TrainingIntensity?
 
     enum CodingKeys: String, CodingKey {
         case splitUnit, splits, elevationGainMeters, elevationLossMeters, avgSpeedMetersPerSecond, maxSpeedMetersPerSecond, hasRoute
-        case maxHeartRate, avgHeartRate
+        case maxHeartRate, avgHeartRate, intensity
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -38,10 +40,12 @@ public struct ActivityDetail: Sendable, Hashable, Encodable {
         try c.encodeIfPresent(avgSpeedMetersPerSecond, forKey: .avgSpeedMetersPerSecond)
         try c.encodeIfPresent(maxSpeedMetersPerSecond, forKey: .maxSpeedMetersPerSecond)
         try c.encode(hasRoute, forKey: .hasRoute)
+        try c.encodeIfPresent(intensity, forKey: .intensity)
     }
 
     /// The detail of `record` with its `track` (nil without one), splits in `units`.
-    public init(record: ActivityRecord, track: TrackSamples?, units: Units) {
+    public init(record: ActivityRecord, track: TrackSamples?, units: Units, intensity: TrainingIntensity? = nil) {
+        self.intensity = intensity
         activity = record
         splitUnit = units == .imperial ? "mi" : "km"
         let points = track.map(TrackAnalysis.points) ?? []

@@ -8,11 +8,21 @@ public struct Profile: Sendable, Hashable, Codable {
     public var weekStart: WeekStart
     public var units: Units
     public var preferredStepSource: String?
+    /// Maximum heart rate (bpm), for training zones (DESIGN §8); nil: zones and load are null.
+    public var maxHeartRate: Int?
+    /// Resting heart rate (bpm): zones then split the heart-rate reserve.
+    public var restingHeartRate: Int?
 }
 
 extension Profile: TableValue {
+    /// The heart-rate settings follow the other fields only when one is set, so the stored
+    /// profile of a user without them is byte for byte what it was before they existed (and the
+    /// read model's digest with it).
     func encode(into w: inout ByteWriter) {
         w.string(displayName); w.string(timeZone); w.enumeration(weekStart); w.enumeration(units); w.optionalString(preferredStepSource)
+        if maxHeartRate != nil || restingHeartRate != nil {
+            w.optionalInt(maxHeartRate); w.optionalInt(restingHeartRate)
+        }
     }
 
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
@@ -22,6 +32,11 @@ extension Profile: TableValue {
         weekStart = try FieldReader.enumeration(s, &o, WeekStart.self)
         units = try FieldReader.enumeration(s, &o, Units.self)
         preferredStepSource = try FieldReader.optionalString(s, &o)
+        if o < s.count {
+            maxHeartRate = try FieldReader.optionalInt(s, &o)
+            restingHeartRate = try FieldReader.optionalInt(s, &o)
+            guard o == s.count else { throw DecodeFailure(reason: "bytes after a profile") }
+        }
     }
 }
 
@@ -67,6 +82,16 @@ struct ProfilesReadModel: ReadModel {
             case .unchanged: break
             case .clear: profile.preferredStepSource = nil
             case .set(let source): profile.preferredStepSource = source
+            }
+            switch e.maxHeartRate {
+            case .unchanged: break
+            case .clear: profile.maxHeartRate = nil
+            case .set(let rate): profile.maxHeartRate = rate
+            }
+            switch e.restingHeartRate {
+            case .unchanged: break
+            case .clear: profile.restingHeartRate = nil
+            case .set(let rate): profile.restingHeartRate = rate
             }
         }
     }

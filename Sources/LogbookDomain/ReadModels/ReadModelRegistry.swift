@@ -13,10 +13,16 @@ package enum ReadModelRegistry {
         TimelineReadModel.self,
         CollectiblesReadModel.self,
         RecordsReadModel.self,
+        TargetsReadModel.self,
+        PlanReadModel.self,
+        IntensityReadModel.self,
     ]
 
     /// The cached queries (each declares the read models it reads).
-    static let cachedQueries: [CachedQuery] = [.stats, .goals, .places, .activities, .timeline, .collectibles, .records]
+    static let cachedQueries: [CachedQuery] = [
+        .stats, .goals, .places, .activities, .timeline, .collectibles, .records, .trainingTargets, .trainingPlan, .trainingWeek,
+        .trainingLoad,
+    ]
 
     /// The read models' names, in order.
     static let kinds: [ReadModelKind] = models.map { $0.kind }

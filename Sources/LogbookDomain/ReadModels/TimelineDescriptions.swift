@@ -18,7 +18,9 @@ enum TimelineDescriptions {
             case .clear: changes.append("steps from the largest source")
             case .set(let source): changes.append("steps from \(source) only")
             }
-            return "Profile updated: " + (changes.isEmpty ? "nothing changed" : changes.joined(separator: ", "))
+            let rates = heartRateChanges(e, before: context?.previousHeartRates)
+            if changes.isEmpty, !rates.isEmpty { return capitalized(rates.joined(separator: "; ")) }
+            return "Profile updated: " + (changes.isEmpty ? "nothing changed" : (changes + rates).joined(separator: ", "))
         case .workoutStarted(let e):
             return "Started \(article(e.activityType)) \(e.activityType.rawValue) (\(e.source.kind.rawValue))"
         case .workoutPaused:
@@ -85,8 +87,58 @@ enum TimelineDescriptions {
             return "Reset the places: every place back in the deck, visits cleared"
         case .userErased:
             return "Erased"
+        case .targetSet(let e):
+            var text = "Target set: \(e.name), \(raceDistance(e.distanceMeters)) on \(day(e.raceDate)) \(e.raceDate.year)"
+            if let goal = e.goalSeconds { text += ", goal \(clock(goal))" }
+            if let previous = context?.subject, previous != e.name { text += " (was \(previous))" }
+            return text
+        case .targetCleared(let e):
+            return "Target cleared: \(context?.subject ?? e.targetId)"
+        case .planWorkoutPlanned(let e):
+            return "Planned \(planned(e))"
+        case .planWorkoutChanged(let e):
+            return "Plan changed: \(planned(e))" + (context?.subject.map { ", was \($0)" } ?? "")
+        case .planWorkoutRemoved(let e):
+            return "Removed from the plan: \(context?.subject ?? e.plannedId)"
         }
     }
+
+    /// "Tue 3 Mar: easy run 8 km" (or its duration when no distance is planned).
+    static func planned(_ e: PlannedWorkout) -> String {
+        var text = "\(day(e.date)): \(e.kind.rawValue) \(e.activityType.rawValue)"
+        if let distance = e.distanceMeters {
+            text += " \(raceDistance(distance))"
+        } else if let duration = e.durationSeconds {
+            text += " \(clock(duration))"
+        }
+        return text
+    }
+
+    /// "max heart rate set to 188, was 190", "resting heart rate cleared, was 52".
+    private static func heartRateChanges(_ e: UserProfileUpdated, before: HeartRateSettings?) -> [String] {
+        var changes: [String] = []
+        for (name, change, previous) in [("max heart rate", e.maxHeartRate, before?.max), ("resting heart rate", e.restingHeartRate, before?.resting)] {
+            let was = previous.map { ", was \($0)" } ?? ""
+            switch change {
+            case .unchanged: continue
+            case .clear: changes.append("\(name) cleared\(was)")
+            case .set(let rate): changes.append("\(name) set to \(rate)\(was)")
+            }
+        }
+        return changes
+    }
+
+    private static func capitalized(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
+
+    /// "42.2 km", "10 km", "800 m": a race's or a plan's distance, to a tenth of a kilometre.
+    static func raceDistance(_ meters: Int) -> String {
+        if meters < 1000 { return "\(meters) m" }
+        let tenths = (meters + 50) / 100
+        return tenths % 10 == 0 ? "\(tenths / 10) km" : "\(tenths / 10).\(tenths % 10) km"
+    }
+
+    /// "3:45:00", "45:00": a goal or planned duration, hours always shown from one hour.
+    static func clock(_ seconds: Int) -> String { duration(seconds) }
 
     private static func weekday(_ start: WeekStart) -> String { start == .monday ? "Monday" : "Sunday" }
 

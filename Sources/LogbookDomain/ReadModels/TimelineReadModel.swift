@@ -24,19 +24,34 @@ struct TimelineContext: TableValue, Equatable {
     var activityType: ActivityType?
     var startedOn: CivilDate?
     var placeName: String?
+    /// The heart-rate settings a profile update replaced.
+    var previousHeartRates: HeartRateSettings?
+    /// What a training event replaced or names: the target's name, the planned workout as it was.
+    var subject: String?
 
+    /// The fields of training came later: they follow the others only when one is set, so the
+    /// context of every other line is stored as it was before they existed.
     func encode(into w: inout ByteWriter) {
         if let previousGoal { w.byte(1); previousGoal.encode(into: &w) } else { w.byte(0) }
         if let activityType { w.byte(1); w.enumeration(activityType) } else { w.byte(0) }
         if let startedOn { w.byte(1); w.date(startedOn) } else { w.byte(0) }
         w.optionalString(placeName)
+        if previousHeartRates != nil || subject != nil {
+            if let previousHeartRates { w.byte(1); previousHeartRates.encode(into: &w) } else { w.byte(0) }
+            w.optionalString(subject)
+        }
     }
 
-    init(previousGoal: Goal? = nil, activityType: ActivityType? = nil, startedOn: CivilDate? = nil, placeName: String? = nil) {
+    init(
+        previousGoal: Goal? = nil, activityType: ActivityType? = nil, startedOn: CivilDate? = nil, placeName: String? = nil,
+        previousHeartRates: HeartRateSettings? = nil, subject: String? = nil
+    ) {
         self.previousGoal = previousGoal
         self.activityType = activityType
         self.startedOn = startedOn
         self.placeName = placeName
+        self.previousHeartRates = previousHeartRates
+        self.subject = subject
     }
 
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
@@ -47,6 +62,34 @@ struct TimelineContext: TableValue, Equatable {
         if try ByteReader.byte(s, &o) == 1 { activityType = try FieldReader.enumeration(s, &o, ActivityType.self) }
         if try ByteReader.byte(s, &o) == 1 { startedOn = try FieldReader.date(s, &o) }
         placeName = try FieldReader.optionalString(s, &o)
+        if o < s.count {
+            if try ByteReader.byte(s, &o) == 1 { previousHeartRates = try HeartRateSettings(s, &o) }
+            subject = try FieldReader.optionalString(s, &o)
+            guard o == s.count else { throw DecodeFailure(reason: "bytes after a timeline context") }
+        }
+    }
+}
+
+/// A user's heart-rate settings, as the timeline remembers them to say what a change replaced.
+struct HeartRateSettings: TableValue, Equatable {
+    var max: Int?
+    var resting: Int?
+
+    init(max: Int?, resting: Int?) {
+        self.max = max
+        self.resting = resting
+    }
+
+    func encode(into w: inout ByteWriter) { w.optionalInt(max); w.optionalInt(resting) }
+
+    init(_ s: Span<UInt8>, _ o: inout Int) throws(DecodeFailure) {
+        max = try FieldReader.optionalInt(s, &o)
+        resting = try FieldReader.optionalInt(s, &o)
+    }
+
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        try self.init(s, &o)
     }
 }
 
@@ -68,7 +111,7 @@ struct TimelineWorkout: TableValue {
 /// needs ("set to 12,000, was 10,000"), and the little state that context comes from.
 struct TimelineReadModel: ReadModel {
     static let kind = ReadModelKind.timeline
-    static let codeVersion = 1
+    static let codeVersion = 2
 
     static let folds = Folds<TimelineReadModel>()
         .on(.goalSet) { try $0.onGoalSet($1, $2, $3) }
@@ -88,14 +131,26 @@ struct TimelineReadModel: ReadModel {
         .on(.placeVisited) { try $0.onPlaceVisited($1, $2, $3) }
         .on(.placeNotesEdited) { try $0.onPlaceNotesEdited($1, $2, $3) }
         .on(.placeUpdated) { try $0.onPlaceUpdated($1, $2, $3) }
+        .on(.userProfileUpdated) { try $0.onProfileUpdated($1, $2, $3) }
+        .on(.targetSet) { try $0.onTargetSet($1, $2, $3) }
+        .on(.targetCleared) { try $0.onTargetCleared($1, $2, $3) }
+        .on(.planWorkoutPlanned) { try $0.onPlanned($1, $2, $3) }
+        .on(.planWorkoutChanged) { try $0.onPlanChanged($1, $2, $3) }
+        .on(.planWorkoutRemoved) { try $0.onPlanRemoved($1, $2, $3) }
 
     var context: ReadModelTable<UserPositionKey, TimelineContext>
     var goals: ReadModelTable<UserDayKey, Goal>
     var defaults: ReadModelTable<UserDayKey, Goal>
     var workouts: ReadModelTable<WorkoutKey, TimelineWorkout>
     var places: ReadModelTable<PlaceKey, TextValue>
+    var heartRates: ReadModelTable<UserKey, HeartRateSettings>
+    var targets: ReadModelTable<UserIdKey, TextValue>
+    var planned: ReadModelTable<UserIdKey, TextValue>
 
     init(_ tables: ReadModelTables) {
+        heartRates = tables.table("heart-rates")
+        targets = tables.table("targets")
+        planned = tables.table("planned")
         context = tables.table("context")
         goals = tables.table("goals")
         defaults = tables.table("defaults")
@@ -197,6 +252,54 @@ struct TimelineReadModel: ReadModel {
         try describePlace(e.placeId, key, txn)
     }
 
+    /// A change of heart-rate settings notes the settings it replaced.
+    mutating func onProfileUpdated(_ e: UserProfileUpdated, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        guard e.maxHeartRate != .unchanged || e.restingHeartRate != .unchanged else { return }
+        let user = fold.user
+        let before = try heartRates.get(UserKey(user), txn) ?? HeartRateSettings(max: nil, resting: nil)
+        context.set(UserPositionKey(user, fold.position), TimelineContext(previousHeartRates: before))
+        var after = before
+        switch e.maxHeartRate {
+        case .unchanged: break
+        case .clear: after.max = nil
+        case .set(let rate): after.max = rate
+        }
+        switch e.restingHeartRate {
+        case .unchanged: break
+        case .clear: after.resting = nil
+        case .set(let rate): after.resting = rate
+        }
+        heartRates.set(UserKey(user), after.max == nil && after.resting == nil ? nil : after)
+    }
+
+    mutating func onTargetSet(_ e: TargetSet, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        let key = UserIdKey(fold.user, e.targetId)
+        if let previous = try targets.get(key, txn) { context.set(UserPositionKey(fold.user, fold.position), TimelineContext(subject: previous.text)) }
+        targets.set(key, TextValue(e.name))
+    }
+
+    mutating func onTargetCleared(_ e: TargetCleared, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        let key = UserIdKey(fold.user, e.targetId)
+        if let name = try targets.get(key, txn) { context.set(UserPositionKey(fold.user, fold.position), TimelineContext(subject: name.text)) }
+        targets.set(key, nil)
+    }
+
+    mutating func onPlanned(_ e: PlannedWorkout, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        planned.set(UserIdKey(fold.user, e.plannedId), TextValue(TimelineDescriptions.planned(e)))
+    }
+
+    mutating func onPlanChanged(_ e: PlannedWorkout, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        let key = UserIdKey(fold.user, e.plannedId)
+        if let before = try planned.get(key, txn) { context.set(UserPositionKey(fold.user, fold.position), TimelineContext(subject: before.text)) }
+        planned.set(key, TextValue(TimelineDescriptions.planned(e)))
+    }
+
+    mutating func onPlanRemoved(_ e: PlannedWorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        let key = UserIdKey(fold.user, e.plannedId)
+        if let before = try planned.get(key, txn) { context.set(UserPositionKey(fold.user, fold.position), TimelineContext(subject: before.text)) }
+        planned.set(key, nil)
+    }
+
     /// The goal in force for a day: explicit, else the default then in force, else 10,000.
     private mutating func goal(user: String, day: Int32, _ txn: (any TableReader)?) throws -> Goal {
         if let explicit = try goals.get(UserDayKey(user, day), txn) { return explicit }
@@ -219,6 +322,9 @@ struct TimelineReadModel: ReadModel {
         try visitor.visit(&defaults)
         try visitor.visit(&workouts)
         try visitor.visit(&places)
+        try visitor.visit(&heartRates)
+        try visitor.visit(&targets)
+        try visitor.visit(&planned)
     }
 }
 

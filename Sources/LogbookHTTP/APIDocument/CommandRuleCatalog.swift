@@ -15,7 +15,7 @@ enum CommandRuleCatalog {
 
     private static let table: [String: [DomainRule]] = [
         "POST users/{user}": [.userAlreadyRegistered, .invalidTimeZone, .textTooLong, .userErased],
-        "PATCH users/{user}/profile": [.invalidTimeZone, .textTooLong],
+        "PATCH users/{user}/profile": [.invalidTimeZone, .textTooLong, .heartRateInvalid],
         "DELETE users/{user}": [],
         "POST users/{user}/workouts": [.oneActiveWorkout, .workoutExists, .workoutLifecycle],
         "POST users/{user}/imports": [.workoutExists, .importNeedsSource, .nonNegativeQuantity, .endsAfterStart, .textTooLong, .trackInvalid],
@@ -34,5 +34,7 @@ enum CommandRuleCatalog {
         "PUT users/{user}/places/{placeId}/notes": [.unknownPlace, .textTooLong],
         "POST users/{user}/places/reset": [],
         "POST catalog/places": [.placeExists, .placeInvalid, .textTooLong],
+        "POST users/{user}/training/planned-workouts": [.planInvalid, .textTooLong],
+        "PATCH users/{user}/training/planned-workouts/{plannedId}": [.planInvalid, .textTooLong],
     ]
 }

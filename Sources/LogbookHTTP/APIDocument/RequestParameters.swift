@@ -67,6 +67,8 @@ enum RequestParameters {
         case "user": (id, "The user id (a token's sub)")
         case "workoutId": (id, "The workout id")
         case "placeId": (id, "The place id")
+        case "targetId": (id, "The training target id (the user's own)")
+        case "plannedId": (id, "The planned workout id")
         case "date": (date, "The local day (yyyy-mm-dd)")
         case "stream": (.string("A stream id"), "The stream id, e.g. goals-u-1000 (404 if there is none)")
         case "job": (.string("A job id"), "The job id (X-Logbook-Job of the request that started it; 404 if there is none)")

@@ -29,5 +29,10 @@ extension SchemaTests {
         example(.workoutTrackRecorded, #"{"part":0,"parts":1,"samples":{"altitudeCentimeters":[41230,41250,41240],"distanceCentimeters":[0,1210,2400],"heartRate":[121,null,124],"latitudeE7":[475000000,475000090,null],"longitudeE7":[85000000,85000120,null],"offsetMillis":[0,1000,2000],"points":3},"workoutId":"w-3"}"#),
         example(.userErased, #"{}"#),
         example(.placeUpdated, #"{"latitude":52.5251,"name":"Café Luna Nuova","phone":null,"placeId":"p-1","priceLevel":3}"#),
+        example(.targetSet, #"{"activityType":"run","distanceMeters":42195,"goalSeconds":13500,"name":"Berlin Marathon","raceDate":"2027-09-26","targetId":"berlin-2027"}"#),
+        example(.targetCleared, #"{"targetId":"berlin-2027"}"#),
+        example(.planWorkoutPlanned, #"{"activityType":"run","date":"2026-12-01","distanceMeters":8000,"kind":"easy","plannedId":"p-2026-12-01"}"#),
+        example(.planWorkoutChanged, #"{"activityType":"run","date":"2026-12-02","durationSeconds":2700,"kind":"tempo","plannedId":"p-2026-12-01"}"#),
+        example(.planWorkoutRemoved, #"{"plannedId":"p-2026-12-01"}"#),
     ]
 }

@@ -27,7 +27,9 @@ extension WireCodecTests.Random {
                 timeZone: r.maybe { r in r.text() },
                 weekStart: r.maybe { r in r.pick(WeekStart.allCases) },
                 units: r.maybe { r in r.pick(Units.allCases) },
-                preferredStepSource: r.pick([0, 1, 2]) == 0 ? .unchanged : r.bool() ? .clear : .set(r.text())
+                preferredStepSource: r.pick([0, 1, 2]) == 0 ? .unchanged : r.bool() ? .clear : .set(r.text()),
+                maxHeartRate: r.pick([0, 1, 2]) == 0 ? .unchanged : r.bool() ? .clear : .set(r.withinSchema ? r.int(100...240) : r.count()),
+                restingHeartRate: r.pick([0, 1, 2]) == 0 ? .unchanged : r.bool() ? .clear : .set(r.withinSchema ? r.int(25...120) : r.count())
             ))
         case .workoutStarted:
             return .workoutStarted(WorkoutStarted(
@@ -129,6 +131,39 @@ extension WireCodecTests.Random {
                 priceLevel: r.pick([0, 1, 2]) == 0 ? .unchanged : r.bool() ? .clear : .set(r.withinSchema ? r.int(1...4) : r.count()),
                 notes: r.pick([0, 1, 2]) == 0 ? .unchanged : r.bool() ? .clear : .set(r.text())
             ))
+        case .targetSet:
+            return .targetSet(TargetSet(
+                targetId: r.id(),
+                name: r.text(),
+                activityType: r.pick(ActivityType.allCases),
+                distanceMeters: r.withinSchema ? r.int(1...1_000_000) : r.count(),
+                raceDate: r.date(),
+                goalSeconds: r.maybe { r in r.withinSchema ? r.int(1...604_800) : r.count() }
+            ))
+        case .targetCleared:
+            return .targetCleared(TargetCleared(targetId: r.id()))
+        case .planWorkoutPlanned:
+            return .planWorkoutPlanned(PlannedWorkout(
+                plannedId: r.id(),
+                date: r.date(),
+                activityType: r.pick(ActivityType.allCases),
+                kind: r.pick(PlannedKind.allCases),
+                distanceMeters: r.maybe { r in r.withinSchema ? r.int(1...1_000_000) : r.count() },
+                durationSeconds: r.maybe { r in r.withinSchema ? r.int(1...86_400) : r.count() },
+                notes: r.maybe { r in r.text() }
+            ))
+        case .planWorkoutChanged:
+            return .planWorkoutChanged(PlannedWorkout(
+                plannedId: r.id(),
+                date: r.date(),
+                activityType: r.pick(ActivityType.allCases),
+                kind: r.pick(PlannedKind.allCases),
+                distanceMeters: r.maybe { r in r.withinSchema ? r.int(1...1_000_000) : r.count() },
+                durationSeconds: r.maybe { r in r.withinSchema ? r.int(1...86_400) : r.count() },
+                notes: r.maybe { r in r.text() }
+            ))
+        case .planWorkoutRemoved:
+            return .planWorkoutRemoved(PlannedWorkoutReference(plannedId: r.id()))
         }
     }
 
@@ -187,6 +222,11 @@ extension WireCodecTests {
         case .workoutTrackRecorded(let e): try encoder.encode(e)
         case .userErased: Data("{}".utf8)
         case .placeUpdated(let e): try encoder.encode(e)
+        case .targetSet(let e): try encoder.encode(e)
+        case .targetCleared(let e): try encoder.encode(e)
+        case .planWorkoutPlanned(let e): try encoder.encode(e)
+        case .planWorkoutChanged(let e): try encoder.encode(e)
+        case .planWorkoutRemoved(let e): try encoder.encode(e)
         }
         return [UInt8](data)
     }

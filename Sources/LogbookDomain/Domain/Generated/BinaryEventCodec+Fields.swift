@@ -26,6 +26,20 @@ extension BinaryEventCodec {
                 w.byte(2)
                 w.string(value)
             }
+            switch e.maxHeartRate {
+            case .unchanged: w.byte(0)
+            case .clear: w.byte(1)
+            case .set(let value):
+                w.byte(2)
+                w.int(value)
+            }
+            switch e.restingHeartRate {
+            case .unchanged: w.byte(0)
+            case .clear: w.byte(1)
+            case .set(let value):
+                w.byte(2)
+                w.int(value)
+            }
         case .workoutStarted(let e):
             let version: UInt32 = 1
             w.string(e.workoutId)
@@ -184,6 +198,33 @@ extension BinaryEventCodec {
                 w.byte(2)
                 w.string(value)
             }
+        case .targetSet(let e):
+            w.string(e.targetId)
+            w.string(e.name)
+            w.enumeration(e.activityType)
+            w.int(e.distanceMeters)
+            w.date(e.raceDate)
+            w.optionalInt(e.goalSeconds)
+        case .targetCleared(let e):
+            w.string(e.targetId)
+        case .planWorkoutPlanned(let e):
+            w.string(e.plannedId)
+            w.date(e.date)
+            w.enumeration(e.activityType)
+            w.enumeration(e.kind)
+            w.optionalInt(e.distanceMeters)
+            w.optionalInt(e.durationSeconds)
+            w.optionalString(e.notes)
+        case .planWorkoutChanged(let e):
+            w.string(e.plannedId)
+            w.date(e.date)
+            w.enumeration(e.activityType)
+            w.enumeration(e.kind)
+            w.optionalInt(e.distanceMeters)
+            w.optionalInt(e.durationSeconds)
+            w.optionalString(e.notes)
+        case .planWorkoutRemoved(let e):
+            w.string(e.plannedId)
         }
     }
 
@@ -202,12 +243,18 @@ extension BinaryEventCodec {
             let weekStart: WeekStart? = try indexPlusOne(s, &o, WeekStart.self)
             let units: Units? = try indexPlusOne(s, &o, Units.self)
             let preferredStepSource: OptionalChange<String> = switch try ByteReader.byte(s, &o) { case 0: .unchanged; case 1: .clear; default: .set(try ByteReader.string(s, &o)) }
+            let maxHeartRate: OptionalChange<Int>
+            if version >= 2 { maxHeartRate = switch try ByteReader.byte(s, &o) { case 0: .unchanged; case 1: .clear; default: .set(try FieldReader.int(s, &o)) } } else { maxHeartRate = .unchanged }
+            let restingHeartRate: OptionalChange<Int>
+            if version >= 2 { restingHeartRate = switch try ByteReader.byte(s, &o) { case 0: .unchanged; case 1: .clear; default: .set(try FieldReader.int(s, &o)) } } else { restingHeartRate = .unchanged }
             return .userProfileUpdated(UserProfileUpdated(
                 displayName: displayName,
                 timeZone: timeZone,
                 weekStart: weekStart,
                 units: units,
-                preferredStepSource: preferredStepSource
+                preferredStepSource: preferredStepSource,
+                maxHeartRate: maxHeartRate,
+                restingHeartRate: restingHeartRate
             ))
         case .workoutStarted:
             let workoutId: String = try ByteReader.string(s, &o)
@@ -374,6 +421,61 @@ extension BinaryEventCodec {
                 priceLevel: priceLevel,
                 notes: notes
             ))
+        case .targetSet:
+            let targetId: String = try ByteReader.string(s, &o)
+            let name: String = try ByteReader.string(s, &o)
+            let activityType: ActivityType = try FieldReader.enumeration(s, &o, ActivityType.self)
+            let distanceMeters: Int = try FieldReader.int(s, &o)
+            let raceDate: CivilDate = try FieldReader.date(s, &o)
+            let goalSeconds: Int? = try FieldReader.optionalInt(s, &o)
+            return .targetSet(TargetSet(
+                targetId: targetId,
+                name: name,
+                activityType: activityType,
+                distanceMeters: distanceMeters,
+                raceDate: raceDate,
+                goalSeconds: goalSeconds
+            ))
+        case .targetCleared:
+            let targetId: String = try ByteReader.string(s, &o)
+            return .targetCleared(TargetCleared(targetId: targetId))
+        case .planWorkoutPlanned:
+            let plannedId: String = try ByteReader.string(s, &o)
+            let date: CivilDate = try FieldReader.date(s, &o)
+            let activityType: ActivityType = try FieldReader.enumeration(s, &o, ActivityType.self)
+            let kind: PlannedKind = try FieldReader.enumeration(s, &o, PlannedKind.self)
+            let distanceMeters: Int? = try FieldReader.optionalInt(s, &o)
+            let durationSeconds: Int? = try FieldReader.optionalInt(s, &o)
+            let notes: String? = try FieldReader.optionalString(s, &o)
+            return .planWorkoutPlanned(PlannedWorkout(
+                plannedId: plannedId,
+                date: date,
+                activityType: activityType,
+                kind: kind,
+                distanceMeters: distanceMeters,
+                durationSeconds: durationSeconds,
+                notes: notes
+            ))
+        case .planWorkoutChanged:
+            let plannedId: String = try ByteReader.string(s, &o)
+            let date: CivilDate = try FieldReader.date(s, &o)
+            let activityType: ActivityType = try FieldReader.enumeration(s, &o, ActivityType.self)
+            let kind: PlannedKind = try FieldReader.enumeration(s, &o, PlannedKind.self)
+            let distanceMeters: Int? = try FieldReader.optionalInt(s, &o)
+            let durationSeconds: Int? = try FieldReader.optionalInt(s, &o)
+            let notes: String? = try FieldReader.optionalString(s, &o)
+            return .planWorkoutChanged(PlannedWorkout(
+                plannedId: plannedId,
+                date: date,
+                activityType: activityType,
+                kind: kind,
+                distanceMeters: distanceMeters,
+                durationSeconds: durationSeconds,
+                notes: notes
+            ))
+        case .planWorkoutRemoved:
+            let plannedId: String = try ByteReader.string(s, &o)
+            return .planWorkoutRemoved(PlannedWorkoutReference(plannedId: plannedId))
         }
     }
 

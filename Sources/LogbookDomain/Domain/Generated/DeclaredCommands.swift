@@ -7,6 +7,11 @@ extension Decider {
     mutating func decideDeclared(_ event: DomainEvent, user: String?) throws -> Decision {
         switch event {
         case .placeUpdated(let e): return try updatePlace(e, user: user)
+        case .targetSet(let e): return try setTarget(e, user: user)
+        case .targetCleared(let e): return try clearTarget(e, user: user)
+        case .planWorkoutPlanned(let e): return try planWorkout(e, user: user)
+        case .planWorkoutChanged(let e): return try changePlannedWorkout(e, user: user)
+        case .planWorkoutRemoved(let e): return try removePlannedWorkout(e, user: user)
         default:
             throw LogbookError.invalidArgument(
                 name: "type", reason: "\(event.type.rawValue) is recorded by a command of its own, not by Command.record")
@@ -22,6 +27,21 @@ extension DeclaredRoute {
             summary: "Edit a place of the shared catalog (administrators; body: place.updated data, placeId from the path: absent fields stay, null clears an optional one)",
             administrators: true, pathFields: ["placeId"],
             rules: [DomainRule(rawValue: "unknown_place"), DomainRule(rawValue: "place_invalid"), DomainRule(rawValue: "text_too_long")], emptyBodyAllowed: false),
+        DeclaredRoute(
+            type: .targetSet, method: "PUT", path: "users/{user}/training/targets/{targetId}",
+            summary: "Set a training target: a race with its date, distance and optional goal time (body: target.set data, targetId from the path)",
+            administrators: false, pathFields: ["targetId"],
+            rules: [DomainRule(rawValue: "target_invalid"), DomainRule(rawValue: "text_too_long")], emptyBodyAllowed: false),
+        DeclaredRoute(
+            type: .targetCleared, method: "DELETE", path: "users/{user}/training/targets/{targetId}",
+            summary: "Clear a training target",
+            administrators: false, pathFields: ["targetId"],
+            rules: [], emptyBodyAllowed: true),
+        DeclaredRoute(
+            type: .planWorkoutRemoved, method: "DELETE", path: "users/{user}/training/planned-workouts/{plannedId}",
+            summary: "Remove a planned workout",
+            administrators: false, pathFields: ["plannedId"],
+            rules: [], emptyBodyAllowed: true),
     ]
 }
 
@@ -30,7 +50,7 @@ extension EventType {
     /// `Schemas/requests`, not `Schemas/events`).
     public var hasRequestBodySchema: Bool {
         switch self {
-        case .workoutStarted, .workoutFinished, .workoutImported, .workoutEdited, .goalSet, .placeSwiped, .placeVisited, .placeNotesEdited, .placeUpdated: true
+        case .workoutStarted, .workoutFinished, .workoutImported, .workoutEdited, .goalSet, .placeSwiped, .placeVisited, .placeNotesEdited, .placeUpdated, .targetSet, .targetCleared, .planWorkoutPlanned, .planWorkoutChanged, .planWorkoutRemoved: true
         default: false
         }
     }

@@ -29,6 +29,11 @@ public enum DomainEvent: Sendable, Hashable {
     /// earlier event of theirs read as erased.
     case userErased
     case placeUpdated(PlaceUpdated)
+    case targetSet(TargetSet)
+    case targetCleared(TargetCleared)
+    case planWorkoutPlanned(PlannedWorkout)
+    case planWorkoutChanged(PlannedWorkout)
+    case planWorkoutRemoved(PlannedWorkoutReference)
 
     /// The event's type (its name on the wire and in the log).
     public var type: EventType {
@@ -55,6 +60,11 @@ public enum DomainEvent: Sendable, Hashable {
         case .workoutTrackRecorded: .workoutTrackRecorded
         case .userErased: .userErased
         case .placeUpdated: .placeUpdated
+        case .targetSet: .targetSet
+        case .targetCleared: .targetCleared
+        case .planWorkoutPlanned: .planWorkoutPlanned
+        case .planWorkoutChanged: .planWorkoutChanged
+        case .planWorkoutRemoved: .planWorkoutRemoved
         }
     }
 
@@ -99,11 +109,16 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
     case workoutTrackRecorded = "workout.track_recorded"
     case userErased = "user.erased"
     case placeUpdated = "place.updated"
+    case targetSet = "target.set"
+    case targetCleared = "target.cleared"
+    case planWorkoutPlanned = "plan.workout_planned"
+    case planWorkoutChanged = "plan.workout_changed"
+    case planWorkoutRemoved = "plan.workout_removed"
 
     /// The schema version written today. Older versions are upcast when read.
     public var currentSchemaVersion: UInt32 {
         switch self {
-        case .workoutFinished, .workoutImported, .stepsRecorded: 2
+        case .userProfileUpdated, .workoutFinished, .workoutImported, .stepsRecorded: 2
         default: 1
         }
     }
@@ -120,12 +135,13 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
         case .goalSet, .goalCleared, .goalDefaultSet: .goals
         case .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset: .places
         case .placeAdded, .placeUpdated: .catalog
+        case .targetSet, .targetCleared, .planWorkoutPlanned, .planWorkoutChanged, .planWorkoutRemoved: .training
         }
     }
 
     /// Groups of event types, one per kind of stream.
     public enum Family: Sendable, Hashable {
-        case user, workout, steps, goals, places, catalog
+        case user, workout, steps, goals, places, catalog, training
     }
 
     /// The type's place in ``allCases`` (a bit of ``EventTypeSet``): its declaration's `index`.
@@ -153,6 +169,11 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
         case .workoutTrackRecorded: 19
         case .userErased: 20
         case .placeUpdated: 21
+        case .targetSet: 22
+        case .targetCleared: 23
+        case .planWorkoutPlanned: 24
+        case .planWorkoutChanged: 25
+        case .planWorkoutRemoved: 26
         }
     }
 }
@@ -265,4 +286,26 @@ extension EventKey where Payload == WorkoutTrackRecorded {
 extension EventKey where Payload == PlaceUpdated {
     /// `place.updated`.
     public static var placeUpdated: Self { Self(type: .placeUpdated) { if case .placeUpdated(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == TargetSet {
+    /// `target.set`.
+    public static var targetSet: Self { Self(type: .targetSet) { if case .targetSet(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == TargetCleared {
+    /// `target.cleared`.
+    public static var targetCleared: Self { Self(type: .targetCleared) { if case .targetCleared(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == PlannedWorkout {
+    /// `plan.workout_planned`.
+    public static var planWorkoutPlanned: Self { Self(type: .planWorkoutPlanned) { if case .planWorkoutPlanned(let e) = $0 { e } else { nil } } }
+    /// `plan.workout_changed`.
+    public static var planWorkoutChanged: Self { Self(type: .planWorkoutChanged) { if case .planWorkoutChanged(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == PlannedWorkoutReference {
+    /// `plan.workout_removed`.
+    public static var planWorkoutRemoved: Self { Self(type: .planWorkoutRemoved) { if case .planWorkoutRemoved(let e) = $0 { e } else { nil } } }
 }

@@ -32,6 +32,11 @@ enum PayloadJSONReading {
         case .workoutTrackRecorded: return .workoutTrackRecorded(try readWorkoutTrackRecorded(&r, version: version))
         case .userErased: try r.readObject { (r, _) throws(JSONReadError) in throw r.unknownField() }; return .userErased
         case .placeUpdated: return .placeUpdated(try readPlaceUpdated(&r, version: version))
+        case .targetSet: return .targetSet(try readTargetSet(&r, version: version))
+        case .targetCleared: return .targetCleared(try readTargetCleared(&r, version: version))
+        case .planWorkoutPlanned: return .planWorkoutPlanned(try readPlannedWorkout(&r, version: version))
+        case .planWorkoutChanged: return .planWorkoutChanged(try readPlannedWorkout(&r, version: version))
+        case .planWorkoutRemoved: return .planWorkoutRemoved(try readPlannedWorkoutReference(&r, version: version))
         }
     }
 
@@ -59,12 +64,13 @@ enum PayloadJSONReading {
     }
 
     static func readUserProfileUpdated(_ r: inout JSONReader, version: UInt32) throws(JSONReadError) -> UserProfileUpdated {
-        _ = version
         var displayName: String?
         var timeZone: String?
         var weekStart: WeekStart?
         var units: Units?
         var preferredStepSource: OptionalChange<String> = .unchanged, saw_preferredStepSource = false
+        var maxHeartRate: OptionalChange<Int> = .unchanged, saw_maxHeartRate = false
+        var restingHeartRate: OptionalChange<Int> = .unchanged, saw_restingHeartRate = false
         try r.readObject { (r, key) throws(JSONReadError) in
             switch key {
             case "displayName": try r.read(&displayName)
@@ -80,6 +86,24 @@ enum PayloadJSONReading {
                     try r.read(&value)
                     if let value { preferredStepSource = .set(value) }
                 }
+            case "maxHeartRate" where version >= 2: guard !saw_maxHeartRate else { throw r.invalidMember("duplicate field") }
+                saw_maxHeartRate = true
+                if try r.consumeNull() {
+                    maxHeartRate = .clear
+                } else {
+                    var value: Int?
+                    try r.read(&value, within: 100...240)
+                    if let value { maxHeartRate = .set(value) }
+                }
+            case "restingHeartRate" where version >= 2: guard !saw_restingHeartRate else { throw r.invalidMember("duplicate field") }
+                saw_restingHeartRate = true
+                if try r.consumeNull() {
+                    restingHeartRate = .clear
+                } else {
+                    var value: Int?
+                    try r.read(&value, within: 25...120)
+                    if let value { restingHeartRate = .set(value) }
+                }
             default: throw r.unknownField()
             }
         }
@@ -88,7 +112,9 @@ enum PayloadJSONReading {
             timeZone: timeZone,
             weekStart: weekStart,
             units: units,
-            preferredStepSource: preferredStepSource
+            preferredStepSource: preferredStepSource,
+            maxHeartRate: maxHeartRate,
+            restingHeartRate: restingHeartRate
         )
     }
 
@@ -491,6 +517,91 @@ enum PayloadJSONReading {
             priceLevel: priceLevel,
             notes: notes
         )
+    }
+
+    static func readTargetSet(_ r: inout JSONReader, version: UInt32) throws(JSONReadError) -> TargetSet {
+        _ = version
+        var targetId: String?
+        var name: String?
+        var activityType: ActivityType?
+        var distanceMeters: Int?
+        var raceDate: CivilDate?
+        var goalSeconds: Int?
+        try r.readObject { (r, key) throws(JSONReadError) in
+            switch key {
+            case "targetId": try r.readId(&targetId)
+            case "name": try r.read(&name)
+            case "activityType": try r.read(&activityType)
+            case "distanceMeters": try r.read(&distanceMeters, within: 1...1_000_000)
+            case "raceDate": try r.read(&raceDate)
+            case "goalSeconds": try r.read(&goalSeconds, within: 1...604_800)
+            default: throw r.unknownField()
+            }
+        }
+        return TargetSet(
+            targetId: try r.required(targetId, "targetId"),
+            name: try r.required(name, "name"),
+            activityType: try r.required(activityType, "activityType"),
+            distanceMeters: try r.required(distanceMeters, "distanceMeters"),
+            raceDate: try r.required(raceDate, "raceDate"),
+            goalSeconds: goalSeconds
+        )
+    }
+
+    static func readTargetCleared(_ r: inout JSONReader, version: UInt32) throws(JSONReadError) -> TargetCleared {
+        _ = version
+        var targetId: String?
+        try r.readObject { (r, key) throws(JSONReadError) in
+            switch key {
+            case "targetId": try r.readId(&targetId)
+            default: throw r.unknownField()
+            }
+        }
+        return TargetCleared(targetId: try r.required(targetId, "targetId"))
+    }
+
+    static func readPlannedWorkout(_ r: inout JSONReader, version: UInt32) throws(JSONReadError) -> PlannedWorkout {
+        _ = version
+        var plannedId: String?
+        var date: CivilDate?
+        var activityType: ActivityType?
+        var kind: PlannedKind?
+        var distanceMeters: Int?
+        var durationSeconds: Int?
+        var notes: String?
+        try r.readObject { (r, key) throws(JSONReadError) in
+            switch key {
+            case "plannedId": try r.readId(&plannedId)
+            case "date": try r.read(&date)
+            case "activityType": try r.read(&activityType)
+            case "kind": try r.read(&kind)
+            case "distanceMeters": try r.read(&distanceMeters, within: 1...1_000_000)
+            case "durationSeconds": try r.read(&durationSeconds, within: 1...86_400)
+            case "notes": try r.read(&notes)
+            default: throw r.unknownField()
+            }
+        }
+        return PlannedWorkout(
+            plannedId: try r.required(plannedId, "plannedId"),
+            date: try r.required(date, "date"),
+            activityType: try r.required(activityType, "activityType"),
+            kind: try r.required(kind, "kind"),
+            distanceMeters: distanceMeters,
+            durationSeconds: durationSeconds,
+            notes: notes
+        )
+    }
+
+    static func readPlannedWorkoutReference(_ r: inout JSONReader, version: UInt32) throws(JSONReadError) -> PlannedWorkoutReference {
+        _ = version
+        var plannedId: String?
+        try r.readObject { (r, key) throws(JSONReadError) in
+            switch key {
+            case "plannedId": try r.readId(&plannedId)
+            default: throw r.unknownField()
+            }
+        }
+        return PlannedWorkoutReference(plannedId: try r.required(plannedId, "plannedId"))
     }
 
     static func readWorkoutSource(_ r: inout JSONReader, version: UInt32) throws(JSONReadError) -> WorkoutSource {

@@ -30,6 +30,11 @@ enum PayloadJSONWriting {
         case .workoutTrackRecorded(let e): writeWorkoutTrackRecorded(e, &w)
         case .userErased: w.beginObject(); w.endObject()
         case .placeUpdated(let e): writePlaceUpdated(e, &w)
+        case .targetSet(let e): writeTargetSet(e, &w)
+        case .targetCleared(let e): writeTargetCleared(e, &w)
+        case .planWorkoutPlanned(let e): writePlannedWorkout(e, &w)
+        case .planWorkoutChanged(let e): writePlannedWorkout(e, &w)
+        case .planWorkoutRemoved(let e): writePlannedWorkoutReference(e, &w)
         }
     }
 
@@ -45,10 +50,20 @@ enum PayloadJSONWriting {
     static func writeUserProfileUpdated(_ e: UserProfileUpdated, _ w: inout JSONWriter) {
         w.beginObject()
         if let value = e.displayName { w.key("displayName"); w.string(value) }
+        switch e.maxHeartRate {
+        case .unchanged: break
+        case .clear: w.key("maxHeartRate"); w.null()
+        case .set(let value): w.key("maxHeartRate"); w.int(value)
+        }
         switch e.preferredStepSource {
         case .unchanged: break
         case .clear: w.key("preferredStepSource"); w.null()
         case .set(let value): w.key("preferredStepSource"); w.string(value)
+        }
+        switch e.restingHeartRate {
+        case .unchanged: break
+        case .clear: w.key("restingHeartRate"); w.null()
+        case .set(let value): w.key("restingHeartRate"); w.int(value)
         }
         if let value = e.timeZone { w.key("timeZone"); w.string(value) }
         if let value = e.units { w.key("units"); w.string(value.rawValue) }
@@ -219,6 +234,41 @@ enum PayloadJSONWriting {
         case .set(let value): w.key("priceLevel"); w.int(value)
         }
         if let value = e.subcategory { w.key("subcategory"); w.string(value) }
+        w.endObject()
+    }
+
+    static func writeTargetSet(_ e: TargetSet, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("activityType"); w.string(e.activityType.rawValue)
+        w.key("distanceMeters"); w.int(e.distanceMeters)
+        if let value = e.goalSeconds { w.key("goalSeconds"); w.int(value) }
+        w.key("name"); w.string(e.name)
+        w.key("raceDate"); w.date(e.raceDate)
+        w.key("targetId"); w.string(e.targetId)
+        w.endObject()
+    }
+
+    static func writeTargetCleared(_ e: TargetCleared, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("targetId"); w.string(e.targetId)
+        w.endObject()
+    }
+
+    static func writePlannedWorkout(_ e: PlannedWorkout, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("activityType"); w.string(e.activityType.rawValue)
+        w.key("date"); w.date(e.date)
+        if let value = e.distanceMeters { w.key("distanceMeters"); w.int(value) }
+        if let value = e.durationSeconds { w.key("durationSeconds"); w.int(value) }
+        w.key("kind"); w.string(e.kind.rawValue)
+        if let value = e.notes { w.key("notes"); w.string(value) }
+        w.key("plannedId"); w.string(e.plannedId)
+        w.endObject()
+    }
+
+    static func writePlannedWorkoutReference(_ e: PlannedWorkoutReference, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("plannedId"); w.string(e.plannedId)
         w.endObject()
     }
 

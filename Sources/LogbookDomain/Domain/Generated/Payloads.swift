@@ -27,19 +27,27 @@ public struct UserProfileUpdated: Sendable, Hashable, Codable {
     public var units: Units?
     /// The step source whose samples count; ``OptionalChange/clear`` goes back to "largest source".
     public var preferredStepSource: OptionalChange<String>
+    /// The user's maximum heart rate (bpm), for training zones; ``OptionalChange/clear`` removes it (zones are then
+    /// null).
+    public var maxHeartRate: OptionalChange<Int>
+    /// The user's resting heart rate (bpm): zones then split the reserve (max − rest); ``OptionalChange/clear`` removes
+    /// it.
+    public var restingHeartRate: OptionalChange<Int>
 
     /// A value of every field.
     public init(
-        displayName: String? = nil, timeZone: String? = nil, weekStart: WeekStart? = nil, units: Units? = nil, preferredStepSource: OptionalChange<String> = .unchanged
+        displayName: String? = nil, timeZone: String? = nil, weekStart: WeekStart? = nil, units: Units? = nil, preferredStepSource: OptionalChange<String> = .unchanged, maxHeartRate: OptionalChange<Int> = .unchanged, restingHeartRate: OptionalChange<Int> = .unchanged
     ) {
         self.displayName = displayName
         self.timeZone = timeZone
         self.weekStart = weekStart
         self.units = units
         self.preferredStepSource = preferredStepSource
+        self.maxHeartRate = maxHeartRate
+        self.restingHeartRate = restingHeartRate
     }
 
-    enum CodingKeys: String, CodingKey { case displayName, timeZone, weekStart, units, preferredStepSource }
+    enum CodingKeys: String, CodingKey { case displayName, timeZone, weekStart, units, preferredStepSource, maxHeartRate, restingHeartRate }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -54,6 +62,20 @@ public struct UserProfileUpdated: Sendable, Hashable, Codable {
         } else {
             preferredStepSource = .set(try container.decode(String.self, forKey: .preferredStepSource))
         }
+        if !container.contains(.maxHeartRate) {
+            maxHeartRate = .unchanged
+        } else if try container.decodeNil(forKey: .maxHeartRate) {
+            maxHeartRate = .clear
+        } else {
+            maxHeartRate = .set(try container.decode(Int.self, forKey: .maxHeartRate))
+        }
+        if !container.contains(.restingHeartRate) {
+            restingHeartRate = .unchanged
+        } else if try container.decodeNil(forKey: .restingHeartRate) {
+            restingHeartRate = .clear
+        } else {
+            restingHeartRate = .set(try container.decode(Int.self, forKey: .restingHeartRate))
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -66,6 +88,16 @@ public struct UserProfileUpdated: Sendable, Hashable, Codable {
         case .unchanged: break
         case .clear: try container.encodeNil(forKey: .preferredStepSource)
         case .set(let value): try container.encode(value, forKey: .preferredStepSource)
+        }
+        switch maxHeartRate {
+        case .unchanged: break
+        case .clear: try container.encodeNil(forKey: .maxHeartRate)
+        case .set(let value): try container.encode(value, forKey: .maxHeartRate)
+        }
+        switch restingHeartRate {
+        case .unchanged: break
+        case .clear: try container.encodeNil(forKey: .restingHeartRate)
+        case .set(let value): try container.encode(value, forKey: .restingHeartRate)
         }
     }
 }
@@ -401,5 +433,71 @@ public struct PlaceUpdated: Sendable, Hashable, Codable {
         case .clear: try container.encodeNil(forKey: .notes)
         case .set(let value): try container.encode(value, forKey: .notes)
         }
+    }
+}
+
+/// `target.set`: a race the user trains towards (set again with the same id to change it).
+public struct TargetSet: Sendable, Hashable, Codable {
+    public var targetId: String
+    public var name: String
+    public var activityType: ActivityType
+    public var distanceMeters: Int
+    public var raceDate: CivilDate
+    public var goalSeconds: Int?
+
+    /// A value of every field.
+    public init(
+        targetId: String, name: String, activityType: ActivityType, distanceMeters: Int, raceDate: CivilDate, goalSeconds: Int? = nil
+    ) {
+        self.targetId = targetId
+        self.name = name
+        self.activityType = activityType
+        self.distanceMeters = distanceMeters
+        self.raceDate = raceDate
+        self.goalSeconds = goalSeconds
+    }
+}
+
+/// `target.cleared`: the user no longer trains towards a target.
+public struct TargetCleared: Sendable, Hashable, Codable {
+    public var targetId: String
+
+    /// A value of every field.
+    public init(targetId: String) {
+        self.targetId = targetId
+    }
+}
+
+/// `plan.workout_planned`: one workout of the user's plan, on a local date.
+public struct PlannedWorkout: Sendable, Hashable, Codable {
+    public var plannedId: String
+    public var date: CivilDate
+    public var activityType: ActivityType
+    public var kind: PlannedKind
+    public var distanceMeters: Int?
+    public var durationSeconds: Int?
+    public var notes: String?
+
+    /// A value of every field.
+    public init(
+        plannedId: String, date: CivilDate, activityType: ActivityType, kind: PlannedKind, distanceMeters: Int? = nil, durationSeconds: Int? = nil, notes: String? = nil
+    ) {
+        self.plannedId = plannedId
+        self.date = date
+        self.activityType = activityType
+        self.kind = kind
+        self.distanceMeters = distanceMeters
+        self.durationSeconds = durationSeconds
+        self.notes = notes
+    }
+}
+
+/// `plan.workout_removed`: a planned workout leaves the plan.
+public struct PlannedWorkoutReference: Sendable, Hashable, Codable {
+    public var plannedId: String
+
+    /// A value of every field.
+    public init(plannedId: String) {
+        self.plannedId = plannedId
     }
 }

@@ -32,6 +32,11 @@ public enum SwipeDirection: String, Sendable, Hashable, Codable, CaseIterable {
     case right, left
 }
 
+/// What a planned workout is for: easy, long, tempo, intervals, recovery, or the race itself.
+public enum PlannedKind: String, Sendable, Hashable, Codable, CaseIterable {
+    case easy, long, tempo, intervals, recovery, race
+}
+
 /// A workout's source: its kind and, for imports, the id it has there.
 public struct WorkoutSource: Sendable, Hashable, Codable {
     public var kind: SourceKind

@@ -108,6 +108,7 @@ extension ActivityDetail: DocumentedSchema {
             "maxHeartRate": .integer("Highest heart rate in beats per minute: the record's when the source gave it, else the track's"),
             "avgSpeedMetersPerSecond": .number("Distance over moving time, in metres per second"),
             "maxSpeedMetersPerSecond": .number("Highest speed along the track, in metres per second"),
+            "intensity": .reference(TrainingIntensity.self, "Time in heart-rate zones by the user's current settings (a workout that counts)"),
         ]
         return .object(
             "One workout as an activity screen shows it: the record's fields with what its recorded track gives",

@@ -10,6 +10,8 @@ extension Profile: DocumentedSchema {
             "units": .enumeration("Units the user reads distances in", Units.self),
         ], optional: [
             "preferredStepSource": .string("The step source counted when several report the same day"),
+            "maxHeartRate": .integer("Maximum heart rate, in beats per minute, for training zones", minimum: 100, maximum: 240),
+            "restingHeartRate": .integer("Resting heart rate, in beats per minute: zones then split the heart-rate reserve", minimum: 25, maximum: 120),
         ])
     }
 }

@@ -1,0 +1,140 @@
+import EventLog
+
+/// Training intensity (DESIGN §8): per workout, the time spent at each heart rate (from its
+/// track's points, or its average as an estimate), and per user and local day the counted
+/// workouts. Zones, load, acute and chronic load are computed from these when asked, with the
+/// user's current heart-rate settings, so changing them re-derives every past week with no
+/// rebuild.
+///
+/// A track point's rate holds until the next point that carries a rate, at most 30 s; the last
+/// rated point holds nothing (``HeartRateSeconds``: the same rule, point by point, across the
+/// track's parts). Milliseconds are summed per bpm here and floored to seconds per bpm when read.
+/// Offsets that go backwards add nothing (the rules refuse such tracks; a log written elsewhere
+/// cannot make the fold trap or count negative time).
+struct IntensityReadModel: ReadModel {
+    static let kind = ReadModelKind.intensity
+    static let codeVersion = 1
+
+    static let folds = Folds<IntensityReadModel>()
+        .on(.workoutStarted) { try $0.onStarted($1, $2, $3) }
+        .on(.workoutFinished) { try $0.onFinished($1, $2, $3) }
+        .on(.workoutImported) { try $0.onImported($1, $2, $3) }
+        .on(.workoutDiscarded) { try $0.onDiscarded($1, $2, $3) }
+        .on(.workoutDeleted) { try $0.onDeleted($1, $2, $3) }
+        .on(.workoutEdited) { try $0.onEdited($1, $2, $3) }
+        .on(.workoutTrackRecorded) { try $0.onTrack($1, $2, $3) }
+
+    var workouts: ReadModelTable<WorkoutKey, IntensityWorkout>
+    var days: ReadModelTable<UserDayWorkoutKey, Marker>
+
+    init(_ tables: ReadModelTables) {
+        workouts = tables.table("workouts")
+        days = tables.table("days")
+    }
+
+    mutating func onStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
+        workouts.set(WorkoutKey(e.workoutId), IntensityWorkout(user: fold.user, startedAt: e.startedAt, activityType: e.activityType))
+    }
+
+    mutating func onFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), workout.state == .open else { return }
+        count(&workout, e.workoutId, distance: e.distanceMeters, moving: e.movingSeconds, averageHeartRate: e.avgHeartRate)
+    }
+
+    mutating func onImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
+        var workout = IntensityWorkout(user: fold.user, startedAt: e.startedAt, activityType: e.activityType)
+        count(&workout, e.workoutId, distance: e.distanceMeters, moving: e.movingSeconds, averageHeartRate: e.avgHeartRate)
+    }
+
+    private mutating func count(_ workout: inout IntensityWorkout, _ id: String, distance: Int, moving: Int, averageHeartRate: Int?) {
+        workout.state = .counted
+        workout.distanceMeters = distance
+        workout.movingSeconds = moving
+        workout.averageHeartRate = averageHeartRate
+        workouts.set(WorkoutKey(id), workout)
+        days.set(UserDayWorkoutKey(workout.user, workout.day, id), Marker())
+    }
+
+    mutating func onDiscarded(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), workout.state == .open else { return }
+        workout.state = .closed
+        workouts.set(WorkoutKey(e.workoutId), workout)
+    }
+
+    mutating func onDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        guard let workout = try workouts.get(WorkoutKey(e.workoutId), txn) else { return }
+        days.set(UserDayWorkoutKey(workout.user, workout.day, e.workoutId), nil)
+        // A deleted workout leaves nothing behind, as if it had never been recorded.
+        workouts.set(WorkoutKey(e.workoutId), nil)
+    }
+
+    mutating func onEdited(_ e: WorkoutEdited, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        guard let type = e.activityType, var workout = try workouts.get(WorkoutKey(e.workoutId), txn), workout.activityType != type else { return }
+        workout.activityType = type
+        workouts.set(WorkoutKey(e.workoutId), workout)
+    }
+
+    mutating func onTrack(_ e: WorkoutTrackRecorded, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        guard let rates = e.samples.heartRate, let offsets = e.samples.offsetMillis else { return }
+        guard try workouts.get(WorkoutKey(e.workoutId), txn) != nil else { return }
+        try workouts.modify(WorkoutKey(e.workoutId), txn, initial: { preconditionFailure("checked above") }) { workout in
+            var millis: [Int: Int64] = [:]
+            for (index, rate) in rates.enumerated() {
+                guard let rate, HeartRateSeconds.plausibleHeartRates.contains(rate), index < offsets.count, let offset = offsets[index] else { continue }
+                let at = Int64(offset)
+                if workout.trackHasRates {
+                    let held = HeartRateSeconds.heldMillis(from: workout.pendingOffsetMillis, to: at)
+                    if held > 0 { millis[workout.pendingBeatsPerMinute, default: 0] += held }
+                }
+                workout.trackHasRates = true
+                workout.pendingOffsetMillis = at
+                workout.pendingBeatsPerMinute = rate
+            }
+            workout.millisByBeatsPerMinute = Self.merged(workout.millisByBeatsPerMinute, millis)
+        }
+    }
+
+    /// `entries` with `more` added, by ascending bpm (no dictionary order reaches the table).
+    private static func merged(_ entries: [BeatsPerMinuteMillis], _ more: [Int: Int64]) -> [BeatsPerMinuteMillis] {
+        guard !more.isEmpty else { return entries }
+        var all = Dictionary(uniqueKeysWithValues: entries.map { ($0.beatsPerMinute, $0.millis) })
+        for (rate, millis) in more { all[rate, default: 0] += millis }
+        return all.keys.sorted().map { BeatsPerMinuteMillis(beatsPerMinute: $0, millis: all[$0]!) }
+    }
+
+    mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {
+        try visitor.visit(&workouts)
+        try visitor.visit(&days)
+    }
+
+    /// The counted workouts of `user` started on local days `from` through `to`, by day then
+    /// workout id (bytes).
+    mutating func counted(user: String, from: Int32, to: Int32, _ txn: (any TableReader)?) throws -> [(id: String, workout: IntensityWorkout)] {
+        var result: [(id: String, workout: IntensityWorkout)] = []
+        for (key, _) in try days.records(in: UserDayWorkoutKey(user, from, "")...UserDayWorkoutKey(user, to, "\u{10FFFF}"), txn) {
+            if let workout = try workouts.get(WorkoutKey(key.workoutId), txn), workout.state == .counted { result.append((key.workoutId, workout)) }
+        }
+        return result
+    }
+
+    /// One workout's record, if it is the user's.
+    mutating func workout(user: String, _ id: String, _ txn: (any TableReader)?) throws -> IntensityWorkout? {
+        guard let workout = try workouts.get(WorkoutKey(id), txn), workout.user == user else { return nil }
+        return workout
+    }
+}
+
+extension ReadModelKind {
+    /// The intensity read model: time at each heart rate per workout, counted workouts per day.
+    public static let intensity = ReadModelKind(declared: "intensity")
+}
+
+extension ReadModelSet {
+    /// The intensity read model, changed in place.
+    var intensity: IntensityReadModel {
+        get { self[IntensityReadModel.self] }
+        _modify { yield &self[IntensityReadModel.self] }
+    }
+}
