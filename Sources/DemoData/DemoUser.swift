@@ -27,6 +27,14 @@ struct DemoUser {
     private var preferredSource = false
     private var day = CivilDate(daysSinceEpoch: 0)
     private var planned: [Planned] = []
+    /// Every third user trains for a race (DESIGN §8): heart-rate settings, a target, a weekly
+    /// plan and heart-rate tracks. Their training draws from a generator of its own, so the rest of
+    /// every user's history is what it was before training existed.
+    let trains: Bool
+    private var training: SplitMix64
+    private var plannedIds: [String] = []
+    /// The planned runs not yet due: their ids, days and distances.
+    private var upcomingRuns: [(id: String, date: CivilDate, distance: Int)] = []
 
     init(index: Int, zone: TimeZone, seed: UInt64, generator: DemoDataGenerator) {
         self.index = index
@@ -35,6 +43,8 @@ struct DemoUser {
         self.random = SplitMix64(seed: seed)
         self.samplesPerCommand = generator.samplesPerStepsCommand
         self.hasWatch = index % 5 < 2
+        self.trains = index % 3 == 1
+        self.training = SplitMix64(seed: seed ^ 0x7EA1_2026)
     }
 
     /// The local wall time `minute` (of the day) of `day` in `zone`, with the offset in force then.
@@ -53,6 +63,15 @@ struct DemoUser {
         let at = try Self.instant(of: day, minute: minute, second: second, in: zone)
         planned.append(Planned(at: at, user: index, sequence: sequence, command: command, eventId: random.timeOrderedUUID(at: at.instant)))
     }
+
+    /// A training command: its event id from the training generator.
+    private mutating func addTraining(_ minute: Int, second: Int = 0, _ command: Command) throws {
+        sequence += 1
+        let at = try Self.instant(of: day, minute: minute, second: second, in: zone)
+        planned.append(Planned(at: at, user: index, sequence: sequence, command: command, eventId: training.timeOrderedUUID(at: at.instant)))
+    }
+
+    private mutating func trainingNumber(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(training.next() % UInt64(range.count)) }
 
     /// The user's commands on `day`.
     mutating func plan(day: CivilDate, dayIndex: Int) throws -> [Planned] {
@@ -75,6 +94,7 @@ struct DemoUser {
             try add(6 * 60 + 40, .setDefaultGoal(user: id, GoalDefaultSet(steps: 500 * number(14...26), activeMinutes: chance(0.5) ? 30 : nil)))
         }
         if day.isoWeekday == 1 { try planGoals(weekIndex: dayIndex / 7) }
+        if trains { try planTraining(dayIndex: dayIndex) }
         try planSteps()
         if chance(0.55) { try planWorkout() }
         if !finished.isEmpty, chance(0.03) {
@@ -173,6 +193,9 @@ struct DemoUser {
                     steps: type == .run || type == .walk ? moving * 2 : nil, activeKcal: moving / 8,
                     avgHeartRate: number(110...160), laps: laps)))
                 finished.append(workoutId)
+                if trains, type == .run || type == .ride, moving >= 600 {
+                    try addTraining(startMinute + minutes + 2, .recordTrack(user: id, workoutId: workoutId, heartRateTrack(moving: moving)))
+                }
             }
         } else {
             let kinds: [SourceKind] = [.garmin, .strava, .healthkit, .wahoo]
@@ -192,6 +215,73 @@ struct DemoUser {
                 try add(startMinute + minutes + 60, .importWorkout(user: id, again))
             }
         }
+    }
+
+    /// A trainee's day: heart-rate settings and a target on the first day, next week's plan on
+    /// Sundays (three runs: easy, a quality session, a long run), now and then a change or a removal.
+    private mutating func planTraining(dayIndex: Int) throws {
+        if dayIndex == 0 {
+            try addTraining(6 * 60 + 35, .updateProfile(user: id, UserProfileUpdated(
+                maxHeartRate: .set(trainingNumber(178...198)), restingHeartRate: .set(trainingNumber(46...62)))))
+            let half = trainingNumber(0...1) == 0
+            try addTraining(6 * 60 + 36, Command(user: id, event: .targetSet(TargetSet(
+                targetId: half ? "half" : "10k", name: half ? "Spring Half Marathon" : "City 10K", activityType: .run,
+                distanceMeters: half ? 21_097 : 10_000, raceDate: day.adding(days: 7 * trainingNumber(10...16) + 6),
+                goalSeconds: half ? 6_300 + 60 * trainingNumber(0...30) : nil))))
+        }
+        if day.isoWeekday == 7 {
+            let week = dayIndex / 7 + 1
+            let sessions: [(Int, PlannedKind, Int)] = [
+                (2, .easy, 5_000 + 500 * trainingNumber(0...6)), (4, trainingNumber(0...1) == 0 ? .tempo : .intervals, 6_000 + 500 * trainingNumber(0...4)),
+                (6, .long, 10_000 + 1_000 * trainingNumber(0...8)),
+            ]
+            for (offset, kind, distance) in sessions {
+                let plannedId = "wk\(week)-\(kind.rawValue)"
+                try addTraining(20 * 60 + offset, Command(user: id, event: .planWorkoutPlanned(PlannedWorkout(
+                    plannedId: plannedId, date: day.adding(days: offset), activityType: .run, kind: kind, distanceMeters: distance))))
+                plannedIds.append(plannedId)
+                upcomingRuns.append((plannedId, day.adding(days: offset), distance))
+            }
+        }
+        if day.isoWeekday == 3, !plannedIds.isEmpty, trainingNumber(0...9) < 2 {
+            let plannedId = plannedIds[trainingNumber(0...(plannedIds.count - 1))]
+            try addTraining(6 * 60 + 50, .changePlannedWorkout(user: id, plannedId: plannedId, PlannedWorkoutChanges(durationSeconds: 60 * trainingNumber(30...60))))
+        }
+        if day.isoWeekday == 5, !plannedIds.isEmpty, trainingNumber(0...9) == 0 {
+            let plannedId = plannedIds.remove(at: trainingNumber(0...(plannedIds.count - 1)))
+            try addTraining(6 * 60 + 55, Command(user: id, event: .planWorkoutRemoved(PlannedWorkoutReference(plannedId: plannedId))))
+            upcomingRuns.removeAll { $0.id == plannedId }
+        }
+        // Most planned runs are run, from the watch, near the planned distance (some fall short).
+        for run in upcomingRuns where run.date == day {
+            guard trainingNumber(0...9) < 8 else { continue }
+            let distance = run.distance * trainingNumber(80...110) / 100
+            let moving = distance * trainingNumber(300...390) / 1000
+            let startedAt = try Self.instant(of: day, minute: 6 * 60 + 30, in: zone)
+            let endedAt = try Self.instant(of: day, minute: 6 * 60 + 30 + moving / 60 + 2, in: zone)
+            let workoutId = "run-\(index)-\(run.id)"
+            try addTraining(6 * 60 + 35 + moving / 60, .importWorkout(user: id, WorkoutImported(
+                workoutId: workoutId, activityType: .run, startedAt: startedAt, endedAt: endedAt, distanceMeters: distance,
+                movingSeconds: moving, source: WorkoutSource(kind: .garmin, sourceId: workoutId)), track: heartRateTrack(moving: moving)))
+        }
+        upcomingRuns.removeAll { $0.date <= day }
+    }
+
+    /// A heart-rate track of a workout of `moving` seconds: a point every 10 s, warming up, steady
+    /// with surges, now and then a point without a rate.
+    private mutating func heartRateTrack(moving: Int) -> TrackSamples {
+        let points = min(moving / 10, TrackSamples.maxPointsPerEvent)
+        var offsets: [Int?] = []
+        var rates: [Int?] = []
+        var rate = trainingNumber(95...110)
+        let steady = trainingNumber(135...165)
+        for point in 0..<points {
+            offsets.append(point * 10_000)
+            rate += rate < steady ? trainingNumber(0...4) : rate > steady + 6 ? -trainingNumber(1...4) : trainingNumber(-2...2)
+            let surge = trainingNumber(0...29) == 0 ? 14 : 0
+            rates.append(trainingNumber(0...39) == 0 ? nil : min(max(rate + surge, 60), 205))
+        }
+        return TrackSamples(points: points, offsetMillis: offsets, heartRate: rates)
     }
 
     private mutating func planPlaces(dayIndex: Int) throws {

@@ -1,3 +1,4 @@
+import DemoData
 import EventLog
 import Foundation
 @testable import Logbook
@@ -130,6 +131,56 @@ struct TrainingTests {
             #expect(try await logbook.verify().allSatisfy(\.matches))
         }
     }
+
+    @Test("the same plans and workouts, arriving in any interleaving (plans in their own order), give the same weeks", arguments: [UInt64(1), 2, 3])
+    func arrivalOrder(seed: UInt64) async throws {
+        var random = SplitMix64(seed: seed)
+        func number(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(random.next() % UInt64(range.count)) }
+        let types: [ActivityType] = [.run, .ride, .walk]
+        var plans: [DomainEvent] = []
+        var workouts: [Command] = []
+        for index in 0..<12 {
+            let date = day("2026-11-16").adding(days: number(0...6))
+            let type = types[number(0...2)]
+            plans.append(.planWorkoutPlanned(PlannedWorkout(
+                plannedId: "p\(index)", date: date, activityType: type, kind: .easy,
+                distanceMeters: number(0...1) == 0 ? 1_000 * number(3...10) : nil, durationSeconds: 60 * number(20...60))))
+        }
+        for index in 0..<10 {
+            let start = "2026-11-\(16 + number(0...6))T\(10 + number(0...9)):\(10 + number(0...49)):00+01:00"
+            workouts.append(.importWorkout(user: Self.user, Self.imported(
+                "w\(index)", types[number(0...2)], start: start, distance: 1_000 * number(2...12), moving: 60 * number(15...70), average: number(120...170))))
+        }
+        var answers: [TrainingWeek] = []
+        for _ in 0..<2 {
+            // A random interleaving: workouts in any order, plans in theirs.
+            var pending = workouts.shuffled(using: &random).map { Either.workout($0) }
+            for plan in plans { pending.insert(.plan(plan), at: number(0...pending.count)) }
+            var planIndex = 0
+            pending = pending.map { item in
+                guard case .plan = item else { return item }
+                defer { planIndex += 1 }
+                return .plan(plans[planIndex])
+            }
+            let week = try await withLogbook { logbook, _ in
+                try await Self.register(logbook)
+                try await logbook.execute(.updateProfile(user: Self.user, UserProfileUpdated(maxHeartRate: .set(190))), context: when(Self.now))
+                for item in pending {
+                    switch item {
+                    case .workout(let command): try await logbook.execute(command, context: when(Self.now))
+                    case .plan(let event): try await Self.record(logbook, event)
+                    }
+                }
+                #expect(try await logbook.verify().allSatisfy(\.matches))
+                return try await logbook.trainingWeek(user: Self.user, containing: day("2026-11-18"), today: Self.today)
+            }
+            answers.append(week)
+        }
+        #expect(answers[0] == answers[1])
+        #expect(answers[0].planned.count == 12 && answers[0].doneSessions == 10)
+    }
+
+    enum Either { case workout(Command), plan(DomainEvent) }
 
     @Test("the rules: race dates, plan horizon, a distance or a duration, unknown ids, heart-rate ranges; nothing is written")
     func rules() async throws {
