@@ -193,18 +193,24 @@ public struct ReadModelsBenchmark: Sendable {
         return (Double(inlineEvents) / inlineSeconds, Double(plainEvents) / plainSeconds)
     }
 
-    /// p99 latencies in microseconds of four queries, uncached (caching off) and cached.
+    /// p99 latencies in microseconds of five queries, uncached (caching off) and cached. The
+    /// training week is asked of the demo's trainees (every third user), whose weeks hold plans,
+    /// heart-rate tracks and a target.
     private func queryLatencies(_ logbook: Logbook) async throws -> BenchmarkReport {
         let week = CivilDate(year: 2026, month: 10, day: 14)!
-        let queries: [(String, @Sendable (String) async throws -> Void)] = [
-            ("weekly_stats", { user in _ = try await logbook.weeklyStats(user: user, containing: week) }),
-            ("goal_week", { user in _ = try await logbook.goalWeek(user: user, containing: week) }),
-            ("saved_places", { user in _ = try await logbook.savedPlaces(user: user, category: .restaurant) }),
-            ("timeline_page", { user in _ = try await logbook.timeline(user: user, limit: 50) }),
+        let everyone = (0..<min(users, 64)).map(DemoDataGenerator.userId)
+        let trainees = (0..<min(users, 192)).filter { $0 % 3 == 1 }.prefix(64).map(DemoDataGenerator.userId)
+        let queries: [(String, [String], @Sendable (String) async throws -> Void)] = [
+            ("weekly_stats", everyone, { user in _ = try await logbook.weeklyStats(user: user, containing: week) }),
+            ("goal_week", everyone, { user in _ = try await logbook.goalWeek(user: user, containing: week) }),
+            ("saved_places", everyone, { user in _ = try await logbook.savedPlaces(user: user, category: .restaurant) }),
+            ("timeline_page", everyone, { user in _ = try await logbook.timeline(user: user, limit: 50) }),
+            ("training_week", trainees.isEmpty ? everyone : trainees, { user in
+                _ = try await logbook.trainingWeek(user: user, containing: week, today: week.adding(days: 3))
+            }),
         ]
         var report = BenchmarkReport()
-        let sampleUsers = (0..<min(users, 64)).map(DemoDataGenerator.userId)
-        for (name, run) in queries {
+        for (name, sampleUsers, run) in queries {
             for cached in [true, false] {
                 logbook.setQueryCaching(cached)
                 var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
