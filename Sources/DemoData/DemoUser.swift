@@ -35,6 +35,10 @@ struct DemoUser {
     private var plannedIds: [String] = []
     /// The planned runs not yet due: their ids, days and distances.
     private var upcomingRuns: [(id: String, date: CivilDate, distance: Int)] = []
+    /// The trainee's target and race day, and whether they follow a generated plan now.
+    private var target = ""
+    private var raceDate = CivilDate(daysSinceEpoch: 0)
+    private var generated = false
 
     init(index: Int, zone: TimeZone, seed: UInt64, generator: DemoDataGenerator) {
         self.index = index
@@ -224,10 +228,26 @@ struct DemoUser {
             try addTraining(6 * 60 + 35, .updateProfile(user: id, UserProfileUpdated(
                 maxHeartRate: .set(trainingNumber(178...198)), restingHeartRate: .set(trainingNumber(46...62)))))
             let half = trainingNumber(0...1) == 0
+            target = half ? "half" : "10k"
+            raceDate = day.adding(days: 7 * trainingNumber(10...16) + 6)
             try addTraining(6 * 60 + 36, Command(user: id, event: .targetSet(TargetSet(
-                targetId: half ? "half" : "10k", name: half ? "Spring Half Marathon" : "City 10K", activityType: .run,
-                distanceMeters: half ? 21_097 : 10_000, raceDate: day.adding(days: 7 * trainingNumber(10...16) + 6),
-                goalSeconds: half ? 6_300 + 60 * trainingNumber(0...30) : nil))))
+                targetId: target, name: half ? "Spring Half Marathon" : "City 10K", activityType: .run,
+                distanceMeters: half ? 21_097 : 10_000, raceDate: raceDate, goalSeconds: half ? 6_300 + 60 * trainingNumber(0...30) : nil))))
+        }
+        // After four weeks of history, the trainee asks for a generated plan (four days a week, the
+        // long run on Sundays) and follows it from then on instead of planning by hand.
+        if dayIndex == 28 {
+            try addTraining(20 * 60 + 30, .generatePlan(user: id, TrainingPlanRequest(
+                targetId: target, startDate: day.adding(days: 1), daysPerWeek: 4, longRunDay: 7)))
+            generated = true
+        }
+        if generated {
+            // The generated week: easy Tuesday and Friday, quality Wednesday, long Sunday (the race day aside).
+            let runs: [Int: Int] = [2: 6_000, 3: 7_000, 5: 6_000, 7: 12_000]
+            if let distance = runs[day.isoWeekday], day < raceDate, trainingNumber(0...9) < 8 {
+                try run("gen-\(day)", distance: distance * trainingNumber(85...115) / 100)
+            }
+            return
         }
         if day.isoWeekday == 7 {
             let week = dayIndex / 7 + 1
@@ -253,18 +273,22 @@ struct DemoUser {
             upcomingRuns.removeAll { $0.id == plannedId }
         }
         // Most planned runs are run, from the watch, near the planned distance (some fall short).
-        for run in upcomingRuns where run.date == day {
+        for planned in upcomingRuns where planned.date == day {
             guard trainingNumber(0...9) < 8 else { continue }
-            let distance = run.distance * trainingNumber(80...110) / 100
-            let moving = distance * trainingNumber(300...390) / 1000
-            let startedAt = try Self.instant(of: day, minute: 6 * 60 + 30, in: zone)
-            let endedAt = try Self.instant(of: day, minute: 6 * 60 + 30 + moving / 60 + 2, in: zone)
-            let workoutId = "run-\(index)-\(run.id)"
-            try addTraining(6 * 60 + 35 + moving / 60, .importWorkout(user: id, WorkoutImported(
-                workoutId: workoutId, activityType: .run, startedAt: startedAt, endedAt: endedAt, distanceMeters: distance,
-                movingSeconds: moving, source: WorkoutSource(kind: .garmin, sourceId: workoutId)), track: heartRateTrack(moving: moving)))
+            try run(planned.id, distance: planned.distance * trainingNumber(80...110) / 100)
         }
         upcomingRuns.removeAll { $0.date <= day }
+    }
+
+    /// A morning run from the watch, imported with its heart-rate track.
+    private mutating func run(_ name: String, distance: Int) throws {
+        let moving = distance * trainingNumber(300...390) / 1000
+        let startedAt = try Self.instant(of: day, minute: 6 * 60 + 30, in: zone)
+        let endedAt = try Self.instant(of: day, minute: 6 * 60 + 30 + moving / 60 + 2, in: zone)
+        let workoutId = "run-\(index)-\(name)"
+        try addTraining(6 * 60 + 35 + moving / 60, .importWorkout(user: id, WorkoutImported(
+            workoutId: workoutId, activityType: .run, startedAt: startedAt, endedAt: endedAt, distanceMeters: distance,
+            movingSeconds: moving, source: WorkoutSource(kind: .garmin, sourceId: workoutId)), track: heartRateTrack(moving: moving)))
     }
 
     /// A heart-rate track of a workout of `moving` seconds: a point every 10 s, warming up, steady

@@ -178,9 +178,16 @@ extension Logbook {
                 eventId, stream: original.stream, position: original.position,
                 reason: "the command's event id names an event of another stream")))
         }
-        // A command's events are appended together (consecutive positions and versions), and how
-        // many there are is a function of the command, so the first event found gives the whole result.
-        let more = UInt64(command.eventCount - 1)
+        // A command's events are appended together (consecutive positions and versions). How many
+        // there are is a function of the command, or, for a generated plan, of the state it was
+        // decided in: then the stream says, each following event's id derived from the first.
+        let more: UInt64
+        if let count = command.eventCount {
+            more = UInt64(count - 1)
+        } else {
+            let following = try await log.readStream(original.stream, from: original.streamVersion + 1, direction: .forward, limit: 4096)
+            more = UInt64(following.enumerated().prefix { $0.element.eventId == DerivedIds.following(eventId, index: $0.offset + 1) }.count)
+        }
         return .success(CommandResult(
             stream: command.stream, firstPosition: original.position.rawValue, lastPosition: original.position.rawValue + more,
             streamVersion: original.streamVersion + more, alreadyApplied: true, workoutId: command.workoutId))
@@ -215,11 +222,13 @@ extension Logbook {
 }
 
 extension Command {
-    /// How many events the command writes when it is accepted (a track adds one per part).
-    var eventCount: Int {
+    /// How many events the command writes when it is accepted (a track adds one per part); nil
+    /// when that depends on the state it is decided in (a generated plan).
+    var eventCount: Int? {
         switch self {
         case .importWorkout(_, _, let track?): 1 + WorkoutTrackRecorded.partCount(points: track.points)
         case .recordTrack(_, _, let track): WorkoutTrackRecorded.partCount(points: track.points)
+        case .generatePlan: nil
         default: 1
         }
     }
@@ -235,7 +244,7 @@ extension Command {
         case .recordTrack(_, let id, _): id
         case .record(_, let event): event.workoutId
         case .registerUser, .updateProfile, .recordSteps, .setGoal, .clearGoal, .setDefaultGoal, .addPlace, .swipePlace,
-             .visitPlace, .editPlaceNotes, .resetPlaces, .eraseUser, .changePlannedWorkout:
+             .visitPlace, .editPlaceNotes, .resetPlaces, .eraseUser, .changePlannedWorkout, .generatePlan:
             nil
         }
     }

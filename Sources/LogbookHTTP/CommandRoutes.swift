@@ -26,11 +26,11 @@ struct CommandRoutes<Context: LogbookRouteContext> {
     func register(on group: RouterGroup<Context>) {
         func command(
             _ method: HTTPRequest.Method, _ path: String, _ summary: String, body: EventType?, optionalBody: String? = nil,
-            emptyBodyAllowed: Bool = false, administrators: Bool = false,
+            bodyRequired: Bool = false, emptyBodyAllowed: Bool = false, administrators: Bool = false,
             _ handler: @escaping @Sendable (Request, Context, CommandContext) async throws -> CommandResult
         ) {
             group.route(method, path, summary, body: body.map(EventBody.schemaPath) ?? optionalBody,
-                        bodyRequired: optionalBody == nil && !emptyBodyAllowed, statuses: Statuses.command,
+                        bodyRequired: bodyRequired || (optionalBody == nil && !emptyBodyAllowed), statuses: Statuses.command,
                         responses: Self.commandAnswers, administrators: administrators, catalog: catalog) { request, context in
                 try await keyed(request, context, handler)
             }
@@ -123,6 +123,14 @@ struct CommandRoutes<Context: LogbookRouteContext> {
             let plannedId = try context.path("plannedId")
             let changes = try EventBody.plannedChanges(try await request.jsonBody(limit: maxBodyBytes), plannedId: plannedId)
             return try await logbook.execute(.changePlannedWorkout(user: user, plannedId: plannedId, changes), context: commandContext)
+        }
+        command(.post, "users/{user}/training/plans",
+                "Generate a plan towards a target (body: {targetId, startDate?, daysPerWeek, longRunDay?}): its workouts appended at once, "
+                    + "an earlier plan's future workouts for the same target removed in the same append",
+                body: nil, optionalBody: "requests/training.plan.schema.json", bodyRequired: true) { request, context, commandContext in
+            let user = try context.path("user")
+            let plan = try EventBody.planRequest(try await request.jsonBody(limit: maxBodyBytes))
+            return try await logbook.execute(.generatePlan(user: user, plan), context: commandContext)
         }
         // The routes the event declarations give: the body is the type's payload, the path fills its ids.
         for route in DeclaredRoute.all {

@@ -83,6 +83,38 @@ package enum EventBody {
             kind: body["kind"] == nil ? nil : e.kind, distanceMeters: e.distanceMeters, durationSeconds: e.durationSeconds, notes: e.notes)
     }
 
+    /// The body of a generated plan (`Schemas/requests/training.plan.schema.json`): `targetId`,
+    /// `startDate` (optional), `daysPerWeek` (3–6), `longRunDay` (optional ISO weekday 1–7); any
+    /// other field, a wrong type or a value out of range is refused, naming the field.
+    package static func planRequest(_ data: Data) throws(InputError) -> TrainingPlanRequest {
+        let body = try object(data)
+        if let unknown = body.keys.filter({ !["targetId", "startDate", "daysPerWeek", "longRunDay"].contains($0) }).sorted().first {
+            throw InputError("unknown field \"\(unknown)\"", field: unknown)
+        }
+        guard let targetId = body["targetId"] as? String, !targetId.isEmpty, targetId.utf8.count <= 128,
+              !targetId.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F })
+        else { throw InputError("targetId must be an id: 1 to 128 bytes, no spaces or control characters", field: "targetId") }
+        var startDate: CivilDate?
+        if let value = body["startDate"] {
+            guard let text = value as? String, let date = CivilDate(parsing: text) else {
+                throw InputError("startDate must be a local date, yyyy-mm-dd", field: "startDate")
+            }
+            startDate = date
+        }
+        guard let days = body["daysPerWeek"] else { throw InputError("daysPerWeek is required", field: "daysPerWeek") }
+        let daysPerWeek = try smallInteger(days, "daysPerWeek", 3...6)
+        let longRunDay = try body["longRunDay"].map { (value) throws(InputError) in try smallInteger(value, "longRunDay", 1...7) }
+        return TrainingPlanRequest(targetId: targetId, startDate: startDate, daysPerWeek: daysPerWeek, longRunDay: longRunDay)
+    }
+
+    /// A JSON integer (not a boolean, not a fraction) within `range`.
+    private static func smallInteger(_ value: Any, _ field: String, _ range: ClosedRange<Int>) throws(InputError) -> Int {
+        guard !(value is Bool), let number = value as? NSNumber, let integer = Int(exactly: number.doubleValue),
+              Double(integer) == number.doubleValue, range.contains(integer)
+        else { throw InputError("\(field) must be an integer from \(range.lowerBound) to \(range.upperBound)", field: field) }
+        return integer
+    }
+
     /// A body that may only hold the listed optional fields (e.g. `{"at": …}` for a pause).
     package static func optionalTimestamp(_ object: [String: Any], field: String) throws(InputError) -> Timestamp? {
         if let unknown = object.keys.filter({ $0 != field }).sorted().first {

@@ -182,6 +182,38 @@ struct TrainingTests {
 
     enum Either { case workout(Command), plan(DomainEvent) }
 
+    @Test("a generated plan is appended whole, ends with the race, replaces the earlier plan's future workouts, and a retry answers the whole append")
+    func generatedPlan() async throws {
+        try await withLogbook { logbook, _ in
+            try await Self.week(logbook)
+            let eventId = UUID()
+            let request = TrainingPlanRequest(targetId: "t-10k", startDate: day("2026-11-23"), daysPerWeek: 4)
+            let first = try await logbook.execute(.generatePlan(user: Self.user, request), context: when(Self.now, id: eventId))
+            var plan = try await logbook.trainingPlan(user: Self.user, from: day("2026-11-23"), to: day("2026-12-13"), today: Self.today)
+            let generated = plan.planned.filter { $0.plannedId.hasPrefix("gen-") }
+            #expect(Int(first.lastPosition - first.firstPosition) + 1 == generated.count)
+            #expect(generated.last?.kind == .race && generated.last?.date == day("2026-12-13") && generated.last?.distanceMeters == 10_000)
+            #expect(Set(generated.map(\.date)).count == generated.count, "one session a day")
+            #expect(generated.allSatisfy { $0.date >= day("2026-11-23") && $0.activityType == .run })
+            // A retry with the same event id writes nothing and answers the whole original append.
+            let retry = try await logbook.execute(.generatePlan(user: Self.user, request), context: when(Self.now, id: eventId))
+            #expect(retry.alreadyApplied && retry.firstPosition == first.firstPosition && retry.lastPosition == first.lastPosition)
+            // Generating again (three days a week) removes the first plan's future workouts in the same append.
+            let again = try await logbook.execute(
+                .generatePlan(user: Self.user, TrainingPlanRequest(targetId: "t-10k", startDate: day("2026-11-23"), daysPerWeek: 3)), context: when(Self.now))
+            plan = try await logbook.trainingPlan(user: Self.user, from: day("2026-11-20"), to: day("2026-12-13"), today: Self.today)
+            let replaced = plan.planned.filter { $0.plannedId.hasPrefix("gen-") }
+            #expect(Int(again.lastPosition - again.firstPosition) + 1 == generated.count + replaced.count)
+            #expect(replaced.count < generated.count && replaced.last?.kind == .race)
+            #expect(plan.planned.contains { $0.plannedId == "p-sat" }, "planned workouts not generated stay")
+            await #expect { try await logbook.execute(.generatePlan(user: Self.user, TrainingPlanRequest(targetId: "nope", daysPerWeek: 4)), context: when(Self.now)) }
+                throws: { ($0 as? LogbookError)?.code == .notFound }
+            await #expect { try await logbook.execute(Command(user: Self.user, event: Self.planned("gen-x", "2026-11-30", .run, .easy, distance: 5_000)), context: when(Self.now)) }
+                throws: { ($0 as? LogbookError)?.rule == .planInvalid }
+            #expect(try await logbook.verify().allSatisfy(\.matches))
+        }
+    }
+
     @Test("the rules: race dates, plan horizon, a distance or a duration, unknown ids, heart-rate ranges; nothing is written")
     func rules() async throws {
         try await withLogbook { logbook, _ in

@@ -33,6 +33,9 @@ public enum Command: Sendable, Hashable {
     /// Changes some fields of a planned workout, the others staying: decided against the plan as
     /// it stands and recorded as the whole planned workout (`plan.workout_changed`).
     case changePlannedWorkout(user: String, plannedId: String, PlannedWorkoutChanges)
+    /// A plan generated towards a target (DESIGN §8), appended whole, replacing the future
+    /// workouts of an earlier plan for the same target.
+    case generatePlan(user: String, TrainingPlanRequest)
     /// Forget the user (see <doc:Privacy>): appends `user.erased`, destroys the user's key, and rebuilds
     /// the read models without them. Executed alone, never in a batch.
     case eraseUser(user: String)
@@ -45,7 +48,8 @@ public enum Command: Sendable, Hashable {
              .discardWorkout(let user, _), .importWorkout(let user, _, _), .editWorkout(let user, _), .recordTrack(let user, _, _),
              .deleteWorkout(let user, _), .recordSteps(let user, _), .setGoal(let user, _), .clearGoal(let user, _),
              .setDefaultGoal(let user, _), .swipePlace(let user, _), .visitPlace(let user, _),
-             .editPlaceNotes(let user, _), .resetPlaces(let user), .eraseUser(let user), .changePlannedWorkout(let user, _, _):
+             .editPlaceNotes(let user, _), .resetPlaces(let user), .eraseUser(let user), .changePlannedWorkout(let user, _, _),
+             .generatePlan(let user, _):
             user
         case .addPlace:
             nil
@@ -71,7 +75,7 @@ public enum Command: Sendable, Hashable {
         case .swipePlace(let user, _), .visitPlace(let user, _), .editPlaceNotes(let user, _), .resetPlaces(let user):
             "places-\(user)"
         case .record(let user, let event): event.stream(user: user ?? "")
-        case .changePlannedWorkout(let user, _, _): "training-\(user)"
+        case .changePlannedWorkout(let user, _, _), .generatePlan(let user, _): "training-\(user)"
         }
     }
 

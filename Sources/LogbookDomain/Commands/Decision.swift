@@ -186,6 +186,8 @@ package struct Decider<State: DecisionState> {
             return Decision(events: [(.placeNotesEdited(e), Rules.local(now, try Rules.timeZone(profile.timeZone)))])
         case .changePlannedWorkout(let user, let plannedId, let changes):
             return try changePlannedWorkout(user: user, plannedId: plannedId, changes)
+        case .generatePlan(let user, let request):
+            return try generatePlan(user: user, request)
         case .resetPlaces(let user):
             let profile = try registered(user)
             return Decision(events: [(.placesReset, Rules.local(now, try Rules.timeZone(profile.timeZone)))])

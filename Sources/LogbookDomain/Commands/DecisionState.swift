@@ -21,6 +21,10 @@ package protocol DecisionState {
     mutating func target(user: String, _ targetId: String) throws -> TargetRecord?
     /// The user's planned workout, if planned and not removed.
     mutating func plannedWorkout(user: String, _ plannedId: String) throws -> PlannedRecord?
+    /// The user's planned workouts dated `from`…`to` (day numbers), by date and plan order.
+    mutating func plannedWorkouts(user: String, from: Int, to: Int) throws -> [(id: String, record: PlannedRecord)]
+    /// The user's counted workouts started on local days `from`…`to` (day numbers).
+    mutating func countedWorkouts(user: String, from: Int, to: Int) throws -> [CountedWorkout<ActivityType>]
 }
 
 /// The read models as a ``DecisionState``: read in `txn`, or in memory when `txn` is nil.
@@ -54,5 +58,13 @@ package struct ReadModelState: DecisionState {
 
     package mutating func plannedWorkout(user: String, _ plannedId: String) throws -> PlannedRecord? {
         try projections.plan.plannedWorkout(user: user, plannedId, txn)
+    }
+
+    package mutating func plannedWorkouts(user: String, from: Int, to: Int) throws -> [(id: String, record: PlannedRecord)] {
+        try projections.plan.plannedWorkouts(user: user, from: Int32(clamping: from), to: Int32(clamping: to), txn)
+    }
+
+    package mutating func countedWorkouts(user: String, from: Int, to: Int) throws -> [CountedWorkout<ActivityType>] {
+        try projections.intensity.counted(user: user, from: Int32(clamping: from), to: Int32(clamping: to), txn).map { $0.workout.counted(id: $0.id) }
     }
 }

@@ -96,6 +96,9 @@ extension Decider {
         let user = user ?? ""
         let local = try localNowOf(user)
         try Rules.plannedWorkout(e, today: local.localDate)
+        guard !e.plannedId.hasPrefix("gen-") else {
+            throw rule(.planInvalid, "planned workout ids starting gen- are given by plan generation; choose another")
+        }
         guard try state.plannedWorkout(user: user, e.plannedId) == nil else {
             throw rule(.planInvalid, "planned workout \(e.plannedId) is already in the plan: change it instead")
         }

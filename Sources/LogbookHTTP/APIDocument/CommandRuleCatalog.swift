@@ -36,5 +36,6 @@ enum CommandRuleCatalog {
         "POST catalog/places": [.placeExists, .placeInvalid, .textTooLong],
         "POST users/{user}/training/planned-workouts": [.planInvalid, .textTooLong],
         "PATCH users/{user}/training/planned-workouts/{plannedId}": [.planInvalid, .textTooLong],
+        "POST users/{user}/training/plans": [.planInvalid],
     ]
 }
