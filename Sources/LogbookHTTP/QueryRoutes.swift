@@ -116,6 +116,9 @@ struct QueryRoutes<Context: LogbookRouteContext> {
                 try await logbook.trainingLoad(user: user, from: query.from, to: query.to, asOf: asOf)
             }
         }
+        read("users/{user}/training/load.svg", "Daily training load with acute and chronic load, as an SVG chart", query: PeriodQuery.self) {
+            request, context, query in try await loadChart(request, context, query)
+        }
         read("users/{user}/collectibles", "Milestones earned", returns: [Collectible].self) { try await answer(.collectibles, $0, $1) { user, asOf in try await logbook.collectibles(user: user, asOf: asOf) } }
         read("users/{user}/timeline", "The audit timeline, paged by cursor", query: TimelineQuery.self, returns: TimelinePage.self) { request, context, query in
             try await answer(.timeline, request, context) { user, asOf in
@@ -193,6 +196,22 @@ struct QueryRoutes<Context: LogbookRouteContext> {
     }
 
     /// The week's daily bars as SVG: distance (default) or moving time.
+    /// The load chart: the same answer as `training/load`, drawn; cached as its JSON is.
+    private func loadChart(_ request: Request, _ context: Context, _ query: PeriodQuery) async throws -> Response {
+        let user = try context.path("user")
+        let point = try ReadPoint(request)
+        let asOf = point.asOf
+        if let position = point.minPosition { try await logbook.catchUp(to: position) }
+        let logbook = logbook
+        let render: @Sendable () async throws -> Data = {
+            Data(TrainingLoadChart(load: try await logbook.trainingLoad(user: user, from: query.from, to: query.to, asOf: asOf)).svg.utf8)
+        }
+        let svg = asOf == nil
+            ? try await logbook.cachedDerivation(of: .trainingLoad, user: user, key: "svg \(request.uri)", bytes: { $0.count }, compute: render)
+            : try await render()
+        return JSONOutput.response(bytes: svg, contentType: "image/svg+xml")
+    }
+
     private func weeklyChart(_ request: Request, _ context: Context, _ query: WeeklyChartQuery) async throws -> Response {
         let date = query.date
         let metric = query.metric

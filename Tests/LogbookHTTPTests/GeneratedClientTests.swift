@@ -170,12 +170,14 @@ extension GeneratedClientTests {
             _ = try await client.postUsersUserTrainingPlannedWorkouts(path: .init(user: user), body: .json(.init(
                 activityType: .run, date: "2026-10-29", durationSeconds: 1_800, kind: .recovery))).created
             _ = try await client.patchUsersUserTrainingPlannedWorkoutsPlannedId(path: .init(user: user, plannedId: "p-1"), body: .json(.init(kind: .tempo))).created
+            _ = try await client.postUsersUserTrainingPlans(path: .init(user: user), body: .json(.init(daysPerWeek: 4, targetId: "t-2"))).created
             // w9 (a run of 8 km on the 27th) completes p-1; nothing was run on the 29th.
             let trainingWeek = try await client.getUsersUserTrainingWeek(path: .init(user: user), query: .init(date: "2026-10-27", today: "2026-10-31")).ok.body.json
             #expect(trainingWeek.planned.map(\.status) == [.completed, .missed])
             #expect(try await client.getUsersUserTrainingPlan(path: .init(user: user), query: .init(from: "2026-10-26", to: "2026-11-01")).ok.body.json.planned.count == 2)
             #expect(try await client.getUsersUserTrainingTargets(path: .init(user: user)).ok.body.json.targets.map(\.targetId) == ["t-2"])
             #expect(try await client.getUsersUserTrainingLoad(path: .init(user: user), query: .init(from: "2026-10-26", to: "2026-11-01")).ok.body.json.days.count == 7)
+            _ = try await client.getUsersUserTrainingLoadSvg(path: .init(user: user), query: .init(from: "2026-10-26", to: "2026-11-01")).ok
             _ = try await client.deleteUsersUserTrainingPlannedWorkoutsPlannedId(path: .init(user: user, plannedId: "p-1")).created
 
             // The rest of the user's commands: the workout deleted, the places reset, the user erased.

@@ -55,6 +55,26 @@ struct QueryRouteTests {
         }
     }
 
+    @Test("training: the load chart draws the load answer, the same bytes each time; without a maximum heart rate it says so")
+    func trainingLoadChart() async throws {
+        try await withServer { server in
+            try await Self.history(server)
+            let none = try await server.call(.get, "/users/ana/training/load.svg?from=2026-11-16&to=2026-11-22", as: "ana")
+            #expect(none.status == .ok && none.text.contains("No maximum heart rate"))
+            let profile = try await server.call(.patch, "/users/ana/profile", as: "ana", body: #"{"maxHeartRate":190,"restingHeartRate":50}"#)
+            #expect(profile.status == .created, "\(profile.text)")
+            let load = try await server.call(.get, "/users/ana/training/load?from=2026-11-16&to=2026-11-22", as: "ana")
+            let days = try #require(load.json["days"] as? [[String: Any]])
+            let chart = try await server.call(.get, "/users/ana/training/load.svg?from=2026-11-16&to=2026-11-22", as: "ana")
+            #expect(chart.status == .ok && chart.headers[.contentType] == "image/svg+xml" && chart.text.hasPrefix("<svg"))
+            #expect(chart.text.components(separatedBy: "<rect x=").count - 1 == days.count)
+            for day in days {
+                #expect(chart.text.contains("\(day["date"] as? String ?? "?"): load \(day["load"] as? Int ?? -1),"))
+            }
+            #expect(try await server.call(.get, "/users/ana/training/load.svg?from=2026-11-16&to=2026-11-22", as: "ana").text == chart.text)
+        }
+    }
+
     @Test("activities: list, filter, detail, calendar, insights; collectibles")
     func activities() async throws {
         try await withServer { server in
