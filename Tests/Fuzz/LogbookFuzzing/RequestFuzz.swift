@@ -15,6 +15,12 @@ public enum RequestFuzz {
         case newWorkout(EventType)
         /// Pause or resume: an optional `{"at": …}`.
         case pauseOrResume
+        /// A planned workout: a planned id is made when the body names none.
+        case newPlanned
+        /// A change of some fields of a planned workout (`PATCH`), the planned id from the path.
+        case plannedChanges
+        /// A plan to generate: `{targetId, startDate?, daysPerWeek, longRunDay?}`.
+        case planRequest
     }
 
     /// Every command route's body, in `CommandRoutes` order, then the routes the declarations give.
@@ -26,6 +32,7 @@ public enum RequestFuzz {
         .event(.stepsRecorded, path: nil), .event(.goalSet, path: "date"), .event(.goalCleared, path: "date"),
         .event(.goalDefaultSet, path: nil), .event(.placeSwiped, path: "placeId"), .event(.placeVisited, path: "placeId"),
         .event(.placeNotesEdited, path: "placeId"), .event(.placesReset, path: nil), .event(.placeAdded, path: nil),
+        .newPlanned, .plannedChanges, .planRequest,
     ] + DeclaredRoute.all.map { .event($0.type, path: $0.pathFields.first) }
 
     /// Path values as the router hands them on (ids already checked by `QueryValues.pathValue`).
@@ -51,6 +58,19 @@ public enum RequestFuzz {
                 if (try? EventBody.object(body))?["workoutId"] == nil { try expectField(event, "workoutId", pathValue) }
             case .pauseOrResume:
                 _ = try EventBody.optionalTimestamp(try EventBody.object(body), field: "at")
+                return
+            case .newPlanned:
+                event = try EventBody.withNewId(.planWorkoutPlanned, body, field: "plannedId", newId: pathValue)
+                try FuzzCheck.expect(event.type == .planWorkoutPlanned, "a planned workout body decoded as a \(event.type)")
+                if (try? EventBody.object(body))?["plannedId"] == nil { try expectField(event, "plannedId", pathValue) }
+            case .plannedChanges:
+                let changes = try EventBody.plannedChanges(body, plannedId: pathValue)
+                try FuzzCheck.expect(!changes.isEmpty, "a change of a planned workout that changes nothing was accepted")
+                return
+            case .planRequest:
+                let request = try EventBody.planRequest(body)
+                try FuzzCheck.expect((3...6).contains(request.daysPerWeek) && (request.longRunDay.map { (1...7).contains($0) } ?? true),
+                                     "a plan request out of its ranges was accepted: \(request)")
                 return
             }
         } catch let failure as FuzzFailure {
