@@ -24,9 +24,7 @@ extension Logbook {
 
     /// Statistics of every day from `from` to `to` (at most 3 years).
     public func periodStats(user: String, from: CivilDate, to: CivilDate, asOf: AsOf? = nil) async throws -> PeriodStats {
-        guard from <= to, to.daysSinceEpoch - from.daysSinceEpoch < 1100 else {
-            throw LogbookError.invalidArgument(name: "to", reason: "the period must run forwards and span at most 3 years")
-        }
+        try Self.checkPeriod(from, to)
         return try await query(.stats, user: user, parameters: "period \(from) \(to)", asOf: asOf, cost: Self.cost) { projections, txn in
             try projections.periodStats(user: user, from: from, to: to, txn)
         }
@@ -136,12 +134,7 @@ extension Logbook {
     /// Insights over the `days` days ending `today` (default: today in the user's time zone).
     public func insights(user: String, days: Int = 30, today: CivilDate? = nil, asOf: AsOf? = nil) async throws -> ActivityInsights {
         guard (1...3660).contains(days) else { throw LogbookError.invalidArgument(name: "days", reason: "1 to 3,660 days") }
-        var day = today
-        if day == nil {
-            let zone = try Rules.timeZone(try await profile(user: user, asOf: asOf).timeZone)
-            day = Rules.local(configuration.clock.now(), zone).localDate
-        }
-        let end = day!
+        let end = try await userToday(user, today, asOf)
         return try await query(.activities, user: user, parameters: "insights \(days) \(end)", asOf: asOf, cost: { _ in 512 }) { projections, txn in
             try projections.insights(user: user, days: days, today: end, txn)
         }
@@ -200,6 +193,13 @@ extension Logbook {
     // MARK: Plumbing
 
     private static func cost(_ stats: PeriodStats) -> Int { 96 * stats.days.count + 256 }
+
+    /// A period of days a query reads: forwards, and at most 3 years.
+    static func checkPeriod(_ from: CivilDate, _ to: CivilDate) throws {
+        guard from <= to, to.daysSinceEpoch - from.daysSinceEpoch < 1100 else {
+            throw LogbookError.invalidArgument(name: "to", reason: "the period must run forwards and span at most 3 years")
+        }
+    }
 
     /// Answers from the cache (or computes and caches), or — as of a past moment — from the
     /// read models folded in memory.

@@ -15,7 +15,7 @@ extension Logbook {
 
     /// The plan from `from` to `to` (at most 3 years), each planned workout with its status.
     public func trainingPlan(user: String, from: CivilDate, to: CivilDate, today: CivilDate? = nil, asOf: AsOf? = nil) async throws -> TrainingPlan {
-        try Self.checkRange(from, to)
+        try Self.checkPeriod(from, to)
         let today = try await userToday(user, today, asOf)
         return try await query(.trainingPlan, user: user, parameters: "plan \(from) \(to) \(today)", asOf: asOf, cost: { 128 + 256 * $0.planned.count }) {
             projections, txn in try projections.trainingPlan(user: user, from: from, to: to, today: today, txn)
@@ -32,7 +32,7 @@ extension Logbook {
 
     /// Daily load, acute, chronic28 and ACWR from `from` to `to` (at most 3 years).
     public func trainingLoad(user: String, from: CivilDate, to: CivilDate, asOf: AsOf? = nil) async throws -> TrainingLoad {
-        try Self.checkRange(from, to)
+        try Self.checkPeriod(from, to)
         return try await query(.trainingLoad, user: user, parameters: "load \(from) \(to)", asOf: asOf, cost: { 64 + 96 * $0.days.count }) {
             projections, txn in try projections.trainingLoad(user: user, from: from, to: to, txn)
         }
@@ -55,11 +55,5 @@ extension Logbook {
     func userToday(_ user: String, _ today: CivilDate?, _ asOf: AsOf?) async throws -> CivilDate {
         if let today { return today }
         return try await self.today(user: user, asOf: asOf)
-    }
-
-    private static func checkRange(_ from: CivilDate, _ to: CivilDate) throws {
-        guard from <= to, to.daysSinceEpoch - from.daysSinceEpoch < 1100 else {
-            throw LogbookError.invalidArgument(name: "to", reason: "the period must run forwards and span at most 3 years")
-        }
     }
 }

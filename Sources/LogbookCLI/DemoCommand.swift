@@ -77,23 +77,8 @@ struct DemoCommand: AsyncParsableCommand {
     private func showTraining(_ logbook: Logbook, week: CivilDate) async throws {
         let user = DemoDataGenerator.userId(1)
         guard (try? await logbook.profile(user: user)) != nil else { return }
-        let training = try await logbook.trainingWeek(user: user, containing: week, today: week.adding(days: 3))
-        print("\ntraining of \(user), week of \(training.from) (judged as of \(training.today)): planned \(training.plannedSessions), "
-            + "done \(training.doneSessions), compliance \(training.compliancePercent.map { "\($0)%" } ?? "–")")
-        for planned in training.planned {
-            print("  \(planned.date)  \(planned.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(planned.kind.rawValue) run "
-                + "\(planned.distanceMeters.map { "\($0 / 1000).\($0 % 1000 / 100) km" } ?? "")\(planned.workoutId.map { "  ← \($0)" } ?? "")")
-        }
-        if let zones = training.intensity.zones {
-            let longest = max(zones.map(\.seconds).max() ?? 0, 1)
-            for zone in zones {
-                print("  zone \(zone.zone) from \(String(zone.fromBeatsPerMinute).leftPadded(3)) bpm \(String(zone.seconds / 60).leftPadded(4)) min  "
-                    + String(repeating: "▇", count: zone.seconds * 30 / longest))
-            }
-        }
-        print("  load \(training.intensity.load.map(String.init) ?? "–"), acute \(training.load.acute.map(String.init) ?? "–"), "
-            + "chronic28 \(training.load.chronic28.map(String.init) ?? "–"), ACWR \(training.load.acwr.map { String($0) } ?? "–")"
-            + (training.target.map { "; \($0.target.name) in \($0.daysToRace) days" } ?? ""))
+        print("")
+        TrainingText.printWeek(try await logbook.trainingWeek(user: user, containing: week, today: week.adding(days: 3)))
     }
 
     private func show(_ logbook: Logbook) async throws {

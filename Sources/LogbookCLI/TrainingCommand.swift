@@ -43,31 +43,7 @@ struct TrainingWeekCommand: AsyncParsableCommand {
                 user: read.user, containing: try await days.day(of: read.user, in: logbook), today: days.todayDate, asOf: try read.parsedAsOf())
         }
         if read.json { return print(try Output.jsonText(week)) }
-        print("\(read.user), week \(week.from) – \(week.to) (today \(week.today))")
-        print("  planned \(week.plannedSessions) (\(TrainingText.km(week.plannedDistanceMeters))), done \(week.doneSessions) "
-            + "(\(TrainingText.km(week.doneDistanceMeters)), \(week.doneMovingSeconds / 60) min); compliance \(week.compliancePercent.map { "\($0)%" } ?? "–")")
-        for planned in week.planned {
-            print("  \(planned.date)  \(planned.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(planned.kind.rawValue) \(planned.activityType.rawValue)"
-                + (planned.distanceMeters.map { " \(TrainingText.km($0))" } ?? "") + (planned.durationSeconds.map { " \($0 / 60) min" } ?? "")
-                + (planned.workoutId.map { "  ← \($0)" } ?? ""))
-        }
-        for extra in week.extra { print("  \(extra.date)  extra     \(extra.activityType.rawValue) \(TrainingText.km(extra.distanceMeters))  \(extra.workoutId)") }
-        if let zones = week.intensity.zones {
-            let maximum = max(zones.map(\.seconds).max() ?? 0, 1)
-            for zone in zones {
-                let range = "\(zone.fromBeatsPerMinute)–\(zone.toBeatsPerMinute.map(String.init) ?? "")"
-                print("  zone \(zone.zone) \(range.padding(toLength: 8, withPad: " ", startingAt: 0)) \(String(zone.seconds / 60).leftPadded(5)) min "
-                    + String(repeating: "█", count: zone.seconds * 40 / maximum))
-            }
-        } else {
-            print("  zones: no maximum heart rate in the profile")
-        }
-        print("  load \(week.intensity.load.map(String.init) ?? "–"), acute \(week.load.acute.map(String.init) ?? "–"), "
-            + "chronic28 \(week.load.chronic28.map(String.init) ?? "–"), ACWR \(week.load.acwr.map { String($0) } ?? "–")")
-        if let target = week.target {
-            print("  target \(target.target.name) on \(target.target.raceDate), in \(target.daysToRace) days"
-                + (target.predictedSeconds.map { ", predicted \(TrainingText.clock($0))" } ?? ""))
-        }
+        TrainingText.printWeek(week)
     }
 }
 
@@ -85,11 +61,7 @@ struct TrainingPlanCommand: AsyncParsableCommand {
         }
         if read.json { return print(try Output.jsonText(plan)) }
         print("\(read.user), plan \(plan.from) – \(plan.to) (today \(plan.today))")
-        for planned in plan.planned {
-            print("  \(planned.date)  \(planned.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(planned.kind.rawValue) "
-                + "\(planned.activityType.rawValue)" + (planned.distanceMeters.map { " \(TrainingText.km($0))" } ?? "")
-                + (planned.durationSeconds.map { " \($0 / 60) min" } ?? ""))
-        }
+        for planned in plan.planned { print(TrainingText.line(planned)) }
     }
 }
 
@@ -118,6 +90,39 @@ struct TrainingTargetsCommand: AsyncParsableCommand {
 
 /// Numbers as the training commands print them.
 enum TrainingText {
+    /// The weekly summary on the terminal: planned workouts with their statuses, extras, bars of
+    /// time per zone, load and the target (`logbook training week`, and `logbook demo`).
+    static func printWeek(_ week: TrainingWeek) {
+        print("\(week.user), week \(week.from) – \(week.to) (today \(week.today))")
+        print("  planned \(week.plannedSessions) (\(TrainingText.km(week.plannedDistanceMeters))), done \(week.doneSessions) "
+            + "(\(TrainingText.km(week.doneDistanceMeters)), \(week.doneMovingSeconds / 60) min); compliance \(week.compliancePercent.map { "\($0)%" } ?? "–")")
+        for planned in week.planned { print(line(planned)) }
+        for extra in week.extra { print("  \(extra.date)  extra     \(extra.activityType.rawValue) \(TrainingText.km(extra.distanceMeters))  \(extra.workoutId)") }
+        if let zones = week.intensity.zones {
+            let maximum = max(zones.map(\.seconds).max() ?? 0, 1)
+            for zone in zones {
+                let range = "\(zone.fromBeatsPerMinute)–\(zone.toBeatsPerMinute.map(String.init) ?? "")"
+                print("  zone \(zone.zone) \(range.padding(toLength: 8, withPad: " ", startingAt: 0)) \(String(zone.seconds / 60).leftPadded(5)) min "
+                    + String(repeating: "█", count: zone.seconds * 40 / maximum))
+            }
+        } else {
+            print("  zones: no maximum heart rate in the profile")
+        }
+        print("  load \(week.intensity.load.map(String.init) ?? "–"), acute \(week.load.acute.map(String.init) ?? "–"), "
+            + "chronic28 \(week.load.chronic28.map(String.init) ?? "–"), ACWR \(week.load.acwr.map { String($0) } ?? "–")")
+        if let target = week.target {
+            print("  target \(target.target.name) on \(target.target.raceDate), in \(target.daysToRace) days"
+                + (target.predictedSeconds.map { ", predicted \(TrainingText.clock($0))" } ?? ""))
+        }
+    }
+
+    /// "  2026-11-17  partial   tempo run 8.0 km  ← w-1": a planned workout, its status and match.
+    static func line(_ planned: PlannedWorkoutStatus) -> String {
+        "  \(planned.date)  \(planned.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(planned.kind.rawValue) \(planned.activityType.rawValue)"
+            + (planned.distanceMeters.map { " \(km($0))" } ?? "") + (planned.durationSeconds.map { " \($0 / 60) min" } ?? "")
+            + (planned.workoutId.map { "  ← \($0)" } ?? "")
+    }
+
     /// "8.0 km".
     static func km(_ meters: Int) -> String { "\(meters / 1000).\(meters % 1000 / 100) km" }
 

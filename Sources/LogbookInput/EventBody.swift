@@ -91,9 +91,8 @@ package enum EventBody {
         if let unknown = body.keys.filter({ !["targetId", "startDate", "daysPerWeek", "longRunDay"].contains($0) }).sorted().first {
             throw InputError("unknown field \"\(unknown)\"", field: unknown)
         }
-        guard let targetId = body["targetId"] as? String, !targetId.isEmpty, targetId.utf8.count <= 128,
-              !targetId.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F })
-        else { throw InputError("targetId must be an id: 1 to 128 bytes, no spaces or control characters", field: "targetId") }
+        guard let targetId = body["targetId"] as? String else { throw InputError("targetId must be an id (a text)", field: "targetId") }
+        if let violation = IdRule.violation(targetId) { throw InputError("targetId \(violation)", field: "targetId") }
         var startDate: CivilDate?
         if let value = body["startDate"] {
             guard let text = value as? String, let date = CivilDate(parsing: text) else {

@@ -4,22 +4,16 @@ extension Rules {
     /// Heart-rate settings (DESIGN §8): a maximum of 100–240 bpm, a resting rate of 25–120 bpm,
     /// and, when both are known after the change, the resting rate below the maximum.
     static func heartRates(_ e: UserProfileUpdated, profile: Profile) throws(LogbookError) {
+        if let rate = e.maxHeartRate.newValue, !HeartRateZones.maxHeartRateRange.contains(rate) {
+            throw .ruleViolation(rule: .heartRateInvalid, message: "maxHeartRate \(rate) is not within 100–240 bpm")
+        }
+        if let rate = e.restingHeartRate.newValue, !HeartRateZones.restingHeartRateRange.contains(rate) {
+            throw .ruleViolation(rule: .heartRateInvalid, message: "restingHeartRate \(rate) is not within 25–120 bpm")
+        }
         var max = profile.maxHeartRate
         var rest = profile.restingHeartRate
-        switch e.maxHeartRate {
-        case .unchanged: break
-        case .clear: max = nil
-        case .set(let rate):
-            guard (100...240).contains(rate) else { throw .ruleViolation(rule: .heartRateInvalid, message: "maxHeartRate \(rate) is not within 100–240 bpm") }
-            max = rate
-        }
-        switch e.restingHeartRate {
-        case .unchanged: break
-        case .clear: rest = nil
-        case .set(let rate):
-            guard (25...120).contains(rate) else { throw .ruleViolation(rule: .heartRateInvalid, message: "restingHeartRate \(rate) is not within 25–120 bpm") }
-            rest = rate
-        }
+        e.maxHeartRate.apply(to: &max)
+        e.restingHeartRate.apply(to: &rest)
         if let max, let rest, rest >= max {
             throw .ruleViolation(rule: .heartRateInvalid, message: "restingHeartRate \(rest) must be below maxHeartRate \(max)")
         }

@@ -14,7 +14,8 @@ extension ReadModelSet {
     /// The plan from `from` to `to` with each planned workout's status as of `today`.
     package mutating func trainingPlan(user: String, from: CivilDate, to: CivilDate, today: CivilDate, _ txn: (any TableReader)?) throws -> TrainingPlan {
         _ = try requireProfile(user, txn)
-        let (planned, extra, _) = try matched(user: user, from: from, to: to, today: today, txn)
+        let done = try intensity.counted(user: user, from: Self.day(from), to: Self.day(to), txn)
+        let (planned, extra) = try matched(user: user, from: from, to: to, today: today, done: done, txn)
         return TrainingPlan(user: user, from: from, to: to, today: today, planned: planned, extra: extra)
     }
 
@@ -23,11 +24,15 @@ extension ReadModelSet {
         let profile = try requireProfile(user, txn)
         let from = StatsReadModel.weekStart(containing: date, weekStart: profile.weekStart)
         let to = from.adding(days: 6)
-        let (planned, extra, done) = try matched(user: user, from: from, to: to, today: today, txn)
         let zones = Self.zones(profile)
+        // One read of the 28 days ending on the week's last day: the week's own workouts, and the
+        // loads its acute and chronic load are summed from, each workout's zones computed once.
+        let window = Self.timed(try intensity.counted(user: user, from: Self.day(to, minus: 27), to: Self.day(to), txn), zones: zones)
+        let done = window.filter { $0.workout.day >= Self.day(from) }
+        let (planned, extra) = try matched(user: user, from: from, to: to, today: today, done: done.map { ($0.id, $0.workout) }, txn)
         var intensity = IntensitySum(zones: zones)
-        for (_, workout) in done { intensity.add(workout) }
-        let load = try trainingLoad(user: user, profile: profile, from: to, to: to, txn).days[0]
+        for workout in done { intensity.add(workout) }
+        let load = Self.loadDays(window, zones: zones, from: to, to: to)[0]
         let count = { (status: PlannedStatus) in planned.count { $0.status == status } }
         let completed = count(.completed)
         return TrainingWeek(
@@ -47,50 +52,55 @@ extension ReadModelSet {
     /// Daily load with acute, chronic28 and ACWR from `from` to `to` (at most 3 years).
     package mutating func trainingLoad(user: String, from: CivilDate, to: CivilDate, _ txn: (any TableReader)?) throws -> TrainingLoad {
         let profile = try requireProfile(user, txn)
-        return try trainingLoad(user: user, profile: profile, from: from, to: to, txn)
+        let zones = Self.zones(profile)
+        // The 27 days before `from` feed the first day's chronic load.
+        let window = zones == nil ? [] : Self.timed(try intensity.counted(user: user, from: Self.day(from, minus: 27), to: Self.day(to), txn), zones: zones)
+        return TrainingLoad(user: user, from: from, to: to, days: Self.loadDays(window, zones: zones, from: from, to: to))
     }
 
     /// The time in zones of one of the user's workouts, with the current settings.
     package mutating func workoutIntensity(user: String, workoutId: String, _ txn: (any TableReader)?) throws -> TrainingIntensity? {
         let profile = try requireProfile(user, txn)
         guard let workout = try intensity.workout(user: user, workoutId, txn), workout.state == .counted else { return nil }
-        var sum = IntensitySum(zones: Self.zones(profile))
-        sum.add(workout)
+        let zones = Self.zones(profile)
+        var sum = IntensitySum(zones: zones)
+        sum.add(Self.timed([(workoutId, workout)], zones: zones)[0])
         return sum.answer
     }
 
     // MARK: Parts
 
-    private mutating func trainingLoad(user: String, profile: Profile, from: CivilDate, to: CivilDate, _ txn: (any TableReader)?) throws -> TrainingLoad {
-        guard let zones = Self.zones(profile) else {
-            let days = (from.daysSinceEpoch...max(from.daysSinceEpoch, to.daysSinceEpoch)).map {
-                TrainingLoadDay(date: CivilDate(daysSinceEpoch: $0), load: nil, acute: nil, chronic28: nil, acwr: nil)
-            }
-            return TrainingLoad(user: user, from: from, to: to, days: from <= to ? days : [])
+    /// Counted workouts with their seconds per bpm and, with zones, their seconds in each zone and load.
+    private static func timed(_ workouts: [(id: String, workout: IntensityWorkout)], zones: HeartRateZones?) -> [TimedWorkout] {
+        workouts.map { id, workout in
+            let histogram = workout.histogram
+            return TimedWorkout(id: id, workout: workout, histogram: histogram, zones: zones.map { ZoneSeconds(histogram: histogram, zones: $0) })
         }
-        // The 27 days before `from` feed the first day's chronic load.
-        let first = Int32(truncatingIfNeeded: from.daysSinceEpoch - 27)
-        let last = Int32(truncatingIfNeeded: to.daysSinceEpoch)
-        var loads: [TrainingLoadSeries.DayLoad] = []
-        for (_, workout) in try intensity.counted(user: user, from: first, to: last, txn) {
-            loads.append(TrainingLoadSeries.DayLoad(day: Int(workout.day), load: ZoneSeconds(histogram: workout.histogram, zones: zones).load))
-        }
-        let series = TrainingLoadSeries(loads: loads).series(from: from.daysSinceEpoch, through: to.daysSinceEpoch)
-        let days = series.map {
-            TrainingLoadDay(date: CivilDate(daysSinceEpoch: $0.day), load: $0.load, acute: $0.acute, chronic28: $0.chronic28, acwr: $0.acwr)
-        }
-        return TrainingLoad(user: user, from: from, to: to, days: days)
     }
 
-    /// The planned workouts of `from`…`to` with their statuses, the counted workouts no plan took,
-    /// and every counted workout of the range.
+    /// Load, acute, chronic28 and ACWR of each day `from`…`to` from `window`'s workouts (which
+    /// must reach 27 days before `from`); every value nil without zones.
+    private static func loadDays(_ window: [TimedWorkout], zones: HeartRateZones?, from: CivilDate, to: CivilDate) -> [TrainingLoadDay] {
+        guard zones != nil else {
+            return stride(from: from.daysSinceEpoch, through: to.daysSinceEpoch, by: 1).map {
+                TrainingLoadDay(date: CivilDate(daysSinceEpoch: $0), load: nil, acute: nil, chronic28: nil, acwr: nil)
+            }
+        }
+        let loads = window.map { TrainingLoadSeries.DayLoad(day: Int($0.workout.day), load: $0.zones?.load ?? 0) }
+        return TrainingLoadSeries(loads: loads).series(from: from.daysSinceEpoch, through: to.daysSinceEpoch).map {
+            TrainingLoadDay(date: CivilDate(daysSinceEpoch: $0.day), load: $0.load, acute: $0.acute, chronic28: $0.chronic28, acwr: $0.acwr)
+        }
+    }
+
+    /// `date` less `days`, as the read models' day numbers.
+    private static func day(_ date: CivilDate, minus days: Int = 0) -> Int32 { Int32(truncatingIfNeeded: date.daysSinceEpoch - days) }
+
+    /// The planned workouts of `from`…`to` with their statuses, and the workouts of `done` (the
+    /// counted workouts of those days) no plan took.
     private mutating func matched(
-        user: String, from: CivilDate, to: CivilDate, today: CivilDate, _ txn: (any TableReader)?
-    ) throws -> ([PlannedWorkoutStatus], [ExtraWorkout], [(id: String, workout: IntensityWorkout)]) {
-        let first = Int32(truncatingIfNeeded: from.daysSinceEpoch)
-        let last = Int32(truncatingIfNeeded: to.daysSinceEpoch)
-        let done = try intensity.counted(user: user, from: first, to: last, txn)
-        let plans = try plan.plannedWorkouts(user: user, from: first, to: last, txn)
+        user: String, from: CivilDate, to: CivilDate, today: CivilDate, done: [(id: String, workout: IntensityWorkout)], _ txn: (any TableReader)?
+    ) throws -> ([PlannedWorkoutStatus], [ExtraWorkout]) {
+        let plans = try plan.plannedWorkouts(user: user, from: Self.day(from), to: Self.day(to), txn)
         let records = Dictionary(plans.map { ($0.id, $0.record) }) { first, _ in first }
         let result = PlanMatching.match(
             planned: plans.map {
@@ -110,7 +120,7 @@ extension ReadModelSet {
             ExtraWorkout(workoutId: $0.id, date: CivilDate(daysSinceEpoch: $0.localDate), activityType: $0.activity,
                          distanceMeters: $0.distanceMeters, movingSeconds: $0.movingSeconds)
         }
-        return (planned, extra, done)
+        return (planned, extra)
     }
 
     private func allTargets(user: String, _ txn: (any TableReader)?) throws -> [TrainingTarget] {
@@ -139,6 +149,14 @@ extension ReadModelSet {
     }
 }
 
+/// A counted workout with its seconds per bpm and, with zones, its seconds in each zone and load.
+private struct TimedWorkout {
+    let id: String
+    let workout: IntensityWorkout
+    let histogram: HeartRateSeconds
+    let zones: ZoneSeconds?
+}
+
 /// Seconds in zones and load of several workouts, each workout's load floored before it is added.
 private struct IntensitySum {
     let zones: HeartRateZones?
@@ -148,11 +166,10 @@ private struct IntensitySum {
 
     init(zones: HeartRateZones?) { self.zones = zones }
 
-    mutating func add(_ workout: IntensityWorkout) {
-        let histogram = workout.histogram
-        withoutHeartRate = withoutHeartRate.saturatingAdd(histogram.withoutHeartRateSeconds)
-        estimated = estimated || histogram.estimated
-        if let zones { total = total + ZoneSeconds(histogram: histogram, zones: zones) }
+    mutating func add(_ workout: TimedWorkout) {
+        withoutHeartRate = withoutHeartRate.saturatingAdd(workout.histogram.withoutHeartRateSeconds)
+        estimated = estimated || workout.histogram.estimated
+        if let seconds = workout.zones { total = total + seconds }
     }
 
     var answer: TrainingIntensity {

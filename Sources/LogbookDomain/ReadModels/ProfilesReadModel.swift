@@ -78,21 +78,9 @@ struct ProfilesReadModel: ReadModel {
             if let zone = e.timeZone { profile.timeZone = zone }
             if let start = e.weekStart { profile.weekStart = start }
             if let units = e.units { profile.units = units }
-            switch e.preferredStepSource {
-            case .unchanged: break
-            case .clear: profile.preferredStepSource = nil
-            case .set(let source): profile.preferredStepSource = source
-            }
-            switch e.maxHeartRate {
-            case .unchanged: break
-            case .clear: profile.maxHeartRate = nil
-            case .set(let rate): profile.maxHeartRate = rate
-            }
-            switch e.restingHeartRate {
-            case .unchanged: break
-            case .clear: profile.restingHeartRate = nil
-            case .set(let rate): profile.restingHeartRate = rate
-            }
+            e.preferredStepSource.apply(to: &profile.preferredStepSource)
+            e.maxHeartRate.apply(to: &profile.maxHeartRate)
+            e.restingHeartRate.apply(to: &profile.restingHeartRate)
         }
     }
 

@@ -259,29 +259,17 @@ struct TimelineReadModel: ReadModel {
         let before = try heartRates.get(UserKey(user), txn) ?? HeartRateSettings(max: nil, resting: nil)
         context.set(UserPositionKey(user, fold.position), TimelineContext(previousHeartRates: before))
         var after = before
-        switch e.maxHeartRate {
-        case .unchanged: break
-        case .clear: after.max = nil
-        case .set(let rate): after.max = rate
-        }
-        switch e.restingHeartRate {
-        case .unchanged: break
-        case .clear: after.resting = nil
-        case .set(let rate): after.resting = rate
-        }
+        e.maxHeartRate.apply(to: &after.max)
+        e.restingHeartRate.apply(to: &after.resting)
         heartRates.set(UserKey(user), after.max == nil && after.resting == nil ? nil : after)
     }
 
     mutating func onTargetSet(_ e: TargetSet, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
-        let key = UserIdKey(fold.user, e.targetId)
-        if let previous = try targets.get(key, txn) { context.set(UserPositionKey(fold.user, fold.position), TimelineContext(subject: previous.text)) }
-        targets.set(key, TextValue(e.name))
+        try Self.replaceSubject(&targets, &context, e.targetId, with: e.name, fold, txn)
     }
 
     mutating func onTargetCleared(_ e: TargetCleared, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
-        let key = UserIdKey(fold.user, e.targetId)
-        if let name = try targets.get(key, txn) { context.set(UserPositionKey(fold.user, fold.position), TimelineContext(subject: name.text)) }
-        targets.set(key, nil)
+        try Self.replaceSubject(&targets, &context, e.targetId, with: nil, fold, txn)
     }
 
     mutating func onPlanned(_ e: PlannedWorkout, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
@@ -289,15 +277,22 @@ struct TimelineReadModel: ReadModel {
     }
 
     mutating func onPlanChanged(_ e: PlannedWorkout, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
-        let key = UserIdKey(fold.user, e.plannedId)
-        if let before = try planned.get(key, txn) { context.set(UserPositionKey(fold.user, fold.position), TimelineContext(subject: before.text)) }
-        planned.set(key, TextValue(TimelineDescriptions.planned(e)))
+        try Self.replaceSubject(&planned, &context, e.plannedId, with: TimelineDescriptions.planned(e), fold, txn)
     }
 
     mutating func onPlanRemoved(_ e: PlannedWorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
-        let key = UserIdKey(fold.user, e.plannedId)
-        if let before = try planned.get(key, txn) { context.set(UserPositionKey(fold.user, fold.position), TimelineContext(subject: before.text)) }
-        planned.set(key, nil)
+        try Self.replaceSubject(&planned, &context, e.plannedId, with: nil, fold, txn)
+    }
+
+    /// Notes what the user's `id` in `table` was named before this event (the line's "was …"),
+    /// then names it `text` (nil: forgets it).
+    private static func replaceSubject(
+        _ table: inout ReadModelTable<UserIdKey, TextValue>, _ context: inout ReadModelTable<UserPositionKey, TimelineContext>, _ id: String,
+        with text: String?, _ fold: FoldEvent, _ txn: (any TableReader)?
+    ) throws {
+        let key = UserIdKey(fold.user, id)
+        if let before = try table.get(key, txn) { context.set(UserPositionKey(fold.user, fold.position), TimelineContext(subject: before.text)) }
+        table.set(key, text.map(TextValue.init))
     }
 
     /// The goal in force for a day: explicit, else the default then in force, else 10,000.
