@@ -72,8 +72,7 @@ struct ProfilesReadModel: ReadModel {
     }
 
     mutating func onUserProfileUpdated(_ e: UserProfileUpdated, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
-        guard try users.get(UserKey(fold.user), txn) != nil else { return }
-        try users.modify(UserKey(fold.user), txn, initial: { preconditionFailure("checked above") }) { profile in
+        try users.modifyIfPresent(UserKey(fold.user), txn) { profile in
             if let name = e.displayName { profile.displayName = name }
             if let zone = e.timeZone { profile.timeZone = zone }
             if let start = e.weekStart { profile.weekStart = start }

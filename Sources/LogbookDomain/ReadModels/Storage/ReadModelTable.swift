@@ -47,22 +47,38 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
     /// Changes the record under `key` (starting from `initial` if there is none) and marks it
     /// dirty. The record changes in place in the cache: one lookup, no copy.
     mutating func modify<R>(_ key: Key, _ txn: (any TableReader)?, initial: () -> Value, _ body: (inout Value) throws -> R) throws -> R {
-        // One hash of the key when it is cached (the common case in a fold): the entry changes
-        // through its index.
-        let index: [Key: Entry].Index
-        if let cached = cache.index(forKey: key) {
-            index = cached
-        } else {
-            cache[key] = Entry(value: try load(key, txn), dirty: false)
-            index = cache.index(forKey: key)!
-        }
+        let index = try cachedIndex(key, txn)
+        return try withoutActuallyEscaping(initial) { try change(key, at: index, initial: $0, body)! }
+    }
+
+    /// Changes the record under `key` in place if there is one, and marks it dirty; with none,
+    /// changes nothing and answers nil. One lookup, as ``modify(_:_:initial:_:)``.
+    @discardableResult
+    mutating func modifyIfPresent<R>(_ key: Key, _ txn: (any TableReader)?, _ body: (inout Value) throws -> R) throws -> R? {
+        try change(key, at: cachedIndex(key, txn), initial: nil, body)
+    }
+
+    /// The cache's index of `key`, loading its record first if it is not cached. One hash of the
+    /// key when it is cached (the common case in a fold).
+    private mutating func cachedIndex(_ key: Key, _ txn: (any TableReader)?) throws -> [Key: Entry].Index {
+        if let cached = cache.index(forKey: key) { return cached }
+        cache[key] = Entry(value: try load(key, txn), dirty: false)
+        return cache.index(forKey: key)!
+    }
+
+    /// Changes the cached record at `index` through its index (no second lookup): an absent one
+    /// starts from `initial`, or, without one, is left alone (nil).
+    private mutating func change<R>(_ key: Key, at index: [Key: Entry].Index, initial: (() -> Value)?, _ body: (inout Value) throws -> R) throws -> R? {
         var newlyDirty = false
-        let result = try Self.change(&cache.values[index]) { entry in
+        let result = try Self.change(&cache.values[index]) { entry -> R? in
+            if entry.value == nil {
+                guard let initial else { return nil }
+                entry.value = initial()
+            }
             if !entry.dirty {
                 entry.dirty = true
                 newlyDirty = true
             }
-            if entry.value == nil { entry.value = initial() }
             return try body(&entry.value!)
         }
         if newlyDirty { dirtyKeys.append(key) }

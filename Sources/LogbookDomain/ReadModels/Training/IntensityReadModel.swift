@@ -78,30 +78,49 @@ struct IntensityReadModel: ReadModel {
 
     mutating func onTrack(_ e: WorkoutTrackRecorded, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard let rates = e.samples.heartRate, let offsets = e.samples.offsetMillis else { return }
-        guard try workouts.get(WorkoutKey(e.workoutId), txn) != nil else { return }
-        try workouts.modify(WorkoutKey(e.workoutId), txn, initial: { preconditionFailure("checked above") }) { workout in
-            var millis: [Int: Int64] = [:]
+        try workouts.modifyIfPresent(WorkoutKey(e.workoutId), txn) { workout in
+            // Milliseconds this part adds, indexed by bpm (a plausible rate is at most 300): one
+            // array, no hashing per point.
+            var added: [Int64]?
             for (index, rate) in rates.enumerated() {
                 guard let rate, HeartRateSeconds.plausibleHeartRates.contains(rate), index < offsets.count, let offset = offsets[index] else { continue }
                 let at = Int64(offset)
                 if workout.trackHasRates {
                     let held = HeartRateSeconds.heldMillis(from: workout.pendingOffsetMillis, to: at)
-                    if held > 0 { millis[workout.pendingBeatsPerMinute, default: 0] += held }
+                    if held > 0 {
+                        if added == nil { added = [Int64](repeating: 0, count: HeartRateSeconds.plausibleHeartRates.upperBound + 1) }
+                        added![workout.pendingBeatsPerMinute] = added![workout.pendingBeatsPerMinute].saturatingAdd(held)
+                    }
                 }
                 workout.trackHasRates = true
                 workout.pendingOffsetMillis = at
                 workout.pendingBeatsPerMinute = rate
             }
-            workout.millisByBeatsPerMinute = Self.merged(workout.millisByBeatsPerMinute, millis)
+            if let added { workout.millisByBeatsPerMinute = Self.merged(workout.millisByBeatsPerMinute, added) }
         }
     }
 
-    /// `entries` with `more` added, by ascending bpm (no dictionary order reaches the table).
-    private static func merged(_ entries: [BeatsPerMinuteMillis], _ more: [Int: Int64]) -> [BeatsPerMinuteMillis] {
-        guard !more.isEmpty else { return entries }
-        var all = Dictionary(uniqueKeysWithValues: entries.map { ($0.beatsPerMinute, $0.millis) })
-        for (rate, millis) in more { all[rate, default: 0] += millis }
-        return all.keys.sorted().map { BeatsPerMinuteMillis(beatsPerMinute: $0, millis: all[$0]!) }
+    /// `entries` (by ascending bpm) with `added` (milliseconds indexed by bpm) added, still by
+    /// ascending bpm: one pass over both, so no dictionary order reaches the table. Sums saturate,
+    /// so a damaged stored record cannot make the fold trap.
+    static func merged(_ entries: [BeatsPerMinuteMillis], _ added: [Int64]) -> [BeatsPerMinuteMillis] {
+        var result: [BeatsPerMinuteMillis] = []
+        result.reserveCapacity(entries.count + 8)
+        var next = 0
+        for rate in added.indices where added[rate] > 0 {
+            while next < entries.count, entries[next].beatsPerMinute < rate {
+                result.append(entries[next])
+                next += 1
+            }
+            if next < entries.count, entries[next].beatsPerMinute == rate {
+                result.append(BeatsPerMinuteMillis(beatsPerMinute: rate, millis: entries[next].millis.saturatingAdd(added[rate])))
+                next += 1
+            } else {
+                result.append(BeatsPerMinuteMillis(beatsPerMinute: rate, millis: added[rate]))
+            }
+        }
+        result.append(contentsOf: entries[next...])
+        return result
     }
 
     mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {
