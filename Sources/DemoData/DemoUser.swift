@@ -265,7 +265,7 @@ struct DemoUser {
         }
         if day.isoWeekday == 3, !plannedIds.isEmpty, trainingNumber(0...9) < 2 {
             let plannedId = plannedIds[trainingNumber(0...(plannedIds.count - 1))]
-            try addTraining(6 * 60 + 50, .changePlannedWorkout(user: id, plannedId: plannedId, PlannedWorkoutChanges(durationSeconds: 60 * trainingNumber(30...60))))
+            try addTraining(6 * 60 + 50, .changePlannedWorkout(user: id, plannedId: plannedId, PlannedWorkoutChanges(durationSeconds: .set(60 * trainingNumber(30...60)))))
         }
         if day.isoWeekday == 5, !plannedIds.isEmpty, trainingNumber(0...9) == 0 {
             let plannedId = plannedIds.remove(at: trainingNumber(0...(plannedIds.count - 1)))

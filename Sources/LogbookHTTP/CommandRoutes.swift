@@ -117,8 +117,9 @@ struct CommandRoutes<Context: LogbookRouteContext> {
             return try await logbook.execute(Command(user: user, event: payload), context: commandContext)
         }
         command(.patch, "users/{user}/training/planned-workouts/{plannedId}",
-                "Change a planned workout (body: any of plan.workout_planned's fields; the others stay; it keeps its place in the plan)",
-                body: .planWorkoutChanged) { request, context, commandContext in
+                "Change a planned workout (body: any of plan.workout_planned's fields; the others stay; null clears distanceMeters, "
+                    + "durationSeconds or notes; it keeps its place in the plan)",
+                body: nil, optionalBody: "requests/training.planned-change.schema.json", bodyRequired: true) { request, context, commandContext in
             let user = try context.path("user")
             let plannedId = try context.path("plannedId")
             let changes = try EventBody.plannedChanges(try await request.jsonBody(limit: maxBodyBytes), plannedId: plannedId)

@@ -67,20 +67,31 @@ package enum EventBody {
         return try decode(type, object, path: [:])
     }
 
-    /// A change of a planned workout (`PATCH`): any of the planned workout's fields. The body is
-    /// judged by the `plan.workout_changed` payload's own decoder (types, formats, ranges, unknown
-    /// fields), over placeholders for the fields it leaves out; only the fields it names change.
+    /// A change of a planned workout (`PATCH`, `Schemas/requests/training.planned-change.schema.json`):
+    /// any of the planned workout's fields; `null` clears `distanceMeters`, `durationSeconds` or
+    /// `notes`. The values are judged by the `plan.workout_changed` payload's own decoder (types,
+    /// formats, ranges, unknown fields), over placeholders for the fields the body leaves out or
+    /// clears; only the fields it names change.
     package static func plannedChanges(_ data: Data, plannedId: String) throws -> PlannedWorkoutChanges {
         let body = try object(data)
         guard !body.isEmpty else { throw InputError("names no field to change", field: "body") }
+        let clearable: Set<String> = ["distanceMeters", "durationSeconds", "notes"]
         var filled: [String: Any] = ["date": "2000-01-01", "activityType": "run", "kind": "easy"]
-        for (field, value) in body { filled[field] = value }
+        for (field, value) in body where !(clearable.contains(field) && value is NSNull) { filled[field] = value }
         guard case .planWorkoutChanged(let e) = try decode(.planWorkoutChanged, filled, path: ["plannedId": plannedId]) else {
             throw InputError("not a planned workout", field: "body")
         }
+        func change<Value: Sendable & Hashable>(_ field: String, _ decoded: Value?) -> OptionalChange<Value> {
+            switch body[field] {
+            case nil: .unchanged
+            case is NSNull: .clear
+            default: decoded.map { .set($0) } ?? .clear
+            }
+        }
         return PlannedWorkoutChanges(
             date: body["date"] == nil ? nil : e.date, activityType: body["activityType"] == nil ? nil : e.activityType,
-            kind: body["kind"] == nil ? nil : e.kind, distanceMeters: e.distanceMeters, durationSeconds: e.durationSeconds, notes: e.notes)
+            kind: body["kind"] == nil ? nil : e.kind, distanceMeters: change("distanceMeters", e.distanceMeters),
+            durationSeconds: change("durationSeconds", e.durationSeconds), notes: change("notes", e.notes))
     }
 
     /// The body of a generated plan (`Schemas/requests/training.plan.schema.json`): `targetId`,

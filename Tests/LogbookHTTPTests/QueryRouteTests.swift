@@ -75,6 +75,34 @@ struct QueryRouteTests {
         }
     }
 
+    @Test("training: a PATCH of a planned workout replaces what it names, null clears distance, duration or notes, and a change that leaves neither is refused")
+    func plannedWorkoutPatch() async throws {
+        try await withServer { server in
+            try await register(server, "ana")
+            let planned = try await server.call(.post, "/users/ana/training/planned-workouts", as: "ana", body: """
+                {"plannedId":"p-1","date":"2026-11-20","activityType":"run","kind":"tempo","distanceMeters":8000,"durationSeconds":2700,"notes":"hills"}
+                """)
+            #expect(planned.status == .created, "\(planned.text)")
+            func plannedOne() async throws -> [String: Any]? {
+                let plan = try await server.call(.get, "/users/ana/training/plan?from=2026-11-16&to=2026-11-22", as: "ana")
+                return (plan.json["planned"] as? [[String: Any]])?.first
+            }
+            let cleared = try await server.call(.patch, "/users/ana/training/planned-workouts/p-1", as: "ana", body: #"{"distanceMeters":null,"notes":null,"kind":"easy"}"#)
+            #expect(cleared.status == .created, "\(cleared.text)")
+            let after = try #require(try await plannedOne())
+            #expect(after["distanceMeters"] is NSNull && after["notes"] is NSNull || after["distanceMeters"] == nil && after["notes"] == nil)
+            #expect(after["durationSeconds"] as? Int == 2700 && after["kind"] as? String == "easy" && after["date"] as? String == "2026-11-20")
+            // Clearing the duration too would leave a planned workout with neither: refused, nothing written.
+            let neither = try await server.call(.patch, "/users/ana/training/planned-workouts/p-1", as: "ana", body: #"{"durationSeconds":null}"#)
+            #expect(neither.status == .unprocessableContent && neither.text.contains("plan_invalid"), "\(neither.text)")
+            // A date, a type or a kind cannot be cleared: the field is named.
+            let noDate = try await server.call(.patch, "/users/ana/training/planned-workouts/p-1", as: "ana", body: #"{"date":null}"#)
+            #expect(noDate.status == .badRequest || noDate.status == .unprocessableContent)
+            #expect(noDate.text.contains("date"), "\(noDate.text)")
+            #expect(try await plannedOne()?["durationSeconds"] as? Int == 2700)
+        }
+    }
+
     @Test("activities: list, filter, detail, calendar, insights; collectibles")
     func activities() async throws {
         try await withServer { server in

@@ -124,7 +124,7 @@ struct TrainingTests {
             #expect(week.planned.map(\.status) == [.missed, .missed, .missed, .upcoming])
             #expect(week.extra.map(\.workoutId) == ["w-tue", "w-thu"])
             // Moving the ride's plan to its day makes the ride match it.
-            try await logbook.execute(.changePlannedWorkout(user: Self.user, plannedId: "p-wed", PlannedWorkoutChanges(date: day("2026-11-17"), distanceMeters: 5_000)), context: when(Self.now))
+            try await logbook.execute(.changePlannedWorkout(user: Self.user, plannedId: "p-wed", PlannedWorkoutChanges(date: day("2026-11-17"), distanceMeters: .set(5_000))), context: when(Self.now))
             week = try await logbook.trainingWeek(user: Self.user, containing: day("2026-11-18"), today: Self.today)
             #expect(week.planned.map(\.plannedId) == ["p-tue", "p-wed", "p-sat"] || week.planned.map(\.plannedId) == ["p-mon", "p-tue", "p-wed", "p-sat"])
             #expect(week.planned.first { $0.plannedId == "p-wed" }?.status == .completed)
@@ -255,7 +255,7 @@ struct TrainingTests {
         try await withLogbook { logbook, _ in
             try await Self.week(logbook)
             try await logbook.execute(.updateProfile(user: Self.user, UserProfileUpdated(maxHeartRate: .set(188))), context: when(Self.now))
-            try await logbook.execute(.changePlannedWorkout(user: Self.user, plannedId: "p-sat", PlannedWorkoutChanges(distanceMeters: 18_000)), context: when(Self.now))
+            try await logbook.execute(.changePlannedWorkout(user: Self.user, plannedId: "p-sat", PlannedWorkoutChanges(distanceMeters: .set(18_000))), context: when(Self.now))
             try await Self.record(logbook, .planWorkoutRemoved(PlannedWorkoutReference(plannedId: "p-wed")))
             try await Self.record(logbook, .targetCleared(TargetCleared(targetId: "t-10k")))
             let lines = try await logbook.timeline(user: Self.user, limit: 500).entries.map(\.description)

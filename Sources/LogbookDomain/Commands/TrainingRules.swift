@@ -120,18 +120,19 @@ extension Decider {
 }
 
 /// Some fields of a planned workout, to change (`PATCH …/planned-workouts/{plannedId}`): each
-/// given field replaces the planned one, the others stay.
+/// given field replaces the planned one, the others stay; distance, duration and notes may also
+/// be cleared (the result must still have a distance or a duration).
 public struct PlannedWorkoutChanges: Sendable, Hashable {
     public var date: CivilDate?
     public var activityType: ActivityType?
     public var kind: PlannedKind?
-    public var distanceMeters: Int?
-    public var durationSeconds: Int?
-    public var notes: String?
+    public var distanceMeters: OptionalChange<Int>
+    public var durationSeconds: OptionalChange<Int>
+    public var notes: OptionalChange<String>
 
     public init(
-        date: CivilDate? = nil, activityType: ActivityType? = nil, kind: PlannedKind? = nil, distanceMeters: Int? = nil,
-        durationSeconds: Int? = nil, notes: String? = nil
+        date: CivilDate? = nil, activityType: ActivityType? = nil, kind: PlannedKind? = nil, distanceMeters: OptionalChange<Int> = .unchanged,
+        durationSeconds: OptionalChange<Int> = .unchanged, notes: OptionalChange<String> = .unchanged
     ) {
         self.date = date
         self.activityType = activityType
@@ -143,7 +144,7 @@ public struct PlannedWorkoutChanges: Sendable, Hashable {
 
     /// Whether any field is given.
     public var isEmpty: Bool {
-        date == nil && activityType == nil && kind == nil && distanceMeters == nil && durationSeconds == nil && notes == nil
+        self == PlannedWorkoutChanges()
     }
 
     /// `planned` with these changes.
@@ -152,9 +153,9 @@ public struct PlannedWorkoutChanges: Sendable, Hashable {
         if let date { result.date = date }
         if let activityType { result.activityType = activityType }
         if let kind { result.kind = kind }
-        if let distanceMeters { result.distanceMeters = distanceMeters }
-        if let durationSeconds { result.durationSeconds = durationSeconds }
-        if let notes { result.notes = notes }
+        distanceMeters.apply(to: &result.distanceMeters)
+        durationSeconds.apply(to: &result.durationSeconds)
+        notes.apply(to: &result.notes)
         return result
     }
 }

@@ -50,7 +50,7 @@ extension EventType {
     /// `Schemas/requests`, not `Schemas/events`).
     public var hasRequestBodySchema: Bool {
         switch self {
-        case .workoutStarted, .workoutFinished, .workoutImported, .workoutEdited, .goalSet, .placeSwiped, .placeVisited, .placeNotesEdited, .placeUpdated, .targetSet, .targetCleared, .planWorkoutPlanned, .planWorkoutChanged, .planWorkoutRemoved: true
+        case .workoutStarted, .workoutFinished, .workoutImported, .workoutEdited, .goalSet, .placeSwiped, .placeVisited, .placeNotesEdited, .placeUpdated, .targetSet, .targetCleared, .planWorkoutPlanned, .planWorkoutRemoved: true
         default: false
         }
     }
