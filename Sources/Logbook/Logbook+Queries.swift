@@ -121,6 +121,14 @@ extension Logbook {
         return ActivityDetail(record: record, track: track, units: profile.units, intensity: intensity)
     }
 
+    /// The user's running or paused workout with its times so far, measured at the clock's now
+    /// (so never cached); nil when none is running. An unknown user is a 404.
+    public func currentWorkout(user: String) async throws -> CurrentWorkout? {
+        _ = try await profile(user: user)
+        let now = configuration.clock.now()
+        return try read { projections, txn in try projections.currentWorkout(user: user, now: now, txn) }
+    }
+
     /// The active days of a month.
     public func calendar(user: String, year: Int, month: Int, asOf: AsOf? = nil) async throws -> MonthCalendar {
         guard CivilDate(year: year, month: month, day: 1) != nil else {

@@ -71,6 +71,15 @@ struct CommandRoutes<Context: LogbookRouteContext> {
         command(.post, "users/{user}/workouts/{workoutId}/resume", "Resume a paused workout (body: optional {at})", body: nil, optionalBody: "requests/workout.resumed.schema.json") {
             try await pauseOrResume(pause: false, $0, $1, $2)
         }
+        command(.post, "users/{user}/workouts/{workoutId}/track",
+                "Record track points (body: {samples}, the columns of workout.track_recorded): while the workout runs or is paused, each call "
+                    + "continues its track (offsets from the start, never earlier than the last point so far); a finished workout takes its whole "
+                    + "track once", body: nil, optionalBody: "requests/workout.track.schema.json", bodyRequired: true) { request, context, commandContext in
+            let user = try context.path("user")
+            let workoutId = try context.path("workoutId")
+            let samples = try EventBody.trackPiece(try await request.jsonBody(limit: maxBodyBytes), workoutId: workoutId)
+            return try await logbook.execute(.recordTrack(user: user, workoutId: workoutId, samples), context: commandContext)
+        }
         command(.post, "users/{user}/workouts/{workoutId}/finish", "Finish a workout (body: workout.finished data)", body: .workoutFinished) {
             try await event(.workoutFinished, $0, $1, $2, path: ["workoutId"])
         }

@@ -69,6 +69,15 @@ struct QueryRoutes<Context: LogbookRouteContext> {
             let workoutId = try context.path("workoutId")
             return try await answer(.activities, request, context) { user, asOf in try await logbook.activityDetail(user: user, workoutId: workoutId, asOf: asOf) }
         }
+        group.route(.get, "users/{user}/workouts/current",
+                    "The running or paused workout: elapsed and moving seconds so far by the server's clock, its pauses, its track so far "
+                        + "(404 when none is running)", statuses: Statuses.read, responses: [200: .reference(CurrentWorkout.self)], catalog: catalog) {
+            request, context in
+            guard let current = try await logbook.currentWorkout(user: try context.path("user")) else {
+                throw Problem.notFound("no workout is running or paused")
+            }
+            return try JSONOutput.response(current)
+        }
         read("users/{user}/activities/{workoutId}/route.geojson", "The recorded route as a GeoJSON Feature (LineString)", query: NoQuery.self) {
             request, context, _ in try await route(request, context)
         }

@@ -67,6 +67,23 @@ package enum EventBody {
         return try decode(type, object, path: [:])
     }
 
+    /// A piece of a workout's track (`POST …/workouts/{workoutId}/track`,
+    /// `Schemas/requests/workout.track.schema.json`): `{"samples": {…columns…}}`, the columns of
+    /// `workout.track_recorded`, judged by that payload's own decoder and checks; the route numbers
+    /// the parts, so no other field is taken.
+    package static func trackPiece(_ data: Data, workoutId: String) throws -> TrackSamples {
+        let body = try object(data)
+        if let unknown = body.keys.filter({ $0 != "samples" }).sorted().first {
+            throw InputError("unknown field \"\(unknown)\" (the body is {\"samples\": …}; the parts are numbered by the route)", field: unknown)
+        }
+        guard let samples = body["samples"] else { throw InputError("samples is required", field: "samples") }
+        let filled: [String: Any] = ["part": 0, "parts": 1, "samples": samples]
+        guard case .workoutTrackRecorded(let e) = try decode(.workoutTrackRecorded, filled, path: ["workoutId": workoutId]) else {
+            throw InputError("not a track", field: "samples")
+        }
+        return e.samples
+    }
+
     /// A change of a planned workout (`PATCH`, `Schemas/requests/training.planned-change.schema.json`):
     /// any of the planned workout's fields; `null` clears `distanceMeters`, `durationSeconds` or
     /// `notes`. The values are judged by the `plan.workout_changed` payload's own decoder (types,

@@ -14,7 +14,9 @@ public enum Command: Sendable, Hashable {
     /// `workout.track_recorded` events in the same append).
     case importWorkout(user: String, WorkoutImported, track: TrackSamples? = nil)
     case editWorkout(user: String, WorkoutEdited)
-    /// The track of a finished workout that has none yet (e.g. a route file that arrives after the workout).
+    /// Track points of a workout: while it runs or is paused, each piece continues its track
+    /// (recorded live); a finished workout that has none yet takes its whole track once (e.g. a
+    /// route file that arrives after the workout).
     case recordTrack(user: String, workoutId: String, TrackSamples)
     case deleteWorkout(user: String, workoutId: String)
     case recordSteps(user: String, StepsRecorded)

@@ -66,6 +66,9 @@ package struct Decider<State: DecisionState> {
         case .pauseWorkout(let user, let id, let at):
             let workout = try ownWorkout(user, id)
             guard workout.status == .running else { throw rule(.workoutLifecycle, "workout \(id) is \(workout.status.rawValue), not running: it cannot pause") }
+            guard try state.pauses(of: id).count < Rules.maxPausesPerWorkout else {
+                throw rule(.workoutLifecycle, "workout \(id) has paused \(Rules.maxPausesPerWorkout) times, the most a workout may")
+            }
             let moment = at ?? Rules.local(now, workout.startedAt.utcOffsetSeconds)
             guard moment.instant >= workout.startedAt.instant else { throw rule(.endsAfterStart, "a pause cannot come before the start") }
             return Decision(events: [(.workoutPaused(WorkoutPauseChange(workoutId: id, at: moment)), moment)], workoutId: id)
@@ -131,15 +134,25 @@ package struct Decider<State: DecisionState> {
             return Decision(events: [(.workoutEdited(e), Rules.local(now, workout.startedAt.utcOffsetSeconds))], workoutId: e.workoutId)
         case .recordTrack(let user, let id, let track):
             let workout = try ownWorkout(user, id)
-            guard workout.status == .finished else {
-                throw rule(.workoutLifecycle, "workout \(id) is \(workout.status.rawValue): a track is recorded for a finished workout")
-            }
-            guard workout.trackParts == 0 else { throw rule(.trackInvalid, "workout \(id) already has its track") }
             try Rules.track(track)
             let occurredAt = Rules.local(now, workout.startedAt.utcOffsetSeconds)
-            return Decision(
-                events: WorkoutTrackRecorded.events(workoutId: id, track: track).map { (.workoutTrackRecorded($0), occurredAt) },
-                workoutId: id)
+            switch workout.status {
+            case .running, .paused:
+                // Recorded live: each call continues the track, up to the track limit in all.
+                guard track.points <= Rules.maxTrackPoints - workout.trackPoints else {
+                    throw rule(.trackInvalid, "workout \(id) holds \(workout.trackPoints) track points: \(track.points) more would pass the limit of \(Rules.maxTrackPoints)")
+                }
+                if let last = try state.lastTrackPart(of: workout)?[.offsetMillis]?.last(where: { $0 != nil }) ?? nil,
+                   let first = track[.offsetMillis]?.first(where: { $0 != nil }) ?? nil, first < last {
+                    throw rule(.trackInvalid, "track point 0 (offset \(first) ms) is earlier than the last point recorded so far (\(last) ms)")
+                }
+            case .finished:
+                guard workout.trackParts == 0 else { throw rule(.trackInvalid, "workout \(id) already has its track") }
+            case .discarded, .deleted:
+                throw rule(.workoutLifecycle, "workout \(id) is \(workout.status.rawValue): a track is recorded while it runs or once it is finished")
+            }
+            let parts = WorkoutTrackRecorded.events(workoutId: id, track: track, firstPart: workout.trackParts)
+            return Decision(events: parts.map { (.workoutTrackRecorded($0), occurredAt) }, workoutId: id)
         case .deleteWorkout(let user, let id):
             let workout = try ownWorkout(user, id)
             guard workout.status == .finished || workout.status == .discarded else {

@@ -13,6 +13,10 @@ package protocol DecisionState {
     mutating func workout(_ workoutId: String) throws -> ActivityRecord?
     /// The id of the user's running or paused workout, if any.
     mutating func activeWorkout(of user: String) throws -> String?
+    /// The pauses of a recorded workout so far, in order.
+    mutating func pauses(of workoutId: String) throws -> [WorkoutPause]
+    /// The last part of the workout's recorded track, nil without a track.
+    mutating func lastTrackPart(of workout: ActivityRecord) throws -> TrackSamples?
     /// The workout an earlier import from the same source created, if any.
     mutating func importedWorkout(user: String, kind: SourceKind, sourceId: String) throws -> String?
     /// Whether the catalog holds the place.
@@ -46,6 +50,14 @@ package struct ReadModelState: DecisionState {
 
     package mutating func activeWorkout(of user: String) throws -> String? {
         try projections.activities.active.get(UserKey(user), txn)?.text
+    }
+
+    package mutating func pauses(of workoutId: String) throws -> [WorkoutPause] {
+        try projections.activities.pauses.get(WorkoutKey(workoutId), txn)?.pauses ?? []
+    }
+
+    package mutating func lastTrackPart(of workout: ActivityRecord) throws -> TrackSamples? {
+        try projections.activities.lastTrackPart(of: workout, txn)
     }
 
     package mutating func importedWorkout(user: String, kind: SourceKind, sourceId: String) throws -> String? {

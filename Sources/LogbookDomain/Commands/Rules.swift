@@ -51,8 +51,12 @@ package enum Rules {
         }
     }
 
-    /// Most points one workout's track may have (a day at one point a second is 86,400).
+    /// Most points one workout's track may have (a day at one point a second is 86,400), whether
+    /// it arrives whole or live in pieces.
     static let maxTrackPoints = 500_000
+
+    /// Most pauses one recorded workout may have: each is kept with the workout.
+    static let maxPausesPerWorkout = 1_000
 
     /// A recorded track: 1 to ``maxTrackPoints`` points, every column as long as the track, times
     /// that never go backwards, values a device can record (``TrackSamples/Column/plausible``).

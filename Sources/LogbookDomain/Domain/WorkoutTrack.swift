@@ -8,12 +8,15 @@ extension WorkoutTrackRecorded {
     }
 
     /// `track` as the events that record it for `workoutId`: one per ``TrackSamples/maxPointsPerEvent`` points.
-    public static func events(workoutId: String, track: TrackSamples) -> [WorkoutTrackRecorded] {
+    ///
+    /// A track recorded live arrives in pieces: the parts of a later piece are numbered on from
+    /// `firstPart` (the parts received so far), and each says how many parts the track has with it.
+    public static func events(workoutId: String, track: TrackSamples, firstPart: Int = 0) -> [WorkoutTrackRecorded] {
         let chunk = TrackSamples.maxPointsPerEvent
         let count = partCount(points: track.points)
-        return (0..<count).map { part in
-            let range = (part * chunk)..<min(track.points, (part + 1) * chunk)
-            return WorkoutTrackRecorded(workoutId: workoutId, part: part, parts: count, samples: track[range])
+        return (0..<count).map { index in
+            let range = (index * chunk)..<min(track.points, (index + 1) * chunk)
+            return WorkoutTrackRecorded(workoutId: workoutId, part: firstPart + index, parts: firstPart + count, samples: track[range])
         }
     }
 }

@@ -2,11 +2,13 @@ import EventLog
 
 /// Activities: every workout with its details and status, each user's list of counted workouts
 /// (newest first), the import index (source kind + id → workout), each user's active workout,
-/// and the recorded tracks (one row per `workout.track_recorded` part).
+/// the recorded tracks (one row per `workout.track_recorded` part) and the pauses of recorded
+/// workouts.
 struct ActivitiesReadModel: ReadModel {
     static let kind = ReadModelKind.activities
     /// 2: records carry elapsed time, maximum heart rate and track sizes; laps in their full form; tracks.
-    static let codeVersion = 2
+    /// 3: the pauses of recorded workouts.
+    static let codeVersion = 3
 
     static let folds = Folds<ActivitiesReadModel>()
         .on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
@@ -24,6 +26,7 @@ struct ActivitiesReadModel: ReadModel {
     var imports: ReadModelTable<ImportKey, TextValue>
     var active: ReadModelTable<UserKey, TextValue>
     var tracks: ReadModelTable<TrackPartKey, TrackPartValue>
+    var pauses: ReadModelTable<WorkoutKey, WorkoutPauses>
 
     init(_ tables: ReadModelTables) {
         workouts = tables.table("workouts")
@@ -31,6 +34,7 @@ struct ActivitiesReadModel: ReadModel {
         imports = tables.table("imports")
         active = tables.table("active")
         tracks = tables.table("tracks")
+        pauses = tables.table("pauses")
     }
 
     mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
@@ -43,11 +47,21 @@ struct ActivitiesReadModel: ReadModel {
     }
 
     mutating func onWorkoutPaused(_ e: WorkoutPauseChange, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
-        try update(e.workoutId, txn) { if $0.status == .running { $0.status = .paused } }
+        guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status == .running else { return }
+        record.status = .paused
+        workouts.set(WorkoutKey(e.workoutId), record)
+        try pauses.modify(WorkoutKey(e.workoutId), txn, initial: { WorkoutPauses() }) {
+            $0.pauses.append(WorkoutPause(pausedAt: e.at, resumedAt: nil))
+        }
     }
 
     mutating func onWorkoutResumed(_ e: WorkoutPauseChange, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
-        try update(e.workoutId, txn) { if $0.status == .paused { $0.status = .running } }
+        guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status == .paused else { return }
+        record.status = .running
+        workouts.set(WorkoutKey(e.workoutId), record)
+        try pauses.modifyIfPresent(WorkoutKey(e.workoutId), txn) { recorded in
+            if let last = recorded.pauses.indices.last, recorded.pauses[last].resumedAt == nil { recorded.pauses[last].resumedAt = e.at }
+        }
     }
 
     mutating func onWorkoutFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
@@ -111,6 +125,7 @@ struct ActivitiesReadModel: ReadModel {
         }
         record.trackParts = 0
         record.trackPoints = 0
+        pauses.set(WorkoutKey(e.workoutId), nil)
         list.set(ActivityListKey(record.user, record.startedAt.instant, e.workoutId), nil)
         if let sourceId = record.source.sourceId, record.source.kind != .manual,
            try imports.get(ImportKey(record.user, record.source.kind, sourceId), txn)?.text == e.workoutId {
@@ -138,6 +153,7 @@ struct ActivitiesReadModel: ReadModel {
         try visitor.visit(&imports)
         try visitor.visit(&active)
         try visitor.visit(&tracks)
+        try visitor.visit(&pauses)
     }
 }
 

@@ -166,3 +166,33 @@ struct Marker: TableValue {
     func encode(into w: inout ByteWriter) {}
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {}
 }
+
+/// The pauses of a recorded workout, in order: when each began and, unless it still lasts, when
+/// the workout resumed.
+struct WorkoutPauses: TableValue, Equatable {
+    var pauses: [WorkoutPause] = []
+
+    func encode(into w: inout ByteWriter) {
+        w.int(pauses.count)
+        for pause in pauses {
+            w.timestamp(pause.pausedAt)
+            if let resumedAt = pause.resumedAt { w.byte(1); w.timestamp(resumedAt) } else { w.byte(0) }
+        }
+    }
+
+    init(_ pauses: [WorkoutPause] = []) { self.pauses = pauses }
+
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        let count = try FieldReader.int(s, &o)
+        // A pause takes at least three bytes: a larger count is damage, not a reason to reserve memory.
+        guard count >= 0, count <= (s.count - o) / 3 else { throw DecodeFailure(reason: "pause count past the end") }
+        pauses.reserveCapacity(count)
+        for _ in 0..<count {
+            let pausedAt = try FieldReader.timestamp(s, &o)
+            let resumedAt = try ByteReader.byte(s, &o) == 0 ? nil : try FieldReader.timestamp(s, &o)
+            pauses.append(WorkoutPause(pausedAt: pausedAt, resumedAt: resumedAt))
+        }
+        guard o == s.count else { throw DecodeFailure(reason: "\(s.count - o) bytes after the pauses") }
+    }
+}

@@ -21,6 +21,7 @@ enum CommandRuleCatalog {
         "POST users/{user}/imports": [.workoutExists, .importNeedsSource, .nonNegativeQuantity, .endsAfterStart, .textTooLong, .trackInvalid],
         "POST users/{user}/workouts/{workoutId}/pause": [.workoutLifecycle, .endsAfterStart],
         "POST users/{user}/workouts/{workoutId}/resume": [.workoutLifecycle, .endsAfterStart],
+        "POST users/{user}/workouts/{workoutId}/track": [.workoutLifecycle, .trackInvalid],
         "POST users/{user}/workouts/{workoutId}/finish": [.workoutLifecycle, .nonNegativeQuantity, .endsAfterStart],
         "POST users/{user}/workouts/{workoutId}/discard": [.workoutLifecycle],
         "PATCH users/{user}/workouts/{workoutId}": [.workoutLifecycle, .textTooLong],

@@ -174,3 +174,31 @@ extension ActivityInsights: DocumentedSchema {
         ])
     }
 }
+
+extension WorkoutPause: DocumentedSchema {
+    package static var schema: JSONSchema {
+        .object("One pause of a recorded workout", required: [
+            "pausedAt": .dateTime("When the pause began"),
+        ], optional: [
+            "resumedAt": .dateTime("When the workout resumed (absent while it is paused)"),
+        ])
+    }
+}
+
+extension CurrentWorkout: DocumentedSchema {
+    package static var schema: JSONSchema {
+        .object("The running or paused workout as a live screen shows it", required: [
+            "workoutId": .string("The workout's id"),
+            "activityType": .enumeration("The kind of workout", ActivityType.self),
+            "status": .enumeration("running or paused", WorkoutStatus.self),
+            "startedAt": .dateTime("When the workout started, in the offset it was recorded with"),
+            "now": .dateTime("The moment the times are measured at (the server's clock), in the start's offset"),
+            "elapsedSeconds": .count("Whole seconds from the start to now, pauses included"),
+            "movingSeconds": .count("Whole seconds from the start to now, pauses left out (time paused twice counts once)"),
+            "pauses": .array("The pauses in order; the last lasts while the workout is paused", of: .reference(WorkoutPause.self)),
+            "trackPoints": .count("Points of the track recorded so far"),
+        ], optional: [
+            "distanceMeters": .count("The last distance the track recorded so far, in metres (absent without a distance column)"),
+        ])
+    }
+}
