@@ -72,7 +72,7 @@ struct CommandRoutes<Context: LogbookRouteContext> {
             try await pauseOrResume(pause: false, $0, $1, $2)
         }
         command(.post, "users/{user}/workouts/{workoutId}/track",
-                "Record track points (body: {samples}, the columns of workout.track_recorded): while the workout runs or is paused, each call "
+                "Record track points (body: {samples}, the columns of workout.track_recorded, 1 to 4,000 points a call): while the workout runs or is paused, each call "
                     + "continues its track (offsets from the start, never earlier than the last point so far); a finished workout takes its whole "
                     + "track once", body: nil, optionalBody: "requests/workout.track.schema.json", bodyRequired: true) { request, context, commandContext in
             let user = try context.path("user")

@@ -21,6 +21,8 @@ public enum RequestFuzz {
         case plannedChanges
         /// A plan to generate: `{targetId, startDate?, daysPerWeek, longRunDay?}`.
         case planRequest
+        /// A piece of a workout's track: `{"samples": …}`, the workout id from the path.
+        case trackPiece
     }
 
     /// Every command route's body, in `CommandRoutes` order, then the routes the declarations give.
@@ -32,7 +34,7 @@ public enum RequestFuzz {
         .event(.stepsRecorded, path: nil), .event(.goalSet, path: "date"), .event(.goalCleared, path: "date"),
         .event(.goalDefaultSet, path: nil), .event(.placeSwiped, path: "placeId"), .event(.placeVisited, path: "placeId"),
         .event(.placeNotesEdited, path: "placeId"), .event(.placesReset, path: nil), .event(.placeAdded, path: nil),
-        .newPlanned, .plannedChanges, .planRequest,
+        .newPlanned, .plannedChanges, .planRequest, .trackPiece,
     ] + DeclaredRoute.all.map { .event($0.type, path: $0.pathFields.first) }
 
     /// Path values as the router hands them on (ids already checked by `QueryValues.pathValue`).
@@ -66,6 +68,13 @@ public enum RequestFuzz {
             case .plannedChanges:
                 let changes = try EventBody.plannedChanges(body, plannedId: pathValue)
                 try FuzzCheck.expect(!changes.isEmpty, "a change of a planned workout that changes nothing was accepted")
+                return
+            case .trackPiece:
+                let samples = try EventBody.trackPiece(body, workoutId: pathValue)
+                try FuzzCheck.expect(
+                    (1...TrackSamples.maxPointsPerEvent).contains(samples.points)
+                        && TrackSamples.Column.allCases.allSatisfy { samples[$0].map { $0.count == samples.points } ?? true },
+                    "a track piece of \(samples.points) points with a column of another length was accepted")
                 return
             case .planRequest:
                 let request = try EventBody.planRequest(body)
