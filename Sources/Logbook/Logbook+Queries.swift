@@ -184,6 +184,14 @@ extension Logbook {
         }
     }
 
+    /// Every milestone, earned or not, with the user's progress towards it (62 of 100 km) and
+    /// what earns it, in the order a medals screen lists them.
+    public func collectibleProgress(user: String, asOf: AsOf? = nil) async throws -> [CollectibleProgress] {
+        try await query(.collectibles, user: user, parameters: "progress", asOf: asOf, cost: { 192 * $0.count + 64 }) { projections, txn in
+            try projections.collectibleProgress(user: user, profile: try projections.requireProfile(user, txn), txn)
+        }
+    }
+
     /// Caches something derived from one user's answers — a rendering such as an HTTP response
     /// body — under the same exact invalidation as `query`'s own entries: `compute` runs on a
     /// miss (shared by identical concurrent calls) and its result is served until an append

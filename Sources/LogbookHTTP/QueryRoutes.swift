@@ -129,6 +129,8 @@ struct QueryRoutes<Context: LogbookRouteContext> {
             request, context, query in try await loadChart(request, context, query)
         }
         read("users/{user}/collectibles", "Milestones earned", returns: [Collectible].self) { try await answer(.collectibles, $0, $1) { user, asOf in try await logbook.collectibles(user: user, asOf: asOf) } }
+        read("users/{user}/collectibles/progress", "Every milestone, earned or not, with the progress towards it and what earns it",
+             returns: [CollectibleProgress].self) { try await answer(.collectibles, $0, $1) { user, asOf in try await logbook.collectibleProgress(user: user, asOf: asOf) } }
         read("users/{user}/timeline", "The audit timeline, paged by cursor", query: TimelineQuery.self, returns: TimelinePage.self) { request, context, query in
             try await answer(.timeline, request, context) { user, asOf in
                 try await logbook.timeline(user: user, filter: query.filter, limit: query.limit, cursor: query.cursor, asOf: asOf)

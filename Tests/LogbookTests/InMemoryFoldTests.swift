@@ -54,6 +54,7 @@ struct InMemoryFoldTests {
                     #expect(try memory.streaks(user: user, asOf: last, nil) == (try await logbook.streaks(user: user, asOfDay: last)))
                 }
                 #expect(try memory.collectibles(user: user, nil) == (try await logbook.collectibles(user: user)))
+                #expect(try memory.collectibleProgress(user: user, profile: memory.requireProfile(user, nil), nil) == (try await logbook.collectibleProgress(user: user)))
                 #expect(try memory.personalRecords(user: user, nil) == (try await logbook.personalRecords(user: user)))
                 #expect(try memory.placesDeck(user: user, limit: 500, nil) == (try await logbook.placesDeck(user: user, limit: 500)))
                 for category in PlaceCategory.allCases {

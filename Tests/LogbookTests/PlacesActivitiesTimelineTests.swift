@@ -148,4 +148,40 @@ struct PlacesActivitiesTimelineTests {
             #expect(!earned.contains { $0.id == "total_100km" })  // 98 km without w1
         }
     }
+
+    @Test("collectible progress: every milestone in order, earned ones with their day, the others with how far along they are")
+    func collectibleProgress() async throws {
+        try await withLogbook { logbook, _ in
+            try await logbook.execute(.registerUser(user: "u1", UserRegistered(displayName: "Ana", timeZone: "UTC")), context: when(Self.now))
+            var none = try await logbook.collectibleProgress(user: "u1")
+            #expect(none.map(\.id) == Milestone.all.map(\.id) && none.allSatisfy { !$0.earned && $0.progress == 0 && $0.date == nil })
+            for (index, meters) in [3000, 6000, 12_000].enumerated() {
+                let id = "w\(index)"
+                try await logbook.execute(.importWorkout(user: "u1", WorkoutImported(
+                    workoutId: id, activityType: .run, startedAt: at("2026-11-1\(index)T07:00:00Z"), endedAt: at("2026-11-1\(index)T09:00:00Z"),
+                    distanceMeters: meters, movingSeconds: 3600, source: WorkoutSource(kind: .strava, sourceId: id))), context: when(Self.now))
+            }
+            // Steps on three days in a row: the default goal (10,000) met on the last two only.
+            for (dayText, count) in [("2026-11-10", 8_000), ("2026-11-11", 10_500), ("2026-11-12", 11_000)] {
+                try await logbook.execute(.recordSteps(user: "u1", StepsRecorded(samples: [StepSample(
+                    start: at("\(dayText)T10:00:00Z"), end: at("\(dayText)T11:00:00Z"), count: count, source: "phone")])), context: when(Self.now))
+            }
+            none = try await logbook.collectibleProgress(user: "u1")
+            let byId = Dictionary(uniqueKeysWithValues: none.map { ($0.id, $0) })
+            #expect(byId["first_workout"]?.earned == true && byId["first_workout"]?.progress == 1 && byId["first_workout"]?.date == day("2026-11-10"))
+            #expect(byId["first_5k"]?.earned == true && byId["first_5k"]?.progress == 5_000)
+            func shown(_ id: String) -> String {
+                byId[id].map { "\($0.earned) \($0.progress)/\($0.target) \($0.unit) \($0.date.map { "\($0)" } ?? "-")" } ?? "missing"
+            }
+            #expect(shown("marathon") == "false 12000/42195 m -")
+            #expect(shown("ten_workouts") == "false 3/10 workouts -")
+            #expect(shown("total_100km") == "false 21000/100000 m -")
+            #expect(shown("steps_10k_day") == "true 10000/10000 steps 2026-11-11")
+            #expect(shown("goal_streak_7") == "false 2/7 days -")
+            // The earned ones are exactly what collectibles answers.
+            let earned = try await logbook.collectibles(user: "u1")
+            #expect(earned.map(\.id).sorted() == none.filter(\.earned).map(\.id).sorted())
+            #expect(earned.allSatisfy { collectible in byId[collectible.id]?.position == collectible.position })
+        }
+    }
 }

@@ -99,23 +99,41 @@ extension ReadModelSet {
     /// Every milestone the user has earned: workout ones from the ledger, step and goal ones
     /// from the days.
     mutating func collectibles(user: String, profile: Profile, _ txn: (any TableReader)?) throws -> [Collectible] {
-        var earned = try collectibles.workoutMilestones(user: user, txn)
+        try milestones(user: user, profile: profile, txn).earned
+    }
+
+    /// Every milestone, earned or not, with the user's progress towards it, in ``Milestone/all``'s order.
+    package mutating func collectibleProgress(user: String, profile: Profile, _ txn: (any TableReader)?) throws -> [CollectibleProgress] {
+        let (earned, measures) = try milestones(user: user, profile: profile, txn)
+        return Milestone.all.map { milestone in
+            CollectibleProgress(milestone, measure: measures[milestone.id] ?? 0, earned: earned.first { $0.id == milestone.id })
+        }
+    }
+
+    /// The milestones earned, in the order they were (position, then id), and each milestone's
+    /// measure: workout ones from the ledger, the best day's steps and the longest run of days
+    /// with the goal met from the days.
+    private mutating func milestones(user: String, profile: Profile, _ txn: (any TableReader)?) throws -> (earned: [Collectible], measures: [String: Int]) {
+        var (earned, measures) = try collectibles.workoutMilestones(user: user, txn)
         if let range = try dataRange(user: user, txn) {
             let days = try goalDays(user: user, profile: profile, from: range.lowerBound, to: range.upperBound, txn)
             let rows = try stats.period(user: user, from: range.lowerBound, to: range.upperBound, preferredSource: profile.preferredStepSource, txn).days
-            if let index = rows.firstIndex(where: { $0.steps >= 10_000 }) {
-                earned.append(Collectible(id: "steps_10k_day", title: "A 10,000-step day", position: rows[index].lastPosition, date: rows[index].date))
+            measures[Milestone.steps10kDay.id] = rows.map(\.steps).max() ?? 0
+            if let index = rows.firstIndex(where: { $0.steps >= Milestone.steps10kDay.target }) {
+                earned.append(Collectible(.steps10kDay, position: rows[index].lastPosition, date: rows[index].date))
             }
             var run = 0
+            var longest = 0
             for (index, day) in days.enumerated() {
                 run = day.met ? run + 1 : 0
-                if run == 7 {
-                    let position = rows[(index - 6)...index].map(\.lastPosition).max() ?? 0
-                    earned.append(Collectible(id: "goal_streak_7", title: "A 7-day goal streak", position: position, date: day.date))
-                    break
+                longest = max(longest, run)
+                if run == Milestone.goalStreak7.target, !earned.contains(where: { $0.id == Milestone.goalStreak7.id }) {
+                    let position = rows[(index - run + 1)...index].map(\.lastPosition).max() ?? 0
+                    earned.append(Collectible(.goalStreak7, position: position, date: day.date))
                 }
             }
+            measures[Milestone.goalStreak7.id] = longest
         }
-        return earned.sorted { ($0.position, $0.id) < ($1.position, $1.id) }
+        return (earned.sorted { ($0.position, $0.id) < ($1.position, $1.id) }, measures)
     }
 }

@@ -8,6 +8,65 @@ public struct Collectible: Sendable, Hashable, Codable {
     /// The log position of the event that earned it.
     public var position: UInt64
     public var date: CivilDate
+
+    init(_ milestone: Milestone, position: UInt64, date: CivilDate) {
+        id = milestone.id
+        title = milestone.title
+        self.position = position
+        self.date = date
+    }
+}
+
+/// A milestone a user can earn: what it is called, what earns it, and the number that measures
+/// the way there (earned when the measure reaches `target`).
+public struct Milestone: Sendable, Hashable {
+    public let id: String
+    public let title: String
+    /// What earns it, for people.
+    public let earnedBy: String
+    public let target: Int
+    /// The measure's unit: `workouts`, `m`, `steps` or `days`.
+    public let unit: String
+
+    public static let firstWorkout = Milestone(id: "first_workout", title: "First workout", earnedBy: "Finish or import a workout", target: 1, unit: "workouts")
+    public static let first5k = Milestone(id: "first_5k", title: "First 5 km", earnedBy: "One workout of at least 5 km", target: 5_000, unit: "m")
+    public static let marathon = Milestone(id: "marathon", title: "A marathon in one workout", earnedBy: "One workout of at least 42.195 km", target: 42_195, unit: "m")
+    public static let tenWorkouts = Milestone(id: "ten_workouts", title: "Ten workouts", earnedBy: "Ten counted workouts", target: 10, unit: "workouts")
+    public static let total100km = Milestone(id: "total_100km", title: "100 km in total", earnedBy: "100 km over all counted workouts", target: 100_000, unit: "m")
+    public static let steps10kDay = Milestone(id: "steps_10k_day", title: "A 10,000-step day", earnedBy: "10,000 steps in one day", target: 10_000, unit: "steps")
+    public static let goalStreak7 = Milestone(id: "goal_streak_7", title: "A 7-day goal streak", earnedBy: "Meet the daily goal seven days in a row", target: 7, unit: "days")
+
+    /// Every milestone, in the order a medals screen lists them.
+    public static let all: [Milestone] = [.firstWorkout, .first5k, .marathon, .tenWorkouts, .total100km, .steps10kDay, .goalStreak7]
+}
+
+/// One milestone on the way: how far the user has come (capped at the target), and when it was
+/// earned if it was.
+public struct CollectibleProgress: Sendable, Hashable, Codable {
+    public var id: String
+    public var title: String
+    public var earnedBy: String
+    public var progress: Int
+    public var target: Int
+    public var unit: String
+    public var earned: Bool
+    /// The log position of the event that earned it (absent until earned).
+    public var position: UInt64?
+    /// The local day it was earned on (absent until earned).
+    public var date: CivilDate?
+
+    init(_ milestone: Milestone, measure: Int, earned: Collectible?) {
+        id = milestone.id
+        title = milestone.title
+        earnedBy = milestone.earnedBy
+        target = milestone.target
+        unit = milestone.unit
+        // Earned is the ledger's word (the measure reaches the target exactly when it is earned).
+        progress = earned == nil ? min(measure, milestone.target) : milestone.target
+        self.earned = earned != nil
+        position = earned?.position
+        date = earned?.date
+    }
 }
 
 /// A counted workout as the collectibles ledger keeps it.
@@ -116,24 +175,34 @@ struct CollectiblesReadModel: ReadModel {
         try visitor.visit(&workouts)
     }
 
-    /// The workout milestones of `user`, from the ledger.
-    mutating func workoutMilestones(user: String, _ txn: (any TableReader)?) throws -> [Collectible] {
+    /// The workout milestones of `user`, from the ledger, and the measures on the way to them:
+    /// workouts counted, the longest one's metres, the metres in total.
+    mutating func workoutMilestones(user: String, _ txn: (any TableReader)?) throws -> (earned: [Collectible], measures: [String: Int]) {
         let entries = try ledger.records(in: UserPositionKey(user, 0)...UserPositionKey(user, .max), txn)
         var earned: [Collectible] = []
-        func earn(_ id: String, _ title: String, _ key: UserPositionKey, _ entry: LedgerEntry) {
-            guard !earned.contains(where: { $0.id == id }) else { return }
-            earned.append(Collectible(id: id, title: title, position: key.position, date: entry.date))
+        func earn(_ milestone: Milestone, _ key: UserPositionKey, _ entry: LedgerEntry) {
+            guard !earned.contains(where: { $0.id == milestone.id }) else { return }
+            earned.append(Collectible(milestone, position: key.position, date: entry.date))
         }
         var total = 0
-        for (index, (key, entry)) in entries.enumerated() {
-            earn("first_workout", "First workout", key, entry)
-            if entry.distanceMeters >= 5_000 { earn("first_5k", "First 5 km", key, entry) }
-            if entry.distanceMeters >= 42_195 { earn("marathon", "A marathon in one workout", key, entry) }
-            if index == 9 { earn("ten_workouts", "Ten workouts", key, entry) }
-            total += entry.distanceMeters
-            if total >= 100_000 { earn("total_100km", "100 km in total", key, entry) }
+        var longest = 0
+        for (key, entry) in entries {
+            total = total.saturatingAdd(entry.distanceMeters)
+            longest = max(longest, entry.distanceMeters)
+            earn(.firstWorkout, key, entry)
+            if entry.distanceMeters >= Milestone.first5k.target { earn(.first5k, key, entry) }
+            if entry.distanceMeters >= Milestone.marathon.target { earn(.marathon, key, entry) }
+            if total >= Milestone.total100km.target { earn(.total100km, key, entry) }
         }
-        return earned
+        if entries.count >= Milestone.tenWorkouts.target {
+            let (key, entry) = entries[Milestone.tenWorkouts.target - 1]
+            earn(.tenWorkouts, key, entry)
+        }
+        let measures = [
+            Milestone.firstWorkout.id: entries.count, Milestone.tenWorkouts.id: entries.count,
+            Milestone.first5k.id: longest, Milestone.marathon.id: longest, Milestone.total100km.id: total,
+        ]
+        return (earned, measures)
     }
 }
 

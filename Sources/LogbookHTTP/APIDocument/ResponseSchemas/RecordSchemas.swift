@@ -43,12 +43,27 @@ extension PersonalRecord: DocumentedSchema {
 extension Collectible: DocumentedSchema {
     package static var schema: JSONSchema {
         .object("A milestone a user earned, with the event and the day that earned it", required: [
-            "id": .enumeration(
-                "Which milestone",
-                ["first_workout", "first_5k", "marathon", "ten_workouts", "total_100km", "steps_10k_day", "goal_streak_7"]),
+            "id": .enumeration("Which milestone", Milestone.all.map(\.id)),
             "title": .string("The milestone's name, for people"),
             "position": .count("The log position of the event that earned it"),
             "date": .date("The local day it was earned on"),
+        ])
+    }
+}
+
+extension CollectibleProgress: DocumentedSchema {
+    package static var schema: JSONSchema {
+        .object("A milestone on the way: the user's progress towards it, and when it was earned if it was", required: [
+            "id": .enumeration("Which milestone", Milestone.all.map(\.id)),
+            "title": .string("The milestone's name, for people"),
+            "earnedBy": .string("What earns it, for people"),
+            "progress": .count("How far the user has come, in unit (the target once earned; at most the target)"),
+            "target": .integer("The measure that earns it, in unit", minimum: 1),
+            "unit": .enumeration("The measure's unit", ["workouts", "m", "steps", "days"]),
+            "earned": .boolean("Whether the user has earned it"),
+        ], optional: [
+            "position": .count("The log position of the event that earned it (absent until earned)"),
+            "date": .date("The local day it was earned on (absent until earned)"),
         ])
     }
 }
