@@ -81,7 +81,7 @@ struct QueryRoutes<Context: LogbookRouteContext> {
         read("users/{user}/activities/{workoutId}/route.geojson", "The recorded route as a GeoJSON Feature (LineString)", query: NoQuery.self) {
             request, context, _ in try await route(request, context)
         }
-        read("users/{user}/activities/{workoutId}/chart.svg", "Pace, heart rate or elevation against distance, as SVG", query: ActivityChartQuery.self) {
+        read("users/{user}/activities/{workoutId}/chart.svg", "Pace, speed, heart rate, elevation, cadence or power against distance or time, as SVG", query: ActivityChartQuery.self) {
             try await activityChart($0, $1, $2)
         }
         read("users/{user}/calendar", "The active days of a month", query: CalendarQuery.self, returns: MonthCalendar.self) { request, context, query in
@@ -176,15 +176,16 @@ struct QueryRoutes<Context: LogbookRouteContext> {
         }
     }
 
-    /// A chart of the workout's track: pace (default), heartRate or elevation against distance.
+    /// A chart of the workout's track: pace (default), speed, heartRate, elevation, cadence or
+    /// power against distance (default) or time.
     private func activityChart(_ request: Request, _ context: Context, _ query: ActivityChartQuery) async throws -> Response {
         let workoutId = try context.path("workoutId")
-        let metric = query.metric
+        let (metric, axis) = (query.metric, query.axis)
         return try await derived(request, context, contentType: "image/svg+xml") { logbook, user, asOf in
             let (_, track) = try await logbook.activityTrack(user: user, workoutId: workoutId, asOf: asOf)
             let profile = try await logbook.profile(user: user, asOf: asOf)
             let points = track.map(TrackAnalysis.points) ?? []
-            return Data(ActivityChart(points: points, metric: metric, units: profile.units).svg.utf8)
+            return Data(ActivityChart(points: points, metric: metric, axis: axis, units: profile.units).svg.utf8)
         }
     }
 

@@ -54,11 +54,19 @@ struct FileImportRouteTests {
             let route = try await server.call(.get, "/users/ana/activities/\(id)/route.geojson", as: "ana")
             #expect(route.status == .ok && route.headers[.contentType] == "application/geo+json")
             #expect((route.json["geometry"] as? [String: Any])?["type"] as? String == "LineString")
-            for metric in ["pace", "heartRate", "elevation"] {
-                let chart = try await server.call(.get, "/users/ana/activities/\(id)/chart.svg?metric=\(metric)", as: "ana")
-                #expect(chart.status == .ok && chart.headers[.contentType] == "image/svg+xml")
-                #expect(chart.text.hasPrefix("<svg"))
+            for metric in ["pace", "speed", "heartRate", "elevation", "cadence", "power"] {
+                for axis in ["distance", "time"] {
+                    let chart = try await server.call(.get, "/users/ana/activities/\(id)/chart.svg?metric=\(metric)&x=\(axis)", as: "ana")
+                    #expect(chart.status == .ok && chart.headers[.contentType] == "image/svg+xml")
+                    #expect(chart.text.hasPrefix("<svg"))
+                }
             }
+            let ranges = try #require(detail.json["ranges"] as? [String: Any])
+            let heartRate = try #require(ranges["heartRate"] as? [String: Double])
+            #expect(heartRate["minimum"]! <= heartRate["average"]! && heartRate["average"]! <= heartRate["maximum"]!)
+            #expect(Int(heartRate["maximum"]!) == detail.json["maxHeartRate"] as? Int)
+            let byTime = try await server.call(.get, "/users/ana/activities/\(id)/chart.svg?metric=heartRate&x=time", as: "ana")
+            #expect(byTime.text.contains("Heart rate (bpm) over ") && !byTime.text.contains(" km</text>"), "\(byTime.text.prefix(400))")
             let pace = try await server.call(.get, "/users/ana/activities/\(id)/chart.svg", as: "ana")
             let hundredths = Int((meters / 1000 * 100).rounded())
             let kilometres = "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"

@@ -22,10 +22,12 @@ public struct ActivityDetail: Sendable, Hashable, Encodable {
     public var hasRoute: Bool
     /// Time in heart-rate zones with the user's current settings (DESIGN §8), for a workout that counts.
     public var intensity: TrainingIntensity?
+    /// Minimum, time-weighted average and maximum of each measure the track recorded.
+    public var ranges: TrackRanges
 
     enum CodingKeys: String, CodingKey {
         case splitUnit, splits, elevationGainMeters, elevationLossMeters, avgSpeedMetersPerSecond, maxSpeedMetersPerSecond, hasRoute
-        case maxHeartRate, avgHeartRate, intensity
+        case maxHeartRate, avgHeartRate, intensity, ranges
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -41,6 +43,7 @@ public struct ActivityDetail: Sendable, Hashable, Encodable {
         try c.encodeIfPresent(maxSpeedMetersPerSecond, forKey: .maxSpeedMetersPerSecond)
         try c.encode(hasRoute, forKey: .hasRoute)
         try c.encodeIfPresent(intensity, forKey: .intensity)
+        try c.encode(ranges, forKey: .ranges)
     }
 
     /// The detail of `record` with its `track` (nil without one), splits in `units`.
@@ -48,8 +51,10 @@ public struct ActivityDetail: Sendable, Hashable, Encodable {
         self.intensity = intensity
         activity = record
         splitUnit = units == .imperial ? "mi" : "km"
+        let unitMeters = units == .imperial ? 1609.344 : 1000
         let points = track.map(TrackAnalysis.points) ?? []
-        splits = TrackAnalysis.splits(points, unitMeters: units == .imperial ? 1609.344 : 1000)
+        splits = TrackAnalysis.splits(points, unitMeters: unitMeters)
+        ranges = TrackRanges(points, unitMeters: unitMeters)
         let climb = TrackAnalysis.elevation(points)
         elevationGainMeters = climb.map { Int($0.gain.rounded()) }
         elevationLossMeters = climb.map { Int($0.loss.rounded()) }

@@ -13,6 +13,39 @@ public struct TrackPointAlongRoute: Sendable, Hashable {
     public var altitudeMeters: Double?
     public var heartRate: Int?
     public var speedMetersPerSecond: Double?
+    /// Steps or revolutions per minute.
+    public var cadence: Int?
+    public var powerWatts: Int?
+}
+
+/// The smallest, time-weighted average and largest value of one measure along a track.
+public struct MeasureRange: Sendable, Hashable, Codable {
+    public var minimum: Double
+    public var average: Double
+    public var maximum: Double
+}
+
+/// What a track says of each measure it recorded (absent where it recorded none): heart rate
+/// (bpm), speed (m/s), pace (seconds per km or mile, the user's units; standing left out),
+/// cadence (per minute), power (W) and altitude (m).
+public struct TrackRanges: Sendable, Hashable, Codable {
+    public var heartRate: MeasureRange?
+    public var speed: MeasureRange?
+    public var pace: MeasureRange?
+    public var cadence: MeasureRange?
+    public var power: MeasureRange?
+    public var altitude: MeasureRange?
+
+    /// The ranges of `points`, pace per `unitMeters`.
+    public init(_ points: [TrackPointAlongRoute], unitMeters: Double) {
+        let speeds = TrackAnalysis.speeds(points)
+        heartRate = TrackAnalysis.range(points, points.map { $0.heartRate.map(Double.init) }, places: 1)
+        speed = TrackAnalysis.range(points, speeds, places: 3)
+        pace = TrackAnalysis.range(points, speeds.map { TrackAnalysis.pace(speed: $0, unitMeters: unitMeters) }, places: 0)
+        cadence = TrackAnalysis.range(points, points.map { $0.cadence.map(Double.init) }, places: 1)
+        power = TrackAnalysis.range(points, points.map { $0.powerWatts.map(Double.init) }, places: 1)
+        altitude = TrackAnalysis.range(points, points.map(\.altitudeMeters), places: 1)
+    }
 }
 
 /// A split of a workout: one kilometre or one mile (the user's units); the last one may be shorter.
@@ -66,7 +99,8 @@ public enum TrackAnalysis {
                 distanceMeters: travelled, seconds: track.value(.offsetMillis, index).map { Double($0) / 1000 },
                 latitude: latitude, longitude: longitude, altitudeMeters: track.value(.altitudeCentimeters, index).map { Double($0) / 100 },
                 heartRate: track.value(.heartRate, index),
-                speedMetersPerSecond: track.value(.speedMillimetersPerSecond, index).map { Double($0) / 1000 }))
+                speedMetersPerSecond: track.value(.speedMillimetersPerSecond, index).map { Double($0) / 1000 },
+                cadence: track.value(.cadence, index), powerWatts: track.value(.powerWatts, index)))
         }
         return result
     }
@@ -87,6 +121,72 @@ public enum TrackAnalysis {
             }
         }
         return reference == nil ? nil : (gain, loss)
+    }
+
+    /// Each point's speed in metres per second: the device's where it recorded one, else the
+    /// distance from the point before over the time between them (nil where time does not move on).
+    public static func speeds(_ points: [TrackPointAlongRoute]) -> [Double?] {
+        var result: [Double?] = []
+        result.reserveCapacity(points.count)
+        var previous: TrackPointAlongRoute?
+        for point in points {
+            var speed = point.speedMetersPerSecond
+            if speed == nil, let previous, let t0 = previous.seconds, let t1 = point.seconds, t1 > t0 {
+                speed = (point.distanceMeters - previous.distanceMeters) / (t1 - t0)
+            }
+            result.append(speed)
+            previous = point
+        }
+        return result
+    }
+
+    /// Slower than this (metres per second) is standing, not a pace.
+    public static let slowestPaceSpeed = 0.3
+
+    /// Seconds per `unitMeters` at `speed`, nil when standing, at most an hour.
+    public static func pace(speed: Double?, unitMeters: Double) -> Double? {
+        guard let speed, speed > slowestPaceSpeed else { return nil }
+        return min(unitMeters / speed, 3_600)
+    }
+
+    /// The longest a value holds for the average: a gap in the recording counts as this much.
+    public static let longestHold = 30.0
+
+    /// Minimum, time-weighted average and maximum of `values` (one per point, nil where the point
+    /// has none), rounded to `places` decimals; nil when no point has a value. A value holds from
+    /// its point to the next point with a time, at most ``longestHold`` seconds; without any such
+    /// time the average is the plain mean.
+    public static func range(_ points: [TrackPointAlongRoute], _ values: [Double?], places: Int) -> MeasureRange? {
+        var low = Double.infinity, high = -Double.infinity
+        var sum = 0.0, count = 0.0
+        var weighted = 0.0, weight = 0.0
+        var held: (value: Double, seconds: Double)?
+        for (point, value) in zip(points, values) {
+            if let seconds = point.seconds {
+                if let (value, since) = held {
+                    let span = min(max(seconds - since, 0), longestHold)
+                    weighted += value * span
+                    weight += span
+                }
+                held = nil
+            }
+            guard let value, value.isFinite else { continue }
+            low = min(low, value)
+            high = max(high, value)
+            sum += value
+            count += 1
+            if let seconds = point.seconds { held = (value, seconds) }
+        }
+        guard count > 0 else { return nil }
+        let average = weight > 0 ? weighted / weight : sum / count
+        return MeasureRange(minimum: rounded(low, places), average: rounded(average, places), maximum: rounded(high, places))
+    }
+
+    /// `value` rounded half away from zero to `places` decimals.
+    static func rounded(_ value: Double, _ places: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        return (value * scale).rounded() / scale
     }
 
     /// Most splits one workout shows (a 1,000 km ride); a track claiming more (glitched positions)

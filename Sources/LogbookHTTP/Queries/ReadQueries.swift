@@ -123,13 +123,19 @@ struct ActivitiesQuery: RouteQuery {
     }
 }
 
-/// The activity chart: what it shows.
+/// The activity chart: what it shows, against what.
 struct ActivityChartQuery: RouteQuery {
     static let metric = QueryParameter<ActivityChart.Metric>.choice(
         "metric", ActivityChart.Metric.self, "What the chart shows", "What the chart shows (default pace)")
-    static var parameters: [DocumentedQueryParameter] { [metric.documented] }
+    static let axis = QueryParameter<ActivityChart.Axis>.choice(
+        "x", ActivityChart.Axis.self, "What the horizontal axis measures", "What the horizontal axis measures (default distance)")
+    static var parameters: [DocumentedQueryParameter] { [metric.documented, axis.documented] }
     let metric: ActivityChart.Metric
-    init(_ request: Request) throws { metric = try Self.metric.value(in: request) ?? .pace }
+    let axis: ActivityChart.Axis
+    init(_ request: Request) throws {
+        metric = try Self.metric.value(in: request) ?? .pace
+        axis = try Self.axis.value(in: request) ?? .distance
+    }
 }
 
 /// The calendar: one month.

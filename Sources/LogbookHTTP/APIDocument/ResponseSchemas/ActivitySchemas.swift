@@ -100,6 +100,7 @@ extension ActivityDetail: DocumentedSchema {
                 "Splits of the recorded track, one per unit of distance (the last may be shorter)", of: .reference(Split.self),
                 maxItems: TrackAnalysis.maxSplits),
             "hasRoute": .boolean("Whether a route (positions) was recorded: …/route.geojson answers it"),
+            "ranges": .reference(TrackRanges.self),
         ]
         let optional: [String: JSONSchema] = [
             "elevationGainMeters": .count("Altitude gained over the track, in metres"),
@@ -114,6 +115,29 @@ extension ActivityDetail: DocumentedSchema {
             "One workout as an activity screen shows it: the record's fields with what its recorded track gives",
             required: RecordFields.required.merging(required) { _, new in new },
             optional: RecordFields.optional.merging(optional) { _, new in new })
+    }
+}
+
+extension MeasureRange: DocumentedSchema {
+    package static var schema: JSONSchema {
+        .object("The smallest, time-weighted average and largest value of one measure along a track", required: [
+            "minimum": .number("The smallest value"),
+            "average": .number("The average over time: each value holds until the next timed point, at most 30 s (the plain mean without times)"),
+            "maximum": .number("The largest value"),
+        ])
+    }
+}
+
+extension TrackRanges: DocumentedSchema {
+    package static var schema: JSONSchema {
+        .object("Minimum, average and maximum of each measure the recorded track holds (absent where it holds none)", required: [:], optional: [
+            "heartRate": .reference(MeasureRange.self, "Heart rate, in beats per minute (one decimal)"),
+            "speed": .reference(MeasureRange.self, "Speed, in metres per second (three decimals): the device's, else distance over time between points"),
+            "pace": .reference(MeasureRange.self, "Pace, in whole seconds per kilometre or mile (the user's units); standing (under 0.3 m/s) left out"),
+            "cadence": .reference(MeasureRange.self, "Cadence, in steps or revolutions per minute (one decimal)"),
+            "power": .reference(MeasureRange.self, "Power, in watts (one decimal)"),
+            "altitude": .reference(MeasureRange.self, "Altitude, in metres (one decimal)"),
+        ])
     }
 }
 
