@@ -46,14 +46,14 @@ struct QueryRoutes<Context: LogbookRouteContext> {
         read("users/{user}/goals/streaks", "Current and longest streaks as of a day", query: StreaksQuery.self, returns: Streaks.self) { request, context, query in
             try await answer(.goals, request, context) { user, asOf in try await logbook.streaks(user: user, asOfDay: query.day, asOf: asOf) }
         }
-        read("users/{user}/places/deck", "Places not seen yet, in catalog order", query: DeckQuery.self, returns: [PlaceView].self) { request, context, query in
-            try await answer(.places, request, context) { user, asOf in try await logbook.placesDeck(user: user, limit: query.limit, asOf: asOf) }
+        read("users/{user}/places/deck", "Places not seen yet, in catalog order (nearest first with near), narrowed by q, near and radius", query: DeckQuery.self, returns: [PlaceView].self) { request, context, query in
+            try await answer(.places, request, context) { user, asOf in try await logbook.placesDeck(user: user, limit: query.limit, search: query.search, asOf: asOf) }
         }
-        read("users/{user}/places/saved", "Saved places of a category, by name", query: PlaceCategoryQuery.self, returns: [PlaceView].self) { request, context, query in
-            try await answer(.places, request, context) { user, asOf in try await logbook.savedPlaces(user: user, category: query.category, asOf: asOf) }
+        read("users/{user}/places/saved", "Saved places of a category, by name (nearest first with near), narrowed by q, near and radius", query: PlaceCategoryQuery.self, returns: [PlaceView].self) { request, context, query in
+            try await answer(.places, request, context) { user, asOf in try await logbook.savedPlaces(user: user, category: query.category, search: query.search, asOf: asOf) }
         }
-        read("users/{user}/places/visited", "Visited places of a category, latest visit first", query: PlaceCategoryQuery.self, returns: [PlaceView].self) { request, context, query in
-            try await answer(.places, request, context) { user, asOf in try await logbook.visitedPlaces(user: user, category: query.category, asOf: asOf) }
+        read("users/{user}/places/visited", "Visited places of a category, latest visit first (nearest first with near), narrowed by q, near and radius", query: PlaceCategoryQuery.self, returns: [PlaceView].self) { request, context, query in
+            try await answer(.places, request, context) { user, asOf in try await logbook.visitedPlaces(user: user, category: query.category, search: query.search, asOf: asOf) }
         }
         read("users/{user}/places/{placeId}", "One catalog place as the user sees it: status, visits, last visit, notes", returns: PlaceView.self) { request, context in
             let placeId = try context.path("placeId")

@@ -142,6 +142,17 @@ struct CommandRouteTests {
             #expect(try await server.call(.post, "/users/ana/places/p9/swipe", as: "ana", body: #"{"direction":"left"}"#).status == .unprocessableContent)
             #expect(try await server.call(.post, "/users/ana/places/reset", as: "ana").status == .created)
             #expect(try await server.call(.get, "/users/ana/places/deck", as: "ana").array.count == 3)
+            // Search: folded text, a point with a radius (distances in the answer), and refusals naming the parameter.
+            let found = try await server.call(.get, "/users/ana/places/deck?q=CLIMB%CC%81ING", as: "ana").array
+            #expect(found.compactMap { ($0["place"] as? [String: Any])?["placeId"] as? String } == ["p3"])
+            let near = try await server.call(.get, "/users/ana/places/deck?near=52.5,13.4&radius=10", as: "ana").array
+            #expect(near.count == 3 && near.allSatisfy { $0["distanceMeters"] as? Int == 0 })
+            #expect(try await server.call(.get, "/users/ana/places/deck?near=52.6,13.4&radius=10000", as: "ana").array.isEmpty)
+            for (query, parameter) in [("near=91,0", "near"), ("near=52.5", "near"), ("near=1.,2", "near"), ("radius=10", "radius"),
+                                       ("near=52.5,13.4&radius=0", "radius"), ("q=", "q")] {
+                let refused = try await server.call(.get, "/users/ana/places/deck?\(query)", as: "ana")
+                #expect(refused.status == .badRequest && refused.text.contains(parameter), "\(query): \(refused.text)")
+            }
         }
     }
 

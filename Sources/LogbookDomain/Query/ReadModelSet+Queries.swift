@@ -50,21 +50,21 @@ extension ReadModelSet {
     }
 
     /// Places the user has not seen yet, in catalog order.
-    package mutating func placesDeck(user: String, limit: Int, _ txn: (any TableReader)?) throws -> [PlaceView] {
+    package mutating func placesDeck(user: String, limit: Int, search: PlaceSearch = .init(), _ txn: (any TableReader)?) throws -> [PlaceView] {
         _ = try requireProfile(user, txn)
-        return try places.deck(user: user, limit: max(0, limit), txn)
+        return try places.deck(user: user, limit: max(0, limit), search: search, txn)
     }
 
     /// The user's saved places of `category`, by name.
-    package mutating func savedPlaces(user: String, category: PlaceCategory, _ txn: (any TableReader)?) throws -> [PlaceView] {
+    package mutating func savedPlaces(user: String, category: PlaceCategory, search: PlaceSearch = .init(), _ txn: (any TableReader)?) throws -> [PlaceView] {
         _ = try requireProfile(user, txn)
-        return try places.saved(user: user, category: category, txn)
+        return try places.saved(user: user, category: category, search: search, txn)
     }
 
     /// The user's visited places of `category`, most recent visit first.
-    package mutating func visitedPlaces(user: String, category: PlaceCategory, _ txn: (any TableReader)?) throws -> [PlaceView] {
+    package mutating func visitedPlaces(user: String, category: PlaceCategory, search: PlaceSearch = .init(), _ txn: (any TableReader)?) throws -> [PlaceView] {
         _ = try requireProfile(user, txn)
-        return try places.visited(user: user, category: category, txn)
+        return try places.visited(user: user, category: category, search: search, txn)
     }
 
     // MARK: Activities

@@ -97,6 +97,8 @@ public struct PlaceView: Sendable, Hashable, Codable {
     public var lastVisitDate: CivilDate?
     /// The user's notes (the catalog's notes are in `place`), whatever the status, swiped left included.
     public var userNotes: String?
+    /// Metres from the point a search asked about (``PlaceSearch/near``), rounded; absent otherwise.
+    public var distanceMeters: Int?
 
     init(_ place: PlaceAdded, _ state: UserPlace) {
         self.place = place
@@ -127,30 +129,32 @@ extension PlacesReadModel {
         return PlaceView(entry.place, try status.get(UserPlaceKey(user, placeId), txn) ?? UserPlace())
     }
 
-    /// The places not seen yet, in catalog order.
-    mutating func deck(user: String, limit: Int, _ txn: (any TableReader)?) throws -> [PlaceView] {
-        Array(try allPlaces(user: user, txn).filter { $0.status == .notSeen }.prefix(limit))
+    /// The places not seen yet, in catalog order (nearest first when the search names a point).
+    mutating func deck(user: String, limit: Int, search: PlaceSearch, _ txn: (any TableReader)?) throws -> [PlaceView] {
+        Array(search.apply(try allPlaces(user: user, txn).filter { $0.status == .notSeen }).prefix(limit))
     }
 
-    /// Saved places of a category, by name (Unicode code points of the NFC form), then id.
-    mutating func saved(user: String, category: PlaceCategory, _ txn: (any TableReader)?) throws -> [PlaceView] {
-        try allPlaces(user: user, txn)
+    /// Saved places of a category, by name (Unicode code points of the NFC form), then id (nearest
+    /// first when the search names a point).
+    mutating func saved(user: String, category: PlaceCategory, search: PlaceSearch, _ txn: (any TableReader)?) throws -> [PlaceView] {
+        search.apply(try allPlaces(user: user, txn)
             .filter { $0.status == .interested && $0.place.category == category }
             .map { (Array($0.place.name.precomposedStringWithCanonicalMapping.unicodeScalars.map(\.value)), $0) }
             .sorted { a, b in
                 a.0 == b.0 ? a.1.place.placeId.utf8.lexicographicallyPrecedes(b.1.place.placeId.utf8) : a.0.lexicographicallyPrecedes(b.0)
             }
-            .map(\.1)
+            .map(\.1))
     }
 
-    /// Visited places of a category, most recent visit first, then id.
-    mutating func visited(user: String, category: PlaceCategory, _ txn: (any TableReader)?) throws -> [PlaceView] {
-        try allPlaces(user: user, txn)
+    /// Visited places of a category, most recent visit first, then id (nearest first when the
+    /// search names a point).
+    mutating func visited(user: String, category: PlaceCategory, search: PlaceSearch, _ txn: (any TableReader)?) throws -> [PlaceView] {
+        search.apply(try allPlaces(user: user, txn)
             .filter { $0.status == .visited && $0.place.category == category }
             .sorted { a, b in
                 let (x, y) = (a.lastVisit?.instant ?? .min, b.lastVisit?.instant ?? .min)
                 return x == y ? a.place.placeId.utf8.lexicographicallyPrecedes(b.place.placeId.utf8) : x > y
-            }
+            })
     }
 }
 

@@ -84,18 +84,66 @@ struct StreaksQuery: RouteQuery {
 /// A page of the places deck.
 struct DeckQuery: RouteQuery {
     static let limit = QueryParameter<Int>.limit(maximum: 500)
-    static var parameters: [DocumentedQueryParameter] { [limit.documented] }
+    static var parameters: [DocumentedQueryParameter] { [limit.documented] + PlaceSearchQuery.parameters }
     let limit: Int
-    init(_ request: Request) throws { limit = try Self.limit.value(in: request) ?? 20 }
+    let search: PlaceSearch
+    init(_ request: Request) throws {
+        limit = try Self.limit.value(in: request) ?? 20
+        search = try PlaceSearchQuery.search(in: request)
+    }
 }
 
 /// Saved or visited places of one category.
 struct PlaceCategoryQuery: RouteQuery {
     static let category = QueryParameter<PlaceCategory>.choice("category", PlaceCategory.self, "Place category", "Place category",
                                                                required: true)
-    static var parameters: [DocumentedQueryParameter] { [category.documented] }
+    static var parameters: [DocumentedQueryParameter] { [category.documented] + PlaceSearchQuery.parameters }
     let category: PlaceCategory
-    init(_ request: Request) throws { category = try Self.category.requiredValue(in: request) }
+    let search: PlaceSearch
+    init(_ request: Request) throws {
+        category = try Self.category.requiredValue(in: request)
+        search = try PlaceSearchQuery.search(in: request)
+    }
+}
+
+/// The search every places list takes: text, and a point with a radius.
+enum PlaceSearchQuery {
+    static let text = QueryParameter<String>(
+        "q", .string("Text to find", minLength: 1, maxLength: PlaceSearch.maxTextLength),
+        "Only places whose name, subcategory or address holds this, compared case- and accent-insensitively (one fixed folding: see PlaceSearch)",
+        expected: "a text of 1 to \(PlaceSearch.maxTextLength) characters", read: { (1...PlaceSearch.maxTextLength).contains($0.unicodeScalars.count) ? $0 : nil })
+    static let near = QueryParameter<(latitude: Double, longitude: Double)>(
+        "near", .string("A point: latitude,longitude in degrees", pattern: "^-?[0-9]+(\\.[0-9]+)?,-?[0-9]+(\\.[0-9]+)?$"),
+        "Only places within radius of this point (latitude,longitude), nearest first, each with its distanceMeters",
+        expected: "latitude,longitude in degrees (-90…90, -180…180)", read: point)
+    static let radius = QueryParameter<Double>(
+        "radius", .number("Metres", minimum: 1, maximum: PlaceSearch.maxRadiusMeters),
+        "Metres from near a place may be (default 5,000; only with near)",
+        expected: "metres from 1 to \(Int(PlaceSearch.maxRadiusMeters))",
+        read: { Double($0).flatMap { $0.isFinite && (1...PlaceSearch.maxRadiusMeters).contains($0) ? $0 : nil } })
+    static var parameters: [DocumentedQueryParameter] { [text.documented, near.documented, radius.documented] }
+
+    static func search(in request: Request) throws -> PlaceSearch {
+        let search = PlaceSearch(text: try text.value(in: request), near: try near.value(in: request), radiusMeters: try radius.value(in: request))
+        if search.radiusMeters != nil, search.near == nil { throw Problem.badRequest("radius needs near (a point to measure from)", field: "radius") }
+        return search
+    }
+
+    /// `lat,lon` in degrees within their ranges, each a plain decimal (`-?digits(.digits)?`, as
+    /// the documented pattern says).
+    private static func point(_ text: String) -> (latitude: Double, longitude: Double)? {
+        func plainDecimal(_ part: Substring) -> Double? {
+            let body = part.utf8.first == UInt8(ascii: "-") ? part.utf8.dropFirst() : part.utf8[...]
+            let pieces = body.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
+            guard !pieces.isEmpty, pieces.count <= 2, pieces.allSatisfy({ !$0.isEmpty && $0.allSatisfy { (48...57).contains($0) } }) else { return nil }
+            return Double(part)
+        }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let latitude = plainDecimal(parts[0]), let longitude = plainDecimal(parts[1]),
+              (-90...90).contains(latitude), (-180...180).contains(longitude)
+        else { return nil }
+        return (latitude, longitude)
+    }
 }
 
 /// The activity list: filters and a page.

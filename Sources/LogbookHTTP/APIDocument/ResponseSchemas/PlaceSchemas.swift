@@ -13,6 +13,7 @@ extension PlaceView: DocumentedSchema {
             "lastVisit": .dateTime("When the user last visited the place"),
             "lastVisitDate": .date("Local date of the last visit, in its own offset"),
             "userNotes": .string("The user's own notes on the place, whatever its status"),
+            "distanceMeters": .count("Metres from the point a search named (near), rounded; absent without one"),
         ])
     }
 }
