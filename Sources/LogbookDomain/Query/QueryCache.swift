@@ -58,7 +58,10 @@ package final class QueryCache: Sendable {
         var keysByUser: [BytewiseString: Set<Key>] = [:]
         var order: [CachedQuery: [(serial: UInt64, key: Key)]] = [:]
         var counters: [CachedQuery: Counters] = [:]
-        var inFlight: [Key: Task<any Sendable, any Error>] = [:]
+        /// Computations running, each with the epochs it started under: a request joins one only
+        /// if no invalidation happened since it started (else it would be handed what a commit it
+        /// has seen already made stale).
+        var inFlight: [Key: Flight] = [:]
         /// Bumped for (query, user) when a commit invalidates it while the user has cached entries
         /// or computations in flight; globally for catalog changes.
         var epochs: [EpochKey: UInt64] = [:]
@@ -68,6 +71,15 @@ package final class QueryCache: Sendable {
         /// Bumped by ``clear()``: nothing computed before it is kept.
         var generation: UInt64 = 0
         var serial: UInt64 = 0
+    }
+
+    /// A computation in flight and what it started under.
+    struct Flight {
+        var task: Task<any Sendable, any Error>
+        var id: UInt64
+        var epoch: UInt64
+        var catalogEpoch: UInt64
+        var generation: UInt64
     }
 
     private enum Lookup {
@@ -102,26 +114,31 @@ package final class QueryCache: Sendable {
                 return .hit(entry.value)
             }
             state.counters[key.query, default: Counters()].misses += 1
-            if let running = state.inFlight[key] { return .wait(running) }
             let epoch = state.epochs[Self.epochKey(key.query, key.user), default: 0]
             let catalogEpoch = state.catalogEpoch
             let generation = state.generation
+            if let running = state.inFlight[key], running.epoch == epoch, running.generation == generation,
+               !key.query.dependsOnCatalog || running.catalogEpoch == catalogEpoch {
+                return .wait(running.task)
+            }
+            state.serial += 1
+            let id = state.serial
             state.counters[key.query, default: Counters()].computed += 1
             state.computing[key.user, default: 0] += 1
             let task = Task<any Sendable, any Error> { [self] in
                 do {
                     let value = try await compute()
-                    self.store(key, value, bytes: bytes(value), epoch: epoch, catalogEpoch: catalogEpoch, generation: generation)
+                    self.store(key, value, bytes: bytes(value), flight: id, epoch: epoch, catalogEpoch: catalogEpoch, generation: generation)
                     return value
                 } catch {
                     self.state.withLock { state in
-                        state.inFlight[key] = nil
+                        if state.inFlight[key]?.id == id { state.inFlight[key] = nil }
                         Self.doneComputing(key.user, &state)
                     }
                     throw error
                 }
             }
-            state.inFlight[key] = task
+            state.inFlight[key] = Flight(task: task, id: id, epoch: epoch, catalogEpoch: catalogEpoch, generation: generation)
             return .wait(task)
         }
         switch lookup {
@@ -130,9 +147,10 @@ package final class QueryCache: Sendable {
         }
     }
 
-    private func store(_ key: Key, _ value: any Sendable, bytes: Int, epoch: UInt64, catalogEpoch: UInt64, generation: UInt64) {
+    private func store(_ key: Key, _ value: any Sendable, bytes: Int, flight: UInt64, epoch: UInt64, catalogEpoch: UInt64, generation: UInt64) {
         state.withLock { state in
-            state.inFlight[key] = nil
+            // A later computation of the same key may have taken this one's place: leave it.
+            if state.inFlight[key]?.id == flight { state.inFlight[key] = nil }
             Self.doneComputing(key.user, &state)
             guard state.generation == generation, state.epochs[Self.epochKey(key.query, key.user), default: 0] == epoch,
                   !key.query.dependsOnCatalog || state.catalogEpoch == catalogEpoch
