@@ -27,7 +27,7 @@ struct DemoUser {
     private var preferredSource = false
     private var day = CivilDate(daysSinceEpoch: 0)
     private var planned: [Planned] = []
-    /// Every third user trains for a race (DESIGN §8): heart-rate settings, a target, a weekly
+    /// Every third user trains for a race (the Training article): heart-rate settings, a target, a weekly
     /// plan and heart-rate tracks. Their training draws from a generator of its own, so the rest of
     /// every user's history is what it was before training existed.
     let trains: Bool

@@ -1,6 +1,6 @@
 public import EventLog
 
-/// The training queries (DESIGN §8): cached with exact invalidation like the rest, and answerable
+/// The training queries (the Training article): cached with exact invalidation like the rest, and answerable
 /// as of a past moment. "Today" (missed or upcoming, the active target, the prediction's window)
 /// is the caller's, else the configured clock's in the user's time zone, and is part of the
 /// cache key: the answer is a function of the log and that day.

@@ -73,7 +73,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
     }
 
-    /// The training week of the first user who trains (DESIGN §8): plan against done, zones, load.
+    /// The training week of the first user who trains (the Training article): plan against done, zones, load.
     private func showTraining(_ logbook: Logbook, week: CivilDate) async throws {
         let user = DemoDataGenerator.userId(1)
         guard (try? await logbook.profile(user: user)) != nil else { return }

@@ -2,7 +2,7 @@ import ArgumentParser
 import EventLog
 import Logbook
 
-/// `logbook training week|plan|targets`: a user's training (DESIGN §8) in the terminal, with bars
+/// `logbook training week|plan|targets`: a user's training (the Training article) in the terminal, with bars
 /// for time in zones and daily load, like `stats`.
 struct TrainingCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

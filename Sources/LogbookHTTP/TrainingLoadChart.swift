@@ -1,7 +1,7 @@
 import EventLog
 import Logbook
 
-/// The training-load chart (DESIGN §8): one bar per day for the day's load, with the acute (7-day)
+/// The training-load chart (the Training article): one bar per day for the day's load, with the acute (7-day)
 /// and chronic (28-day, scaled to a week: chronic28 / 4) loads as lines, as a self-contained SVG.
 /// Pure: the same answer gives the same bytes (integers only, no locale, no clock).
 struct TrainingLoadChart: Sendable {

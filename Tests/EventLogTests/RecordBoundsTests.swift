@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// LMDB log records whose numbers sit at the ends of Int64 (a damaged disk, a bug) are corruption,
-/// never a trap (DESIGN §10). Found by FuzzLogRecord.
+/// never a trap (the HostileInput article). Found by FuzzLogRecord.
 @Suite struct RecordBoundsTests {
     /// A record with the given UTC offsets (zigzag varints), in the layout `RecordCodec` documents.
     static func record(occurredOffset: Int64, recordedOffset: Int64) -> [UInt8] {

@@ -64,7 +64,7 @@ struct RegistryTests {
             try await logbook.execute(.startWorkout(user: user, WorkoutStarted(workoutId: "x-discarded", activityType: .walk, startedAt: start)), context: now)
             try await logbook.execute(.discardWorkout(user: user, workoutId: "x-discarded"), context: now)
             try await logbook.execute(.resetPlaces(user: user), context: now)
-            // Training (DESIGN §8): heart-rate settings, targets and a plan, changed and removed in part.
+            // Training (the Training article): heart-rate settings, targets and a plan, changed and removed in part.
             try await logbook.execute(.updateProfile(user: user, UserProfileUpdated(maxHeartRate: .set(190), restingHeartRate: .set(50))), context: now)
             for (id, name) in [("t-10k", "City 10K"), ("t-half", "Half")] {
                 try await logbook.execute(Command(user: user, event: .targetSet(TargetSet(

@@ -132,7 +132,7 @@ struct RuleUnitTests {
                     workoutId: "g6", activityType: .run, startedAt: at("2026-11-19T09:00:00+01:00"), endedAt: at("2026-11-19T10:00:00+01:00"),
                     distanceMeters: 1, movingSeconds: 1, source: WorkoutSource(kind: .file, sourceId: "gpx-3")),
                     track: TrackSamples(points: 1, latitudeE7: [910_000_000], longitudeE7: [0]))),
-        // Training (DESIGN §8): u1's today is Fri 20 Nov 2026 in Berlin.
+        // Training (the Training article): u1's today is Fri 20 Nov 2026 in Berlin.
         Refusal(rule: .targetInvalid, note: "a race on the user's today", history: { .standard },
                 command: Command(user: "u1", event: .targetSet(TargetSet(
                     targetId: "t", name: "Race", activityType: .run, distanceMeters: 10_000, raceDate: day("2026-11-20"))))),

@@ -6,7 +6,7 @@ import Foundation
 import Testing
 
 /// Stored payloads whose numbers sit at the ends of Int64 (a damaged disk, a bug): each is a
-/// typed `DomainCodingError`, never a trap (DESIGN §10). Found by FuzzBinaryPayload.
+/// typed `DomainCodingError`, never a trap (the HostileInput article). Found by FuzzBinaryPayload.
 @Suite struct StoredPayloadBoundsTests {
     /// A payload of `type`'s current version, as written by `body`.
     static func decode(_ type: EventType, _ body: (inout ByteWriter) -> Void) throws(DomainCodingError) -> DomainEvent {

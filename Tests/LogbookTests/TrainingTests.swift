@@ -6,10 +6,10 @@ import Foundation
 import LogbookTestSupport
 import Testing
 
-/// Training as DESIGN §8 states it, through the real Logbook on LMDB: the rules of targets, plans
+/// Training as the Training article states it, through the real Logbook on LMDB: the rules of targets, plans
 /// and heart-rate settings, and one hand-computed week (zones at max 190 / rest 50: bounds 120,
 /// 134, 148, 162, 176 bpm) checked value for value.
-@Suite("Training (DESIGN §8)")
+@Suite("Training, as its article states it")
 struct TrainingTests {
     static let user = "runner"
     static let now = "2026-11-20T12:00:00+01:00"

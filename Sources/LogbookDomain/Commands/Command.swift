@@ -35,7 +35,7 @@ public enum Command: Sendable, Hashable {
     /// Changes some fields of a planned workout, the others staying: decided against the plan as
     /// it stands and recorded as the whole planned workout (`plan.workout_changed`).
     case changePlannedWorkout(user: String, plannedId: String, PlannedWorkoutChanges)
-    /// A plan generated towards a target (DESIGN §8), appended whole, replacing the future
+    /// A plan generated towards a target (the Training article), appended whole, replacing the future
     /// workouts of an earlier plan for the same target.
     case generatePlan(user: String, TrainingPlanRequest)
     /// Forget the user (see <doc:Privacy>): appends `user.erased`, destroys the user's key, and rebuilds

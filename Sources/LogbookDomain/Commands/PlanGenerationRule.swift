@@ -19,7 +19,7 @@ public struct TrainingPlanRequest: Sendable, Hashable {
 }
 
 extension Decider {
-    /// A generated plan (DESIGN §8; ``PlanGenerator``, the Training article): from the target, the
+    /// A generated plan (the Training article; ``PlanGenerator``, the Training article): from the target, the
     /// user's last four complete weeks of its activity type and the request, the plan's workouts
     /// as `plan.workout_planned` events, after `plan.workout_removed` events for the future
     /// workouts (on or after the user's today) of an earlier plan generated for the same target —

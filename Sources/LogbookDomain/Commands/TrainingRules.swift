@@ -1,7 +1,7 @@
 public import EventLog
 
 extension Rules {
-    /// Heart-rate settings (DESIGN §8): a maximum of 100–240 bpm, a resting rate of 25–120 bpm,
+    /// Heart-rate settings (the Training article): a maximum of 100–240 bpm, a resting rate of 25–120 bpm,
     /// and, when both are known after the change, the resting rate below the maximum.
     static func heartRates(_ e: UserProfileUpdated, profile: Profile) throws(LogbookError) {
         if let rate = e.maxHeartRate.newValue, !HeartRateZones.maxHeartRateRange.contains(rate) {

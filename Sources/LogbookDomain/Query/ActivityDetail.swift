@@ -20,7 +20,7 @@ public struct ActivityDetail: Sendable, Hashable, Encodable {
     public var maxSpeedMetersPerSecond: Double?
     /// Whether a route (positions) was recorded: `…/route.geojson` answers it.
     public var hasRoute: Bool
-    /// Time in heart-rate zones with the user's current settings (DESIGN §8), for a workout that counts.
+    /// Time in heart-rate zones with the user's current settings (the Training article), for a workout that counts.
     public var intensity: TrainingIntensity?
     /// Minimum, time-weighted average and maximum of each measure the track recorded.
     public var ranges: TrackRanges

@@ -48,7 +48,7 @@ extension CachedQuery {
     public static let trainingTargets = CachedQuery(name: "training-targets", reads: [.profiles, .targets])
     /// The plan with each planned workout's status: targets, plans, workouts and profile changes invalidate it.
     public static let trainingPlan = CachedQuery(name: "training-plan", reads: [.profiles, .targets, .plan, .intensity])
-    /// The weekly summary (DESIGN §8): targets, plans, workouts and profile changes invalidate it.
+    /// The weekly summary (the Training article): targets, plans, workouts and profile changes invalidate it.
     public static let trainingWeek = CachedQuery(name: "training-week", reads: [.profiles, .targets, .plan, .intensity])
     /// Daily load with acute, chronic and ACWR: workouts and profile changes (heart-rate settings) invalidate it.
     public static let trainingLoad = CachedQuery(name: "training-load", reads: [.profiles, .intensity])

@@ -1,6 +1,6 @@
 package import EventLog
 
-/// The training queries (DESIGN §8), computed from the targets, plan and intensity read models
+/// The training queries (the Training article), computed from the targets, plan and intensity read models
 /// with the user's current heart-rate settings and the caller's today: zones, load and matching
 /// are functions of these, never stored, so a settings change re-derives every past week.
 extension ReadModelSet {

@@ -12,7 +12,7 @@ public struct ZoneTime: Sendable, Hashable, Codable {
     public var seconds: Int
 }
 
-/// Time at intensity (DESIGN §8): seconds per zone, easy/moderate/hard and the Edwards load —
+/// Time at intensity (the Training article): seconds per zone, easy/moderate/hard and the Edwards load —
 /// null when the user has no maximum heart rate — and the time without any heart rate.
 public struct TrainingIntensity: Sendable, Hashable, Codable {
     /// Zones 0–5 with their bounds and seconds; nil without a maximum heart rate.
@@ -121,7 +121,7 @@ public struct TrainingLoad: Sendable, Hashable, Codable {
     public var days: [TrainingLoadDay]
 }
 
-/// The weekly summary (DESIGN §8): plan against done, intensity, load and the active target.
+/// The weekly summary (the Training article): plan against done, intensity, load and the active target.
 public struct TrainingWeek: Sendable, Hashable, Codable {
     public var user: String
     public var from: CivilDate
@@ -148,7 +148,7 @@ public struct TrainingWeek: Sendable, Hashable, Codable {
     public var target: ActiveTarget?
 }
 
-// Optional values the contract calls null (DESIGN §8: "null, not 0") are written as `null`, never
+// Optional values the contract calls null (the Training article: "null, not 0") are written as `null`, never
 // left out, so a client reads one shape whether or not the user has heart-rate settings. An
 // absent object (no active target) is left out, as generated clients read an optional object.
 

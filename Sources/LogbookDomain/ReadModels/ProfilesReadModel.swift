@@ -8,7 +8,7 @@ public struct Profile: Sendable, Hashable, Codable {
     public var weekStart: WeekStart
     public var units: Units
     public var preferredStepSource: String?
-    /// Maximum heart rate (bpm), for training zones (DESIGN §8); nil: zones and load are null.
+    /// Maximum heart rate (bpm), for training zones (the Training article); nil: zones and load are null.
     public var maxHeartRate: Int?
     /// Resting heart rate (bpm): zones then split the heart-rate reserve.
     public var restingHeartRate: Int?

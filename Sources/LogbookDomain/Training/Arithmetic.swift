@@ -24,7 +24,7 @@ extension Int64 {
     }
 }
 
-/// Identifiers compare as bytes (DESIGN §4, §10): the UTF-8 bytes, lexicographically, shorter first on a
+/// Identifiers compare as bytes (the DomainRules and HostileInput articles): the UTF-8 bytes, lexicographically, shorter first on a
 /// common prefix — never Unicode collation, never `String.<`.
 package enum ByteOrder {
     /// Whether `a` sorts before `b` by their UTF-8 bytes.

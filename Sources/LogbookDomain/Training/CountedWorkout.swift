@@ -1,5 +1,5 @@
 /// A counted workout as the training rules see it: finished or imported, not deleted, and the primary of
-/// its group (DESIGN §9) — the caller decides which workouts count; the kernel trusts it.
+/// its group (one activity recorded by several devices, not built yet) — the caller decides which workouts count; the kernel trusts it.
 ///
 /// `Activity` is the activity type (Logbook's `ActivityType`, or any `Hashable` stand-in in tests).
 package struct CountedWorkout<Activity: Hashable & Sendable>: Hashable, Sendable {

@@ -1,4 +1,4 @@
-/// Seconds spent at each heart rate during one workout (DESIGN §8 "Seconds at a heart rate"): what the read
+/// Seconds spent at each heart rate during one workout (the Training article, "Seconds at a heart rate"): what the read
 /// models keep, so that zones can be computed at query time from the current heart-rate settings.
 ///
 /// - A track point's rate holds from its offset to the offset of the next point **that carries a rate**,

@@ -1,4 +1,4 @@
-/// A user's five heart-rate zone bounds (DESIGN §8 "Zones"), from a maximum and an optional resting rate.
+/// A user's five heart-rate zone bounds (the Training article, "Zones"), from a maximum and an optional resting rate.
 ///
 /// With a resting rate the bounds are on the heart-rate reserve R = max − rest: bound_k = rest + R × f_k;
 /// without one, bound_k = max × f_k; f = 50, 60, 70, 80, 90 % for k = 1…5. A bound is in general not a

@@ -1,9 +1,9 @@
-/// The deterministic training-plan generator (DESIGN §8 "Plan generation"), version ``version``.
+/// The deterministic training-plan generator (the Training article, "Plan generation"), version ``version``.
 ///
 /// From a target race, a start date, sessions per week and four weeks of history it plans one session a day
 /// on chosen weekdays, from the start date through the race. Everything is integer arithmetic on meters and
 /// day numbers: the same request gives the same plan, byte for byte, on every platform. The algorithm and its
-/// numbers are described in DESIGN-NOTES.md ("Plan generation"); in short:
+/// numbers are described in the Training article ("The plan generator"); in short:
 ///
 /// 1. **Start volume** = the average of the four recent weeks, at least a beginner's floor of
 ///    max(8,000 m + D/2, 2,500 m × days per week) (D = race distance).
@@ -12,7 +12,7 @@
 ///    session, and the week after returns to the level before it. The week before the taper is never easy.
 /// 3. **Taper** (the last weeks, the race week included): 1 week below 16 km races (60%), 2 below 30 km
 ///    (75%, 50%), else 3 (75%, 60%, 40%) of the last build week.
-/// 4. **Week**: a fixed weekday pattern around the long-run day (see DESIGN-NOTES.md): a long run, a
+/// 4. **Week**: a fixed weekday pattern around the long-run day (see the Training article): a long run, a
 ///    quality session three days later (tempo and intervals alternating), easy runs, and with six days a
 ///    recovery run the day after the long run. Hard days are never adjacent.
 /// 5. **Sizes**: shares of the week (long 40/35/30/27% for 3/4/5/6 days, 5 points more from 16 km races and 10

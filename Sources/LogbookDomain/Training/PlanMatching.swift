@@ -1,4 +1,4 @@
-/// Matching a plan to what was done (DESIGN §8 "Matching plan to done").
+/// Matching a plan to what was done (the Training article, "Matching plan to done").
 ///
 /// On each local date, planned workouts, in the order they were planned (``Planned/ordinal``: the position
 /// of their `plan.workout_planned` event), take in turn the earliest-starting unmatched counted workout of

@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 
-/// A race-time prediction by Riegel's formula (DESIGN §8 "The weekly summary", active target).
+/// A race-time prediction by Riegel's formula (the Training article, "The weekly summary", active target).
 ///
 /// Over the counted workouts of the target's activity type with a distance of at least 3,000 m whose local
 /// start day is in today−42 … today−1 ("the 42 days before today"; today itself does not count), each

@@ -1,4 +1,4 @@
-/// Day loads and their rolling sums (DESIGN §8 "Load"): acute (7 days), chronic28 (28 days) and the
+/// Day loads and their rolling sums (the Training article, "Load"): acute (7 days), chronic28 (28 days) and the
 /// acute:chronic workload ratio, for one user.
 ///
 /// Input is one load per workout (or per day): entries of the same day are added, so a day's load is the sum

@@ -1,4 +1,4 @@
-/// Arithmetic of the weekly summary (DESIGN §8 "The weekly summary"): the counts of a week's matching and
+/// Arithmetic of the weekly summary (the Training article, "The weekly summary"): the counts of a week's matching and
 /// its compliance.
 package enum WeeklySummary {
     /// floor(100 × completed / planned sessions); nil with nothing planned. `completed` is clamped to

@@ -1,5 +1,5 @@
 /// Seconds per heart-rate zone, and the Edwards TRIMP load, of one workout or (summed) of a week
-/// (DESIGN §8 "Load" and "The weekly summary").
+/// (the Training article, "Load" and "The weekly summary").
 ///
 /// A workout's load is floor(Σ_k seconds in zone k × k / 60), k = 1…5: zone 0 adds nothing. A sum of
 /// workouts (``+``) adds their loads, each floored first, as the contract's day and week loads require;

@@ -6,7 +6,7 @@ import Foundation
 import Logbook
 
 /// The fuzz targets of what Logbook reads back from its own storage — records a damaged disk or
-/// a bug could have changed: they answer a value or a typed error, never trap (DESIGN §10).
+/// a bug could have changed: they answer a value or a typed error, never trap (the HostileInput article).
 public enum StoredRecordFuzz {
     /// The position the fuzzed LMDB records are read at (it seeds their checksum).
     static let position: UInt64 = 42

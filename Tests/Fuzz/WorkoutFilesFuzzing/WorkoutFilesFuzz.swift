@@ -2,7 +2,7 @@ public import FuzzSupport
 import Foundation
 import WorkoutFiles
 
-/// The fuzz targets of the workout-file readers (DESIGN §10): every parse of any bytes answers a
+/// The fuzz targets of the workout-file readers (the HostileInput article): every parse of any bytes answers a
 /// ``ParsedFile`` or a `WorkoutFileError`, never traps, and what it answers is sane — the
 /// documented vocabularies, finite numbers, and the same result whatever the streaming batch size.
 public enum WorkoutFilesFuzz {

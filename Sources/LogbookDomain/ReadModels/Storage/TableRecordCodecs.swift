@@ -2,7 +2,7 @@ import BinaryCoding
 
 /// Every record type the read models store, by name, each with a function that decodes bytes as
 /// that type and writes back what it read: the decoders of stored read-model records, for the
-/// checks that hold them to DESIGN §10 (any bytes read back answer a record or a `DecodeFailure`,
+/// checks that hold them to the HostileInput article (any bytes read back answer a record or a `DecodeFailure`,
 /// and what decodes writes back to bytes that decode to the same record).
 ///
 /// A table's key or value type that is not listed here is not fuzzed: add new ones.

@@ -1,6 +1,6 @@
 import EventLog
 
-/// Training intensity (DESIGN §8): per workout, the time spent at each heart rate (from its
+/// Training intensity (the Training article): per workout, the time spent at each heart rate (from its
 /// track's points, or its average as an estimate), and per user and local day the counted
 /// workouts. Zones, load, acute and chronic load are computed from these when asked, with the
 /// user's current heart-rate settings, so changing them re-derives every past week with no

@@ -1,4 +1,4 @@
-// The JSON schemas of the training answers (DESIGN §8): targets, the plan, the weekly summary, load.
+// The JSON schemas of the training answers (the Training article): targets, the plan, the weekly summary, load.
 package import Logbook
 
 extension TrainingTarget: DocumentedSchema {
@@ -134,7 +134,7 @@ extension TrainingLoad: DocumentedSchema {
 
 extension TrainingWeek: DocumentedSchema {
     package static var schema: JSONSchema {
-        .object("The weekly training summary (DESIGN §8) of the user's week", required: [
+        .object("The weekly training summary (the Training article) of the user's week", required: [
             "user": .string("The user"),
             "from": .date("The week's first day (the user's week start)"),
             "to": .date("The week's last day"),
