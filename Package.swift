@@ -206,14 +206,17 @@ let package = Package(
         .executableTarget(
             name: "LogbookTestHelper", dependencies: ["EventLog", "EventLogLMDB", "EventLogPostgres", "Logbook"], path: "Tests/LogbookTestHelper",
             swiftSettings: strictSettings),
+        // Child processes for the tests, started with posix_spawn (Foundation's Process crashes now and then on Linux).
+        .target(name: "CSpawn", path: "Tests/CSpawn"),
+        .target(name: "ChildProcesses", dependencies: ["CSpawn"], path: "Tests/ChildProcesses", swiftSettings: strictSettings),
         // Helpers the test targets share (temporary stores and Logbooks, the built executables).
         .target(
-            name: "LogbookTestSupport", dependencies: ["DemoData", "EventLog", "EventLogLMDB", "Logbook", "LogbookTesting"],
+            name: "LogbookTestSupport", dependencies: ["DemoData", "EventLog", "EventLogLMDB", "Logbook", "LogbookTesting", "ChildProcesses"],
             path: "Tests/LogbookTestSupport", swiftSettings: strictSettings),
         // Writers of workout files with known values (FIT, GPX, TCX, Apple Health, Strava, zip and gzip) and the
         // locator of the real-device corpus (LOGBOOK_REALDATA), for the tests: not a product, not in any executable.
         .target(
-            name: "WorkoutFileFixtures", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            name: "WorkoutFileFixtures", dependencies: ["ChildProcesses", .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/WorkoutFileFixtures", swiftSettings: strictSettings),
         // Fuzzing (Tests/Fuzz, run by tools/fuzz): the checks each libFuzzer target makes, in libraries the
         // regression tests share, and one small executable per target. None of it is a product or shipped;
@@ -291,14 +294,14 @@ let package = Package(
             name: "LogbookTests",
             // LogbookCLI: the replay tests run the built `logbook` binary in another time zone.
             dependencies: ["Logbook", "LogbookDomain", "LogbookStorage", "EventLog", "EventLogLMDB", "LMDB", "LogbookTesting", "LogbookTestSupport", "LogbookCLI", "DemoData", "BinaryCoding",
-                           "Sodium", "FuzzSupport", "LogbookFuzzing", "PostgresFuzzing", .product(name: "Crypto", package: "swift-crypto")],
+                           "Sodium", "FuzzSupport", "LogbookFuzzing", "PostgresFuzzing", "ChildProcesses", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "LogbookHTTPTests",
             dependencies: [
                 "LogbookHTTP", "LogbookOpenAPI", "Logbook", "EventLog", "EventLogPostgres", "LogbookTestSupport", "LogbookCLI", "LogbookBench",
-                "DemoData", "WorkoutFileFixtures",
+                "DemoData", "WorkoutFileFixtures", "ChildProcesses",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),

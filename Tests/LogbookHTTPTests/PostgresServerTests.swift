@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import ChildProcesses
 import EventLog
 import EventLogPostgres
 import Foundation
@@ -16,7 +17,7 @@ import Testing
 @Suite("Servers sharing a PostgreSQL log", .serialized, .timeLimit(.minutes(10)))
 struct PostgresServerTests {
     struct Server {
-        let process: Process
+        let process: ChildProcess
         let base: String
     }
 
@@ -91,12 +92,12 @@ struct PostgresServerTests {
                 }
                 let deadline = ContinuousClock.now + .seconds(120)
                 while counter.value < 60, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-                kill(a.process.processIdentifier, SIGKILL)
+                a.process.send(SIGKILL)
                 var all: [UInt64] = []
                 for try await mine in group { all += mine }
                 return all
             }
-            a.process.waitUntilExit()
+            a.process.wait()
             #expect(acknowledged.count >= 60, "too few appends to test anything")
             let store = try await PostgresEventStore.connect(try PostgresURL(url))
             for position in acknowledged {

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import ChildProcesses
 import EventLog
 import Foundation
 import Logbook
@@ -14,7 +15,7 @@ import Testing
 @Suite("Server processes")
 struct ServerProcessTests {
     /// Starts `logbook serve` on a free port and returns the process and its base URL.
-    static func startServer(path: String) throws -> (Process, String) {
+    static func startServer(path: String) throws -> (ChildProcess, String) {
         let (process, output) = try start(["serve", "--path", path, "--port", "0", "--durability", "durable", "--log-level", "warning"],
                                           until: #"http://127\.0\.0\.1:[0-9]+"#)
         return (process, String(output[output.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)!]))
@@ -32,20 +33,13 @@ struct ServerProcessTests {
         try await body(String(started[started.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)!]))
     }
 
-    static func start(_ arguments: [String], until pattern: String) throws -> (Process, String) {
-        let process = Process()
-        process.executableURL = logbookExecutable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["LOGBOOK_JWT_SECRET": testSecret]) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+    static func start(_ arguments: [String], until pattern: String) throws -> (ChildProcess, String) {
+        let process = try ChildProcess(
+            logbookExecutable.path, arguments, environment: ChildProcess.currentEnvironment().merging(["LOGBOOK_JWT_SECRET": testSecret]) { $1 })
         var output = ""
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
-            let data = pipe.fileHandleForReading.availableData
-            if data.isEmpty { break }
+            guard let data = process.read() else { break }
             output += String(decoding: data, as: UTF8.self)
             if output.range(of: pattern, options: .regularExpression) != nil { return (process, output) }
         }
@@ -102,15 +96,13 @@ struct ServerProcessTests {
                 // (A debug server fsyncing beside the rest of the suite can be slow: wait generously.)
                 let deadline = ContinuousClock.now + .seconds(300)
                 while acknowledgedSoFar.value < 50, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-                kill(process.processIdentifier, SIGTERM)
+                process.terminate()
                 var all: [(UUID, UInt64, String)] = []
                 for try await mine in group { all += mine }
                 return all
             }
             try await client.shutdown()
-            process.waitUntilExit()
-            #expect(process.terminationReason == .exit)
-            #expect(process.terminationStatus == 0)
+            #expect(process.wait() == .exit(0))
             #expect(acknowledged.count >= 50, "too few appends were in flight to test anything")
             let logbook = try await Logbook.open(path: path + "/data")
             for (key, position, body) in acknowledged {
@@ -140,9 +132,8 @@ struct ServerProcessTests {
             try await client.shutdown()
             #expect(response.status.code == 200, "\(body)")
             #expect(body.contains("\"totals\""))
-            kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
+            process.terminate()
+            #expect(process.wait() == .exit(0))
         }
     }
 }

@@ -1,3 +1,4 @@
+import ChildProcesses
 public import Foundation
 import Synchronization
 
@@ -13,7 +14,7 @@ public final class AppendingChild: Sendable {
         let data = Mutex<Data>(Data())
     }
 
-    private let process = Process()
+    private let process: ChildProcess
     private let output = Output()
 
     public convenience init(path: String, writers: Int) throws {
@@ -23,23 +24,19 @@ public final class AppendingChild: Sendable {
     /// A child running `mode` (`append-loop`, or `register-loop`: new users in a Logbook) with
     /// `arguments` (its store and writers).
     public init(mode: String = "append-loop", arguments: [String]) throws {
-        process.executableURL = testHelperExecutable
-        process.arguments = [mode] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
+        let process = try ChildProcess(testHelperExecutable.path, [mode] + arguments)
+        self.process = process
         let output = self.output
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            output.data.withLock { $0.append(chunk) }
+        // A thread of its own reads the pipe to its end (the child's death closes it).
+        Thread.detachNewThread {
+            while let chunk = process.read() { output.data.withLock { $0.append(contentsOf: chunk) } }
         }
-        try process.run()
     }
 
     /// Kills the child with SIGKILL and waits for it to die.
     public func kill() {
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.send(SIGKILL)
+        process.wait()
     }
 
     /// Every complete acknowledgement line read so far: "ack <writer> <sequence> <position> <uuid>".

@@ -1,3 +1,4 @@
+import ChildProcesses
 import DemoData
 public import EventLog
 public import Foundation
@@ -76,16 +77,9 @@ public func runProgram(
 private func runBlocking(
     _ executable: URL, _ arguments: [String], environment: [String: String], includeErrors: Bool, directory: String?
 ) throws -> (Int32, String) {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = includeErrors ? pipe : FileHandle.nullDevice
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    let child = try ChildProcess(
+        executable.path, arguments, environment: ChildProcess.currentEnvironment().merging(environment) { $1 }, directory: directory,
+        errors: includeErrors)
+    let output = child.readToEnd()
+    return (child.wait().status, String(decoding: output, as: UTF8.self))
 }

@@ -1,3 +1,4 @@
+import ChildProcesses
 @testable import Logbook
 @testable import LogbookDomain
 import BinaryCoding
@@ -213,15 +214,8 @@ struct SchemaTests {
     }
 
     func run(_ program: String, _ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let child = try ChildProcess("/usr/bin/env", [program] + arguments, errors: true)
+        let output = child.readToEnd()
+        return (child.wait().status, String(decoding: output, as: UTF8.self))
     }
 }

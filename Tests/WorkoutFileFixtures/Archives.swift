@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 
 /// Raw deflate (RFC 1951) of fixture bytes, made by Python's `zlib` (level 9, no zlib or gzip
@@ -22,14 +23,12 @@ public enum Deflate {
             data = open(sys.argv[1], "rb").read()
             open(sys.argv[2], "wb").write(c.compress(data) + c.flush())
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, input.path, output.path]
-        process.standardOutput = FileHandle.nullDevice
-        do { try process.run() } catch { throw Failure(description: "cannot run python3 for deflate: \(error)") }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let deflated = try? Data(contentsOf: output) else {
-            throw Failure(description: "python3 zlib exited with status \(process.terminationStatus)")
+        let status: Int32
+        do {
+            status = try ChildProcess("/usr/bin/env", ["python3", "-c", script, input.path, output.path], output: false).wait().status
+        } catch { throw Failure(description: "cannot run python3 for deflate: \(error)") }
+        guard status == 0, let deflated = try? Data(contentsOf: output) else {
+            throw Failure(description: "python3 zlib exited with status \(status)")
         }
         return [UInt8](deflated)
     }
