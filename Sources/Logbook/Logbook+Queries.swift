@@ -126,7 +126,11 @@ extension Logbook {
     public func currentWorkout(user: String) async throws -> CurrentWorkout? {
         _ = try await profile(user: user)
         let now = configuration.clock.now()
-        return try read { projections, txn in try projections.currentWorkout(user: user, now: now, txn) }
+        return try read { projections, txn in
+            // Measured at `now`: the answer can change at any moment, so the moment is part of its version.
+            AnswerTrail.record(CachedQuery.activities.name, "current \(now.rfc3339)", version: try projections.answerVersion(.activities, user: user, txn))
+            return try projections.currentWorkout(user: user, now: now, txn)
+        }
     }
 
     /// The active days of a month.
@@ -166,14 +170,17 @@ extension Logbook {
         user: String, filter: TimelineFilter = .init(), limit: Int = 50, cursor: String? = nil, asOf: AsOf? = nil
     ) async throws -> TimelinePage {
         let limit = min(max(1, limit), 500)
-        if let asOf {
-            let end = try await position(asOf)
-            return try await timelinePage(user: user, filter: filter, limit: limit, cursor: cursor, through: end)
-        }
         let types = filter.types.map { $0.map(\.rawValue).sorted().joined(separator: ",") } ?? "*"
         let parameters = "\(types) \(filter.from?.rfc3339 ?? "-") \(filter.to?.rfc3339 ?? "-") \(filter.newestFirst) \(limit) \(cursor ?? "")"
+        if let asOf {
+            let end = try await position(asOf)
+            try recordAsOf(CachedQuery.timeline.name, user: user, parameters, end)
+            return try await timelinePage(user: user, filter: filter, limit: limit, cursor: cursor, through: end)
+        }
         return try await cache.value(QueryCache.Key(query: .timeline, user: user, parameters: parameters), bytes: { 200 * $0.entries.count + 64 }) {
-            try await self.timelinePage(user: user, filter: filter, limit: limit, cursor: cursor, through: nil)
+            // The page reads the log after this, so it is never older than the version.
+            AnswerTrail.record(CachedQuery.timeline.name, parameters, version: try self.read { try $0.answerVersion(.timeline, user: user, $1) })
+            return try await self.timelinePage(user: user, filter: filter, limit: limit, cursor: cursor, through: nil)
         }
     }
 
@@ -210,6 +217,14 @@ extension Logbook {
 
     private static func cost(_ stats: PeriodStats) -> Int { 96 * stats.days.count + 256 }
 
+    /// Notes an as-of answer in the task's ``AnswerTrail``: the log is append-only, so an answer
+    /// as of `end` changes only if its user is erased later (their events then read as erased).
+    private func recordAsOf(_ query: String, user: String, _ parameters: String, _ end: UInt64) throws {
+        guard AnswerTrail.current != nil else { return }
+        let erased = try read { try $0.lastPosition(user: user, of: EventTypeSet([.userErased]), $1) }
+        AnswerTrail.record("as-of " + query, parameters + " erased \(erased)", version: end)
+    }
+
     /// A period of days a query reads: forwards, and at most 3 years.
     static func checkPeriod(_ from: CivilDate, _ to: CivilDate) throws {
         guard from <= to, to.daysSinceEpoch - from.daysSinceEpoch < 1100 else {
@@ -218,17 +233,24 @@ extension Logbook {
     }
 
     /// Answers from the cache (or computes and caches), or — as of a past moment — from the
-    /// read models folded in memory.
+    /// read models folded in memory. Either way the answer's version goes into the task's
+    /// ``AnswerTrail``: read in the answer's own snapshot, or the as-of position.
     func query<V: Sendable>(
         _ cached: CachedQuery, user: String, parameters: String, asOf: AsOf?, cost: @escaping @Sendable (V) -> Int,
         _ body: @escaping @Sendable (inout ReadModelSet, (any TableReader)?) throws -> V
     ) async throws -> V {
         if let asOf {
-            var projections = try await projections(user: user, asOf: try await position(asOf))
-            return try body(&projections, nil)
+            let end = try await position(asOf)
+            var projections = try await projections(user: user, asOf: end)
+            let answer = try body(&projections, nil)
+            try recordAsOf(cached.name, user: user, parameters, end)
+            return answer
         }
         return try await cache.value(QueryCache.Key(query: cached, user: user, parameters: parameters), bytes: cost) {
-            try self.read { projections, txn in try body(&projections, txn) }
+            try self.read { projections, txn in
+                AnswerTrail.record(cached.name, parameters, version: try projections.answerVersion(cached, user: user, txn))
+                return try body(&projections, txn)
+            }
         }
     }
 }

@@ -60,6 +60,7 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
         ).register(on: open)
         let secured = open.group().add(middleware: AuthenticationMiddleware<Context>(
             keys: keys, adminRole: configuration.adminRole, audience: configuration.jwtAudience, issuer: configuration.jwtIssuer))
+            .add(middleware: ConditionalReadMiddleware<Context>())
         CommandRoutes<Context>(
             logbook: logbook, maxBodyBytes: configuration.maxBodyBytes, maxImportBytes: configuration.maxImportBytes,
             importSlots: importSlots, catalog: catalog).register(on: secured)

@@ -16,7 +16,7 @@ struct QueryRoutes<Context: LogbookRouteContext> {
             _ path: String, _ summary: String, query: Query.Type, returns answer: JSONSchema? = nil,
             _ handler: @escaping @Sendable (Request, Context, Query) async throws -> Response
         ) {
-            group.route(.get, path, summary, query: Query.parameters + ReadPoint.parameters, statuses: Statuses.read,
+            group.route(.get, path, summary, query: Query.parameters + ReadPoint.parameters, statuses: Statuses.conditionalRead,
                         responses: answer.map { [200: $0] } ?? [:], catalog: catalog) { request, context in
                 try await handler(request, context, try Query(request))
             }
@@ -71,7 +71,7 @@ struct QueryRoutes<Context: LogbookRouteContext> {
         }
         group.route(.get, "users/{user}/workouts/current",
                     "The running or paused workout: elapsed and moving seconds so far by the server's clock, its pauses, its track so far "
-                        + "(404 when none is running)", statuses: Statuses.read, responses: [200: .reference(CurrentWorkout.self)], catalog: catalog) {
+                        + "(404 when none is running)", statuses: Statuses.conditionalRead, responses: [200: .reference(CurrentWorkout.self)], catalog: catalog) {
             request, context in
             guard let current = try await logbook.currentWorkout(user: try context.path("user")) else {
                 throw Problem.notFound("no workout is running or paused")

@@ -188,7 +188,7 @@ extension GeneratedClientTests {
             // An administrator's reads, and adding a place to the catalog.
             let admin = Client(serverURL: base, configuration: configuration, transport: AsyncHTTPClientTransport(),
                                middlewares: [Bearer(token: try await keys.token(user: "op", admin: true))])
-            #expect(try await admin.getAdminProjections().ok.body.json.count == 11)
+            #expect(try await admin.getAdminProjections().ok.body.json.count == 12)
             _ = try await admin.getAdminCaches().ok.body.json
             _ = try await admin.getAdminStorage().ok.body.json
             _ = try await admin.getAdminJobs().ok.body.json

@@ -32,7 +32,7 @@ struct SmokeTests {
             let digests = try logbook.digests()
             let verify = try await logbook.verify()
             #expect(verify.allSatisfy { $0.matches }, "\(verify)")
-            #expect(digests.count == 11, "seven read models, the personal records, and training's targets, plan and intensity")
+            #expect(digests.count == 12, "seven read models, the personal records, training's targets, plan and intensity, and the answers' versions")
         }
     }
 }

@@ -40,8 +40,16 @@ package final class QueryCache: Sendable {
 
     private struct Entry {
         var value: any Sendable
+        /// The steps recorded while it was computed (``AnswerTrail``), replayed on each hit.
+        var steps: [AnswerTrail.Step]
         var bytes: Int
         var serial: UInt64
+    }
+
+    /// A computed answer and the steps recorded while computing it.
+    struct Computed: Sendable {
+        var value: any Sendable
+        var steps: [AnswerTrail.Step]
     }
 
     private struct Counters {
@@ -75,7 +83,7 @@ package final class QueryCache: Sendable {
 
     /// A computation in flight and what it started under.
     struct Flight {
-        var task: Task<any Sendable, any Error>
+        var task: Task<Computed, any Error>
         var id: UInt64
         var epoch: UInt64
         var catalogEpoch: UInt64
@@ -83,8 +91,8 @@ package final class QueryCache: Sendable {
     }
 
     private enum Lookup {
-        case hit(any Sendable)
-        case wait(Task<any Sendable, any Error>)
+        case hit(Computed)
+        case wait(Task<Computed, any Error>)
     }
 
     private let state = Mutex(State())
@@ -105,13 +113,14 @@ package final class QueryCache: Sendable {
     private static func epochKey(_ query: CachedQuery, _ user: BytewiseString) -> EpochKey { EpochKey(query: query, user: user) }
 
     /// The cached answer for `key`, or the answer `compute` gives (shared with identical
-    /// concurrent calls, and kept unless an invalidation happened meanwhile).
+    /// concurrent calls, and kept unless an invalidation happened meanwhile). What `compute`
+    /// records in its ``AnswerTrail`` is kept with the answer and replayed into the caller's.
     package func value<V: Sendable>(_ key: Key, bytes: @escaping @Sendable (V) -> Int, compute: @escaping @Sendable () async throws -> V) async throws -> V {
         guard enabled.load(ordering: .relaxed) else { return try await compute() }
         let lookup: Lookup = state.withLock { state in
             if let entry = state.entries[key] {
                 state.counters[key.query, default: Counters()].hits += 1
-                return .hit(entry.value)
+                return .hit(Computed(value: entry.value, steps: entry.steps))
             }
             state.counters[key.query, default: Counters()].misses += 1
             let epoch = state.epochs[Self.epochKey(key.query, key.user), default: 0]
@@ -125,11 +134,13 @@ package final class QueryCache: Sendable {
             let id = state.serial
             state.counters[key.query, default: Counters()].computed += 1
             state.computing[key.user, default: 0] += 1
-            let task = Task<any Sendable, any Error> { [self] in
+            let task = Task<Computed, any Error> { [self] in
                 do {
-                    let value = try await compute()
-                    self.store(key, value, bytes: bytes(value), flight: id, epoch: epoch, catalogEpoch: catalogEpoch, generation: generation)
-                    return value
+                    let trail = AnswerTrail()
+                    let value = try await AnswerTrail.$current.withValue(trail) { try await compute() }
+                    let computed = Computed(value: value, steps: trail.recorded)
+                    self.store(key, computed, bytes: bytes(value), flight: id, epoch: epoch, catalogEpoch: catalogEpoch, generation: generation)
+                    return computed
                 } catch {
                     self.state.withLock { state in
                         if state.inFlight[key]?.id == id { state.inFlight[key] = nil }
@@ -141,13 +152,16 @@ package final class QueryCache: Sendable {
             state.inFlight[key] = Flight(task: task, id: id, epoch: epoch, catalogEpoch: catalogEpoch, generation: generation)
             return .wait(task)
         }
+        let computed: Computed
         switch lookup {
-        case .hit(let value): return value as! V
-        case .wait(let task): return try await task.value as! V
+        case .hit(let hit): computed = hit
+        case .wait(let task): computed = try await task.value
         }
+        AnswerTrail.replay(computed.steps)
+        return computed.value as! V
     }
 
-    private func store(_ key: Key, _ value: any Sendable, bytes: Int, flight: UInt64, epoch: UInt64, catalogEpoch: UInt64, generation: UInt64) {
+    private func store(_ key: Key, _ computed: Computed, bytes: Int, flight: UInt64, epoch: UInt64, catalogEpoch: UInt64, generation: UInt64) {
         state.withLock { state in
             // A later computation of the same key may have taken this one's place: leave it.
             if state.inFlight[key]?.id == flight { state.inFlight[key] = nil }
@@ -156,7 +170,7 @@ package final class QueryCache: Sendable {
                   !key.query.dependsOnCatalog || state.catalogEpoch == catalogEpoch
             else { return }
             state.serial += 1
-            state.entries[key] = Entry(value: value, bytes: bytes, serial: state.serial)
+            state.entries[key] = Entry(value: computed.value, steps: computed.steps, bytes: bytes, serial: state.serial)
             state.keysByUser[key.user, default: []].insert(key)
             state.order[key.query, default: []].append((state.serial, key))
             state.counters[key.query, default: Counters()].bytes += bytes

@@ -38,6 +38,18 @@ struct Folds<Model>: Sendable {
         return copy
     }
 
+    /// These folds and `fold` for every event type: a read model of envelopes, not payloads
+    /// (``AnswerVersionsReadModel``). Only a read model with no other folds may use it.
+    func onEvery(_ fold: @escaping Fold) -> Folds {
+        var copy = self
+        for type in EventType.allCases {
+            precondition(copy.folds[type.index] == nil, "\(Model.self) folds \(type.rawValue) twice")
+            copy.folds[type.index] = fold
+            copy.types.insert(type)
+        }
+        return copy
+    }
+
     /// Folds `event` into `model`, if its type is read.
     func apply(_ event: FoldEvent, to model: inout Model, _ txn: (any TableReader)?) throws {
         try folds[event.event.type.index]?(&model, event, txn)

@@ -16,6 +16,7 @@ package enum ReadModelRegistry {
         TargetsReadModel.self,
         PlanReadModel.self,
         IntensityReadModel.self,
+        AnswerVersionsReadModel.self,
     ]
 
     /// The cached queries (each declares the read models it reads).

@@ -87,6 +87,19 @@ public enum OpenAPIDocument {
     }
 
     private static func response(_ status: Int, route: RouteDescriptor, components: inout [String: Any]) -> [String: Any] {
+        guard route.statuses.contains(304), status == 200 || status == 304 else { return plainResponse(status, route: route, components: &components) }
+        let headers: [String: Any] = [
+            "ETag": ["description": "The answer's entity tag, derived from the log positions it depends on (send it in If-None-Match)",
+                     "schema": ["type": "string"]],
+            "Cache-Control": ["description": "private, no-cache", "schema": ["type": "string"]],
+        ]
+        if status == 304 { return ["description": "Not modified: If-None-Match names the answer's ETag (no body)", "headers": headers] }
+        var answer = plainResponse(status, route: route, components: &components)
+        answer["headers"] = headers
+        return answer
+    }
+
+    private static func plainResponse(_ status: Int, route: RouteDescriptor, components: inout [String: Any]) -> [String: Any] {
         if let schema = route.responses[status] {
             let object = schema.jsonObject(components: &components)
             let description = object["description"] as? String ?? (status == 202 ? "Accepted" : "OK")

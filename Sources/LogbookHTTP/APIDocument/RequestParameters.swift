@@ -45,6 +45,14 @@ enum RequestParameters {
                 schema: .string("A log position", pattern: #"^[ \t]*[0-9]{1,19}[ \t]*$"#),
                 description: "Resume after this log position (the id of the last event received); takes precedence over after."))
         }
+        if route.statuses.contains(304) {
+            parameters.append(Parameter(
+                name: "If-None-Match", location: .header, required: false,
+                schema: .string("Entity tags, comma-separated (an earlier answer's ETag), or *"),
+                description: "304 Not Modified, with no body, when the answer's ETag is among them. The ETag is derived from the log "
+                    + "positions the answer depends on: it changes exactly when the answer can (an append for this user of a type "
+                    + "the answer reads, a catalog change for places, a new day for answers judged by the user's today)."))
+        }
         if route.query.contains("minPosition") {
             parameters.append(Parameter(
                 name: "X-Logbook-Min-Position", location: .header, required: false,

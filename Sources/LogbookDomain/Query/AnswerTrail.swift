@@ -1,0 +1,74 @@
+import Crypto
+import Synchronization
+
+/// What one read's answer was computed from: each query it asked, with its parameters and the
+/// version of that query's answers for the user (the last log position that can change them,
+/// ``AnswerVersionsReadModel``), read in the same snapshot as the answer. A host derives the
+/// answer's entity tag from it (``entityTag``), for conditional reads (`ETag`, `If-None-Match`).
+///
+/// Bind a trail around the reads of one request:
+///
+/// ```swift
+/// let trail = AnswerTrail()
+/// let week = try await AnswerTrail.$current.withValue(trail) { try await logbook.weeklyStats(user: "ana", containing: day) }
+/// let tag = trail.entityTag   // changes exactly when an event that can change `week` is appended
+/// ```
+///
+/// - A cached answer carries the steps recorded when it was computed, and a hit replays them, so
+///   a tag is never newer than the answer it is sent with (a tag read after the answer could name
+///   a commit the cached answer predates, and a client would keep a stale body under a new tag).
+/// - An answer as of a past position records that position: the log is append-only, so it never
+///   changes. An answer that depends on the clock records the moment or day it was judged at.
+/// - Code versions are part of the tag: a new read-model code version or answer form changes
+///   every tag, though no event was appended.
+public final class AnswerTrail: Sendable {
+    /// One query an answer read.
+    public struct Step: Sendable, Hashable {
+        /// The query's cache (``CachedQuery/name``), or `as-of` and `clock`.
+        public let query: String
+        /// The query's parameters, as its cache keys them.
+        public let parameters: String
+        /// The version read with it.
+        public let version: UInt64
+    }
+
+    /// The trail of the read running in this task, if its host asked for one.
+    @TaskLocal public static var current: AnswerTrail?
+
+    private let steps = Mutex<[Step]>([])
+
+    public init() {}
+
+    /// The steps recorded, in order.
+    public var recorded: [Step] { steps.withLock { $0 } }
+
+    /// Notes a step in the current trail (if any).
+    package static func record(_ query: String, _ parameters: String, version: UInt64) {
+        current?.steps.withLock { $0.append(Step(query: query, parameters: parameters, version: version)) }
+    }
+
+    /// Notes steps a cached answer carried, in the current trail (if any).
+    package static func replay(_ replayed: [Step]) {
+        guard !replayed.isEmpty, let current else { return }
+        current.steps.withLock { $0.append(contentsOf: replayed) }
+    }
+
+    /// Bumped when an answer's form changes without a read model's code version changing (a
+    /// field added to a JSON answer, a chart drawn differently): every tag changes with it.
+    public static let answerForm = 1
+
+    /// A strong entity tag (quoted) derived from the steps, the answer form and every read
+    /// model's code version; nil when nothing was recorded (the read is not conditional).
+    public var entityTag: String? {
+        let steps = Set(recorded)
+        guard !steps.isEmpty else { return nil }
+        var hasher = SHA256()
+        var header = "logbook-answer \(Self.answerForm)"
+        for kind in ReadModelKind.allCases { header += " \(kind.rawValue)=\(kind.codeVersion)" }
+        hasher.update(data: Array(header.utf8) + [0])
+        // Sorted by bytes, so the tag does not depend on the order concurrent reads recorded them.
+        let lines = steps.map { Array("\($0.query)\u{1}\($0.parameters)\u{1}\($0.version)".utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        for line in lines { hasher.update(data: line + [0]) }
+        return "\"" + String(hasher.finalize().hex.prefix(32)) + "\""
+    }
+}
