@@ -1,5 +1,6 @@
 public import EventLog
 import LMDB
+import LogbookStorage
 
 /// The query API: every read model, cached (with exact invalidation) unless asked as of a
 /// past moment, in which case it is folded in memory from the log without touching live state.
@@ -178,9 +179,15 @@ extension Logbook {
             return try await timelinePage(user: user, filter: filter, limit: limit, cursor: cursor, through: end)
         }
         return try await cache.value(QueryCache.Key(query: .timeline, user: user, parameters: parameters), bytes: { 200 * $0.entries.count + 64 }) {
-            // The page reads the log after this, so it is never older than the version.
-            AnswerTrail.record(CachedQuery.timeline.name, parameters, version: try self.read { try $0.answerVersion(.timeline, user: user, $1) })
-            return try await self.timelinePage(user: user, filter: filter, limit: limit, cursor: cursor, through: nil)
+            // The page reads the log only as far as the timeline had folded in the snapshot the
+            // version comes from, so the version names exactly the state the page shows.
+            let (version, folded) = try self.readModels.environment.read { txn in
+                var projections = self.readModels.projectionSet()
+                return (try projections.answerVersion(.timeline, user: user, LMDBTableReader(txn)),
+                        try self.readModels.checkpoint(.timeline, txn)?.position ?? 0)
+            }
+            AnswerTrail.record(CachedQuery.timeline.name, parameters, version: version)
+            return try await self.timelinePage(user: user, filter: filter, limit: limit, cursor: cursor, through: folded)
         }
     }
 
