@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import Logbook
+import LogbookInput
 
 /// Conditional reads: a read whose answer comes from Logbook's queries answers an `ETag` derived
 /// from the log positions it depends on (``AnswerTrail``), with `Cache-Control: private,
@@ -18,37 +19,9 @@ struct ConditionalReadMiddleware<Context: RequestContext>: RouterMiddleware {
         guard response.status == .ok, let tag = trail.entityTag else { return response }
         response.headers[.eTag] = tag
         response.headers[.cacheControl] = "private, no-cache"
-        if let condition = request.headers[values: .ifNoneMatch].nonEmpty, Self.matches(condition, tag) {
+        if QueryValues.noneMatch(request.headers[values: .ifNoneMatch], names: tag) {
             return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: "private, no-cache"])
         }
         return response
-    }
-
-    /// Whether an `If-None-Match` list names `tag`, by the weak comparison RFC 9110 §13.1.2
-    /// prescribes for it (`W/` ignored), or is `*`. A malformed member matches nothing.
-    static func matches(_ fields: [String], _ tag: String) -> Bool {
-        for field in fields {
-            for member in field.split(separator: ",") {
-                var candidate = member.trimmingCharacters(in: " \t")
-                if candidate == "*" { return true }
-                if candidate.hasPrefix("W/") { candidate.removeFirst(2) }
-                if candidate == tag { return true }
-            }
-        }
-        return false
-    }
-}
-
-private extension Array {
-    var nonEmpty: Self? { isEmpty ? nil : self }
-}
-
-private extension Substring {
-    func trimmingCharacters(in set: String) -> String {
-        let blanks = Set(set)
-        var text = self[...]
-        while let first = text.first, blanks.contains(first) { text.removeFirst() }
-        while let last = text.last, blanks.contains(last) { text.removeLast() }
-        return String(text)
     }
 }

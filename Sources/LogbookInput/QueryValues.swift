@@ -71,13 +71,31 @@ package enum QueryValues {
 
     /// `If-Match`: the stream version the client expects, as an entity tag (`"3"`, `W/"3"`) or a number.
     package static func expectedVersion(ifMatch: String) throws(InputError) -> UInt64 {
-        var text = ifMatch.trimmingCharacters(in: .whitespaces)
-        if text.hasPrefix("W/") { text.removeFirst(2) }
+        var text = strongForm(ifMatch)
         if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = String(text.dropFirst().dropLast()) }
         guard let version = decimalPosition(text) else {
             throw InputError("If-Match must be a stream version such as \"3\"", field: "If-Match")
         }
         return version
+    }
+
+    /// Whether `If-None-Match` field values name `tag` (quoted) or are `*`: a comma-separated list
+    /// of entity tags compared weakly, as RFC 9110 §13.1.2 prescribes (`W/` ignored). A member
+    /// that is no entity tag matches nothing.
+    package static func noneMatch(_ fields: [String], names tag: String) -> Bool {
+        fields.contains { field in
+            field.split(separator: ",").contains { member in
+                let candidate = strongForm(member)
+                return candidate == "*" || candidate == tag
+            }
+        }
+    }
+
+    /// An entity tag without surrounding white space and without a weak tag's `W/`.
+    private static func strongForm(_ text: some StringProtocol) -> String {
+        var trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("W/") { trimmed.removeFirst(2) }
+        return trimmed
     }
 
     /// A path parameter as the router gives it (raw), percent-decoded; ids (`user`, `workoutId`,

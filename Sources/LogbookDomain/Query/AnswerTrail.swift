@@ -24,7 +24,7 @@ import Synchronization
 public final class AnswerTrail: Sendable {
     /// One query an answer read.
     public struct Step: Sendable, Hashable {
-        /// The query's cache (``CachedQuery/name``), or `as-of` and `clock`.
+        /// The query's cache (``CachedQuery/name``), prefixed `as-of ` for an answer as of a past position.
         public let query: String
         /// The query's parameters, as its cache keys them.
         public let parameters: String
@@ -57,15 +57,20 @@ public final class AnswerTrail: Sendable {
     /// field added to a JSON answer, a chart drawn differently): every tag changes with it.
     public static let answerForm = 1
 
+    /// The answer form and every read model's code version, as the tag's first bytes.
+    private static let codeVersions: [UInt8] = {
+        var header = "logbook-answer \(answerForm)"
+        for kind in ReadModelKind.allCases { header += " \(kind.rawValue)=\(kind.codeVersion)" }
+        return Array(header.utf8) + [0]
+    }()
+
     /// A strong entity tag (quoted) derived from the steps, the answer form and every read
     /// model's code version; nil when nothing was recorded (the read is not conditional).
     public var entityTag: String? {
         let steps = Set(recorded)
         guard !steps.isEmpty else { return nil }
         var hasher = SHA256()
-        var header = "logbook-answer \(Self.answerForm)"
-        for kind in ReadModelKind.allCases { header += " \(kind.rawValue)=\(kind.codeVersion)" }
-        hasher.update(data: Array(header.utf8) + [0])
+        hasher.update(data: Self.codeVersions)
         // Sorted by bytes, so the tag does not depend on the order concurrent reads recorded them.
         let lines = steps.map { Array("\($0.query)\u{1}\($0.parameters)\u{1}\($0.version)".utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
         for line in lines { hasher.update(data: line + [0]) }

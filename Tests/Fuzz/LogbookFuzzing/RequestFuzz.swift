@@ -126,6 +126,9 @@ public enum RequestFuzz {
         case nil: break
         }
         _ = try? QueryValues.expectedVersion(ifMatch: text)
+        // If-None-Match: any text is read without a trap, and a list naming a tag matches it.
+        _ = QueryValues.noneMatch([text], names: "\"0123456789abcdef0123456789abcdef\"")
+        try FuzzCheck.expect(QueryValues.noneMatch([text + ", W/\"t\""], names: "\"t\""), "If-None-Match \(text) hides a tag after it")
         for name in ["user", "workoutId", "placeId", "date"] {
             if let value = try? QueryValues.pathValue(text, name: name), name != "date" {
                 try FuzzCheck.expect(IdRule.violation(value) == nil, "path \(name) \(text) passes as \(value), not an id")
