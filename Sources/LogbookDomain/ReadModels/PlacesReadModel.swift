@@ -5,7 +5,8 @@ import Foundation
 /// place (not seen, interested, not interested, visited), visits and notes.
 struct PlacesReadModel: ReadModel {
     static let kind = ReadModelKind.places
-    static let codeVersion = 1
+    /// 2: the catalog's size is kept (`size`), so adding a place no longer reads the whole order.
+    static let codeVersion = 2
 
     static let folds = Folds<PlacesReadModel>()
         .on(.placeAdded) { try $0.onPlaceAdded($1, $2, $3) }
@@ -18,16 +19,22 @@ struct PlacesReadModel: ReadModel {
     var catalog: ReadModelTable<PlaceKey, CatalogPlace>
     var order: ReadModelTable<SequenceKey, TextValue>
     var status: ReadModelTable<UserPlaceKey, UserPlace>
+    /// One record (key 0): how many places the catalog holds, which is the last sequence given.
+    var size: ReadModelTable<SequenceKey, CountValue>
 
     init(_ tables: ReadModelTables) {
         catalog = tables.table("catalog")
         order = tables.table("order")
         status = tables.table("status")
+        size = tables.table("size")
     }
 
     mutating func onPlaceAdded(_ e: PlaceAdded, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard try catalog.get(PlaceKey(e.placeId), txn) == nil else { return }
-        let sequence = try (order.records(in: SequenceKey(0)...SequenceKey(.max), txn).last?.0.sequence).map { $0 + 1 } ?? 1
+        let count = try size.get(SequenceKey(0), txn)?.count ?? 0
+        guard count < UInt32.max else { throw LogbookError.storage("the catalog holds \(count) places, the most it can number") }
+        let sequence = count + 1
+        size.set(SequenceKey(0), CountValue(sequence))
         catalog.set(PlaceKey(e.placeId), CatalogPlace(sequence: sequence, place: e))
         order.set(SequenceKey(sequence), TextValue(e.placeId))
     }
@@ -79,11 +86,12 @@ struct PlacesReadModel: ReadModel {
         try visitor.visit(&catalog)
         try visitor.visit(&order)
         try visitor.visit(&status)
+        try visitor.visit(&size)
     }
 
-    /// True if the catalog holds `placeId`.
-    mutating func exists(_ placeId: String, _ txn: (any TableReader)?) throws -> Bool {
-        try catalog.get(PlaceKey(placeId), txn) != nil
+    /// The catalog's entry for `placeId` as it stands (its edits applied), or nil.
+    mutating func catalogPlace(_ placeId: String, _ txn: (any TableReader)?) throws -> PlaceAdded? {
+        try catalog.get(PlaceKey(placeId), txn)?.place
     }
 }
 

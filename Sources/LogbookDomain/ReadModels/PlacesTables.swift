@@ -82,6 +82,20 @@ struct TextValue: TableValue {
     }
 }
 
+/// A count kept in a table of its own (the catalog's size, so a new place's sequence is known
+/// without reading the whole catalog order).
+struct CountValue: TableValue, Equatable {
+    var count: UInt32
+    func encode(into w: inout ByteWriter) { w.varint(UInt64(count)) }
+    init(_ count: UInt32) { self.count = count }
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        let value = try ByteReader.varint(s, &o)
+        guard let count = UInt32(exactly: value) else { throw DecodeFailure(reason: "a count of \(value) is past UInt32") }
+        self.count = count
+    }
+}
+
 /// Where a place stands for one user.
 public enum PlaceStatus: String, Sendable, Hashable, Codable, CaseIterable {
     /// In the deck.
