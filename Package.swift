@@ -181,7 +181,7 @@ let package = Package(
         .executableTarget(
             name: "LogbookCLI",
             dependencies: [
-                "EventLog", "EventLogLMDB", "EventLogPostgres", "LMDB", "Logbook", "LogbookHTTP", "LogbookOpenAPI",
+                "EventLog", "EventLogLMDB", "EventLogPostgres", "LMDB", "Logbook", "LogbookHTTP", "LogbookInput", "LogbookOpenAPI",
                 "DemoData", "WorkoutFiles", "WorkoutImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -293,7 +293,7 @@ let package = Package(
         .testTarget(
             name: "LogbookTests",
             // LogbookCLI: the replay tests run the built `logbook` binary in another time zone.
-            dependencies: ["Logbook", "LogbookDomain", "LogbookStorage", "EventLog", "EventLogLMDB", "LMDB", "LogbookTesting", "LogbookTestSupport", "LogbookCLI", "DemoData", "BinaryCoding",
+            dependencies: ["Logbook", "LogbookDomain", "LogbookInput", "LogbookStorage", "EventLog", "EventLogLMDB", "LMDB", "LogbookTesting", "LogbookTestSupport", "LogbookCLI", "DemoData", "BinaryCoding",
                            "Sodium", "FuzzSupport", "LogbookFuzzing", "PostgresFuzzing", "ChildProcesses", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),

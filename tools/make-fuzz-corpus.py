@@ -356,7 +356,9 @@ ROUTES = [("user.registered", None), ("user.profile_updated", None), ("user.eras
           ("workout.imported", "new"), ("pause", None), ("workout.finished", "workoutId"), ("workout.discarded", "workoutId"),
           ("workout.edited", "workoutId"), ("workout.deleted", "workoutId"), ("steps.recorded", None), ("goal.set", "date"),
           ("goal.cleared", "date"), ("goal.default_set", None), ("place.swiped", "placeId"), ("place.visited", "placeId"),
-          ("place.notes_edited", "placeId"), ("places.reset", None), ("place.added", None)]
+          ("place.notes_edited", "placeId"), ("places.reset", None), ("place.added", None),
+          # The body routes of their own (RequestFuzz.Route): a new planned workout, its changes, a plan, a track piece.
+          ("new-planned", None), ("planned-changes", None), ("plan-request", None), ("track-piece", None)]
 # Then DeclaredRoute.all: the routes the declarations give, by index.
 _declared = sorted((json.loads(p.read_text()) for p in (ROOT / "Schemas" / "declarations" / "events").glob("*.json")),
                    key=lambda d: d["index"])
@@ -386,7 +388,7 @@ def wire_seeds():
                 body.pop(field, None) if path.stem.endswith("1") else body.__setitem__(field, PATH_VALUES[field])
             if field == "new":
                 body.pop("workoutId", None)
-            write("FuzzCommandBody", f"{kind}-{path.stem}.bin", bytes([index, PATH_INDEX[field]]) + json.dumps(body).encode())
+            write("FuzzCommandBody", f"{kind}-{path.stem}.bin", bytes([index, PATH_INDEX.get(field, 0)]) + json.dumps(body).encode())
     write("FuzzWireEvent", "two-lines.jsonl", lines[0] + "\n" + lines[1] + "\n")
     write("FuzzWireEvent", "data-before-type.json",
           '{"data":{"date":"2026-11-20","steps":9000},"type":"goal.set","schemaVersion":1,"position":null,"stream":"goals-u-1",'
@@ -396,6 +398,13 @@ def wire_seeds():
     pause = ROUTES.index(("pause", None))
     write("FuzzCommandBody", "pause-at.bin", bytes([pause, 0]) + b'{"at":"2026-11-20T08:00:00.5+01:00"}')
     write("FuzzCommandBody", "pause-empty.bin", bytes([pause, 0]))
+    # The catalog import comes last, after every route of ROUTES.
+    catalog = len(ROUTES)
+    place = {"placeId": "p-1", "name": "Caf\u00e9", "category": "restaurant", "subcategory": "cafe", "latitude": 48.85, "longitude": 2.35}
+    write("FuzzCommandBody", "catalog-ndjson.bin", bytes([catalog, 1]) + (json.dumps(place) + "\r\n\n" + json.dumps(dict(place, placeId="p-2")) + "\n").encode())
+    feature = {"type": "Feature", "id": "p-3", "geometry": {"type": "Point", "coordinates": [2.35, 48.85, 35]},
+               "properties": {k: v for k, v in place.items() if k not in ("latitude", "longitude", "placeId")}}
+    write("FuzzCommandBody", "catalog-geojson.bin", bytes([catalog, 0]) + json.dumps({"type": "FeatureCollection", "name": "x", "features": [feature]}).encode())
     write("FuzzCommandBody", "goal-set-path-conflict.bin", bytes([ROUTES.index(("goal.set", "date")), 1]) + b'{"date":"2026-03-02","steps":1}')
     for text in ["2026-11-20", "0002-01-01", "9998-12-31", "2024-02-29", "123", "position:9223372036854775807", "18446744073709551616",
                  "user.registered,goal.set", "goal.set,", "500", "2026-11-20T08:00:00.123456-05:30", "2026-11-20 08:00:00Z",

@@ -103,7 +103,7 @@ extension Logbook {
     private func decide(_ batch: [(Command, CommandContext)], _ indices: [Int]) async throws -> [(Int, Plan)] {
         let streams = indices.map { batch[$0].0.stream }
         let subjects = indices.compactMap { batch[$0].0.user }
-        var repeatedImports: [(Int, String)] = []
+        var repeatedImports: [(index: Int, stream: String, workoutId: String?)] = []
         var plans = try await host.withDecisionView(streams: streams, subjects: subjects) { view -> [(Int, Plan)] in
             var decider = Decider(state: view.state, now: .init(microsecondsSinceEpoch: 0))
             var plans: [(Int, Plan)] = []
@@ -116,7 +116,12 @@ extension Logbook {
                     }
                     let decision = try decider.decide(command)
                     if let existing = decision.existingWorkout {
-                        repeatedImports.append((index, existing))
+                        repeatedImports.append((index, "workout-\(existing)", existing))
+                        continue
+                    }
+                    if decision.events.isEmpty {
+                        // Accepted with nothing to change (a catalog import of what is there).
+                        repeatedImports.append((index, command.stream, nil))
                         continue
                     }
                     let current = view.version(of: command.stream)
@@ -131,8 +136,7 @@ extension Logbook {
             }
             return plans
         }
-        for (index, workoutId) in repeatedImports {
-            let stream = "workout-\(workoutId)"
+        for (index, stream, workoutId) in repeatedImports {
             let version = try await log.streamVersion(stream) ?? 0
             plans.append((index, Plan.answered(CommandResult(
                 stream: stream, firstPosition: 0, lastPosition: 0, streamVersion: version, alreadyApplied: true, workoutId: workoutId))))
@@ -185,8 +189,16 @@ extension Logbook {
         if let count = command.eventCount {
             more = UInt64(count - 1)
         } else {
-            let following = try await log.readStream(original.stream, from: original.streamVersion + 1, direction: .forward, limit: 4096)
-            more = UInt64(following.enumerated().prefix { $0.element.eventId == DerivedIds.following(eventId, index: $0.offset + 1) }.count)
+            var following: UInt64 = 0
+            while true {
+                let page = try await log.readStream(original.stream, from: original.streamVersion + following + 1, direction: .forward, limit: 4096)
+                let derived = page.enumerated().prefix {
+                    $0.element.eventId == DerivedIds.following(eventId, index: Int(following) + $0.offset + 1)
+                }.count
+                following += UInt64(derived)
+                if derived < 4096 { break }
+            }
+            more = following
         }
         return .success(CommandResult(
             stream: command.stream, firstPosition: original.position.rawValue, lastPosition: original.position.rawValue + more,
@@ -228,7 +240,7 @@ extension Command {
         switch self {
         case .importWorkout(_, _, let track?): 1 + WorkoutTrackRecorded.partCount(points: track.points)
         case .recordTrack(_, _, let track): WorkoutTrackRecorded.partCount(points: track.points)
-        case .generatePlan: nil
+        case .generatePlan, .importPlaces: nil
         default: 1
         }
     }
@@ -243,7 +255,7 @@ extension Command {
         case .editWorkout(_, let e): e.workoutId
         case .recordTrack(_, let id, _): id
         case .record(_, let event): event.workoutId
-        case .registerUser, .updateProfile, .recordSteps, .setGoal, .clearGoal, .setDefaultGoal, .addPlace, .swipePlace,
+        case .registerUser, .updateProfile, .recordSteps, .setGoal, .clearGoal, .setDefaultGoal, .addPlace, .importPlaces, .swipePlace,
              .visitPlace, .editPlaceNotes, .resetPlaces, .eraseUser, .changePlannedWorkout, .generatePlan:
             nil
         }

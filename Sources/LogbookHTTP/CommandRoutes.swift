@@ -118,6 +118,26 @@ struct CommandRoutes<Context: LogbookRouteContext> {
             let payload = try await EventBody.decode(.placeAdded, request.jsonBody(limit: maxBodyBytes))
             return try await logbook.execute(Command(user: "", event: payload), context: commandContext)
         }
+        group.route(
+            .post, "catalog/places/import",
+            "Import places into the shared catalog (administrators): NDJSON (one place.added object per line) or a GeoJSON "
+                + "FeatureCollection of Points (the form named by Content-Type application/x-ndjson or application/geo+json, else "
+                + "detected: one JSON object is one place), at most 10,000 places and 16 MiB; all or nothing, a refusal naming the line or feature; places new to "
+                + "the catalog are added, changed ones updated (an optional field left out is cleared), equal ones left, in one "
+                + "commit, so the same file again writes nothing (200)",
+            body: EventBody.schemaPath(.placeAdded), statuses: Statuses.command,
+            responses: [200: .reference(CatalogImportReport.self, "Nothing to change: the catalog holds every place as the file gives it"),
+                        201: .reference(CatalogImportReport.self, "Imported: the places added and changed, in one commit")],
+            administrators: true, catalog: catalog
+        ) { request, _ in
+            // Idempotent by content (a repeat writes nothing); a malformed key is still refused as on any command.
+            let context = CommandContext(expectedVersion: try request.expectedVersion())
+            if let key = request.idempotencyKey() { try IdempotentRequest.check(key: key) }
+            let body = try await request.bodyBytes(limit: min(maxImportBytes, CatalogImportFile.maxBytes))
+            let file = try CatalogImportFile.read(Array(buffer: body), format: CatalogImportFile.format(contentType: request.headers[.contentType]))
+            let report = try await logbook.importPlaces(file.places, context: context)
+            return try JSONOutput.response(report, status: report.result.alreadyApplied ? .ok : .created, headers: JSONOutput.commandHeaders(report.result))
+        }
         command(.post, "users/{user}/training/planned-workouts", "Plan a workout (body: plan.workout_planned data; plannedId optional)",
                 body: .planWorkoutPlanned) { request, context, commandContext in
             let user = try context.path("user")

@@ -195,6 +195,9 @@ extension GeneratedClientTests {
             #expect(try await admin.getLog(query: .init(limit: 5)).ok.body.json.events.count == 5)
             _ = try await admin.postCatalogPlaces(body: .json(.init(
                 category: .activity, latitude: 52.5, longitude: 13.4, name: "Boulder hall", placeId: "p-new", subcategory: "climbing"))).created
+            let lines = #"{"placeId":"p-bulk","name":"Kletterwald","category":"activity","subcategory":"climbing","latitude":52.4,"longitude":13.2}"#
+            #expect(try await admin.postCatalogPlacesImport(body: .application_x_hyphen_ndjson(HTTPBody(lines))).created.body.json.added == 1)
+            #expect(try await admin.postCatalogPlacesImport(body: .application_x_hyphen_ndjson(HTTPBody(lines))).ok.body.json.unchanged == 1)
             _ = try await admin.getReady().ok
             _ = try await admin.getMetrics().ok
             _ = try await admin.getLogSubscribe(query: .init(limit: 1)).ok

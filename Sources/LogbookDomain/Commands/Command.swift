@@ -24,6 +24,9 @@ public enum Command: Sendable, Hashable {
     case clearGoal(user: String, date: CivilDate)
     case setDefaultGoal(user: String, GoalDefaultSet)
     case addPlace(PlaceAdded)
+    /// Places for the catalog from a file, all or none: the new ones added, the changed ones
+    /// updated, the equal ones left (see ``PlaceImportEntry``); appended in one commit.
+    case importPlaces([PlaceImportEntry])
     case swipePlace(user: String, PlaceSwiped)
     case visitPlace(user: String, PlaceVisited)
     case editPlaceNotes(user: String, PlaceNotesEdited)
@@ -53,7 +56,7 @@ public enum Command: Sendable, Hashable {
              .editPlaceNotes(let user, _), .resetPlaces(let user), .eraseUser(let user), .changePlannedWorkout(let user, _, _),
              .generatePlan(let user, _):
             user
-        case .addPlace:
+        case .addPlace, .importPlaces:
             nil
         case .record(let user, _):
             user
@@ -73,7 +76,7 @@ public enum Command: Sendable, Hashable {
         case .recordTrack(_, let id, _): "workout-\(id)"
         case .recordSteps(let user, _): "steps-\(user)"
         case .setGoal(let user, _), .clearGoal(let user, _), .setDefaultGoal(let user, _): "goals-\(user)"
-        case .addPlace: DomainEvent.catalogStream
+        case .addPlace, .importPlaces: DomainEvent.catalogStream
         case .swipePlace(let user, _), .visitPlace(let user, _), .editPlaceNotes(let user, _), .resetPlaces(let user):
             "places-\(user)"
         case .record(let user, let event): event.stream(user: user ?? "")

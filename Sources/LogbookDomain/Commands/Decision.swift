@@ -184,6 +184,8 @@ package struct Decider<State: DecisionState> {
             try Rules.place(e)
             guard try !state.placeExists(e.placeId) else { throw rule(.placeExists, "place \(e.placeId) is already in the catalog") }
             return Decision(events: [(.placeAdded(e), now)])
+        case .importPlaces(let entries):
+            return try importPlaces(entries)
         case .swipePlace(let user, let e):
             let profile = try registered(user)
             try knownPlace(e.placeId)

@@ -19,8 +19,8 @@ package protocol DecisionState {
     mutating func lastTrackPart(of workout: ActivityRecord) throws -> TrackSamples?
     /// The workout an earlier import from the same source created, if any.
     mutating func importedWorkout(user: String, kind: SourceKind, sourceId: String) throws -> String?
-    /// Whether the catalog holds the place.
-    mutating func placeExists(_ placeId: String) throws -> Bool
+    /// The catalog's place as it stands (its edits applied), if the catalog holds it.
+    mutating func catalogPlace(_ placeId: String) throws -> PlaceAdded?
     /// The user's training target, if set and not cleared.
     mutating func target(user: String, _ targetId: String) throws -> TargetRecord?
     /// The user's planned workout, if planned and not removed.
@@ -29,6 +29,11 @@ package protocol DecisionState {
     mutating func plannedWorkouts(user: String, from: Int, to: Int) throws -> [(id: String, record: PlannedRecord)]
     /// The user's counted workouts started on local days `from`…`to` (day numbers).
     mutating func countedWorkouts(user: String, from: Int, to: Int) throws -> [CountedWorkout<ActivityType>]
+}
+
+extension DecisionState {
+    /// Whether the catalog holds the place.
+    mutating func placeExists(_ placeId: String) throws -> Bool { try catalogPlace(placeId) != nil }
 }
 
 /// The read models as a ``DecisionState``: read in `txn`, or in memory when `txn` is nil.
@@ -64,7 +69,7 @@ package struct ReadModelState: DecisionState {
         try projections.activities.imports.get(ImportKey(user, kind, sourceId), txn)?.text
     }
 
-    package mutating func placeExists(_ placeId: String) throws -> Bool { try projections.places.exists(placeId, txn) }
+    package mutating func catalogPlace(_ placeId: String) throws -> PlaceAdded? { try projections.places.catalogPlace(placeId, txn) }
 
     package mutating func target(user: String, _ targetId: String) throws -> TargetRecord? { try projections.targets.target(user: user, targetId, txn) }
 

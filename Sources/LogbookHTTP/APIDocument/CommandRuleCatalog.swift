@@ -35,6 +35,7 @@ enum CommandRuleCatalog {
         "PUT users/{user}/places/{placeId}/notes": [.unknownPlace, .textTooLong],
         "POST users/{user}/places/reset": [],
         "POST catalog/places": [.placeExists, .placeInvalid, .textTooLong],
+        "POST catalog/places/import": [.placeInvalid, .textTooLong],
         "POST users/{user}/training/planned-workouts": [.planInvalid, .textTooLong],
         "PATCH users/{user}/training/planned-workouts/{plannedId}": [.planInvalid, .textTooLong],
         "POST users/{user}/training/plans": [.planInvalid],

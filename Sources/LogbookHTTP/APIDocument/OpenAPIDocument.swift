@@ -67,7 +67,9 @@ public enum OpenAPIDocument {
         if ["health", "ready", "metrics"].contains(route.path) { operation["security"] = [[String: Any]]() }
         if let body = route.requestBody {
             var content: [String: Any] = ["application/json": ["schema": ["$ref": body]]]
-            if route.path == "users/{user}/imports" {
+            if route.path == "catalog/places/import" {
+                content = Self.catalogImportContent(place: body)
+            } else if route.path == "users/{user}/imports" {
                 // Any other body is a workout file, its format detected from the bytes.
                 for type in WorkoutFileUpload.mediaTypes {
                     content[type] = ["schema": ["type": "string", "format": "binary"]]
@@ -79,6 +81,32 @@ public enum OpenAPIDocument {
             ]
         }
         return operation
+    }
+
+    /// A catalog import's forms: NDJSON lines of `place` objects, a GeoJSON collection of points,
+    /// or (`application/json`) one place.
+    private static func catalogImportContent(place: String) -> [String: Any] {
+        let point: [String: Any] = [
+            "type": "object", "required": ["type", "coordinates"],
+            "properties": ["type": ["const": "Point"],
+                           "coordinates": ["type": "array", "minItems": 2, "maxItems": 3, "items": ["type": "number"],
+                                           "description": "[longitude, latitude] in degrees (an altitude is ignored)"]],
+        ]
+        let feature: [String: Any] = [
+            "type": "object", "required": ["type", "geometry", "properties"],
+            "properties": ["type": ["const": "Feature"], "id": ["type": "string", "description": "The place id when properties name none"],
+                           "geometry": point,
+                           "properties": ["type": "object", "description": "The place's fields but latitude and longitude (\(place))"]],
+        ]
+        let collection: [String: Any] = [
+            "type": "object", "required": ["type", "features"],
+            "properties": ["type": ["const": "FeatureCollection"], "features": ["type": "array", "items": feature, "maxItems": 10_000]],
+        ]
+        return [
+            "application/json": ["schema": ["$ref": place]],
+            "application/geo+json": ["schema": collection],
+            "application/x-ndjson": ["schema": ["type": "string", "description": "One place.added object (\(place)) per line"]],
+        ]
     }
 
     private static func operationId(_ route: RouteDescriptor) -> String {

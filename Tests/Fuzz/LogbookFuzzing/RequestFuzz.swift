@@ -23,6 +23,8 @@ public enum RequestFuzz {
         case planRequest
         /// A piece of a workout's track: `{"samples": …}`, the workout id from the path.
         case trackPiece
+        /// A file of places for the catalog: NDJSON or GeoJSON (the path byte picks the form named, or none).
+        case catalogImport
     }
 
     /// Every command route's body, in `CommandRoutes` order, then the routes the declarations give.
@@ -35,7 +37,7 @@ public enum RequestFuzz {
         .event(.goalDefaultSet, path: nil), .event(.placeSwiped, path: "placeId"), .event(.placeVisited, path: "placeId"),
         .event(.placeNotesEdited, path: "placeId"), .event(.placesReset, path: nil), .event(.placeAdded, path: nil),
         .newPlanned, .plannedChanges, .planRequest, .trackPiece,
-    ] + DeclaredRoute.all.map { .event($0.type, path: $0.pathFields.first) }
+    ] + DeclaredRoute.all.map { .event($0.type, path: $0.pathFields.first) } + [.catalogImport]
 
     /// Path values as the router hands them on (ids already checked by `QueryValues.pathValue`).
     static let pathValues = ["w1", "2026-03-01", "p-1", "jos\u{E9}", "0", "0002-01-01", "9998-12-31", "x\u{1F3C3}y"]
@@ -75,6 +77,16 @@ public enum RequestFuzz {
                     (1...TrackSamples.maxPointsPerEvent).contains(samples.points)
                         && TrackSamples.Column.allCases.allSatisfy { samples[$0].map { $0.count == samples.points } ?? true },
                     "a track piece of \(samples.points) points with a column of another length was accepted")
+                return
+            case .catalogImport:
+                let format = [nil, CatalogImportFile.Format.ndjson, .geojson][Int(bytes[1]) % 3]
+                let file = try CatalogImportFile.read(Array(bytes[2...]), format: format)
+                try FuzzCheck.expect((1...PlaceImportEntry.maxPlaces).contains(file.places.count) && format.map { $0 == file.format } ?? true,
+                                     "a catalog file of \(file.places.count) places read as \(file.format)")
+                for entry in file.places {
+                    try FuzzCheck.expect(!entry.origin.isEmpty, "a place of a catalog file with no origin")
+                    try WireFuzz.jsonRoundTrip(.placeAdded(entry.place), "catalog file's \(entry.origin)")
+                }
                 return
             case .planRequest:
                 let request = try EventBody.planRequest(body)

@@ -35,3 +35,15 @@ extension PlaceAdded: DocumentedSchema {
         ])
     }
 }
+
+extension CatalogImportReport: DocumentedSchema {
+    package static var schema: JSONSchema {
+        .object("What a catalog import did: the file's places, added, changed or already as the file gives them", required: [
+            "places": .count("Places in the file"),
+            "added": .count("Places new to the catalog (place.added)"),
+            "updated": .count("Places whose catalog entry changed (place.updated, with the fields that differ)"),
+            "unchanged": .count("Places the catalog already held as the file gives them: nothing written for them"),
+            "result": .reference(CommandResult.self, "The command's result: the positions written, alreadyApplied when nothing was"),
+        ])
+    }
+}
