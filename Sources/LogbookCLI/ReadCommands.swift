@@ -2,6 +2,7 @@ import ArgumentParser
 import EventLog
 import Foundation
 import Logbook
+import LogbookInput
 
 /// `logbook timeline`: a user's audit timeline, newest first, paged by cursor.
 struct TimelineCommand: AsyncParsableCommand {
@@ -140,24 +141,45 @@ struct PlacesCommand: AsyncParsableCommand {
     @Option(help: "restaurant or activity (saved and visited lists).")
     var category = "restaurant"
 
+    @Option(name: .customLong("q"), help: "Only places whose name, subcategory or address holds this text (case- and accent-insensitive).")
+    var text: String?
+
+    @Option(help: "Only places within --radius of this point (latitude,longitude), nearest first.")
+    var near: String?
+
+    @Option(help: "Metres from --near a place may be (default 5,000).")
+    var radius: Double?
+
     func validate() throws {
         guard ["deck", "saved", "visited"].contains(list) else { throw ValidationError("--list must be deck, saved or visited.") }
         guard PlaceCategory(rawValue: category) != nil else { throw ValidationError("--category must be restaurant or activity.") }
+        if let text, !(1...PlaceSearch.maxTextLength).contains(text.unicodeScalars.count) {
+            throw ValidationError("--q must be 1 to \(PlaceSearch.maxTextLength) characters.")
+        }
+        if let near, QueryValues.point(near) == nil { throw ValidationError("--near must be latitude,longitude in degrees (-90…90, -180…180).") }
+        if let radius {
+            guard near != nil else { throw ValidationError("--radius needs --near (a point to measure from).") }
+            guard radius.isFinite, (1...PlaceSearch.maxRadiusMeters).contains(radius) else {
+                throw ValidationError("--radius must be metres from 1 to \(Int(PlaceSearch.maxRadiusMeters)).")
+            }
+        }
     }
 
     func run() async throws {
+        let search = PlaceSearch(text: text, near: near.flatMap(QueryValues.point), radiusMeters: radius)
         let places = try await store.withLogbook(readOnly: true) { logbook in
             let asOf = try read.parsedAsOf()
             let category = PlaceCategory(rawValue: category)!
             switch list {
-            case "deck": return try await logbook.placesDeck(user: read.user, limit: 50, asOf: asOf)
-            case "visited": return try await logbook.visitedPlaces(user: read.user, category: category, asOf: asOf)
-            default: return try await logbook.savedPlaces(user: read.user, category: category, asOf: asOf)
+            case "deck": return try await logbook.placesDeck(user: read.user, limit: 50, search: search, asOf: asOf)
+            case "visited": return try await logbook.visitedPlaces(user: read.user, category: category, search: search, asOf: asOf)
+            default: return try await logbook.savedPlaces(user: read.user, category: category, search: search, asOf: asOf)
             }
         }
         try Output.print(places, json: read.json) { view in
             let visits = view.visitCount > 0 ? "  visited \(view.visitCount)× (last \(view.lastVisitDate.map(\.description) ?? "-"))" : ""
-            return "\(view.place.placeId.padding(toLength: 8, withPad: " ", startingAt: 0)) \(view.place.name)  [\(view.place.subcategory)]\(visits)"
+            let distance = view.distanceMeters.map { "  \($0) m" } ?? ""
+            return "\(view.place.placeId.padding(toLength: 8, withPad: " ", startingAt: 0)) \(view.place.name)  [\(view.place.subcategory)]\(visits)\(distance)"
         }
     }
 }

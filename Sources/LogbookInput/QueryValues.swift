@@ -35,6 +35,22 @@ package enum QueryValues {
     /// A month in a query (`yyyy-mm`), as the date of its first day.
     package static func month(_ text: String) -> CivilDate? { date(text + "-01") }
 
+    /// `lat,lon` in degrees within their ranges, each a plain decimal (`-?digits(.digits)?`, as
+    /// the documented pattern says).
+    package static func point(_ text: String) -> (latitude: Double, longitude: Double)? {
+        func plainDecimal(_ part: Substring) -> Double? {
+            let body = part.utf8.first == UInt8(ascii: "-") ? part.utf8.dropFirst() : part.utf8[...]
+            let pieces = body.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
+            guard !pieces.isEmpty, pieces.count <= 2, pieces.allSatisfy({ !$0.isEmpty && $0.allSatisfy { (48...57).contains($0) } }) else { return nil }
+            return Double(part)
+        }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let latitude = plainDecimal(parts[0]), let longitude = plainDecimal(parts[1]),
+              (-90...90).contains(latitude), (-180...180).contains(longitude)
+        else { return nil }
+        return (latitude, longitude)
+    }
+
     /// A log position, stream version or count written in a request: 1 to 19 ASCII digits, at
     /// most 2^63 − 1 (what every backend stores; PostgreSQL's bigint), no sign, no spaces.
     package static func decimalPosition(_ text: some StringProtocol) -> UInt64? {

@@ -115,7 +115,7 @@ enum PlaceSearchQuery {
     static let near = QueryParameter<(latitude: Double, longitude: Double)>(
         "near", .string("A point: latitude,longitude in degrees", pattern: "^-?[0-9]+(\\.[0-9]+)?,-?[0-9]+(\\.[0-9]+)?$"),
         "Only places within radius of this point (latitude,longitude), nearest first, each with its distanceMeters",
-        expected: "latitude,longitude in degrees (-90…90, -180…180)", read: point)
+        expected: "latitude,longitude in degrees (-90…90, -180…180)", read: QueryValues.point)
     static let radius = QueryParameter<Double>(
         "radius", .number("Metres", minimum: 1, maximum: PlaceSearch.maxRadiusMeters),
         "Metres from near a place may be (default 5,000; only with near)",
@@ -127,22 +127,6 @@ enum PlaceSearchQuery {
         let search = PlaceSearch(text: try text.value(in: request), near: try near.value(in: request), radiusMeters: try radius.value(in: request))
         if search.radiusMeters != nil, search.near == nil { throw Problem.badRequest("radius needs near (a point to measure from)", field: "radius") }
         return search
-    }
-
-    /// `lat,lon` in degrees within their ranges, each a plain decimal (`-?digits(.digits)?`, as
-    /// the documented pattern says).
-    private static func point(_ text: String) -> (latitude: Double, longitude: Double)? {
-        func plainDecimal(_ part: Substring) -> Double? {
-            let body = part.utf8.first == UInt8(ascii: "-") ? part.utf8.dropFirst() : part.utf8[...]
-            let pieces = body.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
-            guard !pieces.isEmpty, pieces.count <= 2, pieces.allSatisfy({ !$0.isEmpty && $0.allSatisfy { (48...57).contains($0) } }) else { return nil }
-            return Double(part)
-        }
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2, let latitude = plainDecimal(parts[0]), let longitude = plainDecimal(parts[1]),
-              (-90...90).contains(latitude), (-180...180).contains(longitude)
-        else { return nil }
-        return (latitude, longitude)
     }
 }
 
