@@ -129,14 +129,16 @@ struct CommandRoutes<Context: LogbookRouteContext> {
             responses: [200: .reference(CatalogImportReport.self, "Nothing to change: the catalog holds every place as the file gives it"),
                         201: .reference(CatalogImportReport.self, "Imported: the places added and changed, in one commit")],
             administrators: true, catalog: catalog
-        ) { request, _ in
-            // Idempotent by content (a repeat writes nothing); a malformed key is still refused as on any command.
-            let context = CommandContext(expectedVersion: try request.expectedVersion())
-            if let key = request.idempotencyKey() { try IdempotentRequest.check(key: key) }
-            let body = try await request.bodyBytes(limit: min(maxImportBytes, CatalogImportFile.maxBytes))
-            let file = try CatalogImportFile.read(Array(buffer: body), format: CatalogImportFile.format(contentType: request.headers[.contentType]))
-            let report = try await logbook.importPlaces(file.places, context: context)
-            return try JSONOutput.response(report, status: report.result.alreadyApplied ? .ok : .created, headers: JSONOutput.commandHeaders(report.result))
+        ) { request, context in
+            // Idempotent by content (the same file again writes nothing) and, with an Idempotency-Key, by key (a
+            // retry answers the original report).
+            let limit = min(maxImportBytes, CatalogImportFile.maxBytes)
+            return try await keyed(request, context, bodyLimit: limit) { request, _, commandContext in
+                let body = try await request.bodyBytes(limit: limit)
+                let format = CatalogImportFile.format(contentType: request.headers[.contentType])
+                let report = try await logbook.importPlaces(try CatalogImportFile.read(Array(buffer: body), format: format).places, context: commandContext)
+                return (report.result, try JSONOutput.encoder.encode(report))
+            }
         }
         command(.post, "users/{user}/training/planned-workouts", "Plan a workout (body: plan.workout_planned data; plannedId optional)",
                 body: .planWorkoutPlanned) { request, context, commandContext in
@@ -213,22 +215,41 @@ struct CommandRoutes<Context: LogbookRouteContext> {
         return try await logbook.execute(command, context: commandContext)
     }
 
-    /// The position of a stored command answer.
-    private struct PositionOnly: Decodable { let lastPosition: UInt64 }
+    /// The position of a stored command answer: its own, or its command result's (a catalog import's report).
+    private struct PositionOnly: Decodable {
+        struct Result: Decodable { let lastPosition: UInt64 }
+        let lastPosition: UInt64?
+        let result: Result?
+        var position: UInt64? { lastPosition ?? result?.lastPosition }
+    }
 
-    /// Runs a command route, once per `Idempotency-Key` when the request has one: the key's
-    /// request is fingerprinted (caller, method, path, query, body bytes), its first event gets the
-    /// id the key derives, and its answer is kept for retries.
+    /// Runs a command route, once per `Idempotency-Key` when the request has one (see the other
+    /// ``keyed(_:_:bodyLimit:_:)``); the answer is the command's result.
     private func keyed(
         _ request: Request, _ context: Context,
-        _ handler: @Sendable (Request, Context, CommandContext) async throws -> CommandResult
+        _ handler: @escaping @Sendable (Request, Context, CommandContext) async throws -> CommandResult
+    ) async throws -> Response {
+        try await keyed(request, context, bodyLimit: maxBodyBytes) { request, context, commandContext in
+            let result = try await handler(request, context, commandContext)
+            return (result, try JSONOutput.encoder.encode(result))
+        }
+    }
+
+    /// Runs a command route whose answer is `body` (201 when the command wrote, 200 when it had
+    /// been applied already), once per `Idempotency-Key` when the request has one: the key's
+    /// request is fingerprinted (caller, method, path, query, body bytes, at most `bodyLimit`), its
+    /// first event gets the id the key derives, and its answer is kept for retries.
+    private func keyed(
+        _ request: Request, _ context: Context, bodyLimit: Int,
+        _ handler: @Sendable (Request, Context, CommandContext) async throws -> (result: CommandResult, body: Data)
     ) async throws -> Response {
         var commandContext = CommandContext(expectedVersion: try request.expectedVersion())
         guard let key = request.idempotencyKey() else {
-            return try JSONOutput.response(try await handler(request, context, commandContext))
+            let (result, body) = try await handler(request, context, commandContext)
+            return JSONOutput.response(bytes: body, status: result.alreadyApplied ? .ok : .created, headers: JSONOutput.commandHeaders(result))
         }
         var request = request
-        let body = try await request.bufferBody(limit: maxBodyBytes)
+        let body = try await request.bufferBody(limit: bodyLimit)
         let identity = context.identity?.idempotencyScope ?? "anonymous"
         let fingerprint = IdempotentRequest.fingerprint([
             Array(request.method.rawValue.utf8), Array(request.uri.path.utf8), Array((request.uri.query ?? "").utf8), body,
@@ -238,16 +259,14 @@ struct CommandRoutes<Context: LogbookRouteContext> {
         var position: UInt64?
         let (answer, replayed) = try await logbook.once(keyedRequest) { eventId in
             commandContext.eventId = eventId
-            let result = try await handler(buffered, context, commandContext)
+            let (result, body) = try await handler(buffered, context, commandContext)
             position = result.lastPosition
-            return StoredResponse(
-                status: result.alreadyApplied ? 200 : 201, entityTag: "\"\(result.streamVersion)\"",
-                body: Array(try JSONOutput.encoder.encode(result)))
+            return StoredResponse(status: result.alreadyApplied ? 200 : 201, entityTag: "\"\(result.streamVersion)\"", body: Array(body))
         }
         var headers = HTTPFields()
         headers[.eTag] = answer.entityTag
         // A replayed answer's position is in its stored body; a fresh one's came with the result.
-        if replayed { position = try? JSONDecoder().decode(PositionOnly.self, from: Data(answer.body)).lastPosition }
+        if replayed { position = (try? JSONDecoder().decode(PositionOnly.self, from: Data(answer.body)))?.position }
         if let position, position > 0 { headers[.logbookPosition] = String(position) }
         if replayed { headers[HTTPField.Name("Idempotent-Replayed")!] = "true" }
         return JSONOutput.response(bytes: Data(answer.body), status: HTTPResponse.Status(code: answer.status), headers: headers)

@@ -37,6 +37,22 @@ struct CatalogImportRouteTests {
         }
     }
 
+    @Test("with an Idempotency-Key, a retry answers the original report byte for byte; the key with another file is refused")
+    func idempotencyKey() async throws {
+        try await withServer { server in
+            let file = Self.line("c1", "Boulderhalle")
+            let headers = ["Content-Type": "application/x-ndjson", "Idempotency-Key": "import-1"]
+            let first = try await server.call(.post, "/catalog/places/import", as: "op", admin: true, body: file, headers: headers)
+            #expect(first.status == .created && first.json["added"] as? Int == 1, "\(first.text)")
+            let retry = try await server.call(.post, "/catalog/places/import", as: "op", admin: true, body: file, headers: headers)
+            #expect(retry.status == .created && retry.text == first.text, "\(retry.text)")
+            #expect(retry.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            #expect(retry.headers[HTTPField.Name("X-Logbook-Position")!] == first.headers[HTTPField.Name("X-Logbook-Position")!])
+            let other = try await server.call(.post, "/catalog/places/import", as: "op", admin: true, body: Self.line("c2", "Wald"), headers: headers)
+            #expect(other.status == .unprocessableContent && other.text.contains("Idempotency-Key"), "\(other.text)")
+        }
+    }
+
     @Test("a bad line is 400 naming it, a broken rule 422 naming it, a non-administrator 403; nothing is written")
     func refusals() async throws {
         try await withServer { server in
