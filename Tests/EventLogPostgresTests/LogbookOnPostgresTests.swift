@@ -57,6 +57,27 @@ struct LogbookOnPostgresTests {
         }
     }
 
+    @Test("a catalog import of 10,000 places through one server is one commit; the other reads them all, and the same file there writes nothing")
+    func catalogImportAcrossServers() async throws {
+        try await withTwoServers { a, b in
+            var places: [PlaceImportEntry] = []
+            for index in 0..<PlaceImportEntry.maxPlaces {
+                let category: PlaceCategory = index % 2 == 0 ? .restaurant : .activity
+                let place = PlaceAdded(placeId: "p\(index)", name: "Place \(index)", category: category, subcategory: "misc",
+                                       latitude: Double(index % 180) - 90, longitude: Double(index % 360) - 180)
+                places.append(PlaceImportEntry(place: place, origin: "line \(index + 1)"))
+            }
+            try await a.execute(.registerUser(user: "ana", UserRegistered(displayName: "Ana", timeZone: "UTC")))
+            let report = try await a.importPlaces(places)
+            #expect(report.added == places.count && report.result.lastPosition - report.result.firstPosition == UInt64(places.count - 1))
+            try await b.catchUp(to: Position(rawValue: report.result.lastPosition))
+            #expect(try await b.placesDeck(user: "ana", limit: 20_000).count == places.count)
+            let again = try await b.importPlaces(places)
+            #expect(again.result.alreadyApplied && again.unchanged == places.count)
+            #expect(sha(try a.digests()) == sha(try b.digests()))
+        }
+    }
+
     @Test("a write on one server is read on the other through catchUp(to:) with the write's position, and invalidates its cache")
     func readYourWritesAcrossServers() async throws {
         try await withTwoServers { a, b in try await expectWritesOnOneReadOnTheOther(a, b) }
