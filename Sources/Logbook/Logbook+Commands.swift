@@ -119,12 +119,16 @@ extension Logbook {
                         repeatedImports.append((index, "workout-\(existing)", existing))
                         continue
                     }
+                    let current = view.version(of: command.stream)
                     if decision.events.isEmpty {
-                        // Accepted with nothing to change (a catalog import of what is there).
+                        // Accepted with nothing to change (a catalog import of what is there), unless
+                        // the caller pinned a version the stream is not at (as an append would refuse).
+                        if let expected = context.expectedVersion, expected != current {
+                            throw .versionConflict(stream: command.stream, expected: expected, current: current)
+                        }
                         repeatedImports.append((index, command.stream, nil))
                         continue
                     }
-                    let current = view.version(of: command.stream)
                     let expected: ExpectedVersion = context.expectedVersion.map { .exactly($0) } ?? current.map { .exactly($0) } ?? .noStream
                     let request = AppendRequest(
                         stream: command.stream, events: proposed(decision, command: command, context: context), expectedVersion: expected,

@@ -133,7 +133,9 @@ struct CommandRoutes<Context: LogbookRouteContext> {
             // Idempotent by content (the same file again writes nothing) and, with an Idempotency-Key, by key (a
             // retry answers the original report).
             let limit = min(maxImportBytes, CatalogImportFile.maxBytes)
-            return try await keyed(request, context, bodyLimit: limit) { request, _, commandContext in
+            // The Content-Type names the form the bytes are read in: a retry is the same request only with the same one.
+            let contentType = Array((request.headers[.contentType] ?? "").utf8)
+            return try await keyed(request, context, bodyLimit: limit, alsoFingerprinted: contentType) { request, _, commandContext in
                 let body = try await request.bodyBytes(limit: limit)
                 let format = CatalogImportFile.format(contentType: request.headers[.contentType])
                 let report = try await logbook.importPlaces(try CatalogImportFile.read(Array(buffer: body), format: format).places, context: commandContext)
@@ -237,10 +239,11 @@ struct CommandRoutes<Context: LogbookRouteContext> {
 
     /// Runs a command route whose answer is `body` (201 when the command wrote, 200 when it had
     /// been applied already), once per `Idempotency-Key` when the request has one: the key's
-    /// request is fingerprinted (caller, method, path, query, body bytes, at most `bodyLimit`), its
+    /// request is fingerprinted (caller, method, path, query, body bytes, at most `bodyLimit`, and
+    /// `alsoFingerprinted`, such as a header that changes how the body is read), its
     /// first event gets the id the key derives, and its answer is kept for retries.
     private func keyed(
-        _ request: Request, _ context: Context, bodyLimit: Int,
+        _ request: Request, _ context: Context, bodyLimit: Int, alsoFingerprinted: [UInt8] = [],
         _ handler: @Sendable (Request, Context, CommandContext) async throws -> (result: CommandResult, body: Data)
     ) async throws -> Response {
         var commandContext = CommandContext(expectedVersion: try request.expectedVersion())
@@ -253,7 +256,7 @@ struct CommandRoutes<Context: LogbookRouteContext> {
         let identity = context.identity?.idempotencyScope ?? "anonymous"
         let fingerprint = IdempotentRequest.fingerprint([
             Array(request.method.rawValue.utf8), Array(request.uri.path.utf8), Array((request.uri.query ?? "").utf8), body,
-        ])
+        ] + (alsoFingerprinted.isEmpty ? [] : [alsoFingerprinted]))
         let keyedRequest = try IdempotentRequest(key: key, scope: identity, fingerprint: fingerprint)
         let buffered = request
         var position: UInt64?

@@ -52,11 +52,12 @@ package enum CatalogImportFile {
         if format == nil, chosen == .ndjson, whole != nil {
             // One JSON object, however it is laid out over lines: one place (`application/json`).
             places = [PlaceImportEntry(place: try place(Array(body), "line 1"), origin: "line 1")]
+        } else if chosen == .ndjson {
+            places = try ndjson(body)
+        } else if let whole {
+            places = try geojson(whole)
         } else {
-            places = switch chosen {
-            case .ndjson: try ndjson(body)
-            case .geojson: try geojson(body)
-            }
+            places = try geojson(try parsedObject(body))
         }
         guard !places.isEmpty else { throw InputError("the file holds no place", field: "body") }
         return (chosen, places)
@@ -67,9 +68,13 @@ package enum CatalogImportFile {
     private static func ndjson(_ bytes: ArraySlice<UInt8>) throws(InputError) -> [PlaceImportEntry] {
         var places: [PlaceImportEntry] = []
         var lineNumber = 0
-        for rawLine in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        var start = bytes.startIndex
+        // Line by line, without splitting the whole body first (a body of line feeds is millions of lines).
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
             lineNumber += 1
-            var line = rawLine
+            var line = bytes[start..<end]
+            start = end < bytes.endIndex ? end + 1 : end
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             guard line.contains(where: { !Self.isJSONSpace($0) }) else { continue }
             let origin = "line \(lineNumber)"
@@ -91,14 +96,21 @@ package enum CatalogImportFile {
         return (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
     }
 
-    /// The body as a GeoJSON feature collection's top object, if that is what it is.
-    private static func featureCollection(_ bytes: ArraySlice<UInt8>) -> [String: Any]? {
-        guard let object = jsonObject(bytes), object["type"] as? String == "FeatureCollection" else { return nil }
+    /// The body as one JSON object, or the parser's reason why not.
+    private static func parsedObject(_ bytes: ArraySlice<UInt8>) throws(InputError) -> [String: Any] {
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: Data(bytes))
+        } catch {
+            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+            throw InputError("the body is not JSON: \(reason)", field: "body")
+        }
+        guard let object = parsed as? [String: Any] else { throw InputError("the body is not a JSON object", field: "body") }
         return object
     }
 
-    private static func geojson(_ bytes: ArraySlice<UInt8>) throws(InputError) -> [PlaceImportEntry] {
-        guard let collection = featureCollection(bytes) else {
+    private static func geojson(_ collection: [String: Any]) throws(InputError) -> [PlaceImportEntry] {
+        guard collection["type"] as? String == "FeatureCollection" else {
             throw InputError("the body is not a GeoJSON FeatureCollection (a JSON object with \"type\": \"FeatureCollection\")", field: "body")
         }
         guard let features = collection["features"] as? [Any] else {
@@ -127,8 +139,8 @@ package enum CatalogImportFile {
             throw refuse("a place is a Point, not \(geometry["type"].map { "\($0)" } ?? "nothing")", "geometry.type")
         }
         guard let coordinates = geometry["coordinates"] as? [Any], (2...3).contains(coordinates.count),
-              let longitude = number(coordinates[0]), let latitude = number(coordinates[1]) else {
-            throw refuse("expected [longitude, latitude] in degrees", "geometry.coordinates")
+              coordinates.allSatisfy(isNumber) else {
+            throw refuse("expected [longitude, latitude] in degrees (an altitude may follow)", "geometry.coordinates")
         }
         var properties: [String: Any]
         switch feature["properties"] {
@@ -140,8 +152,10 @@ package enum CatalogImportFile {
             throw refuse("the place's coordinates are the geometry's", "properties.\(member)")
         }
         if properties["placeId"] == nil, let id = feature["id"] as? String { properties["placeId"] = id }
-        properties["latitude"] = latitude
-        properties["longitude"] = longitude
+        // The numbers as parsed, written back as their own text: the strict decoder reads them
+        // exactly as it reads an NDJSON line's (a conversion to Double here could differ in the last digit).
+        properties["latitude"] = coordinates[1]
+        properties["longitude"] = coordinates[0]
         let data: Data
         do {
             data = try JSONSerialization.data(withJSONObject: properties)
@@ -151,13 +165,13 @@ package enum CatalogImportFile {
         return try place([UInt8](data), origin)
     }
 
-    /// A JSON number, never a boolean (which Foundation also gives as an `NSNumber`: written back
-    /// out, a boolean is `true` or `false`).
-    private static func number(_ value: Any) -> Double? {
-        guard let number = value as? NSNumber, let written = try? JSONSerialization.data(withJSONObject: [number]),
-              let first = written.dropFirst().first, first != UInt8(ascii: "t"), first != UInt8(ascii: "f") else { return nil }
-        let double = number.doubleValue
-        return double.isFinite ? double : nil
+    /// A finite JSON number, never a boolean (which Foundation also gives as an `NSNumber`:
+    /// written back out, a boolean is `true` or `false`).
+    private static func isNumber(_ value: Any) -> Bool {
+        guard let number = value as? NSNumber, number.doubleValue.isFinite,
+              let written = try? JSONSerialization.data(withJSONObject: [number]),
+              let first = written.dropFirst().first else { return false }
+        return first != UInt8(ascii: "t") && first != UInt8(ascii: "f")
     }
 
     // MARK: Both

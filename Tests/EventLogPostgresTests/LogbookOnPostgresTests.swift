@@ -14,12 +14,14 @@ import Testing
 struct LogbookOnPostgresTests {
     func sha(_ digests: [ReadModelDigest]) -> [String] { digests.map { "\($0.projection.rawValue) \($0.sha256)" } }
 
-    /// Two Logbooks (two servers: a connection pool and a read-model directory each) on one fresh database.
-    func withTwoServers<R>(_ body: (Logbook, Logbook) async throws -> R) async throws -> R {
+    /// Two Logbooks (two servers: a connection pool and a read-model directory each) on one fresh
+    /// database, each waiting up to `readYourWritesTimeout` for the other's writes.
+    func withTwoServers<R>(readYourWritesTimeout: Duration = .seconds(5), _ body: (Logbook, Logbook) async throws -> R) async throws -> R {
         let url = try await TestPostgres.freshDatabase()
         return try await withTemporaryDirectory { root in
             var configuration = LogbookConfiguration()
             configuration.log.durability = .relaxed
+            configuration.readYourWritesTimeout = readYourWritesTimeout
             let a = try await Logbook.open(following: try await connect(url), readModelsAt: root + "/a", configuration: configuration)
             let b: Logbook
             do {
@@ -57,11 +59,12 @@ struct LogbookOnPostgresTests {
         }
     }
 
-    @Test("a catalog import of 10,000 places through one server is one commit; the other reads them all, and the same file there writes nothing")
+    @Test("a catalog import of 2,500 places through one server is one commit; the other reads them all, and the same file there writes nothing")
     func catalogImportAcrossServers() async throws {
-        try await withTwoServers { a, b in
+        // The other server folds the import to catch up: a debug build on a loaded machine takes seconds.
+        try await withTwoServers(readYourWritesTimeout: .seconds(120)) { a, b in
             var places: [PlaceImportEntry] = []
-            for index in 0..<PlaceImportEntry.maxPlaces {
+            for index in 0..<2_500 {
                 let category: PlaceCategory = index % 2 == 0 ? .restaurant : .activity
                 let place = PlaceAdded(placeId: "p\(index)", name: "Place \(index)", category: category, subcategory: "misc",
                                        latitude: Double(index % 180) - 90, longitude: Double(index % 360) - 180)
@@ -71,7 +74,7 @@ struct LogbookOnPostgresTests {
             let report = try await a.importPlaces(places)
             #expect(report.added == places.count && report.result.lastPosition - report.result.firstPosition == UInt64(places.count - 1))
             try await b.catchUp(to: Position(rawValue: report.result.lastPosition))
-            #expect(try await b.placesDeck(user: "ana", limit: 20_000).count == places.count)
+            #expect(try await b.placesDeck(user: "ana", limit: 5_000).count == places.count)
             let again = try await b.importPlaces(places)
             #expect(again.result.alreadyApplied && again.unchanged == places.count)
             #expect(sha(try a.digests()) == sha(try b.digests()))

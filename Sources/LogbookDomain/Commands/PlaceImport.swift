@@ -70,7 +70,9 @@ extension Decider {
             try check()
         } catch {
             switch error.code {
-            case .ruleViolation where error.rule != nil: throw .ruleViolation(rule: error.rule!, message: "\(origin): \(error.message)")
+            case .ruleViolation:
+                guard let rule = error.rule else { throw error }
+                throw .ruleViolation(rule: rule, message: "\(origin): \(error.message)")
             case .invalidArgument: throw .invalidArgument(name: "\(origin): \(error.field ?? "place")", reason: error.message)
             default: throw error
             }

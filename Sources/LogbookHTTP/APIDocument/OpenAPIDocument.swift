@@ -93,7 +93,7 @@ public enum OpenAPIDocument {
                                            "description": "[longitude, latitude] in degrees (an altitude is ignored)"]],
         ]
         let feature: [String: Any] = [
-            "type": "object", "required": ["type", "geometry", "properties"],
+            "type": "object", "required": ["type", "geometry"],
             "properties": ["type": ["const": "Feature"], "id": ["type": "string", "description": "The place id when properties name none"],
                            "geometry": point,
                            "properties": ["type": "object", "description": "The place's fields but latitude and longitude (\(place))"]],
