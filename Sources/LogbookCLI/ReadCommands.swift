@@ -148,25 +148,30 @@ struct PlacesCommand: AsyncParsableCommand {
     var near: String?
 
     @Option(help: "Metres from --near a place may be (default 5,000).")
-    var radius: Double?
+    var radius: String?
 
     func validate() throws {
         guard ["deck", "saved", "visited"].contains(list) else { throw ValidationError("--list must be deck, saved or visited.") }
         guard PlaceCategory(rawValue: category) != nil else { throw ValidationError("--category must be restaurant or activity.") }
-        if let text, !(1...PlaceSearch.maxTextLength).contains(text.unicodeScalars.count) {
-            throw ValidationError("--q must be 1 to \(PlaceSearch.maxTextLength) characters.")
-        }
+        _ = try search()
+    }
+
+    /// The search the options name, read by the parsers the places routes use.
+    private func search() throws -> PlaceSearch {
+        if let text, QueryValues.searchText(text) == nil { throw ValidationError("--q must be 1 to \(PlaceSearch.maxTextLength) characters.") }
         if let near, QueryValues.point(near) == nil { throw ValidationError("--near must be latitude,longitude in degrees (-90…90, -180…180).") }
-        if let radius {
-            guard near != nil else { throw ValidationError("--radius needs --near (a point to measure from).") }
-            guard radius.isFinite, (1...PlaceSearch.maxRadiusMeters).contains(radius) else {
-                throw ValidationError("--radius must be metres from 1 to \(Int(PlaceSearch.maxRadiusMeters)).")
-            }
+        if let radius, QueryValues.radius(radius) == nil {
+            throw ValidationError("--radius must be metres from 1 to \(Int(PlaceSearch.maxRadiusMeters)).")
+        }
+        do {
+            return try QueryValues.placeSearch(text: text, near: near.flatMap(QueryValues.point), radius: radius.flatMap(QueryValues.radius))
+        } catch {
+            throw ValidationError("--radius needs --near (a point to measure from).")
         }
     }
 
     func run() async throws {
-        let search = PlaceSearch(text: text, near: near.flatMap(QueryValues.point), radiusMeters: radius)
+        let search = try search()
         let places = try await store.withLogbook(readOnly: true) { logbook in
             let asOf = try read.parsedAsOf()
             let category = PlaceCategory(rawValue: category)!

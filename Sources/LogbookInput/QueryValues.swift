@@ -35,6 +35,24 @@ package enum QueryValues {
     /// A month in a query (`yyyy-mm`), as the date of its first day.
     package static func month(_ text: String) -> CivilDate? { date(text + "-01") }
 
+    /// A places search's text: 1 to ``PlaceSearch/maxTextLength`` Unicode scalars.
+    package static func searchText(_ text: String) -> String? {
+        (1...PlaceSearch.maxTextLength).contains(text.unicodeScalars.count) ? text : nil
+    }
+
+    /// A places search's radius: finite metres from 1 to ``PlaceSearch/maxRadiusMeters``.
+    package static func radius(_ text: String) -> Double? {
+        Double(text).flatMap { $0.isFinite && (1...PlaceSearch.maxRadiusMeters).contains($0) ? $0 : nil }
+    }
+
+    /// A places search from its parts, each already read: a radius needs a point to measure from.
+    package static func placeSearch(
+        text: String?, near: (latitude: Double, longitude: Double)?, radius: Double?
+    ) throws(InputError) -> PlaceSearch {
+        if radius != nil, near == nil { throw InputError("radius needs near (a point to measure from)", field: "radius") }
+        return PlaceSearch(text: text, near: near, radiusMeters: radius)
+    }
+
     /// `lat,lon` in degrees within their ranges, each a plain decimal (`-?digits(.digits)?`, as
     /// the documented pattern says).
     package static func point(_ text: String) -> (latitude: Double, longitude: Double)? {

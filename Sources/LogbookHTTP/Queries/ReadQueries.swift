@@ -111,7 +111,7 @@ enum PlaceSearchQuery {
     static let text = QueryParameter<String>(
         "q", .string("Text to find", minLength: 1, maxLength: PlaceSearch.maxTextLength),
         "Only places whose name, subcategory or address holds this, compared case- and accent-insensitively (one fixed folding: see PlaceSearch)",
-        expected: "a text of 1 to \(PlaceSearch.maxTextLength) characters", read: { (1...PlaceSearch.maxTextLength).contains($0.unicodeScalars.count) ? $0 : nil })
+        expected: "a text of 1 to \(PlaceSearch.maxTextLength) characters", read: QueryValues.searchText)
     static let near = QueryParameter<(latitude: Double, longitude: Double)>(
         "near", .string("A point: latitude,longitude in degrees", pattern: "^-?[0-9]+(\\.[0-9]+)?,-?[0-9]+(\\.[0-9]+)?$"),
         "Only places within radius of this point (latitude,longitude), nearest first, each with its distanceMeters",
@@ -120,13 +120,11 @@ enum PlaceSearchQuery {
         "radius", .number("Metres", minimum: 1, maximum: PlaceSearch.maxRadiusMeters),
         "Metres from near a place may be (default 5,000; only with near)",
         expected: "metres from 1 to \(Int(PlaceSearch.maxRadiusMeters))",
-        read: { Double($0).flatMap { $0.isFinite && (1...PlaceSearch.maxRadiusMeters).contains($0) ? $0 : nil } })
+        read: QueryValues.radius)
     static var parameters: [DocumentedQueryParameter] { [text.documented, near.documented, radius.documented] }
 
     static func search(in request: Request) throws -> PlaceSearch {
-        let search = PlaceSearch(text: try text.value(in: request), near: try near.value(in: request), radiusMeters: try radius.value(in: request))
-        if search.radiusMeters != nil, search.near == nil { throw Problem.badRequest("radius needs near (a point to measure from)", field: "radius") }
-        return search
+        try QueryValues.placeSearch(text: try text.value(in: request), near: try near.value(in: request), radius: try radius.value(in: request))
     }
 }
 
