@@ -193,7 +193,7 @@ public struct ReadModelsBenchmark: Sendable {
         return (Double(inlineEvents) / inlineSeconds, Double(plainEvents) / plainSeconds)
     }
 
-    /// p99 latencies in microseconds of five queries, uncached (caching off) and cached. The
+    /// p99 latencies in microseconds of six queries, uncached (caching off) and cached. The
     /// training week is asked of the demo's trainees (every third user), whose weeks hold plans,
     /// heart-rate tracks and a target.
     private func queryLatencies(_ logbook: Logbook) async throws -> BenchmarkReport {
@@ -205,6 +205,10 @@ public struct ReadModelsBenchmark: Sendable {
             ("goal_week", everyone, { user in _ = try await logbook.goalWeek(user: user, containing: week) }),
             ("saved_places", everyone, { user in _ = try await logbook.savedPlaces(user: user, category: .restaurant) }),
             ("timeline_page", everyone, { user in _ = try await logbook.timeline(user: user, limit: 50) }),
+            // The stats tab over ten years of weeks (522 buckets).
+            ("stats_summary", everyone, { user in
+                _ = try await logbook.statsSummary(user: user, period: .week, from: week.adding(days: -3652), to: week)
+            }),
             ("training_week", trainees.isEmpty ? everyone : trainees, { user in
                 _ = try await logbook.trainingWeek(user: user, containing: week, today: week.adding(days: 3))
             }),

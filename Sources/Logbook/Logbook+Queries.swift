@@ -39,6 +39,21 @@ extension Logbook {
         return try await periodStats(user: user, from: first, to: first.adding(days: CivilDate.daysIn(month: month, year: year) - 1), asOf: asOf)
     }
 
+    /// The stats tab: counted workouts (of `type`, if given) per week, month or year, or over all
+    /// time, with each bucket's bests; every bucket holding a day of `from` … `to` is present.
+    /// `to` defaults to the user's today, `from` to the 12 buckets ending with `to`'s (`all`: the
+    /// first day with a workout). At most 100 years.
+    public func statsSummary(
+        user: String, period: SummaryPeriod, from: CivilDate? = nil, to: CivilDate? = nil, type: ActivityType? = nil,
+        asOf: AsOf? = nil
+    ) async throws -> StatsSummary {
+        let end = try await userToday(user, to, asOf)
+        let parameters = "summary \(period.rawValue) \(from.map(\.description) ?? "-") \(end) \(type?.rawValue ?? "-")"
+        return try await query(.activities, user: user, parameters: parameters, asOf: asOf, cost: { 320 * ($0.buckets.count + 1) + 256 }) { projections, txn in
+            try projections.statsSummary(user: user, period: period, from: from, to: end, type: type, txn)
+        }
+    }
+
     // MARK: Goals
 
     /// Goal progress of the week containing `date`, with streaks.

@@ -40,6 +40,12 @@ struct QueryRoutes<Context: LogbookRouteContext> {
         read("users/{user}/stats/period", "Statistics of every day from from to to", query: PeriodQuery.self, returns: PeriodStats.self) { request, context, query in
             try await answer(.stats, request, context) { user, asOf in try await logbook.periodStats(user: user, from: query.from, to: query.to, asOf: asOf) }
         }
+        read("users/{user}/stats/summary", "The stats tab: counted workouts per week, month or year, or over all time, with each bucket's bests", query: SummaryQuery.self, returns: StatsSummary.self) { request, context, query in
+            try await answer(.activities, request, context) { user, asOf in
+                try await logbook.statsSummary(user: user, period: query.period, from: query.from, to: query.to, type: query.type, asOf: asOf)
+            }
+        }
+        read("users/{user}/stats/summary.svg", "The stats tab's bars, one per bucket, as an SVG chart", query: SummaryChartQuery.self) { try await summaryChart($0, $1, $2) }
         read("users/{user}/goals/week", "Goal progress of the week containing date, with streaks", query: WeekQuery.self, returns: GoalWeek.self) { request, context, query in
             try await answer(.goals, request, context) { user, asOf in try await logbook.goalWeek(user: user, containing: query.date, asOf: asOf) }
         }
@@ -220,6 +226,26 @@ struct QueryRoutes<Context: LogbookRouteContext> {
         }
         let svg = asOf == nil
             ? try await logbook.cachedDerivation(of: .trainingLoad, user: user, key: "svg \(request.uri)", bytes: { $0.count }, compute: render)
+            : try await render()
+        return JSONOutput.response(bytes: svg, contentType: "image/svg+xml")
+    }
+
+    private func summaryChart(_ request: Request, _ context: Context, _ query: SummaryChartQuery) async throws -> Response {
+        let user = try context.path("user")
+        let point = try ReadPoint(request)
+        let asOf = point.asOf
+        if let position = point.minPosition { try await logbook.catchUp(to: position) }
+        let logbook = logbook
+        let render: @Sendable () async throws -> Data = {
+            let q = query.summary
+            let summary = try await logbook.statsSummary(user: user, period: q.period, from: q.from, to: q.to, type: q.type, asOf: asOf)
+            let profile = try await logbook.profile(user: user, asOf: asOf)
+            return Data(SummaryChart(summary: summary, metric: query.metric, units: profile.units).svg.utf8)
+        }
+        // Without a `to` the answer follows the user's today: the key names the day it was drawn for.
+        let today = query.summary.to == nil ? " today \(try await logbook.today(user: user))" : ""
+        let svg = asOf == nil
+            ? try await logbook.cachedDerivation(of: .activities, user: user, key: "svg \(request.uri)\(today)", bytes: { $0.count }, compute: render)
             : try await render()
         return JSONOutput.response(bytes: svg, contentType: "image/svg+xml")
     }

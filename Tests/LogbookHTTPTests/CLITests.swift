@@ -97,13 +97,16 @@ struct CLITests {
             #expect(replay.contains("\"position\":500"))
             for arguments in [["timeline", "--user", "u-1000", "--limit", "3"], ["stats", "--user", "u-1000", "--week", "2026-10-28"],
                               ["goals", "--user", "u-1000", "--week", "2026-10-28"], ["places", "--user", "u-1000", "--list", "deck"],
-                              ["inspect"], ["timeline", "--user", "u-1000", "--as-of", "400"]] {
+                              ["inspect"], ["timeline", "--user", "u-1000", "--as-of", "400"],
+                              ["summary", "--user", "u-1000", "--period", "month", "--to", "2026-10-31"]] {
                 let (status, output) = try await runLogbook(arguments + ["--path", path, "--json"], includeErrors: true)
                 #expect(status == 0, "\(arguments): \(output)")
                 #expect((try? JSONSerialization.jsonObject(with: Data(output.utf8))) != nil, "\(arguments) did not print JSON: \(output.prefix(200))")
             }
             let (_, chart) = try await runLogbook(["stats", "--user", "u-1000", "--week", "2026-10-28", "--path", path])
             #expect(chart.contains("█"))
+            let (_, summary) = try await runLogbook(["summary", "--user", "u-1000", "--period", "week", "--to", "2026-10-31", "--path", path])
+            #expect(summary.contains("weeks") && summary.contains("█"), "\(summary)")
         }
     }
 
@@ -142,6 +145,7 @@ struct CLITests {
                 (["timeline", "--user", "u-1", "--path", directory + "/none"], "no Logbook"),
                 (["import", "--path", directory + "/x", directory + "/missing.ndjson"], "cannot read"),
                 (["frobnicate"], "frobnicate"),
+                (["summary", "--user", "u-1", "--period", "fortnight", "--path", directory], "--period"),
             ]
             for (arguments, words) in cases {
                 let (status, output) = try await runLogbook(arguments, environment: ["LOGBOOK_JWT_SECRET": ""], includeErrors: true)

@@ -23,6 +23,8 @@ struct ConditionalReadTests {
             "/users/\(user)/records", "/users/\(user)/collectibles", "/users/\(user)/collectibles/progress", "/users/\(user)/timeline",
             "/users/\(user)/training/load?from=2026-11-01&to=2026-11-30", "/users/\(user)/training/week?date=2026-11-16&today=2026-11-18",
             "/users/\(user)/training/targets?today=2026-11-18",
+            "/users/\(user)/stats/summary?period=week&from=2026-11-01&to=2026-11-30",
+            "/users/\(user)/stats/summary.svg?period=month&from=2026-11-01&to=2026-11-30&metric=time",
         ]
     }
 

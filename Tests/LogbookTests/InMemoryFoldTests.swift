@@ -52,6 +52,10 @@ struct InMemoryFoldTests {
                 if let last = days.max() {
                     #expect(try memory.insights(user: user, days: 30, today: last, nil) == (try await logbook.insights(user: user, days: 30, today: last)))
                     #expect(try memory.streaks(user: user, asOf: last, nil) == (try await logbook.streaks(user: user, asOfDay: last)))
+                    for period in SummaryPeriod.allCases {
+                        #expect(try memory.statsSummary(user: user, period: period, from: nil, to: last, type: nil, nil)
+                            == (try await logbook.statsSummary(user: user, period: period, to: last)))
+                    }
                 }
                 #expect(try memory.collectibles(user: user, nil) == (try await logbook.collectibles(user: user)))
                 #expect(try memory.collectibleProgress(user: user, profile: memory.requireProfile(user, nil), nil) == (try await logbook.collectibleProgress(user: user)))

@@ -3,17 +3,7 @@ import Foundation
 @testable import Logbook
 @testable import LogbookDomain
 import LogbookTestSupport
-import Synchronization
 import Testing
-
-/// A clock a test moves by hand (a microsecond further on each reading, so the log's times still
-/// advance).
-private final class HandClock: LogClock, Sendable {
-    private let current: Mutex<Int64>
-    init(_ start: Timestamp) { current = Mutex(start.instant) }
-    func set(_ time: Timestamp) { current.withLock { $0 = time.instant } }
-    func now() -> Timestamp { Timestamp(microsecondsSinceEpoch: current.withLock { value in defer { value += 1 }; return value }) }
-}
 
 /// A workout recorded live: its track arrives in pieces while it runs or is paused, and the
 /// current workout answers elapsed and moving time so far with its pauses.

@@ -26,6 +26,26 @@ extension ReadModelSet {
         return try stats.period(user: user, from: from, to: to, preferredSource: profile.preferredStepSource, txn)
     }
 
+    /// The stats tab: `user`'s counted workouts (of `type`, if given) in `period` buckets, every
+    /// bucket holding a day of `from` … `to` (`from` nil: the 12 buckets ending with `to`'s, or for
+    /// `all` the first day with a workout). Weeks follow the user's week start.
+    package mutating func statsSummary(
+        user: String, period: SummaryPeriod, from: CivilDate?, to: CivilDate, type: ActivityType?, _ txn: (any TableReader)?
+    ) throws -> StatsSummary {
+        let profile = try requireProfile(user, txn)
+        let first = try from ?? SummaryBuckets.defaultFrom(
+            period, today: to, first: period == .all ? activities.firstWorkoutDate(user: user, txn) : nil, weekStart: profile.weekStart)
+        guard first <= to else { throw LogbookError.invalidArgument(name: "from", reason: "\(first) is after to (\(to))") }
+        guard to.daysSinceEpoch - first.daysSinceEpoch < SummaryBuckets.maximumDays else {
+            throw LogbookError.invalidArgument(name: "to", reason: "a summary spans at most \(SummaryBuckets.maximumDays) days (100 years)")
+        }
+        let ranges = SummaryBuckets.buckets(period, from: first, to: to, weekStart: profile.weekStart)
+        guard let start = ranges.first?.from, let end = ranges.last?.to, start.year >= 1, end.year <= 9999 else {
+            throw LogbookError.invalidArgument(name: "from", reason: "the buckets must lie within the years 1 to 9999")
+        }
+        return try activities.summary(user: user, period: period, from: first, to: to, type: type, weekStart: profile.weekStart, txn)
+    }
+
     // MARK: Goals
 
     /// Goal progress of the week containing `date`, with streaks.

@@ -105,22 +105,11 @@ public enum TrackAnalysis {
         return result
     }
 
-    /// Total climb and descent with a hysteresis of ``elevationThreshold`` metres.
+    /// Total climb and descent with a hysteresis of ``elevationThreshold`` metres (nil without an altitude).
     public static func elevation(_ points: some Sequence<TrackPointAlongRoute>) -> (gain: Double, loss: Double)? {
-        var reference: Double?
-        var gain = 0.0, loss = 0.0
-        for point in points {
-            guard let altitude = point.altitudeMeters else { continue }
-            guard let base = reference else { reference = altitude; continue }
-            if altitude - base >= elevationThreshold {
-                gain += altitude - base
-                reference = altitude
-            } else if base - altitude >= elevationThreshold {
-                loss += base - altitude
-                reference = altitude
-            }
-        }
-        return reference == nil ? nil : (gain, loss)
+        var climb = ElevationClimb()
+        for point in points { if let altitude = point.altitudeMeters { climb.add(altitude) } }
+        return climb.reference == nil ? nil : (climb.gain, climb.loss)
     }
 
     /// Each point's speed in metres per second: the device's where it recorded one, else the

@@ -8,7 +8,8 @@ struct ActivitiesReadModel: ReadModel {
     static let kind = ReadModelKind.activities
     /// 2: records carry elapsed time, maximum heart rate and track sizes; laps in their full form; tracks.
     /// 3: the pauses of recorded workouts.
-    static let codeVersion = 3
+    /// 4: each track's climb and heart-rate sums (``TrackSummary``), for the stats summary.
+    static let codeVersion = 4
 
     static let folds = Folds<ActivitiesReadModel>()
         .on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
@@ -27,6 +28,7 @@ struct ActivitiesReadModel: ReadModel {
     var active: ReadModelTable<UserKey, TextValue>
     var tracks: ReadModelTable<TrackPartKey, TrackPartValue>
     var pauses: ReadModelTable<WorkoutKey, WorkoutPauses>
+    var trackSummaries: ReadModelTable<WorkoutKey, TrackSummary>
 
     init(_ tables: ReadModelTables) {
         workouts = tables.table("workouts")
@@ -35,6 +37,7 @@ struct ActivitiesReadModel: ReadModel {
         active = tables.table("active")
         tracks = tables.table("tracks")
         pauses = tables.table("pauses")
+        trackSummaries = tables.table("trackSummaries")
     }
 
     mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
@@ -116,6 +119,29 @@ struct ActivitiesReadModel: ReadModel {
         record.trackParts += 1
         record.trackPoints += e.samples.points
         workouts.set(WorkoutKey(e.workoutId), record)
+        try summarize(e, txn)
+    }
+
+    /// Adds a track part to its workout's ``TrackSummary``: its heart rates at once, its altitudes
+    /// when every part before it is there (then the parts after it that wait too), so the climb is
+    /// the whole track's, in part order, whatever order the parts arrived in.
+    private mutating func summarize(_ e: WorkoutTrackRecorded, _ txn: (any TableReader)?) throws {
+        var summary = try trackSummaries.get(WorkoutKey(e.workoutId), txn) ?? TrackSummary()
+        for index in 0..<e.samples.points {
+            if let rate = e.samples.value(.heartRate, index) {
+                summary.heartRateSum += rate
+                summary.heartRateCount += 1
+            }
+        }
+        if e.part == summary.climbParts {
+            summary.climb.add(e.samples)
+            summary.climbParts += 1
+            while let waiting = try tracks.get(TrackPartKey(e.workoutId, summary.climbParts), txn) {
+                summary.climb.add(waiting.samples)
+                summary.climbParts += 1
+            }
+        }
+        trackSummaries.set(WorkoutKey(e.workoutId), summary)
     }
 
     mutating func onWorkoutDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
@@ -126,6 +152,7 @@ struct ActivitiesReadModel: ReadModel {
         record.trackParts = 0
         record.trackPoints = 0
         pauses.set(WorkoutKey(e.workoutId), nil)
+        trackSummaries.set(WorkoutKey(e.workoutId), nil)
         list.set(ActivityListKey(record.user, record.startedAt.instant, e.workoutId), nil)
         if let sourceId = record.source.sourceId, record.source.kind != .manual,
            try imports.get(ImportKey(record.user, record.source.kind, sourceId), txn)?.text == e.workoutId {
@@ -154,6 +181,7 @@ struct ActivitiesReadModel: ReadModel {
         try visitor.visit(&active)
         try visitor.visit(&tracks)
         try visitor.visit(&pauses)
+        try visitor.visit(&trackSummaries)
     }
 }
 

@@ -196,3 +196,47 @@ struct WorkoutPauses: TableValue, Equatable {
         guard o == s.count else { throw DecodeFailure(reason: "\(s.count - o) bytes after the pauses") }
     }
 }
+
+/// What a workout's recorded track adds to its summary, folded as the parts arrive: the climb over
+/// the parts received in order from part 0 (a part that arrives early waits in the tracks table
+/// until the parts before it are there), and the sum and count of the track's heart rates.
+struct TrackSummary: TableValue, Equatable {
+    /// The largest part count and heart-rate sum a stored summary may hold.
+    static let partLimit = 1 << 32, sumLimit = 1 << 52
+
+    /// Parts folded into ``climb``: parts 0 ..< climbParts.
+    var climbParts = 0
+    var climb = ElevationClimb()
+    var heartRateSum = 0
+    var heartRateCount = 0
+
+    init() {}
+
+    /// The mean heart rate of the track's points that carry one, rounded as the activity detail rounds it.
+    var meanHeartRate: Int? {
+        heartRateCount > 0 ? Int((Double(heartRateSum) / Double(heartRateCount)).rounded()) : nil
+    }
+
+    func encode(into w: inout ByteWriter) {
+        w.int(climbParts)
+        if let reference = climb.reference { w.byte(1); w.double(reference) } else { w.byte(0) }
+        w.double(climb.gain); w.double(climb.loss)
+        w.int(heartRateSum); w.int(heartRateCount)
+    }
+
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        climbParts = try FieldReader.int(s, &o)
+        let reference = try ByteReader.byte(s, &o) == 0 ? nil : try ByteReader.double(s, &o)
+        let gain = try ByteReader.double(s, &o), loss = try ByteReader.double(s, &o)
+        heartRateSum = try FieldReader.int(s, &o)
+        heartRateCount = try FieldReader.int(s, &o)
+        guard o == s.count else { throw DecodeFailure(reason: "\(s.count - o) bytes after a track summary") }
+        // Bounds far beyond any track the rules admit, so folding on and rounding can never trap.
+        let metres = -1e9...1e9
+        guard (0...Self.partLimit).contains(climbParts), metres.contains(reference ?? 0), (0...1e12).contains(gain), (0...1e12).contains(loss),
+              (0...Self.sumLimit).contains(heartRateSum), (0...Self.sumLimit).contains(heartRateCount)
+        else { throw DecodeFailure(reason: "a track summary out of range") }
+        climb = ElevationClimb(reference: reference, gain: gain, loss: loss)
+    }
+}

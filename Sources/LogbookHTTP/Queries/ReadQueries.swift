@@ -73,6 +73,40 @@ struct PeriodQuery: RouteQuery {
     }
 }
 
+/// The stats tab: `period`, the range (`from`, `to`) and the activity `type`.
+struct SummaryQuery: RouteQuery {
+    static let period = QueryParameter<SummaryPeriod>.choice(
+        "period", SummaryPeriod.self, "How the range is cut", "week (the user's weeks), month, year, or all (one bucket)", required: true)
+    static let from = QueryParameter<CivilDate>.day(
+        "from", "First day: its bucket is the first (default: the 12 buckets ending with to's; for all, the first day with a workout)")
+    static let to = QueryParameter<CivilDate>.day(
+        "to", "Last day: its bucket is the last (default: the user's today); not before from, and less than 36,525 days after it (else 400)")
+    static var parameters: [DocumentedQueryParameter] { [period.documented, from.documented, to.documented, ActivitiesQuery.type.documented] }
+    let period: SummaryPeriod
+    let from: CivilDate?
+    let to: CivilDate?
+    let type: ActivityType?
+    init(_ request: Request) throws {
+        period = try Self.period.requiredValue(in: request)
+        from = try Self.from.value(in: request)
+        to = try Self.to.value(in: request)
+        type = try ActivitiesQuery.type.value(in: request)
+    }
+}
+
+/// The stats tab's chart: the summary's query and the `metric` its bars show.
+struct SummaryChartQuery: RouteQuery {
+    static let metric = QueryParameter<SummaryChart.Metric>.choice(
+        "metric", SummaryChart.Metric.self, "What the bars show", "What the bars show (default distance)")
+    static var parameters: [DocumentedQueryParameter] { SummaryQuery.parameters + [metric.documented] }
+    let summary: SummaryQuery
+    let metric: SummaryChart.Metric
+    init(_ request: Request) throws {
+        summary = try SummaryQuery(request)
+        metric = try Self.metric.value(in: request) ?? .distance
+    }
+}
+
 /// `day`: the day streaks are computed as of.
 struct StreaksQuery: RouteQuery {
     static let day = QueryParameter<CivilDate>.day("day", "The day the streaks are computed as of (default: the last day with data)")

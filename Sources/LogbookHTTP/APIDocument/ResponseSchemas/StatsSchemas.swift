@@ -54,3 +54,54 @@ extension ActivityTotals: DocumentedSchema {
         ])
     }
 }
+
+extension StatsSummary: DocumentedSchema {
+    package static var schema: JSONSchema {
+        .object("The stats tab: counted workouts per week, month or year, or over all time, with each bucket's bests", required: [
+            "user": .string("The user the summary is of"),
+            "period": .enumeration("How the range is cut", SummaryPeriod.self),
+            "from": .date("First day of the first bucket"),
+            "to": .date("Last day of the last bucket"),
+            "weekStart": .enumeration("The week start weeks follow (the user's)", WeekStart.self),
+            "buckets": .array("Every bucket of the range, oldest first; empty ones are present with zeros", of: .reference(SummaryBucket.self)),
+            "totals": .reference(SummaryBucket.self, "All buckets together: the range's totals and bests"),
+        ], optional: [
+            "type": .enumeration("Only workouts of this type", ActivityType.self),
+        ])
+    }
+}
+
+extension SummaryBucket: DocumentedSchema {
+    package static var schema: JSONSchema {
+        .object("The counted workouts that started (local day) within one bucket", required: [
+            "from": .date("First day of the bucket"),
+            "to": .date("Last day of the bucket"),
+            "workouts": .count("Counted workouts"),
+            "distanceMeters": .count("Their distance, in metres"),
+            "movingSeconds": .count("Their moving time, in seconds"),
+            "elapsedSeconds": .count("Their wall-clock time, pauses included, in seconds"),
+            "elevationGainMeters": .count("Their climb over their tracks, in metres (each workout's as its detail reports it)"),
+            "activeKcal": .count("Their active kilocalories, where the source gave them"),
+        ], optional: [
+            "avgHeartRate": .number("Average heart rate weighted by moving time, over the workouts with one, to one decimal"),
+            "longest": .reference(SummaryBest.self, "The workout with the longest distance"),
+            "fastestPace": .reference(SummaryBest.self, "The run, walk or hike of at least 1 km with the fastest average pace"),
+            "fastestSpeed": .reference(SummaryBest.self, "The ride of at least 1 km with the highest average speed"),
+        ])
+    }
+}
+
+extension SummaryBest: DocumentedSchema {
+    package static var schema: JSONSchema {
+        .object("A workout that holds one of a bucket's bests", required: [
+            "workoutId": .string("The workout"),
+            "date": .date("The local day it started"),
+            "activityType": .enumeration("Its activity type", ActivityType.self),
+            "distanceMeters": .count("Its distance, in metres"),
+            "movingSeconds": .count("Its moving time, in seconds"),
+        ], optional: [
+            "paceSecondsPerKm": .number("Its average pace in seconds per kilometre (run, walk, hike)"),
+            "speedKmh": .number("Its average speed in kilometres per hour (ride)"),
+        ])
+    }
+}

@@ -1,0 +1,302 @@
+public import EventLog
+
+/// How a stats summary is cut: into the user's weeks (by their week start), calendar months,
+/// calendar years, or one bucket for all of it.
+public enum SummaryPeriod: String, Sendable, Hashable, Codable, CaseIterable {
+    case week, month, year, all
+}
+
+/// The stats tab (ConnectStats): a user's counted workouts summed per week, month or year, or over
+/// all time, with the bests of each bucket. Every bucket of the range is present, zero when
+/// nothing happened in it.
+public struct StatsSummary: Sendable, Hashable, Codable {
+    public var user: String
+    public var period: SummaryPeriod
+    /// Only workouts of this type (nil: all types).
+    public var type: ActivityType?
+    /// The first day of the first bucket and the last day of the last one: the range asked for,
+    /// widened to whole buckets (for `all`, the range itself).
+    public var from: CivilDate
+    public var to: CivilDate
+    /// The week start the weeks follow (the user's).
+    public var weekStart: WeekStart
+    /// Oldest first.
+    public var buckets: [SummaryBucket]
+    /// Every bucket together: the range's totals and bests.
+    public var totals: SummaryBucket
+}
+
+/// One bucket of a ``StatsSummary``: the workouts that started (local day, in the start's own
+/// offset) from `from` to `to`, inclusive.
+public struct SummaryBucket: Sendable, Hashable, Codable {
+    public var from: CivilDate
+    public var to: CivilDate
+    public var workouts: Int = 0
+    public var distanceMeters: Int = 0
+    public var movingSeconds: Int = 0
+    /// Wall-clock time, pauses included: the source's elapsed time, else end minus start, else
+    /// the moving time.
+    public var elapsedSeconds: Int = 0
+    /// The sum of each workout's climb (as its detail reports it: the track's altitudes with a
+    /// 3 m hysteresis, rounded per workout); workouts without altitudes add nothing.
+    public var elevationGainMeters: Int = 0
+    /// The sum of the workouts' active kilocalories, where the source gave them.
+    public var activeKcal: Int = 0
+    /// Average heart rate weighted by moving time, over the workouts with one (the source's
+    /// average, else the mean of the track's rates), to one decimal; nil without any.
+    public var avgHeartRate: Double?
+    /// The workout with the longest distance (ties: the longer moving time, then the earlier
+    /// start, then the workout id's bytes).
+    public var longest: SummaryBest?
+    /// The run, walk or hike of at least 1 km with the fastest average pace (ties: the longer
+    /// distance, then the earlier start, then the id).
+    public var fastestPace: SummaryBest?
+    /// The ride of at least 1 km with the highest average speed (ties as for pace).
+    public var fastestSpeed: SummaryBest?
+
+    /// An empty bucket.
+    public init(from: CivilDate, to: CivilDate) {
+        self.from = from
+        self.to = to
+    }
+}
+
+/// A workout that holds a best of a bucket.
+public struct SummaryBest: Sendable, Hashable, Codable {
+    public var workoutId: String
+    public var date: CivilDate
+    public var activityType: ActivityType
+    public var distanceMeters: Int
+    public var movingSeconds: Int
+    /// Seconds per kilometre (run, walk, hike; nil without distance).
+    public var paceSecondsPerKm: Double?
+    /// Kilometres per hour (ride; nil without time).
+    public var speedKmh: Double?
+}
+
+/// What one counted workout brings to a summary.
+struct SummaryWorkout: Sendable {
+    var id: String
+    var date: CivilDate
+    var startInstant: Int64
+    var type: ActivityType
+    var distanceMeters: Int
+    var movingSeconds: Int
+    var elapsedSeconds: Int
+    var elevationGainMeters: Int?
+    var activeKcal: Int?
+    var heartRate: Int?
+
+    /// The largest distance, time, kilocalories and heart rate a stored workout may carry here:
+    /// far beyond any the rules admit, and small enough that no sum of them overflows.
+    static let quantityLimit = 1 << 32
+
+    /// The workout as `record` and its track's summary describe it; a record whose numbers no
+    /// command could have written (a damaged store) is a storage error, not a trap.
+    init(_ record: ActivityRecord, track: TrackSummary?) throws(LogbookError) {
+        let quantities = [record.distanceMeters, record.movingSeconds, record.elapsedSeconds ?? 0, record.activeKcal ?? 0, record.avgHeartRate ?? 0]
+        let (span, overflow) = (record.endedAt?.instant ?? record.startedAt.instant).subtractingReportingOverflow(record.startedAt.instant)
+        guard quantities.allSatisfy({ (0...Self.quantityLimit).contains($0) }), !overflow else {
+            throw .storage("stored workout \(record.workoutId) holds numbers out of range")
+        }
+        id = record.workoutId
+        date = record.date
+        startInstant = record.startedAt.instant
+        type = record.activityType
+        distanceMeters = record.distanceMeters
+        movingSeconds = record.movingSeconds
+        if let elapsed = record.elapsedSeconds {
+            elapsedSeconds = elapsed
+        } else if record.endedAt != nil, span >= 0, span / 1_000_000 <= Self.quantityLimit {
+            elapsedSeconds = Int(span / 1_000_000)
+        } else {
+            elapsedSeconds = record.movingSeconds
+        }
+        elevationGainMeters = track?.climb.gainMeters
+        activeKcal = record.activeKcal
+        heartRate = (record.avgHeartRate ?? track?.meanHeartRate).map { min($0, 1 << 16) }
+    }
+
+    var best: SummaryBest {
+        SummaryBest(
+            workoutId: id, date: date, activityType: type, distanceMeters: distanceMeters, movingSeconds: movingSeconds,
+            paceSecondsPerKm: type.usesPace && distanceMeters > 0 ? Double(movingSeconds) / (Double(distanceMeters) / 1000) : nil,
+            speedKmh: type == .ride && movingSeconds > 0 ? (Double(distanceMeters) / 1000) / (Double(movingSeconds) / 3600) : nil)
+    }
+}
+
+/// Sums workouts into one bucket.
+struct SummaryAccumulator {
+    /// Workouts shorter than this never hold a fastest pace or speed (as personal records).
+    static let fastestMinimumMeters = 1000
+
+    private(set) var bucket: SummaryBucket
+    private var heartRateWeighted = 0
+    private var heartRateSeconds = 0
+    private var longest: SummaryWorkout?
+    private var fastestPace: SummaryWorkout?
+    private var fastestSpeed: SummaryWorkout?
+
+    init(from: CivilDate, to: CivilDate) { bucket = SummaryBucket(from: from, to: to) }
+
+    mutating func add(_ w: SummaryWorkout) {
+        bucket.workouts += 1
+        bucket.distanceMeters += w.distanceMeters
+        bucket.movingSeconds += w.movingSeconds
+        bucket.elapsedSeconds += w.elapsedSeconds
+        bucket.elevationGainMeters += w.elevationGainMeters ?? 0
+        bucket.activeKcal += w.activeKcal ?? 0
+        if let rate = w.heartRate, w.movingSeconds > 0 {
+            heartRateWeighted += rate * w.movingSeconds
+            heartRateSeconds += w.movingSeconds
+        }
+        if longest.map({ Self.longer(w, than: $0) }) ?? true { longest = w }
+        if w.distanceMeters >= Self.fastestMinimumMeters, w.movingSeconds > 0 {
+            if w.type.usesPace, fastestPace.map({ Self.faster(w, than: $0) }) ?? true { fastestPace = w }
+            if w.type == .ride, fastestSpeed.map({ Self.faster(w, than: $0) }) ?? true { fastestSpeed = w }
+        }
+    }
+
+    /// Adds another bucket's workouts (for the totals).
+    mutating func add(_ other: SummaryAccumulator) {
+        bucket.workouts += other.bucket.workouts
+        bucket.distanceMeters += other.bucket.distanceMeters
+        bucket.movingSeconds += other.bucket.movingSeconds
+        bucket.elapsedSeconds += other.bucket.elapsedSeconds
+        bucket.elevationGainMeters += other.bucket.elevationGainMeters
+        bucket.activeKcal += other.bucket.activeKcal
+        heartRateWeighted += other.heartRateWeighted
+        heartRateSeconds += other.heartRateSeconds
+        if let w = other.longest, longest.map({ Self.longer(w, than: $0) }) ?? true { longest = w }
+        if let w = other.fastestPace, fastestPace.map({ Self.faster(w, than: $0) }) ?? true { fastestPace = w }
+        if let w = other.fastestSpeed, fastestSpeed.map({ Self.faster(w, than: $0) }) ?? true { fastestSpeed = w }
+    }
+
+    /// The bucket with its average and bests.
+    var result: SummaryBucket {
+        var result = bucket
+        result.avgHeartRate = heartRateSeconds > 0 ? (Double(heartRateWeighted) / Double(heartRateSeconds) * 10).rounded() / 10 : nil
+        result.longest = longest?.best
+        result.fastestPace = fastestPace?.best
+        result.fastestSpeed = fastestSpeed?.best
+        return result
+    }
+
+    /// Whether `a` comes before `b` when neither is better: the earlier start, then the id's bytes.
+    private static func earlier(_ a: SummaryWorkout, _ b: SummaryWorkout) -> Bool {
+        a.startInstant != b.startInstant ? a.startInstant < b.startInstant : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+    }
+
+    static func longer(_ a: SummaryWorkout, than b: SummaryWorkout) -> Bool {
+        if a.distanceMeters != b.distanceMeters { return a.distanceMeters > b.distanceMeters }
+        if a.movingSeconds != b.movingSeconds { return a.movingSeconds > b.movingSeconds }
+        return earlier(a, b)
+    }
+
+    /// Faster average: less time per metre, compared exactly (a.moving / a.distance < b.moving / b.distance).
+    static func faster(_ a: SummaryWorkout, than b: SummaryWorkout) -> Bool {
+        let left = a.movingSeconds.multipliedFullWidth(by: b.distanceMeters)
+        let right = b.movingSeconds.multipliedFullWidth(by: a.distanceMeters)
+        if left.high != right.high || left.low != right.low { return (left.high, left.low) < (right.high, right.low) }
+        if a.distanceMeters != b.distanceMeters { return a.distanceMeters > b.distanceMeters }
+        return earlier(a, b)
+    }
+}
+
+/// The buckets of a summary: pure date arithmetic, the same in every time zone and locale.
+public enum SummaryBuckets {
+    /// At most this many days from `from` to `to` (100 years of weeks: 5,218 buckets).
+    public static let maximumDays = 36_525
+
+    /// The whole buckets holding `from` … `to`, oldest first (`all`: that range as one bucket).
+    public static func buckets(_ period: SummaryPeriod, from: CivilDate, to: CivilDate, weekStart: WeekStart) -> [(from: CivilDate, to: CivilDate)] {
+        var result: [(from: CivilDate, to: CivilDate)] = []
+        switch period {
+        case .all:
+            result.append((from, to))
+        case .week:
+            var start = StatsReadModel.weekStart(containing: from, weekStart: weekStart)
+            while start <= to {
+                result.append((start, start.adding(days: 6)))
+                start = start.adding(days: 7)
+            }
+        case .month:
+            var (year, month) = (from.year, from.month)
+            while let start = CivilDate(year: year, month: month, day: 1), start <= to {
+                result.append((start, start.adding(days: CivilDate.daysIn(month: month, year: year) - 1)))
+                (year, month) = month == 12 ? (year + 1, 1) : (year, month + 1)
+            }
+        case .year:
+            var year = from.year
+            while let start = CivilDate(year: year, month: 1, day: 1), start <= to {
+                result.append((start, CivilDate(year: year, month: 12, day: 31)!))
+                year += 1
+            }
+        }
+        return result
+    }
+
+    /// The default range: the `count` buckets ending with the one holding `today` (`all`: from
+    /// `first`, the first day with a counted workout, to today).
+    public static func defaultFrom(_ period: SummaryPeriod, today: CivilDate, first: CivilDate?, weekStart: WeekStart, count: Int = 12) -> CivilDate {
+        switch period {
+        case .all: return min(first ?? today, today)
+        case .week: return StatsReadModel.weekStart(containing: today, weekStart: weekStart).adding(days: -7 * (count - 1))
+        case .month:
+            let months = today.year * 12 + (today.month - 1) - (count - 1)
+            return CivilDate(year: max(1, months / 12), month: months % 12 + 1, day: 1) ?? today
+        case .year: return CivilDate(year: max(1, today.year - (count - 1)), month: 1, day: 1) ?? today
+        }
+    }
+}
+
+extension ActivitiesReadModel {
+    /// `user`'s counted workouts (of `type`, if given) from `from` to `to` in `period` buckets.
+    mutating func summary(
+        user: String, period: SummaryPeriod, from: CivilDate, to: CivilDate, type: ActivityType?, weekStart: WeekStart,
+        _ txn: (any TableReader)?
+    ) throws -> StatsSummary {
+        let ranges = SummaryBuckets.buckets(period, from: from, to: to, weekStart: weekStart)
+        var accumulators = ranges.map { SummaryAccumulator(from: $0.from, to: $0.to) }
+        let first = ranges.first?.from ?? from
+        let last = ranges.last?.to ?? to
+        // A start's local day is within a day of its UTC day (offsets are under 24 hours), so the
+        // list's instants two days either side hold every workout of the range.
+        let day: Int64 = 86_400_000_000
+        let low = (Int64(first.daysSinceEpoch) - 2) * day
+        let high = (Int64(last.daysSinceEpoch) + 3) * day
+        for (key, _) in try list.records(in: ActivityListKey(user, high, "")...ActivityListKey(user, low, "\u{10FFFF}"), txn) {
+            guard let record = try workouts.get(WorkoutKey(key.workoutId), txn) else { continue }
+            if let type, record.activityType != type { continue }
+            let date = record.date
+            guard date >= first, date <= last else { continue }
+            // The bucket holding the date: the last whose first day is on or before it.
+            var lower = 0, upper = ranges.count
+            while upper - lower > 1 {
+                let middle = (lower + upper) / 2
+                if ranges[middle].from <= date { lower = middle } else { upper = middle }
+            }
+            let track = record.trackParts > 0 ? try trackSummaries.get(WorkoutKey(record.workoutId), txn) : nil
+            accumulators[lower].add(try SummaryWorkout(record, track: track))
+        }
+        var totals = SummaryAccumulator(from: first, to: last)
+        for accumulator in accumulators { totals.add(accumulator) }
+        return StatsSummary(
+            user: user, period: period, type: type, from: first, to: last, weekStart: weekStart,
+            buckets: accumulators.map(\.result), totals: totals.result)
+    }
+
+    /// The local date of `user`'s first counted workout (nil without any).
+    mutating func firstWorkoutDate(user: String, _ txn: (any TableReader)?) throws -> CivilDate? {
+        let keys = try list.records(in: ActivityListKey(user, .max, "")...ActivityListKey(user, .min, "\u{10FFFF}"), txn).map(\.0)
+        // The list runs newest first; the oldest start is last. Local dates follow instants within
+        // a day's offset, so the first date is among the starts up to two days after the oldest.
+        guard let oldest = keys.last?.startInstant else { return nil }
+        var first: CivilDate?
+        for key in keys.reversed() {
+            guard key.startInstant - oldest <= 2 * 86_400_000_000 else { break }
+            if let date = try workouts.get(WorkoutKey(key.workoutId), txn)?.date, first.map({ date < $0 }) ?? true { first = date }
+        }
+        return first
+    }
+}
