@@ -142,6 +142,8 @@ public struct DomainRule: RawRepresentable, Sendable, Hashable, Codable, CaseIte
     public static let oneActiveWorkout = DomainRule(rawValue: "one_active_workout")
     public static let workoutExists = DomainRule(rawValue: "workout_exists")
     public static let nonNegativeQuantity = DomainRule(rawValue: "non_negative_quantity")
+    /// A workout or lap quantity beyond its limit (100,000 km, 400 days, 100 million steps, 10 million kcal, 300 bpm).
+    public static let quantityTooLarge = DomainRule(rawValue: "quantity_too_large")
     public static let endsAfterStart = DomainRule(rawValue: "ends_after_start")
     public static let importNeedsSource = DomainRule(rawValue: "import_needs_source")
     public static let stepSampleInvalid = DomainRule(rawValue: "step_sample_invalid")
@@ -172,6 +174,7 @@ public struct DomainRule: RawRepresentable, Sendable, Hashable, Codable, CaseIte
         .oneActiveWorkout,
         .workoutExists,
         .nonNegativeQuantity,
+        .quantityTooLarge,
         .endsAfterStart,
         .importNeedsSource,
         .stepSampleInvalid,

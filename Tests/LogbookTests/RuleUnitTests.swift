@@ -91,6 +91,14 @@ struct RuleUnitTests {
                     distanceMeters: 1, movingSeconds: 1, source: WorkoutSource(kind: .garmin, sourceId: "new")))),
         Refusal(rule: .nonNegativeQuantity, note: "a negative distance", history: { running() },
                 command: .finishWorkout(user: "u1", WorkoutFinished(workoutId: "w1", endedAt: at("2026-11-20T07:40:00+01:00"), distanceMeters: -1, movingSeconds: 1500))),
+        Refusal(rule: .quantityTooLarge, note: "a distance no sum can hold twice (a trap once, when two landed on one day)", history: { .standard },
+                command: .importWorkout(user: "u1", WorkoutImported(
+                    workoutId: "g3", activityType: .ride, startedAt: at("2026-11-19T09:00:00+01:00"), endedAt: at("2026-11-19T10:00:00+01:00"),
+                    distanceMeters: Int.max / 2 + 1, movingSeconds: 1, source: WorkoutSource(kind: .garmin, sourceId: "g3")))),
+        Refusal(rule: .quantityTooLarge, note: "a lap's heart rate over 300", history: { running() },
+                command: .finishWorkout(user: "u1", WorkoutFinished(
+                    workoutId: "w1", endedAt: at("2026-11-20T07:40:00+01:00"), distanceMeters: 5000, movingSeconds: 1500,
+                    laps: [Lap(distanceMeters: 5000, movingSeconds: 1500, avgHeartRate: 301)]))),
         Refusal(rule: .endsAfterStart, note: "finished before it started", history: { running() },
                 command: .finishWorkout(user: "u1", WorkoutFinished(workoutId: "w1", endedAt: at("2026-11-20T06:59:00+01:00"), distanceMeters: 1, movingSeconds: 1))),
         Refusal(rule: .importNeedsSource, note: "an import without a source id", history: { .standard },

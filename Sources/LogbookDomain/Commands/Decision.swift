@@ -112,11 +112,9 @@ package struct Decider<State: DecisionState> {
                 return Decision(workoutId: e.workoutId, existingWorkout: e.workoutId)
             }
             guard e.endedAt.instant > e.startedAt.instant else { throw rule(.endsAfterStart, "endedAt must be after startedAt") }
-            try Rules.totals(distance: e.distanceMeters, moving: e.movingSeconds, steps: e.steps, kcal: e.activeKcal, heartRate: e.avgHeartRate, laps: e.laps)
+            try Rules.totals(distance: e.distanceMeters, moving: e.movingSeconds, steps: e.steps, kcal: e.activeKcal, heartRate: e.avgHeartRate,
+                             laps: e.laps, elapsed: e.elapsedSeconds, maxHeartRate: e.maxHeartRate)
             if let title = e.title { try Rules.text(title, "title") }
-            for (name, value) in [("elapsedSeconds", e.elapsedSeconds ?? 0), ("maxHeartRate", e.maxHeartRate ?? 0)] where value < 0 {
-                throw rule(.nonNegativeQuantity, "\(name) must not be negative (got \(value))")
-            }
             let occurredAt = Rules.local(now, e.endedAt.utcOffsetSeconds)
             var events: [(DomainEvent, occurredAt: Timestamp)] = [(.workoutImported(e), occurredAt)]
             if let track {

@@ -34,20 +34,43 @@ package enum Rules {
         Timestamp(microsecondsSinceEpoch: now.instant, utcOffsetSeconds: offset)
     }
 
-    static func totals(distance: Int, moving: Int, steps: Int?, kcal: Int?, heartRate: Int?, laps: [Lap]?) throws(LogbookError) {
-        for (name, value) in [("distanceMeters", distance), ("movingSeconds", moving), ("steps", steps ?? 0),
-                              ("activeKcal", kcal ?? 0), ("avgHeartRate", heartRate ?? 0)] where value < 0 {
-            throw .ruleViolation(rule: .nonNegativeQuantity, message: "\(name) must not be negative (got \(value))")
-        }
-        for (index, lap) in (laps ?? []).enumerated() {
-            for (name, value) in [("distanceMeters", lap.distanceMeters), ("movingSeconds", lap.movingSeconds),
-                                  ("elapsedSeconds", lap.elapsedSeconds ?? 0), ("activeKcal", lap.activeKcal ?? 0),
-                                  ("avgHeartRate", lap.avgHeartRate ?? 0), ("maxHeartRate", lap.maxHeartRate ?? 0)] where value < 0 {
-                throw .ruleViolation(rule: .nonNegativeQuantity, message: "lap \(index) has a negative \(name) (\(value))")
-            }
-        }
+    /// The most a workout or a lap may claim, far beyond any real one (100,000 km, 400 days,
+    /// 10 million kcal, 300 bpm), so no sum of them in a read model can overflow. The event
+    /// declarations give the JSON readers and schemas the same `max`, so a body over one is a 400
+    /// naming its field before a command is decided; these catch workouts built in Swift (files).
+    static let quantityLimits: [String: Int] = [
+        "distanceMeters": 100_000_000, "movingSeconds": 34_560_000, "elapsedSeconds": 34_560_000, "steps": 100_000_000,
+        "activeKcal": 10_000_000, "avgHeartRate": 300, "maxHeartRate": 300,
+    ]
+
+    /// A workout's totals and laps: each quantity 0 … its ``quantityLimits`` entry, at most 10,000 laps.
+    static func totals(
+        distance: Int, moving: Int, steps: Int?, kcal: Int?, heartRate: Int?, laps: [Lap]?, elapsed: Int? = nil, maxHeartRate: Int? = nil
+    ) throws(LogbookError) {
+        try quantities([("distanceMeters", distance), ("movingSeconds", moving), ("steps", steps), ("activeKcal", kcal),
+                        ("avgHeartRate", heartRate), ("elapsedSeconds", elapsed), ("maxHeartRate", maxHeartRate)], of: nil)
         guard (laps ?? []).count <= 10_000 else {
             throw .ruleViolation(rule: .nonNegativeQuantity, message: "a workout holds at most 10,000 laps (got \(laps?.count ?? 0))")
+        }
+        for (index, lap) in (laps ?? []).enumerated() {
+            try quantities([("distanceMeters", lap.distanceMeters), ("movingSeconds", lap.movingSeconds), ("elapsedSeconds", lap.elapsedSeconds),
+                            ("activeKcal", lap.activeKcal), ("avgHeartRate", lap.avgHeartRate), ("maxHeartRate", lap.maxHeartRate)],
+                           of: "lap \(index)")
+        }
+    }
+
+    /// Each present quantity within 0 … its limit; the error names it (and its lap).
+    private static func quantities(_ values: [(String, Int?)], of part: String?) throws(LogbookError) {
+        for (name, value) in values {
+            guard let value else { continue }
+            let limit = quantityLimits[name] ?? Int.max
+            let place = part.map { "\($0): " } ?? ""
+            guard value >= 0 else {
+                throw .ruleViolation(rule: .nonNegativeQuantity, message: "\(place)\(name) must not be negative (got \(value))")
+            }
+            guard value <= limit else {
+                throw .ruleViolation(rule: .quantityTooLarge, message: "\(place)\(name) must be at most \(limit) (got \(value))")
+            }
         }
     }
 

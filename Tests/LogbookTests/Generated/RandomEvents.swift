@@ -46,11 +46,11 @@ extension WireCodecTests.Random {
             return .workoutFinished(WorkoutFinished(
                 workoutId: r.id(),
                 endedAt: r.timestamp(),
-                distanceMeters: r.count(),
-                movingSeconds: r.count(),
-                steps: r.maybe { r in r.count() },
-                activeKcal: r.maybe { r in r.count() },
-                avgHeartRate: r.maybe { r in r.count() },
+                distanceMeters: r.withinSchema ? r.int(0...100_000_000) : r.count(),
+                movingSeconds: r.withinSchema ? r.int(0...34_560_000) : r.count(),
+                steps: r.maybe { r in r.withinSchema ? r.int(0...100_000_000) : r.count() },
+                activeKcal: r.maybe { r in r.withinSchema ? r.int(0...10_000_000) : r.count() },
+                avgHeartRate: r.maybe { r in r.withinSchema ? r.int(0...300) : r.count() },
                 laps: r.maybe { r in (0..<r.int(0...3)).map { _ in r.randomLap() } }
             ))
         case .workoutDiscarded:
@@ -61,16 +61,16 @@ extension WireCodecTests.Random {
                 activityType: r.pick(ActivityType.allCases),
                 startedAt: r.timestamp(),
                 endedAt: r.timestamp(),
-                distanceMeters: r.count(),
-                movingSeconds: r.count(),
-                steps: r.maybe { r in r.count() },
-                activeKcal: r.maybe { r in r.count() },
-                avgHeartRate: r.maybe { r in r.count() },
+                distanceMeters: r.withinSchema ? r.int(0...100_000_000) : r.count(),
+                movingSeconds: r.withinSchema ? r.int(0...34_560_000) : r.count(),
+                steps: r.maybe { r in r.withinSchema ? r.int(0...100_000_000) : r.count() },
+                activeKcal: r.maybe { r in r.withinSchema ? r.int(0...10_000_000) : r.count() },
+                avgHeartRate: r.maybe { r in r.withinSchema ? r.int(0...300) : r.count() },
                 laps: r.maybe { r in (0..<r.int(0...3)).map { _ in r.randomLap() } },
                 source: r.randomWorkoutSource(),
                 title: r.maybe { r in r.text() },
-                elapsedSeconds: r.maybe { r in r.count() },
-                maxHeartRate: r.maybe { r in r.count() }
+                elapsedSeconds: r.maybe { r in r.withinSchema ? r.int(0...34_560_000) : r.count() },
+                maxHeartRate: r.maybe { r in r.withinSchema ? r.int(0...300) : r.count() }
             ))
         case .workoutEdited:
             return .workoutEdited(WorkoutEdited(
@@ -177,20 +177,25 @@ extension WireCodecTests.Random {
 
     private static func randomLap(_ r: inout Self) -> Lap {
         Lap(
-            distanceMeters: r.count(),
-            movingSeconds: r.count(),
+            distanceMeters: r.withinSchema ? r.int(0...100_000_000) : r.count(),
+            movingSeconds: r.withinSchema ? r.int(0...34_560_000) : r.count(),
             startedAt: r.maybe { r in r.timestamp() },
-            elapsedSeconds: r.maybe { r in r.count() },
-            activeKcal: r.maybe { r in r.count() },
-            avgHeartRate: r.maybe { r in r.count() },
-            maxHeartRate: r.maybe { r in r.count() }
+            elapsedSeconds: r.maybe { r in r.withinSchema ? r.int(0...34_560_000) : r.count() },
+            activeKcal: r.maybe { r in r.withinSchema ? r.int(0...10_000_000) : r.count() },
+            avgHeartRate: r.maybe { r in r.withinSchema ? r.int(0...300) : r.count() },
+            maxHeartRate: r.maybe { r in r.withinSchema ? r.int(0...300) : r.count() }
         )
     }
 
     mutating func randomStepSample() -> StepSample { Self.randomStepSample(&self) }
 
     private static func randomStepSample(_ r: inout Self) -> StepSample {
-        StepSample(start: r.timestamp(), end: r.timestamp(), count: r.count(), source: r.text())
+        StepSample(
+            start: r.timestamp(),
+            end: r.timestamp(),
+            count: r.withinSchema ? r.int(0...100_000) : r.count(),
+            source: r.text()
+        )
     }
 }
 

@@ -167,11 +167,11 @@ enum PayloadJSONReading {
             switch key {
             case "workoutId": try r.readId(&workoutId)
             case "endedAt": try r.read(&endedAt)
-            case "distanceMeters": try r.read(&distanceMeters, within: 0...Int.max)
-            case "movingSeconds": try r.read(&movingSeconds, within: 0...Int.max)
-            case "steps": try r.read(&steps, within: 0...Int.max)
-            case "activeKcal": try r.read(&activeKcal, within: 0...Int.max)
-            case "avgHeartRate": try r.read(&avgHeartRate, within: 0...Int.max)
+            case "distanceMeters": try r.read(&distanceMeters, within: 0...100_000_000)
+            case "movingSeconds": try r.read(&movingSeconds, within: 0...34_560_000)
+            case "steps": try r.read(&steps, within: 0...100_000_000)
+            case "activeKcal": try r.read(&activeKcal, within: 0...10_000_000)
+            case "avgHeartRate": try r.read(&avgHeartRate, within: 0...300)
             case "laps": try r.once(laps); laps = try r.readElements(items: nil) { (r) throws(JSONReadError) in try readLap(&r, version: version) }
             default: throw r.unknownField()
             }
@@ -221,16 +221,16 @@ enum PayloadJSONReading {
             case "activityType": try r.read(&activityType)
             case "startedAt": try r.read(&startedAt)
             case "endedAt": try r.read(&endedAt)
-            case "distanceMeters": try r.read(&distanceMeters, within: 0...Int.max)
-            case "movingSeconds": try r.read(&movingSeconds, within: 0...Int.max)
-            case "steps": try r.read(&steps, within: 0...Int.max)
-            case "activeKcal": try r.read(&activeKcal, within: 0...Int.max)
-            case "avgHeartRate": try r.read(&avgHeartRate, within: 0...Int.max)
+            case "distanceMeters": try r.read(&distanceMeters, within: 0...100_000_000)
+            case "movingSeconds": try r.read(&movingSeconds, within: 0...34_560_000)
+            case "steps": try r.read(&steps, within: 0...100_000_000)
+            case "activeKcal": try r.read(&activeKcal, within: 0...10_000_000)
+            case "avgHeartRate": try r.read(&avgHeartRate, within: 0...300)
             case "laps": try r.once(laps); laps = try r.readElements(items: nil) { (r) throws(JSONReadError) in try readLap(&r, version: version) }
             case "source": try r.once(source); source = try readWorkoutSource(&r, version: version)
             case "title": try r.read(&title)
-            case "elapsedSeconds" where version >= 2: try r.read(&elapsedSeconds, within: 0...Int.max)
-            case "maxHeartRate" where version >= 2: try r.read(&maxHeartRate, within: 0...Int.max)
+            case "elapsedSeconds" where version >= 2: try r.read(&elapsedSeconds, within: 0...34_560_000)
+            case "maxHeartRate" where version >= 2: try r.read(&maxHeartRate, within: 0...300)
             default: throw r.unknownField()
             }
         }
@@ -628,13 +628,13 @@ enum PayloadJSONReading {
         var maxHeartRate: Int?
         try r.readObject { (r, key) throws(JSONReadError) in
             switch key {
-            case "distanceMeters": try r.read(&distanceMeters, within: 0...Int.max)
-            case "movingSeconds": try r.read(&movingSeconds, within: 0...Int.max)
+            case "distanceMeters": try r.read(&distanceMeters, within: 0...100_000_000)
+            case "movingSeconds": try r.read(&movingSeconds, within: 0...34_560_000)
             case "startedAt" where version >= 2: try r.read(&startedAt)
-            case "elapsedSeconds" where version >= 2: try r.read(&elapsedSeconds, within: 0...Int.max)
-            case "activeKcal" where version >= 2: try r.read(&activeKcal, within: 0...Int.max)
-            case "avgHeartRate" where version >= 2: try r.read(&avgHeartRate, within: 0...Int.max)
-            case "maxHeartRate" where version >= 2: try r.read(&maxHeartRate, within: 0...Int.max)
+            case "elapsedSeconds" where version >= 2: try r.read(&elapsedSeconds, within: 0...34_560_000)
+            case "activeKcal" where version >= 2: try r.read(&activeKcal, within: 0...10_000_000)
+            case "avgHeartRate" where version >= 2: try r.read(&avgHeartRate, within: 0...300)
+            case "maxHeartRate" where version >= 2: try r.read(&maxHeartRate, within: 0...300)
             default: throw r.unknownField()
             }
         }
@@ -658,7 +658,7 @@ enum PayloadJSONReading {
             switch key {
             case "start": try r.read(&start)
             case "end": try r.read(&end)
-            case "count": try r.read(&count, within: 0...Int.max)
+            case "count": try r.read(&count, within: 0...100_000)
             case "source" where version >= 2: try r.read(&source)
             default: throw r.unknownField()
             }
