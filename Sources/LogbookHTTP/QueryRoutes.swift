@@ -41,7 +41,9 @@ struct QueryRoutes<Context: LogbookRouteContext> {
             try await answer(.stats, request, context) { user, asOf in try await logbook.periodStats(user: user, from: query.from, to: query.to, asOf: asOf) }
         }
         read("users/{user}/stats/summary", "The stats tab: counted workouts per week, month or year, or over all time, with each bucket's bests", query: SummaryQuery.self, returns: StatsSummary.self) { request, context, query in
-            try await answer(.activities, request, context) { user, asOf in
+            // Without `to` the range ends on the user's today: the day is part of the cached answer's key.
+            let today = query.to == nil ? "today \(try await trainingToday(request, context, nil))" : ""
+            return try await answer(.activities, request, context, key: today) { user, asOf in
                 try await logbook.statsSummary(user: user, period: query.period, from: query.from, to: query.to, type: query.type, asOf: asOf)
             }
         }
@@ -243,7 +245,7 @@ struct QueryRoutes<Context: LogbookRouteContext> {
             return Data(SummaryChart(summary: summary, metric: query.metric, units: profile.units).svg.utf8)
         }
         // Without a `to` the answer follows the user's today: the key names the day it was drawn for.
-        let today = query.summary.to == nil ? " today \(try await logbook.today(user: user))" : ""
+        let today = query.summary.to == nil ? " today \(try await trainingToday(request, context, nil))" : ""
         let svg = asOf == nil
             ? try await logbook.cachedDerivation(of: .activities, user: user, key: "svg \(request.uri)\(today)", bytes: { $0.count }, compute: render)
             : try await render()

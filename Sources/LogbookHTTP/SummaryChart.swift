@@ -21,7 +21,8 @@ struct SummaryChart: Sendable {
         switch metric {
         case .distance: units == .imperial ? bucket.distanceMeters * 100 / 1609 : bucket.distanceMeters / 10
         case .time: bucket.movingSeconds * 100 / 3600
-        case .elevation: units == .imperial ? bucket.elevationGainMeters * 100_000 / 30_480 : bucket.elevationGainMeters * 100
+        // Climb sums are bounded by the track rules, but a chart multiplies: clamp rather than trap.
+        case .elevation: units == .imperial ? min(bucket.elevationGainMeters, 1 << 40) * 100_000 / 30_480 : min(bucket.elevationGainMeters, 1 << 40) * 100
         case .workouts: bucket.workouts * 100
         }
     }

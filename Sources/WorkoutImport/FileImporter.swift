@@ -230,7 +230,7 @@ struct Reading: Sendable {
             workouts.append(FileImportReport.Workout(
                 sourceKind: e.source.kind.rawValue, sourceId: e.source.sourceId ?? "", activityType: e.activityType.rawValue,
                 startedAt: e.startedAt, endedAt: e.endedAt, elapsedSeconds: e.elapsedSeconds,
-                movingSeconds: ImportMapping.count(parsed.movingSeconds), distanceMeters: ImportMapping.count(parsed.distanceMeters),
+                movingSeconds: ImportMapping.count(parsed.movingSeconds, "movingSeconds"), distanceMeters: ImportMapping.count(parsed.distanceMeters, "distanceMeters"),
                 activeKcal: e.activeKcal, avgHeartRate: e.avgHeartRate, laps: e.laps?.count ?? 0, trackPoints: track?.points ?? 0))
         case (_, .steps(let kept)):
             stepSamples += kept.count

@@ -78,23 +78,24 @@ public struct ImportMapping: Sendable {
             workoutId: workoutId(kind: kind, sourceId: sourceId),
             activityType: ActivityType(rawValue: workout.activityType) ?? .other,
             startedAt: startedAt, endedAt: endedAt,
-            distanceMeters: Self.count(workout.distanceMeters) ?? 0,
-            movingSeconds: Self.count(workout.movingSeconds ?? workout.elapsedSeconds) ?? 0,
-            activeKcal: workout.activeKcal.flatMap { $0 >= 0 ? $0 : nil },
+            distanceMeters: Self.count(workout.distanceMeters, "distanceMeters") ?? 0,
+            movingSeconds: Self.count(workout.movingSeconds ?? workout.elapsedSeconds, "movingSeconds") ?? 0,
+            activeKcal: Self.count(workout.activeKcal.map(Double.init), "activeKcal"),
             avgHeartRate: Self.heartRate(workout.avgHeartRate),
             // Logbook keeps at most 10,000 laps a workout; a file with more keeps its totals and track.
             laps: workout.laps.isEmpty || workout.laps.count > 10_000 ? nil : workout.laps.map(lap),
             source: WorkoutSource(kind: kind, sourceId: sourceId),
             title: workout.title.map { String($0.prefix(200)) }.flatMap { Self.cleanText($0) },
-            elapsedSeconds: Self.count(workout.elapsedSeconds),
+            elapsedSeconds: Self.count(workout.elapsedSeconds, "elapsedSeconds"),
             maxHeartRate: Self.heartRate(workout.maxHeartRate))
         return (imported, track(workout.track, from: workout.startedAt))
     }
 
     private func lap(_ lap: ParsedLap) -> Lap {
-        Lap(distanceMeters: Self.count(lap.distanceMeters) ?? 0, movingSeconds: Self.count(lap.movingSeconds ?? lap.elapsedSeconds) ?? 0,
-            startedAt: timestamp(lap.start), elapsedSeconds: Self.count(lap.elapsedSeconds),
-            activeKcal: lap.activeKcal.flatMap { $0 >= 0 ? $0 : nil }, avgHeartRate: Self.heartRate(lap.avgHeartRate),
+        Lap(distanceMeters: Self.count(lap.distanceMeters, "distanceMeters") ?? 0,
+            movingSeconds: Self.count(lap.movingSeconds ?? lap.elapsedSeconds, "movingSeconds") ?? 0,
+            startedAt: timestamp(lap.start), elapsedSeconds: Self.count(lap.elapsedSeconds, "elapsedSeconds"),
+            activeKcal: Self.count(lap.activeKcal.map(Double.init), "activeKcal"), avgHeartRate: Self.heartRate(lap.avgHeartRate),
             maxHeartRate: Self.heartRate(lap.maxHeartRate))
     }
 
@@ -175,10 +176,14 @@ public struct ImportMapping: Sendable {
         return DerivedIds.uuid(parts)
     }
 
-    /// A non-negative whole number from a measured value (nil for none or nonsense).
-    static func count(_ value: Double?) -> Int? {
+    /// A non-negative whole number from a measured value, within the domain's limit for `field`
+    /// (`Rules.quantityLimits`: a stray timestamp that makes a GPX track last 20 years, a CSV's
+    /// absurd elapsed time): nil for none or nonsense, so one implausible value costs the file
+    /// that value, never the import.
+    static func count(_ value: Double?, _ field: String) -> Int? {
         guard let value, value.isFinite, value >= 0, value < 1e12 else { return nil }
-        return Int(value.rounded())
+        let whole = Int(value.rounded())
+        return whole <= Rules.quantityLimits[field] ?? Int.max ? whole : nil
     }
 
     static func heartRate(_ value: Int?) -> Int? {

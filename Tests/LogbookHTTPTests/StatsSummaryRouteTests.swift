@@ -39,4 +39,22 @@ struct StatsSummaryRouteTests {
             #expect(try await server.call(.get, "/users/ana/stats/summary?period=all", as: "bob").status == .forbidden)
         }
     }
+
+    @Test("without to, the summary follows the user's today: the next day answers new buckets and a new tag, not the cached ones")
+    func defaultRangeFollowsTheDay() async throws {
+        let clock = HandClock(at("2026-11-29T12:00:00+01:00"))
+        try await withServer(logbook: { $0.clock = clock }) { server in
+            try await register(server, "ana")
+            for uri in ["/users/ana/stats/summary?period=week", "/users/ana/stats/summary.svg?period=week"] {
+                clock.set(at("2026-11-29T12:00:00+01:00"))  // a Sunday: the last Monday week is 23–29 Nov
+                let sunday = try await server.call(.get, uri, as: "ana")
+                #expect(sunday.status == .ok && sunday.text.contains("2026-11-29"), "\(uri): \(sunday.text.prefix(300))")
+                let again = try await server.call(.get, uri, as: "ana", headers: ["If-None-Match": sunday.headers[.eTag] ?? ""])
+                #expect(again.status == .notModified, "\(uri)")
+                clock.set(at("2026-11-30T08:00:00+01:00"))  // Monday: a new week ends the range
+                let monday = try await server.call(.get, uri, as: "ana", headers: ["If-None-Match": sunday.headers[.eTag] ?? ""])
+                #expect(monday.status == .ok && monday.text.contains("2026-12-06"), "\(uri): \(monday.status) \(monday.text.prefix(300))")
+            }
+        }
+    }
 }

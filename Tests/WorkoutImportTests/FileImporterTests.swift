@@ -235,6 +235,16 @@ struct FileImporterTests {
         }
     }
 
+    @Test("a file's value past the domain's limit is dropped as implausible, so the workout still imports (a CSV's elapsed time of 1e9 s)")
+    func valuesPastTheLimitsAreDropped() {
+        #expect(ImportMapping.count(3_600, "elapsedSeconds") == 3_600)
+        #expect(ImportMapping.count(34_560_000, "movingSeconds") == 34_560_000)
+        #expect(ImportMapping.count(1e9, "elapsedSeconds") == nil)
+        #expect(ImportMapping.count(100_000_000.4, "distanceMeters") == 100_000_000)
+        #expect(ImportMapping.count(100_000_001, "distanceMeters") == nil)
+        #expect(ImportMapping.count(1e15, "activeKcal") == nil && ImportMapping.count(-1, "activeKcal") == nil)
+    }
+
     @Test("a track without any column of values is refused, as a command and on the wire")
     func emptyTrack() async throws {
         try await withLogbook { logbook, _ in

@@ -36,9 +36,10 @@ package enum Rules {
 
     /// The most a workout or a lap may claim, far beyond any real one (100,000 km, 400 days,
     /// 10 million kcal, 300 bpm), so no sum of them in a read model can overflow. The event
-    /// declarations give the JSON readers and schemas the same `max`, so a body over one is a 400
-    /// naming its field before a command is decided; these catch workouts built in Swift (files).
-    static let quantityLimits: [String: Int] = [
+    /// declarations give the published schemas and the NDJSON import's reader the same `max` (an
+    /// imported line over one is refused by its field); a command over one, from a request body or
+    /// a workout built in Swift, is refused by this rule. File imports drop such a value first.
+    package static let quantityLimits: [String: Int] = [
         "distanceMeters": 100_000_000, "movingSeconds": 34_560_000, "elapsedSeconds": 34_560_000, "steps": 100_000_000,
         "activeKcal": 10_000_000, "avgHeartRate": 300, "maxHeartRate": 300,
     ]

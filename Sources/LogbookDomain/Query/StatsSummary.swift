@@ -241,10 +241,14 @@ public enum SummaryBuckets {
     public static func defaultFrom(_ period: SummaryPeriod, today: CivilDate, first: CivilDate?, weekStart: WeekStart, count: Int = 12) -> CivilDate {
         switch period {
         case .all: return min(first ?? today, today)
-        case .week: return StatsReadModel.weekStart(containing: today, weekStart: weekStart).adding(days: -7 * (count - 1))
+        case .week:
+            let start = StatsReadModel.weekStart(containing: today, weekStart: weekStart).adding(days: -7 * (count - 1))
+            // Never before year 1: the first week holding 1 January of year 1 starts the range then.
+            return start.year >= 1 ? start : StatsReadModel.weekStart(containing: CivilDate(year: 1, month: 1, day: 7)!, weekStart: weekStart)
         case .month:
-            let months = today.year * 12 + (today.month - 1) - (count - 1)
-            return CivilDate(year: max(1, months / 12), month: months % 12 + 1, day: 1) ?? today
+            // Never before 1 January of year 1: the buckets then start there.
+            let months = max(12, today.year * 12 + (today.month - 1) - (count - 1))
+            return CivilDate(year: months / 12, month: months % 12 + 1, day: 1) ?? today
         case .year: return CivilDate(year: max(1, today.year - (count - 1)), month: 1, day: 1) ?? today
         }
     }
@@ -294,7 +298,8 @@ extension ActivitiesReadModel {
         guard let oldest = keys.last?.startInstant else { return nil }
         var first: CivilDate?
         for key in keys.reversed() {
-            guard key.startInstant - oldest <= 2 * 86_400_000_000 else { break }
+            let (after, overflow) = key.startInstant.subtractingReportingOverflow(oldest)
+            guard !overflow, after <= 2 * 86_400_000_000 else { break }
             if let date = try workouts.get(WorkoutKey(key.workoutId), txn)?.date, first.map({ date < $0 }) ?? true { first = date }
         }
         return first
