@@ -199,7 +199,7 @@ struct QueryRoutes<Context: LogbookRouteContext> {
 
     /// A non-JSON answer computed from the activities read model, cached like the JSON ones.
     private func derived(
-        _ request: Request, _ context: Context, contentType: String,
+        _ request: Request, _ context: Context, contentType: String, key: String = "",
         _ render: @escaping @Sendable (Logbook, String, AsOf?) async throws -> Data
     ) async throws -> Response {
         let user = try context.path("user")
@@ -208,7 +208,7 @@ struct QueryRoutes<Context: LogbookRouteContext> {
         if let position = point.minPosition { try await logbook.catchUp(to: position) }
         let logbook = logbook
         let body = asOf == nil
-            ? try await logbook.cachedDerivation(of: .activities, user: user, key: "\(contentType) \(request.uri)", bytes: { $0.count }) {
+            ? try await logbook.cachedDerivation(of: .activities, user: user, key: "\(contentType) \(request.uri) \(key)", bytes: { $0.count }) {
                 try await render(logbook, user, nil)
             }
             : try await render(logbook, user, asOf)
@@ -232,24 +232,16 @@ struct QueryRoutes<Context: LogbookRouteContext> {
         return JSONOutput.response(bytes: svg, contentType: "image/svg+xml")
     }
 
+    /// The stats tab's bars as SVG, cached as the summary's JSON is.
     private func summaryChart(_ request: Request, _ context: Context, _ query: SummaryChartQuery) async throws -> Response {
-        let user = try context.path("user")
-        let point = try ReadPoint(request)
-        let asOf = point.asOf
-        if let position = point.minPosition { try await logbook.catchUp(to: position) }
-        let logbook = logbook
-        let render: @Sendable () async throws -> Data = {
+        // Without a `to` the answer follows the user's today: the key names the day it was drawn for.
+        let today = query.summary.to == nil ? "today \(try await trainingToday(request, context, nil))" : ""
+        return try await derived(request, context, contentType: "image/svg+xml", key: today) { logbook, user, asOf in
             let q = query.summary
             let summary = try await logbook.statsSummary(user: user, period: q.period, from: q.from, to: q.to, type: q.type, asOf: asOf)
             let profile = try await logbook.profile(user: user, asOf: asOf)
             return Data(SummaryChart(summary: summary, metric: query.metric, units: profile.units).svg.utf8)
         }
-        // Without a `to` the answer follows the user's today: the key names the day it was drawn for.
-        let today = query.summary.to == nil ? " today \(try await trainingToday(request, context, nil))" : ""
-        let svg = asOf == nil
-            ? try await logbook.cachedDerivation(of: .activities, user: user, key: "svg \(request.uri)\(today)", bytes: { $0.count }, compute: render)
-            : try await render()
-        return JSONOutput.response(bytes: svg, contentType: "image/svg+xml")
     }
 
     private func weeklyChart(_ request: Request, _ context: Context, _ query: WeeklyChartQuery) async throws -> Response {
