@@ -45,10 +45,7 @@ struct SummaryChart: Sendable {
         }
     }
 
-    private static func decimal(_ hundredths: Int) -> String {
-        let whole = hundredths / 100, fraction = hundredths % 100
-        return fraction == 0 ? "\(whole)" : "\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
-    }
+    private static func decimal(_ hundredths: Int) -> String { WeeklyChart.decimal(hundredths) }
 
     /// The label under a bucket's bar: the week's first day, the month, the year.
     private func label(_ bucket: SummaryBucket) -> String {

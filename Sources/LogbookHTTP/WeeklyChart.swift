@@ -32,7 +32,8 @@ struct WeeklyChart: Sendable {
         }
     }
 
-    private static func decimal(_ hundredths: Int) -> String {
+    /// Hundredths written as a decimal with at most two digits after the point (no locale): the charts' numbers.
+    static func decimal(_ hundredths: Int) -> String {
         let whole = hundredths / 100, fraction = hundredths % 100
         return fraction == 0 ? "\(whole)" : "\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
     }
