@@ -48,6 +48,9 @@ package struct Decider<State: DecisionState> {
             let zone = try Rules.timeZone(e.timeZone ?? profile.timeZone)
             if case .set(let source) = e.preferredStepSource { try Rules.text(source, "preferredStepSource", required: true, limit: 64) }
             try Rules.heartRates(e, profile: profile)
+            if let kinds = e.preferredWorkoutSources, Set(kinds).count != kinds.count {
+                throw LogbookError.invalidArgument(name: "preferredWorkoutSources", reason: "names a source kind twice")
+            }
             return Decision(events: [(.userProfileUpdated(e), Rules.local(now, zone))])
         case .startWorkout(let user, let e):
             _ = try registered(user)

@@ -56,6 +56,15 @@ enum FieldReader {
         try ByteReader.byte(span, &o) == 0 ? nil : try ByteReader.string(span, &o)
     }
 
+    /// A count, then that many cases of `E` (one byte each): the count is checked against the bytes left.
+    static func enumerations<E: CaseIterable>(_ span: Span<UInt8>, _ o: inout Int, _ type: E.Type) throws(DecodeFailure) -> [E] {
+        let count = try ByteReader.varint(span, &o)
+        guard count <= UInt64(span.count - o) else { throw DecodeFailure(reason: "\(count) \(E.self) values in \(span.count - o) bytes") }
+        var values: [E] = []
+        for _ in 0..<count { values.append(try enumeration(span, &o, type)) }
+        return values
+    }
+
     static func enumeration<E: CaseIterable>(_ span: Span<UInt8>, _ o: inout Int, _ type: E.Type) throws(DecodeFailure) -> E {
         let index = Int(try ByteReader.byte(span, &o))
         guard index < E.allCases.count else { throw DecodeFailure(reason: "no \(E.self) number \(index)") }

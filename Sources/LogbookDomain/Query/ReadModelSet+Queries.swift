@@ -101,7 +101,7 @@ extension ReadModelSet {
     package mutating func activity(user: String, workoutId: String, _ txn: (any TableReader)?) throws -> ActivityRecord {
         guard let record = try activities.workouts.get(WorkoutKey(workoutId), txn), record.user == user, record.status != .deleted
         else { throw LogbookError.notFound(kind: "workout", id: workoutId) }
-        return record
+        return try activities.grouped(record, txn)
     }
 
     /// One of the user's workouts with its whole track (nil when none was recorded).

@@ -102,7 +102,7 @@ extension ActivitiesReadModel {
                     if !inTitle && !inNotes { continue }
                 }
                 if found.count == limit { break }
-                found.append(record)
+                found.append(try grouped(record, txn))
                 last = key
             }
         } catch {
@@ -110,6 +110,19 @@ extension ActivitiesReadModel {
         }
         let more = found.count == limit
         return ActivityPage(activities: found, nextCursor: more ? last.map { "\($0.startInstant)~\($0.workoutId)" } : nil)
+    }
+
+    /// `record` with its group (DESIGN §9): the other recordings of a primary, a duplicate's primary.
+    mutating func grouped(_ record: ActivityRecord, _ txn: (any TableReader)?) throws -> ActivityRecord {
+        guard let member = try groups.member(record.workoutId, txn), member.counted else { return record }
+        var record = record
+        if let primary = member.primary { record.primaryWorkoutId = primary }
+        if !member.others.isEmpty {
+            record.alsoRecordedBy = try member.others.compactMap { other in
+                try workouts.get(WorkoutKey(other), txn).map { RecordedBy(workoutId: other, source: $0.source) }
+            }
+        }
+        return record
     }
 
     /// Every counted workout of `user` (newest first).

@@ -4,12 +4,16 @@ import EventLog
 /// (newest first), the import index (source kind + id → workout), each user's active workout,
 /// the recorded tracks (one row per `workout.track_recorded` part) and the pauses of recorded
 /// workouts.
-struct ActivitiesReadModel: ReadModel {
+///
+/// The list holds only primaries (DESIGN §9); the embedded ``WorkoutGroups`` says which workouts
+/// they are and, for the detail, each workout's group.
+struct ActivitiesReadModel: CountsPrimaries {
     static let kind = ReadModelKind.activities
     /// 2: records carry elapsed time, maximum heart rate and track sizes; laps in their full form; tracks.
     /// 3: the pauses of recorded workouts.
     /// 4: each track's climb and heart-rate sums (``TrackSummary``), for the stats summary.
-    static let codeVersion = 4
+    /// 5: only the primaries of groups of the same activity are listed.
+    static let codeVersion = 5
 
     static let folds = Folds<ActivitiesReadModel>()
         .on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
@@ -21,6 +25,7 @@ struct ActivitiesReadModel: ReadModel {
         .on(.workoutEdited) { try $0.onWorkoutEdited($1, $2, $3) }
         .on(.workoutTrackRecorded) { try $0.onWorkoutTrackRecorded($1, $2, $3) }
         .on(.workoutDeleted) { try $0.onWorkoutDeleted($1, $2, $3) }
+        .grouping()
 
     var workouts: ReadModelTable<WorkoutKey, ActivityRecord>
     var list: ReadModelTable<ActivityListKey, Marker>
@@ -29,8 +34,10 @@ struct ActivitiesReadModel: ReadModel {
     var tracks: ReadModelTable<TrackPartKey, TrackPartValue>
     var pauses: ReadModelTable<WorkoutKey, WorkoutPauses>
     var trackSummaries: ReadModelTable<WorkoutKey, TrackSummary>
+    var groups: WorkoutGroups
 
     init(_ tables: ReadModelTables) {
+        groups = WorkoutGroups(tables)
         workouts = tables.table("workouts")
         list = tables.table("list")
         imports = tables.table("imports")
@@ -47,6 +54,7 @@ struct ActivitiesReadModel: ReadModel {
             workoutId: e.workoutId, user: user, activityType: e.activityType, status: .running, startedAt: e.startedAt,
             source: e.source))
         active.set(UserKey(user), TextValue(e.workoutId))
+        try groups.started(e, user: user, position: fold.position, txn)
     }
 
     mutating func onWorkoutPaused(_ e: WorkoutPauseChange, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
@@ -77,10 +85,9 @@ struct ActivitiesReadModel: ReadModel {
         record.activeKcal = e.activeKcal
         record.avgHeartRate = e.avgHeartRate
         record.laps = e.laps
-        record.countedPosition = fold.position
         workouts.set(WorkoutKey(e.workoutId), record)
-        list.set(ActivityListKey(record.user, record.startedAt.instant, e.workoutId), Marker())
         try clearActive(record.user, e.workoutId, txn)
+        try apply(groups.finished(e, txn), fold, txn)
     }
 
     mutating func onWorkoutDiscarded(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
@@ -88,6 +95,7 @@ struct ActivitiesReadModel: ReadModel {
         record.status = .discarded
         workouts.set(WorkoutKey(e.workoutId), record)
         try clearActive(record.user, e.workoutId, txn)
+        try apply(groups.deleted(e.workoutId, txn), fold, txn)
     }
 
     mutating func onWorkoutImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
@@ -97,10 +105,10 @@ struct ActivitiesReadModel: ReadModel {
             workoutId: e.workoutId, user: user, activityType: e.activityType, status: .finished, startedAt: e.startedAt,
             endedAt: e.endedAt, source: e.source, distanceMeters: e.distanceMeters, movingSeconds: e.movingSeconds,
             steps: e.steps, activeKcal: e.activeKcal, avgHeartRate: e.avgHeartRate, laps: e.laps, title: e.title,
-            countedPosition: fold.position, elapsedSeconds: e.elapsedSeconds, maxHeartRate: e.maxHeartRate)
+            elapsedSeconds: e.elapsedSeconds, maxHeartRate: e.maxHeartRate)
         workouts.set(WorkoutKey(e.workoutId), record)
-        list.set(ActivityListKey(user, e.startedAt.instant, e.workoutId), Marker())
         if let sourceId = e.source.sourceId { imports.set(ImportKey(user, e.source.kind, sourceId), TextValue(e.workoutId)) }
+        try apply(groups.imported(e, user: user, position: fold.position, txn), fold, txn)
     }
 
     mutating func onWorkoutEdited(_ e: WorkoutEdited, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
@@ -109,6 +117,7 @@ struct ActivitiesReadModel: ReadModel {
             if let notes = e.notes { record.notes = notes }
             if let type = e.activityType { record.activityType = type }
         }
+        if let type = e.activityType { try apply(groups.retyped(e.workoutId, to: type, txn), fold, txn) }
     }
 
     mutating func onWorkoutTrackRecorded(_ e: WorkoutTrackRecorded, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
@@ -120,6 +129,7 @@ struct ActivitiesReadModel: ReadModel {
         record.trackPoints += e.samples.points
         workouts.set(WorkoutKey(e.workoutId), record)
         try summarize(e, txn)
+        try apply(groups.tracked(e, txn), fold, txn)
     }
 
     /// Adds a track part to its workout's ``TrackSummary``: its heart rates at once, its altitudes
@@ -145,7 +155,9 @@ struct ActivitiesReadModel: ReadModel {
     }
 
     mutating func onWorkoutDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
-        guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status != .deleted else { return }
+        guard try workouts.get(WorkoutKey(e.workoutId), txn)?.status != .deleted else { return }
+        try apply(groups.deleted(e.workoutId, txn), fold, txn)
+        guard var record = try workouts.get(WorkoutKey(e.workoutId), txn) else { return }
         for (key, _) in try tracks.records(in: TrackPartKey(e.workoutId, .min)...TrackPartKey(e.workoutId, .max), txn) {
             tracks.set(key, nil)
         }
@@ -162,6 +174,14 @@ struct ActivitiesReadModel: ReadModel {
         record.status = .deleted
         record.countedPosition = 0
         workouts.set(WorkoutKey(e.workoutId), record)
+    }
+
+    /// Lists a workout (it counts from `fold` on) or takes it off the list.
+    mutating func setCounts(_ workoutId: String, _ counts: Bool, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        guard var record = try workouts.get(WorkoutKey(workoutId), txn), (record.countedPosition != 0) != counts else { return }
+        record.countedPosition = counts ? fold.position : 0
+        workouts.set(WorkoutKey(workoutId), record)
+        list.set(ActivityListKey(record.user, record.startedAt.instant, workoutId), counts ? Marker() : nil)
     }
 
     private mutating func update(_ workoutId: String, _ txn: (any TableReader)?, _ body: (inout ActivityRecord) -> Void) throws {
@@ -182,6 +202,7 @@ struct ActivitiesReadModel: ReadModel {
         try visitor.visit(&tracks)
         try visitor.visit(&pauses)
         try visitor.visit(&trackSummaries)
+        try groups.visitTables(&visitor)
     }
 }
 

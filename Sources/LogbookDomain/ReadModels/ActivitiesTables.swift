@@ -11,6 +11,17 @@ public enum WorkoutStatus: String, Sendable, Hashable, Codable, CaseIterable {
     public var counts: Bool { self == .finished }
 }
 
+/// Another recording of the same activity: its workout and where it came from.
+public struct RecordedBy: Sendable, Hashable, Codable {
+    public var workoutId: String
+    public var source: WorkoutSource
+
+    public init(workoutId: String, source: WorkoutSource) {
+        self.workoutId = workoutId
+        self.source = source
+    }
+}
+
 /// Everything known about one workout.
 public struct ActivityRecord: Sendable, Hashable, Codable {
     public var workoutId: String
@@ -38,6 +49,12 @@ public struct ActivityRecord: Sendable, Hashable, Codable {
     public var trackParts: Int = 0
     /// Points of the recorded track received so far.
     public var trackPoints: Int = 0
+    /// For the primary of a group of the same activity (DESIGN §9): the other recordings, in log
+    /// order. Filled when read (not stored with the record); nil when the workout is alone.
+    public var alsoRecordedBy: [RecordedBy]?
+    /// For a recording that is not its group's primary: the primary, the workout that counts.
+    /// Filled when read; nil for a primary or a workout that does not count.
+    public var primaryWorkoutId: String?
     /// The local date it started on (and counts on), in the start's own offset.
     public var date: CivilDate { startedAt.localDate }
     /// Seconds per kilometre (nil without distance).

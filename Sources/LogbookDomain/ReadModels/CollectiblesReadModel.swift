@@ -69,6 +69,30 @@ public struct CollectibleProgress: Sendable, Hashable, Codable {
     }
 }
 
+/// Key of a ledger entry: a user, the position at which a workout came to count, the workout.
+struct UserPositionWorkoutKey: TableKey {
+    let user: String
+    let position: UInt64
+    let workoutId: String
+    init(_ user: String, _ position: UInt64, _ workoutId: String) {
+        self.user = user
+        self.position = position
+        self.workoutId = workoutId
+    }
+    func encode(into w: inout ByteWriter) { w.keyString(user); w.keyInt(Int64(bitPattern: position)); w.keyString(workoutId) }
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        user = try KeyReader.string(s, &o)
+        position = UInt64(bitPattern: try KeyReader.int(s, &o))
+        workoutId = try KeyReader.string(s, &o)
+    }
+    static func < (a: UserPositionWorkoutKey, b: UserPositionWorkoutKey) -> Bool {
+        if !a.user.utf8.elementsEqual(b.user.utf8) { return a.user.utf8.lexicographicallyPrecedes(b.user.utf8) }
+        if a.position != b.position { return a.position < b.position }
+        return a.workoutId.utf8.lexicographicallyPrecedes(b.workoutId.utf8)
+    }
+}
+
 /// A counted workout as the collectibles ledger keeps it.
 struct LedgerEntry: TableValue, Equatable {
     var workoutId: String
@@ -95,12 +119,17 @@ struct LedgerWorkout: TableValue {
     /// The ledger position it counts at, 0 while it does not count.
     var countedPosition: UInt64
     var closed: Bool
-    func encode(into w: inout ByteWriter) { w.string(user); w.date(startedOn); w.varint(countedPosition); w.byte(closed ? 1 : 0) }
-    init(user: String, startedOn: CivilDate, countedPosition: UInt64 = 0, closed: Bool = false) {
+    /// Its distance, once finished or imported.
+    var distanceMeters: Int
+    func encode(into w: inout ByteWriter) {
+        w.string(user); w.date(startedOn); w.varint(countedPosition); w.byte(closed ? 1 : 0); w.int(distanceMeters)
+    }
+    init(user: String, startedOn: CivilDate, countedPosition: UInt64 = 0, closed: Bool = false, distanceMeters: Int = 0) {
         self.user = user
         self.startedOn = startedOn
         self.countedPosition = countedPosition
         self.closed = closed
+        self.distanceMeters = distanceMeters
     }
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
         var o = 0
@@ -108,6 +137,7 @@ struct LedgerWorkout: TableValue {
         startedOn = try FieldReader.date(s, &o)
         countedPosition = try ByteReader.varint(s, &o)
         closed = try ByteReader.byte(s, &o) == 1
+        distanceMeters = try FieldReader.int(s, &o)
     }
 }
 
@@ -115,9 +145,13 @@ struct LedgerWorkout: TableValue {
 /// deleted one leaves it, as if never recorded). Workout milestones (first workout, first 5 km,
 /// ten workouts, 100 km in total, a marathon) are read off the ledger; step and goal milestones
 /// (a 10,000-step day, a 7-day goal streak) off the stats and goals, when queried.
-struct CollectiblesReadModel: ReadModel {
+///
+/// Only primaries count (DESIGN §9): a workout enters the ledger when grouping says it counts
+/// (several may at one position, so entries are keyed by position and workout id).
+struct CollectiblesReadModel: CountsPrimaries {
     static let kind = ReadModelKind.collectibles
-    static let codeVersion = 1
+    /// 2: only primaries count; ledger keys carry the workout id.
+    static let codeVersion = 2
 
     static let folds = Folds<CollectiblesReadModel>()
         .on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
@@ -125,11 +159,16 @@ struct CollectiblesReadModel: ReadModel {
         .on(.workoutImported) { try $0.onWorkoutImported($1, $2, $3) }
         .on(.workoutDiscarded) { try $0.onWorkoutDiscarded($1, $2, $3) }
         .on(.workoutDeleted) { try $0.onWorkoutDeleted($1, $2, $3) }
+        .on(.workoutEdited) { try $0.onWorkoutEdited($1, $2, $3) }
+        .on(.workoutTrackRecorded) { try $0.groupTrack($1, $2, $3) }
+        .grouping()
 
-    var ledger: ReadModelTable<UserPositionKey, LedgerEntry>
+    var ledger: ReadModelTable<UserPositionWorkoutKey, LedgerEntry>
     var workouts: ReadModelTable<WorkoutKey, LedgerWorkout>
+    var groups: WorkoutGroups
 
     init(_ tables: ReadModelTables) {
+        groups = WorkoutGroups(tables)
         ledger = tables.table("ledger")
         workouts = tables.table("workouts")
     }
@@ -137,50 +176,70 @@ struct CollectiblesReadModel: ReadModel {
     mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
         workouts.set(WorkoutKey(e.workoutId), LedgerWorkout(user: fold.user, startedOn: e.startedAt.localDate))
+        try groups.started(e, user: fold.user, position: fold.position, txn)
     }
 
     mutating func onWorkoutFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
         workout.closed = true
-        workout.countedPosition = fold.position
-        ledger.set(UserPositionKey(workout.user, fold.position),
-                   LedgerEntry(workoutId: e.workoutId, date: workout.startedOn, distanceMeters: e.distanceMeters))
+        workout.distanceMeters = e.distanceMeters
         workouts.set(WorkoutKey(e.workoutId), workout)
+        try apply(groups.finished(e, txn), fold, txn)
     }
 
     mutating func onWorkoutImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
         workouts.set(WorkoutKey(e.workoutId), LedgerWorkout(
-            user: fold.user, startedOn: e.startedAt.localDate, countedPosition: fold.position, closed: true))
-        ledger.set(UserPositionKey(fold.user, fold.position),
-                   LedgerEntry(workoutId: e.workoutId, date: e.startedAt.localDate, distanceMeters: e.distanceMeters))
+            user: fold.user, startedOn: e.startedAt.localDate, closed: true, distanceMeters: e.distanceMeters))
+        try apply(groups.imported(e, user: fold.user, position: fold.position, txn), fold, txn)
     }
 
     mutating func onWorkoutDiscarded(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
         workout.closed = true
         workouts.set(WorkoutKey(e.workoutId), workout)
+        try apply(groups.deleted(e.workoutId, txn), fold, txn)
     }
 
     mutating func onWorkoutDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        try apply(groups.deleted(e.workoutId, txn), fold, txn)
         guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn) else { return }
-        if workout.countedPosition != 0 { ledger.set(UserPositionKey(workout.user, workout.countedPosition), nil) }
-        workout.countedPosition = 0
         workout.closed = true
         workouts.set(WorkoutKey(e.workoutId), workout)
+    }
+
+    /// A change of type changes no milestone, but may change the workout's group.
+    mutating func onWorkoutEdited(_ e: WorkoutEdited, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        guard let type = e.activityType else { return }
+        try apply(groups.retyped(e.workoutId, to: type, txn), fold, txn)
+    }
+
+    /// Enters a workout in the ledger at `fold` (it counts from there on) or takes it out.
+    mutating func setCounts(_ workoutId: String, _ counts: Bool, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        guard var workout = try workouts.get(WorkoutKey(workoutId), txn), (workout.countedPosition != 0) != counts else { return }
+        if counts {
+            workout.countedPosition = fold.position
+            ledger.set(UserPositionWorkoutKey(workout.user, fold.position, workoutId),
+                       LedgerEntry(workoutId: workoutId, date: workout.startedOn, distanceMeters: workout.distanceMeters))
+        } else {
+            ledger.set(UserPositionWorkoutKey(workout.user, workout.countedPosition, workoutId), nil)
+            workout.countedPosition = 0
+        }
+        workouts.set(WorkoutKey(workoutId), workout)
     }
 
     mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {
         try visitor.visit(&ledger)
         try visitor.visit(&workouts)
+        try groups.visitTables(&visitor)
     }
 
     /// The workout milestones of `user`, from the ledger, and the measures on the way to them:
     /// workouts counted, the longest one's metres, the metres in total.
     mutating func workoutMilestones(user: String, _ txn: (any TableReader)?) throws -> (earned: [Collectible], measures: [String: Int]) {
-        let entries = try ledger.records(in: UserPositionKey(user, 0)...UserPositionKey(user, .max), txn)
+        let entries = try ledger.records(withPrefix: keyPrefix { $0.keyString(user) }, txn)
         var earned: [Collectible] = []
-        func earn(_ milestone: Milestone, _ key: UserPositionKey, _ entry: LedgerEntry) {
+        func earn(_ milestone: Milestone, _ key: UserPositionWorkoutKey, _ entry: LedgerEntry) {
             guard !earned.contains(where: { $0.id == milestone.id }) else { return }
             earned.append(Collectible(milestone, position: key.position, date: entry.date))
         }

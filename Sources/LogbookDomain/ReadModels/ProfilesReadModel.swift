@@ -12,6 +12,9 @@ public struct Profile: Sendable, Hashable, Codable {
     public var maxHeartRate: Int?
     /// Resting heart rate (bpm): zones then split the heart-rate reserve.
     public var restingHeartRate: Int?
+    /// The workout source kinds whose recording of an activity counts (DESIGN §9), most preferred
+    /// first; nil: the richest recording counts.
+    public var preferredWorkoutSources: [SourceKind]?
 }
 
 extension Profile: TableValue {
@@ -20,8 +23,12 @@ extension Profile: TableValue {
     /// read model's digest with it).
     func encode(into w: inout ByteWriter) {
         w.string(displayName); w.string(timeZone); w.enumeration(weekStart); w.enumeration(units); w.optionalString(preferredStepSource)
-        if maxHeartRate != nil || restingHeartRate != nil {
+        if maxHeartRate != nil || restingHeartRate != nil || preferredWorkoutSources != nil {
             w.optionalInt(maxHeartRate); w.optionalInt(restingHeartRate)
+        }
+        if let preferredWorkoutSources {
+            w.varint(UInt64(preferredWorkoutSources.count))
+            for kind in preferredWorkoutSources { w.enumeration(kind) }
         }
     }
 
@@ -35,6 +42,7 @@ extension Profile: TableValue {
         if o < s.count {
             maxHeartRate = try FieldReader.optionalInt(s, &o)
             restingHeartRate = try FieldReader.optionalInt(s, &o)
+            if o < s.count { preferredWorkoutSources = try FieldReader.enumerations(s, &o, SourceKind.self) }
             guard o == s.count else { throw DecodeFailure(reason: "bytes after a profile") }
         }
     }
@@ -80,6 +88,7 @@ struct ProfilesReadModel: ReadModel {
             e.preferredStepSource.apply(to: &profile.preferredStepSource)
             e.maxHeartRate.apply(to: &profile.maxHeartRate)
             e.restingHeartRate.apply(to: &profile.restingHeartRate)
+            if let kinds = e.preferredWorkoutSources { profile.preferredWorkoutSources = kinds.isEmpty ? nil : kinds }
         }
     }
 

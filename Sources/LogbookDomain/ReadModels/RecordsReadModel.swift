@@ -86,6 +86,7 @@ struct RecordEntries: TableValue {
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
         var o = 0
         let count = try ByteReader.varint(s, &o)
+        guard count <= UInt64(s.count) else { throw DecodeFailure(reason: "\(count) record entries") }
         for _ in 0..<count {
             let position = try ByteReader.varint(s, &o)
             let workoutId = try ByteReader.string(s, &o)
@@ -102,9 +103,10 @@ struct RecordEntries: TableValue {
         items.insert((position, entry), at: index)
     }
 
-    /// Removes and returns the entry counted at `position`.
-    mutating func remove(at position: UInt64) -> RecordEntry? {
-        guard let index = items.firstIndex(where: { $0.position == position }) else { return nil }
+    /// Removes and returns `workoutId`'s entry, counted at `position`.
+    mutating func remove(at position: UInt64, _ workoutId: String) -> RecordEntry? {
+        guard let index = items.firstIndex(where: { $0.position == position && $0.entry.workoutId.utf8.elementsEqual(workoutId.utf8) })
+        else { return nil }
         return items.remove(at: index).entry
     }
 }
@@ -135,7 +137,13 @@ struct RecordWorkout: TableValue {
     /// The position that made it count, 0 while it does not.
     var countedPosition: UInt64 = 0
     var closed = false
-    func encode(into w: inout ByteWriter) { w.string(user); w.enumeration(type); w.date(startedOn); w.varint(countedPosition); w.byte(closed ? 1 : 0) }
+    /// Its totals, once finished or imported.
+    var distanceMeters = 0
+    var movingSeconds = 0
+    func encode(into w: inout ByteWriter) {
+        w.string(user); w.enumeration(type); w.date(startedOn); w.varint(countedPosition); w.byte(closed ? 1 : 0)
+        w.int(distanceMeters); w.int(movingSeconds)
+    }
     init(user: String, type: ActivityType, startedOn: CivilDate) { self.user = user; self.type = type; self.startedOn = startedOn }
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
         var o = 0
@@ -144,6 +152,8 @@ struct RecordWorkout: TableValue {
         startedOn = try FieldReader.date(s, &o)
         countedPosition = try ByteReader.varint(s, &o)
         closed = try ByteReader.byte(s, &o) == 1
+        distanceMeters = try FieldReader.int(s, &o)
+        movingSeconds = try FieldReader.int(s, &o)
     }
 }
 
@@ -155,6 +165,7 @@ struct RecordFalls: TableValue {
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
         var o = 0
         let count = try ByteReader.varint(s, &o)
+        guard count <= UInt64(s.count) else { throw DecodeFailure(reason: "\(count) broken records") }
         kinds = []
         for _ in 0..<count { kinds.append(try FieldReader.enumeration(s, &o, RecordKind.self)) }
     }
@@ -165,10 +176,11 @@ struct RecordFalls: TableValue {
 /// never recorded; a new type moves it), from which the best paces over 1, 5 and 10 km, the
 /// longest distance and the longest moving time are read when asked; and, per position, the
 /// standing records a workout broke when it came to count (the first workout of a type sets
-/// records but breaks none), for the timeline.
-struct RecordsReadModel: ReadModel {
+/// records but breaks none), for the timeline. Only primaries count (DESIGN §9).
+struct RecordsReadModel: CountsPrimaries {
     static let kind = ReadModelKind.records
-    static let codeVersion = 1
+    /// 2: only primaries count.
+    static let codeVersion = 2
 
     static let folds = Folds<RecordsReadModel>()
         .on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
@@ -177,12 +189,16 @@ struct RecordsReadModel: ReadModel {
         .on(.workoutDiscarded) { try $0.onWorkoutDiscarded($1, $2, $3) }
         .on(.workoutDeleted) { try $0.onWorkoutDeleted($1, $2, $3) }
         .on(.workoutEdited) { try $0.onWorkoutEdited($1, $2, $3) }
+        .on(.workoutTrackRecorded) { try $0.groupTrack($1, $2, $3) }
+        .grouping()
 
     var workouts: ReadModelTable<WorkoutKey, RecordWorkout>
     var entries: ReadModelTable<UserTypeKey, RecordEntries>
     var falls: ReadModelTable<UserPositionKey, RecordFalls>
+    var groups: WorkoutGroups
 
     init(_ tables: ReadModelTables) {
+        groups = WorkoutGroups(tables)
         workouts = tables.table("workouts")
         entries = tables.table("entries")
         falls = tables.table("falls")
@@ -192,34 +208,59 @@ struct RecordsReadModel: ReadModel {
         try visitor.visit(&workouts)
         try visitor.visit(&entries)
         try visitor.visit(&falls)
+        try groups.visitTables(&visitor)
     }
 
     mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
         workouts.set(WorkoutKey(e.workoutId), RecordWorkout(user: fold.user, type: e.activityType, startedOn: e.startedAt.localDate))
+        try groups.started(e, user: fold.user, position: fold.position, txn)
     }
 
     mutating func onWorkoutFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard let workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
-        try count(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds, position: fold.position, txn)
+        close(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds)
+        try apply(groups.finished(e, txn), fold, txn)
     }
 
     mutating func onWorkoutImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
         let workout = RecordWorkout(user: fold.user, type: e.activityType, startedOn: e.startedAt.localDate)
-        try count(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds, position: fold.position, txn)
+        close(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds)
+        try apply(groups.imported(e, user: fold.user, position: fold.position, txn), fold, txn)
+    }
+
+    /// Closes a finished (or imported) workout with its totals; it counts when grouping says so.
+    private mutating func close(_ workoutId: String, _ workout: RecordWorkout, distance: Int, moving: Int) {
+        var workout = workout
+        workout.distanceMeters = distance
+        workout.movingSeconds = moving
+        workout.closed = true
+        workouts.set(WorkoutKey(workoutId), workout)
+    }
+
+    /// Counts a workout from `fold` on, or takes it back out.
+    mutating func setCounts(_ workoutId: String, _ counts: Bool, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        guard var workout = try workouts.get(WorkoutKey(workoutId), txn), (workout.countedPosition != 0) != counts else { return }
+        if counts {
+            try count(workoutId, workout, position: fold.position, txn)
+        } else {
+            _ = try removeEntry(workoutId, workout, txn)
+            workout.countedPosition = 0
+            workouts.set(WorkoutKey(workoutId), workout)
+        }
     }
 
     mutating func onWorkoutDiscarded(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
         workout.closed = true
         workouts.set(WorkoutKey(e.workoutId), workout)
+        try apply(groups.deleted(e.workoutId, txn), fold, txn)
     }
 
     mutating func onWorkoutDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        try apply(groups.deleted(e.workoutId, txn), fold, txn)
         guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn) else { return }
-        if workout.countedPosition != 0 { _ = try removeEntry(workout, txn) }
-        workout.countedPosition = 0
         workout.closed = true
         workouts.set(WorkoutKey(e.workoutId), workout)
     }
@@ -227,7 +268,7 @@ struct RecordsReadModel: ReadModel {
     mutating func onWorkoutEdited(_ e: WorkoutEdited, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard let type = e.activityType, var workout = try workouts.get(WorkoutKey(e.workoutId), txn), workout.type != type else { return }
         if workout.countedPosition != 0 {
-            if let moved = try removeEntry(workout, txn) {
+            if let moved = try removeEntry(e.workoutId, workout, txn) {
                 try entries.modify(UserTypeKey(workout.user, type), txn, initial: { RecordEntries() }) {
                     $0.insert(moved, at: workout.countedPosition)
                 }
@@ -235,29 +276,34 @@ struct RecordsReadModel: ReadModel {
         }
         workout.type = type
         workouts.set(WorkoutKey(e.workoutId), workout)
+        try apply(groups.retyped(e.workoutId, to: type, txn), fold, txn)
     }
 
     /// Takes a counted workout's entry out of its user's and type's list (and the list, once empty).
-    private mutating func removeEntry(_ workout: RecordWorkout, _ txn: (any TableReader)?) throws -> RecordEntry? {
+    private mutating func removeEntry(_ workoutId: String, _ workout: RecordWorkout, _ txn: (any TableReader)?) throws -> RecordEntry? {
         let key = UserTypeKey(workout.user, workout.type)
         guard var list = try entries.get(key, txn) else { return nil }
-        let removed = list.remove(at: workout.countedPosition)
+        let removed = list.remove(at: workout.countedPosition, workoutId)
         entries.set(key, list.items.isEmpty ? nil : list)
         return removed
     }
 
-    /// Counts a finished (or imported) workout: notes the records it breaks, then keeps it.
-    private mutating func count(
-        _ workoutId: String, _ workout: RecordWorkout, distance: Int, moving: Int, position: UInt64, _ txn: (any TableReader)?
-    ) throws {
+    /// Counts a finished (or imported) workout: notes the records it breaks (with any another
+    /// workout broke at the same position), then keeps it.
+    private mutating func count(_ workoutId: String, _ workout: RecordWorkout, position: UInt64, _ txn: (any TableReader)?) throws {
         var workout = workout
-        let entry = RecordEntry(workoutId: workoutId, date: workout.startedOn, distanceMeters: distance, movingSeconds: moving)
+        let entry = RecordEntry(
+            workoutId: workoutId, date: workout.startedOn, distanceMeters: workout.distanceMeters, movingSeconds: workout.movingSeconds)
         let standing = try records(user: workout.user, type: workout.type, txn)
         let broken = RecordKind.allCases.filter { kind in
             guard kind.admits(entry), let holder = standing[kind] else { return false }
             return kind.beats(entry, holder.entry)
         }
-        if !broken.isEmpty { falls.set(UserPositionKey(workout.user, position), RecordFalls(kinds: broken)) }
+        if !broken.isEmpty {
+            let earlier = try falls.get(UserPositionKey(workout.user, position), txn)?.kinds ?? []
+            let all = RecordKind.allCases.filter { earlier.contains($0) || broken.contains($0) }
+            falls.set(UserPositionKey(workout.user, position), RecordFalls(kinds: all))
+        }
         try entries.modify(UserTypeKey(workout.user, workout.type), txn, initial: { RecordEntries() }) { $0.insert(entry, at: position) }
         workout.countedPosition = position
         workout.closed = true

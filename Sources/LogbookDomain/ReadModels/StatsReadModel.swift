@@ -7,9 +7,12 @@ import EventLog
 /// Steps: a sample counts on the local day of its start; the same sample (source, start
 /// instant, end instant) counts once, the first time. Which source's total is the day's steps is
 /// a view choice made when queried (preferred source, else the largest single source).
-struct StatsReadModel: ReadModel {
+///
+/// Only primaries count (DESIGN §9): the embedded ``WorkoutGroups`` says which workouts do.
+struct StatsReadModel: CountsPrimaries {
     static let kind = ReadModelKind.stats
-    static let codeVersion = 1
+    /// 2: only the primaries of groups of the same activity count.
+    static let codeVersion = 2
 
     static let folds = Folds<StatsReadModel>()
         .on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
@@ -19,13 +22,17 @@ struct StatsReadModel: ReadModel {
         .on(.workoutDeleted) { try $0.onWorkoutDeleted($1, $2, $3) }
         .on(.workoutEdited) { try $0.onWorkoutEdited($1, $2, $3) }
         .on(.stepsRecorded) { try $0.onStepsRecorded($1, $2, $3) }
+        .on(.workoutTrackRecorded) { try $0.groupTrack($1, $2, $3) }
+        .grouping()
 
     var workouts: ReadModelTable<WorkoutKey, StatsWorkout>
     var days: ReadModelTable<UserDayKey, DayActivity>
     var steps: ReadModelTable<UserDaySourceKey, SourceSteps>
     var samples: ReadModelTable<SampleDayKey, CountedSamples>
+    var groups: WorkoutGroups
 
     init(_ tables: ReadModelTables) {
+        groups = WorkoutGroups(tables)
         workouts = tables.table("workouts")
         days = tables.table("days")
         steps = tables.table("steps")
@@ -35,32 +42,32 @@ struct StatsReadModel: ReadModel {
     mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
         workouts.set(WorkoutKey(e.workoutId), StatsWorkout(user: fold.user, day: e.startedAt.localDay, type: e.activityType))
+        try groups.started(e, user: fold.user, position: fold.position, txn)
     }
 
     mutating func onWorkoutFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
-        let position = fold.position
         guard let workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
-        try countFinished(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds, position: position, txn)
+        close(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds)
+        try apply(groups.finished(e, txn), fold, txn)
     }
 
     mutating func onWorkoutImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
-        let position = fold.position
         guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
         let workout = StatsWorkout(user: fold.user, day: e.startedAt.localDay, type: e.activityType)
-        try countFinished(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds, position: position, txn)
+        close(e.workoutId, workout, distance: e.distanceMeters, moving: e.movingSeconds)
+        try apply(groups.imported(e, user: fold.user, position: fold.position, txn), fold, txn)
     }
 
     mutating func onWorkoutDiscarded(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
-        guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.counted else { return }
+        guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), !workout.closed else { return }
         workout.closed = true
         workouts.set(WorkoutKey(e.workoutId), workout)
+        try apply(groups.deleted(e.workoutId, txn), fold, txn)
     }
 
     mutating func onWorkoutDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
-        let position = fold.position
+        try apply(groups.deleted(e.workoutId, txn), fold, txn)
         guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn) else { return }
-        if workout.counted { try addToDay(workout, sign: -1, position: position, txn) }
-        workout.counted = false
         workout.closed = true
         workouts.set(WorkoutKey(e.workoutId), workout)
     }
@@ -72,6 +79,7 @@ struct StatsReadModel: ReadModel {
         workout.type = type
         if workout.counted { try addToDay(workout, sign: 1, position: position, txn) }
         workouts.set(WorkoutKey(e.workoutId), workout)
+        try apply(groups.retyped(e.workoutId, to: type, txn), fold, txn)
     }
 
     mutating func onStepsRecorded(_ e: StepsRecorded, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
@@ -79,16 +87,21 @@ struct StatsReadModel: ReadModel {
         try count(e.samples, user: fold.user, position: position, txn)
     }
 
-    /// Closes a workout as counted (finished, or imported finished) and adds it to its day.
-    private mutating func countFinished(
-        _ workoutId: String, _ workout: StatsWorkout, distance: Int, moving: Int, position: UInt64, _ txn: (any TableReader)?
-    ) throws {
+    /// Closes a finished (or imported) workout with its totals; it is added to its day when
+    /// grouping says it counts.
+    private mutating func close(_ workoutId: String, _ workout: StatsWorkout, distance: Int, moving: Int) {
         var workout = workout
         workout.distanceMeters = distance
         workout.movingSeconds = moving
-        workout.counted = true
         workout.closed = true
-        try addToDay(workout, sign: 1, position: position, txn)
+        workouts.set(WorkoutKey(workoutId), workout)
+    }
+
+    /// Adds a workout to its day, or takes it back (`counted` is whether it is in the day's sums).
+    mutating func setCounts(_ workoutId: String, _ counts: Bool, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        guard var workout = try workouts.get(WorkoutKey(workoutId), txn), workout.counted != counts else { return }
+        try addToDay(workout, sign: counts ? 1 : -1, position: fold.position, txn)
+        workout.counted = counts
         workouts.set(WorkoutKey(workoutId), workout)
     }
 
@@ -149,6 +162,7 @@ struct StatsReadModel: ReadModel {
         try visitor.visit(&days)
         try visitor.visit(&steps)
         try visitor.visit(&samples)
+        try groups.visitTables(&visitor)
     }
 }
 

@@ -45,6 +45,8 @@ enum TimelineDescriptions {
             return "Recorded the track of the \(type(context))\(startedOn(context)): \(grouped(e.samples.points)) points\(part)"
         case .workoutDeleted:
             return "Deleted the \(type(context))\(startedOn(context))"
+        case .workoutKeptSeparate(let e):
+            return "Kept the \(type(context))\(startedOn(context)) apart from workout \(e.otherWorkoutId): not the same activity"
         case .stepsRecorded(let e):
             let total = e.samples.reduce(0) { $0 + $1.count }
             var sources: [String] = []

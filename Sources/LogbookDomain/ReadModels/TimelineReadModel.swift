@@ -126,6 +126,7 @@ struct TimelineReadModel: ReadModel {
         .on(.workoutDeleted) { try $0.onWorkoutDiscardedOrWorkoutDeleted($1, $2, $3) }
         .on(.workoutTrackRecorded) { try $0.onWorkoutTrackRecorded($1, $2, $3) }
         .on(.workoutEdited) { try $0.onWorkoutEdited($1, $2, $3) }
+        .on(.workoutKeptSeparate) { try $0.describeWorkout($1.workoutId, UserPositionKey($2.user, $2.position), $3) }
         .on(.placeAdded) { try $0.onPlaceAdded($1, $2, $3) }
         .on(.placeSwiped) { try $0.onPlaceSwiped($1, $2, $3) }
         .on(.placeVisited) { try $0.onPlaceVisited($1, $2, $3) }

@@ -101,6 +101,14 @@ extension JSONReader {
         slot = value
     }
 
+    /// A string naming one of `E`'s cases, as a value (an element of a list).
+    mutating func readCase<E: RawRepresentable<String> & CaseIterable>(_ type: E.Type) throws(JSONReadError) -> E {
+        var slot: E?
+        try read(&slot)
+        guard let slot else { throw invalid("no value", at: index) }
+        return slot
+    }
+
     /// An RFC 3339 timestamp string; without escapes it is parsed from its bytes in place.
     mutating func readTimestamp() throws(JSONReadError) -> Timestamp {
         skipSpace()

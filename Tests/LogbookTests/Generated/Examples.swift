@@ -8,7 +8,7 @@ extension SchemaTests {
     /// index order (the golden fixtures in `Schemas/fixtures` are their wire lines).
     static let samples: [DomainEvent] = [
         example(.userRegistered, #"{"displayName":"Ana \"the runner\" Müller","timeZone":"Europe/Berlin","units":"metric","weekStart":"sunday"}"#),
-        example(.userProfileUpdated, #"{"preferredStepSource":"watch","timeZone":"Asia/Tokyo","units":"imperial"}"#),
+        example(.userProfileUpdated, #"{"preferredStepSource":"watch","preferredWorkoutSources":["garmin","healthkit"],"timeZone":"Asia/Tokyo","units":"imperial"}"#),
         example(.workoutStarted, #"{"activityType":"run","source":{"kind":"manual"},"startedAt":"2026-11-20T07:00:00+01:00","workoutId":"w-1"}"#),
         example(.workoutPaused, #"{"at":"2026-11-20T07:10:00.250+01:00","workoutId":"w-1"}"#),
         example(.workoutResumed, #"{"at":"2026-11-20T07:12:00+01:00","workoutId":"w-1"}"#),
@@ -34,5 +34,6 @@ extension SchemaTests {
         example(.planWorkoutPlanned, #"{"activityType":"run","date":"2026-12-01","distanceMeters":8000,"kind":"easy","plannedId":"p-2026-12-01"}"#),
         example(.planWorkoutChanged, #"{"activityType":"run","date":"2026-12-02","durationSeconds":2700,"kind":"tempo","plannedId":"p-2026-12-01"}"#),
         example(.planWorkoutRemoved, #"{"plannedId":"p-2026-12-01"}"#),
+        example(.workoutKeptSeparate, #"{"otherWorkoutId":"w-2","workoutId":"w-1"}"#),
     ]
 }

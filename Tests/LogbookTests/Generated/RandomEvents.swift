@@ -29,7 +29,8 @@ extension WireCodecTests.Random {
                 units: r.maybe { r in r.pick(Units.allCases) },
                 preferredStepSource: r.pick([0, 1, 2]) == 0 ? .unchanged : r.bool() ? .clear : .set(r.text()),
                 maxHeartRate: r.pick([0, 1, 2]) == 0 ? .unchanged : r.bool() ? .clear : .set(r.withinSchema ? r.int(100...240) : r.count()),
-                restingHeartRate: r.pick([0, 1, 2]) == 0 ? .unchanged : r.bool() ? .clear : .set(r.withinSchema ? r.int(25...120) : r.count())
+                restingHeartRate: r.pick([0, 1, 2]) == 0 ? .unchanged : r.bool() ? .clear : .set(r.withinSchema ? r.int(25...120) : r.count()),
+                preferredWorkoutSources: r.maybe { r in (0..<r.int(0...3)).map { _ in r.pick(SourceKind.allCases) } }
             ))
         case .workoutStarted:
             return .workoutStarted(WorkoutStarted(
@@ -164,6 +165,8 @@ extension WireCodecTests.Random {
             ))
         case .planWorkoutRemoved:
             return .planWorkoutRemoved(PlannedWorkoutReference(plannedId: r.id()))
+        case .workoutKeptSeparate:
+            return .workoutKeptSeparate(WorkoutKeptSeparate(workoutId: r.id(), otherWorkoutId: r.id()))
         }
     }
 
@@ -232,6 +235,7 @@ extension WireCodecTests {
         case .planWorkoutPlanned(let e): try encoder.encode(e)
         case .planWorkoutChanged(let e): try encoder.encode(e)
         case .planWorkoutRemoved(let e): try encoder.encode(e)
+        case .workoutKeptSeparate(let e): try encoder.encode(e)
         }
         return [UInt8](data)
     }

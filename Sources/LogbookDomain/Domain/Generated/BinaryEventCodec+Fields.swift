@@ -40,6 +40,15 @@ extension BinaryEventCodec {
                 w.byte(2)
                 w.int(value)
             }
+            if let value = e.preferredWorkoutSources {
+                w.byte(1)
+                w.varint(UInt64(value.count))
+                for element in value {
+                    w.enumeration(element)
+                }
+            } else {
+                w.byte(0)
+            }
         case .workoutStarted(let e):
             let version: UInt32 = 1
             w.string(e.workoutId)
@@ -225,6 +234,9 @@ extension BinaryEventCodec {
             w.optionalString(e.notes)
         case .planWorkoutRemoved(let e):
             w.string(e.plannedId)
+        case .workoutKeptSeparate(let e):
+            w.string(e.workoutId)
+            w.string(e.otherWorkoutId)
         }
     }
 
@@ -247,6 +259,7 @@ extension BinaryEventCodec {
             if version >= 2 { maxHeartRate = switch try ByteReader.byte(s, &o) { case 0: .unchanged; case 1: .clear; default: .set(try FieldReader.int(s, &o)) } } else { maxHeartRate = .unchanged }
             let restingHeartRate: OptionalChange<Int>
             if version >= 2 { restingHeartRate = switch try ByteReader.byte(s, &o) { case 0: .unchanged; case 1: .clear; default: .set(try FieldReader.int(s, &o)) } } else { restingHeartRate = .unchanged }
+            let preferredWorkoutSources: [SourceKind]? = version >= 3 ? try ByteReader.byte(s, &o) == 0 ? nil : try FieldReader.enumerations(s, &o, SourceKind.self) : nil
             return .userProfileUpdated(UserProfileUpdated(
                 displayName: displayName,
                 timeZone: timeZone,
@@ -254,7 +267,8 @@ extension BinaryEventCodec {
                 units: units,
                 preferredStepSource: preferredStepSource,
                 maxHeartRate: maxHeartRate,
-                restingHeartRate: restingHeartRate
+                restingHeartRate: restingHeartRate,
+                preferredWorkoutSources: preferredWorkoutSources
             ))
         case .workoutStarted:
             let workoutId: String = try ByteReader.string(s, &o)
@@ -476,6 +490,10 @@ extension BinaryEventCodec {
         case .planWorkoutRemoved:
             let plannedId: String = try ByteReader.string(s, &o)
             return .planWorkoutRemoved(PlannedWorkoutReference(plannedId: plannedId))
+        case .workoutKeptSeparate:
+            let workoutId: String = try ByteReader.string(s, &o)
+            let otherWorkoutId: String = try ByteReader.string(s, &o)
+            return .workoutKeptSeparate(WorkoutKeptSeparate(workoutId: workoutId, otherWorkoutId: otherWorkoutId))
         }
     }
 

@@ -12,6 +12,7 @@ extension Decider {
         case .planWorkoutPlanned(let e): return try planWorkout(e, user: user)
         case .planWorkoutChanged(let e): return try changePlannedWorkout(e, user: user)
         case .planWorkoutRemoved(let e): return try removePlannedWorkout(e, user: user)
+        case .workoutKeptSeparate(let e): return try keepSeparate(e, user: user)
         default:
             throw LogbookError.invalidArgument(
                 name: "type", reason: "\(event.type.rawValue) is recorded by a command of its own, not by Command.record")
@@ -42,6 +43,11 @@ extension DeclaredRoute {
             summary: "Remove a planned workout",
             administrators: false, pathFields: ["plannedId"],
             rules: [], emptyBodyAllowed: true),
+        DeclaredRoute(
+            type: .workoutKeptSeparate, method: "POST", path: "users/{user}/workouts/{workoutId}/keep-separate",
+            summary: "Keep two workouts apart: they are not the same activity, whatever their overlap (body: {otherWorkoutId}; DESIGN §9)",
+            administrators: false, pathFields: ["workoutId"],
+            rules: [DomainRule(rawValue: "workout_lifecycle")], emptyBodyAllowed: false),
     ]
 }
 
@@ -50,7 +56,7 @@ extension EventType {
     /// `Schemas/requests`, not `Schemas/events`).
     public var hasRequestBodySchema: Bool {
         switch self {
-        case .workoutStarted, .workoutFinished, .workoutImported, .workoutEdited, .goalSet, .placeSwiped, .placeVisited, .placeNotesEdited, .placeUpdated, .targetSet, .targetCleared, .planWorkoutPlanned, .planWorkoutRemoved: true
+        case .workoutStarted, .workoutFinished, .workoutImported, .workoutEdited, .goalSet, .placeSwiped, .placeVisited, .placeNotesEdited, .placeUpdated, .targetSet, .targetCleared, .planWorkoutPlanned, .planWorkoutRemoved, .workoutKeptSeparate: true
         default: false
         }
     }

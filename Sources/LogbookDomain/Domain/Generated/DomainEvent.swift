@@ -34,6 +34,7 @@ public enum DomainEvent: Sendable, Hashable {
     case planWorkoutPlanned(PlannedWorkout)
     case planWorkoutChanged(PlannedWorkout)
     case planWorkoutRemoved(PlannedWorkoutReference)
+    case workoutKeptSeparate(WorkoutKeptSeparate)
 
     /// The event's type (its name on the wire and in the log).
     public var type: EventType {
@@ -65,6 +66,7 @@ public enum DomainEvent: Sendable, Hashable {
         case .planWorkoutPlanned: .planWorkoutPlanned
         case .planWorkoutChanged: .planWorkoutChanged
         case .planWorkoutRemoved: .planWorkoutRemoved
+        case .workoutKeptSeparate: .workoutKeptSeparate
         }
     }
 
@@ -80,6 +82,7 @@ public enum DomainEvent: Sendable, Hashable {
         case .workoutEdited(let e): e.workoutId
         case .workoutDeleted(let e): e.workoutId
         case .workoutTrackRecorded(let e): e.workoutId
+        case .workoutKeptSeparate(let e): e.workoutId
         default: nil
         }
     }
@@ -114,11 +117,13 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
     case planWorkoutPlanned = "plan.workout_planned"
     case planWorkoutChanged = "plan.workout_changed"
     case planWorkoutRemoved = "plan.workout_removed"
+    case workoutKeptSeparate = "workout.kept_separate"
 
     /// The schema version written today. Older versions are upcast when read.
     public var currentSchemaVersion: UInt32 {
         switch self {
-        case .userProfileUpdated, .workoutFinished, .workoutImported, .stepsRecorded: 2
+        case .workoutFinished, .workoutImported, .stepsRecorded: 2
+        case .userProfileUpdated: 3
         default: 1
         }
     }
@@ -130,7 +135,7 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
     public var family: Family {
         switch self {
         case .userRegistered, .userProfileUpdated, .userErased: .user
-        case .workoutStarted, .workoutPaused, .workoutResumed, .workoutFinished, .workoutDiscarded, .workoutImported, .workoutEdited, .workoutDeleted, .workoutTrackRecorded: .workout
+        case .workoutStarted, .workoutPaused, .workoutResumed, .workoutFinished, .workoutDiscarded, .workoutImported, .workoutEdited, .workoutDeleted, .workoutTrackRecorded, .workoutKeptSeparate: .workout
         case .stepsRecorded: .steps
         case .goalSet, .goalCleared, .goalDefaultSet: .goals
         case .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset: .places
@@ -174,6 +179,7 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
         case .planWorkoutPlanned: 24
         case .planWorkoutChanged: 25
         case .planWorkoutRemoved: 26
+        case .workoutKeptSeparate: 27
         }
     }
 }
@@ -308,4 +314,9 @@ extension EventKey where Payload == PlannedWorkout {
 extension EventKey where Payload == PlannedWorkoutReference {
     /// `plan.workout_removed`.
     public static var planWorkoutRemoved: Self { Self(type: .planWorkoutRemoved) { if case .planWorkoutRemoved(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == WorkoutKeptSeparate {
+    /// `workout.kept_separate`.
+    public static var workoutKeptSeparate: Self { Self(type: .workoutKeptSeparate) { if case .workoutKeptSeparate(let e) = $0 { e } else { nil } } }
 }

@@ -37,6 +37,7 @@ enum PayloadJSONReading {
         case .planWorkoutPlanned: return .planWorkoutPlanned(try readPlannedWorkout(&r, version: version))
         case .planWorkoutChanged: return .planWorkoutChanged(try readPlannedWorkout(&r, version: version))
         case .planWorkoutRemoved: return .planWorkoutRemoved(try readPlannedWorkoutReference(&r, version: version))
+        case .workoutKeptSeparate: return .workoutKeptSeparate(try readWorkoutKeptSeparate(&r, version: version))
         }
     }
 
@@ -71,6 +72,7 @@ enum PayloadJSONReading {
         var preferredStepSource: OptionalChange<String> = .unchanged, saw_preferredStepSource = false
         var maxHeartRate: OptionalChange<Int> = .unchanged, saw_maxHeartRate = false
         var restingHeartRate: OptionalChange<Int> = .unchanged, saw_restingHeartRate = false
+        var preferredWorkoutSources: [SourceKind]?
         try r.readObject { (r, key) throws(JSONReadError) in
             switch key {
             case "displayName": try r.read(&displayName)
@@ -104,6 +106,7 @@ enum PayloadJSONReading {
                     try r.read(&value, within: 25...120)
                     if let value { restingHeartRate = .set(value) }
                 }
+            case "preferredWorkoutSources" where version >= 3: try r.once(preferredWorkoutSources); preferredWorkoutSources = try r.readElements(items: 0...6) { (r) throws(JSONReadError) in try r.readCase(SourceKind.self) }
             default: throw r.unknownField()
             }
         }
@@ -114,7 +117,8 @@ enum PayloadJSONReading {
             units: units,
             preferredStepSource: preferredStepSource,
             maxHeartRate: maxHeartRate,
-            restingHeartRate: restingHeartRate
+            restingHeartRate: restingHeartRate,
+            preferredWorkoutSources: preferredWorkoutSources
         )
     }
 
@@ -602,6 +606,23 @@ enum PayloadJSONReading {
             }
         }
         return PlannedWorkoutReference(plannedId: try r.required(plannedId, "plannedId"))
+    }
+
+    static func readWorkoutKeptSeparate(_ r: inout JSONReader, version: UInt32) throws(JSONReadError) -> WorkoutKeptSeparate {
+        _ = version
+        var workoutId: String?
+        var otherWorkoutId: String?
+        try r.readObject { (r, key) throws(JSONReadError) in
+            switch key {
+            case "workoutId": try r.readId(&workoutId)
+            case "otherWorkoutId": try r.readId(&otherWorkoutId)
+            default: throw r.unknownField()
+            }
+        }
+        return WorkoutKeptSeparate(
+            workoutId: try r.required(workoutId, "workoutId"),
+            otherWorkoutId: try r.required(otherWorkoutId, "otherWorkoutId")
+        )
     }
 
     static func readWorkoutSource(_ r: inout JSONReader, version: UInt32) throws(JSONReadError) -> WorkoutSource {

@@ -35,6 +35,7 @@ enum PayloadJSONWriting {
         case .planWorkoutPlanned(let e): writePlannedWorkout(e, &w)
         case .planWorkoutChanged(let e): writePlannedWorkout(e, &w)
         case .planWorkoutRemoved(let e): writePlannedWorkoutReference(e, &w)
+        case .workoutKeptSeparate(let e): writeWorkoutKeptSeparate(e, &w)
         }
     }
 
@@ -60,6 +61,7 @@ enum PayloadJSONWriting {
         case .clear: w.key("preferredStepSource"); w.null()
         case .set(let value): w.key("preferredStepSource"); w.string(value)
         }
+        if let value = e.preferredWorkoutSources { w.key("preferredWorkoutSources"); w.array(value) { w, element in w.string(element.rawValue) } }
         switch e.restingHeartRate {
         case .unchanged: break
         case .clear: w.key("restingHeartRate"); w.null()
@@ -269,6 +271,13 @@ enum PayloadJSONWriting {
     static func writePlannedWorkoutReference(_ e: PlannedWorkoutReference, _ w: inout JSONWriter) {
         w.beginObject()
         w.key("plannedId"); w.string(e.plannedId)
+        w.endObject()
+    }
+
+    static func writeWorkoutKeptSeparate(_ e: WorkoutKeptSeparate, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("otherWorkoutId"); w.string(e.otherWorkoutId)
+        w.key("workoutId"); w.string(e.workoutId)
         w.endObject()
     }
 

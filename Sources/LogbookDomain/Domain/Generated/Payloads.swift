@@ -33,10 +33,13 @@ public struct UserProfileUpdated: Sendable, Hashable, Codable {
     /// The user's resting heart rate (bpm): zones then split the reserve (max − rest); ``OptionalChange/clear`` removes
     /// it.
     public var restingHeartRate: OptionalChange<Int>
+    /// The workout source kinds whose recording of an activity is its primary (DESIGN §9), most preferred first; an
+    /// empty list goes back to "the richest".
+    public var preferredWorkoutSources: [SourceKind]?
 
     /// A value of every field.
     public init(
-        displayName: String? = nil, timeZone: String? = nil, weekStart: WeekStart? = nil, units: Units? = nil, preferredStepSource: OptionalChange<String> = .unchanged, maxHeartRate: OptionalChange<Int> = .unchanged, restingHeartRate: OptionalChange<Int> = .unchanged
+        displayName: String? = nil, timeZone: String? = nil, weekStart: WeekStart? = nil, units: Units? = nil, preferredStepSource: OptionalChange<String> = .unchanged, maxHeartRate: OptionalChange<Int> = .unchanged, restingHeartRate: OptionalChange<Int> = .unchanged, preferredWorkoutSources: [SourceKind]? = nil
     ) {
         self.displayName = displayName
         self.timeZone = timeZone
@@ -45,9 +48,10 @@ public struct UserProfileUpdated: Sendable, Hashable, Codable {
         self.preferredStepSource = preferredStepSource
         self.maxHeartRate = maxHeartRate
         self.restingHeartRate = restingHeartRate
+        self.preferredWorkoutSources = preferredWorkoutSources
     }
 
-    enum CodingKeys: String, CodingKey { case displayName, timeZone, weekStart, units, preferredStepSource, maxHeartRate, restingHeartRate }
+    enum CodingKeys: String, CodingKey { case displayName, timeZone, weekStart, units, preferredStepSource, maxHeartRate, restingHeartRate, preferredWorkoutSources }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -76,6 +80,7 @@ public struct UserProfileUpdated: Sendable, Hashable, Codable {
         } else {
             restingHeartRate = .set(try container.decode(Int.self, forKey: .restingHeartRate))
         }
+        preferredWorkoutSources = try container.decodeIfPresent([SourceKind].self, forKey: .preferredWorkoutSources)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -99,6 +104,7 @@ public struct UserProfileUpdated: Sendable, Hashable, Codable {
         case .clear: try container.encodeNil(forKey: .restingHeartRate)
         case .set(let value): try container.encode(value, forKey: .restingHeartRate)
         }
+        try container.encodeIfPresent(preferredWorkoutSources, forKey: .preferredWorkoutSources)
     }
 }
 
@@ -499,5 +505,18 @@ public struct PlannedWorkoutReference: Sendable, Hashable, Codable {
     /// A value of every field.
     public init(plannedId: String) {
         self.plannedId = plannedId
+    }
+}
+
+/// `workout.kept_separate`: the user says two workouts are not the same activity, so grouping (DESIGN §9) never relates
+/// that pair.
+public struct WorkoutKeptSeparate: Sendable, Hashable, Codable {
+    public var workoutId: String
+    public var otherWorkoutId: String
+
+    /// A value of every field.
+    public init(workoutId: String, otherWorkoutId: String) {
+        self.workoutId = workoutId
+        self.otherWorkoutId = otherWorkoutId
     }
 }

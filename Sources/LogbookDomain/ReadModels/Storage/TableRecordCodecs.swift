@@ -27,7 +27,8 @@ package enum TableRecordCodecs {
         value(TimelineWorkout.self), value(CatalogPlace.self), value(UserPlace.self),
         key(UserIdKey.self), key(PlanDayKey.self), key(UserDayWorkoutKey.self), value(TargetRecord.self), value(PlannedRecord.self),
         value(IntensityWorkout.self), value(HeartRateSettings.self), value(WorkoutPauses.self), value(TypePositions.self), value(CountValue.self),
-        value(TrackSummary.self),
+        value(TrackSummary.self), value(GroupMember.self), value(GroupDay.self), value(GroupUser.self), key(WorkoutPairKey.self),
+        key(UserPositionWorkoutKey.self),
     ]
 
     private static func key<T: TableKey>(_ type: T.Type) -> Codec {

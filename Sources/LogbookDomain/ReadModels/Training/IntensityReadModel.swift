@@ -11,9 +11,12 @@ import EventLog
 /// track's parts). Milliseconds are summed per bpm here and floored to seconds per bpm when read.
 /// Offsets that go backwards add nothing (the rules refuse such tracks; a log written elsewhere
 /// cannot make the fold trap or count negative time).
-struct IntensityReadModel: ReadModel {
+///
+/// Only primaries are in the days (DESIGN §9: training reads only primaries, each with its own data).
+struct IntensityReadModel: CountsPrimaries {
     static let kind = ReadModelKind.intensity
-    static let codeVersion = 1
+    /// 2: only primaries are in the days.
+    static let codeVersion = 2
 
     static let folds = Folds<IntensityReadModel>()
         .on(.workoutStarted) { try $0.onStarted($1, $2, $3) }
@@ -23,11 +26,14 @@ struct IntensityReadModel: ReadModel {
         .on(.workoutDeleted) { try $0.onDeleted($1, $2, $3) }
         .on(.workoutEdited) { try $0.onEdited($1, $2, $3) }
         .on(.workoutTrackRecorded) { try $0.onTrack($1, $2, $3) }
+        .grouping()
 
     var workouts: ReadModelTable<WorkoutKey, IntensityWorkout>
     var days: ReadModelTable<UserDayWorkoutKey, Marker>
+    var groups: WorkoutGroups
 
     init(_ tables: ReadModelTables) {
+        groups = WorkoutGroups(tables)
         workouts = tables.table("workouts")
         days = tables.table("days")
     }
@@ -35,17 +41,26 @@ struct IntensityReadModel: ReadModel {
     mutating func onStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
         workouts.set(WorkoutKey(e.workoutId), IntensityWorkout(user: fold.user, startedAt: e.startedAt, activityType: e.activityType))
+        try groups.started(e, user: fold.user, position: fold.position, txn)
     }
 
     mutating func onFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), workout.state == .open else { return }
         count(&workout, e.workoutId, distance: e.distanceMeters, moving: e.movingSeconds, averageHeartRate: e.avgHeartRate)
+        try apply(groups.finished(e, txn), fold, txn)
     }
 
     mutating func onImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
         var workout = IntensityWorkout(user: fold.user, startedAt: e.startedAt, activityType: e.activityType)
         count(&workout, e.workoutId, distance: e.distanceMeters, moving: e.movingSeconds, averageHeartRate: e.avgHeartRate)
+        try apply(groups.imported(e, user: fold.user, position: fold.position, txn), fold, txn)
+    }
+
+    /// Puts a counted workout in its day (it is a primary) or takes it out.
+    mutating func setCounts(_ workoutId: String, _ counts: Bool, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        guard let workout = try workouts.get(WorkoutKey(workoutId), txn), workout.state == .counted else { return }
+        days.set(UserDayWorkoutKey(workout.user, workout.day, workoutId), counts ? Marker() : nil)
     }
 
     private mutating func count(_ workout: inout IntensityWorkout, _ id: String, distance: Int, moving: Int, averageHeartRate: Int?) {
@@ -54,16 +69,17 @@ struct IntensityReadModel: ReadModel {
         workout.movingSeconds = moving
         workout.averageHeartRate = averageHeartRate
         workouts.set(WorkoutKey(id), workout)
-        days.set(UserDayWorkoutKey(workout.user, workout.day, id), Marker())
     }
 
     mutating func onDiscarded(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), workout.state == .open else { return }
         workout.state = .closed
         workouts.set(WorkoutKey(e.workoutId), workout)
+        try apply(groups.deleted(e.workoutId, txn), fold, txn)
     }
 
     mutating func onDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        try apply(groups.deleted(e.workoutId, txn), fold, txn)
         guard let workout = try workouts.get(WorkoutKey(e.workoutId), txn) else { return }
         days.set(UserDayWorkoutKey(workout.user, workout.day, e.workoutId), nil)
         // A deleted workout leaves nothing behind, as if it had never been recorded.
@@ -74,9 +90,11 @@ struct IntensityReadModel: ReadModel {
         guard let type = e.activityType, var workout = try workouts.get(WorkoutKey(e.workoutId), txn), workout.activityType != type else { return }
         workout.activityType = type
         workouts.set(WorkoutKey(e.workoutId), workout)
+        try apply(groups.retyped(e.workoutId, to: type, txn), fold, txn)
     }
 
     mutating func onTrack(_ e: WorkoutTrackRecorded, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        try apply(groups.tracked(e, txn), fold, txn)
         guard let rates = e.samples.heartRate, let offsets = e.samples.offsetMillis else { return }
         try workouts.modifyIfPresent(WorkoutKey(e.workoutId), txn) { workout in
             // Milliseconds this part adds, indexed by bpm (a plausible rate is at most 300): one
@@ -126,6 +144,7 @@ struct IntensityReadModel: ReadModel {
     mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {
         try visitor.visit(&workouts)
         try visitor.visit(&days)
+        try groups.visitTables(&visitor)
     }
 
     /// The counted workouts of `user` started on local days `from` through `to`, by day then

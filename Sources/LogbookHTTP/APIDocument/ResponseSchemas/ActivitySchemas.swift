@@ -32,6 +32,10 @@ private enum RecordFields {
             "laps": .array("The workout's laps, in order", of: .reference(Lap.self)),
             "title": .string("The workout's title"),
             "notes": .string("The user's notes on the workout"),
+            "alsoRecordedBy": .array(
+                "The other recordings of the same activity, in log order (DESIGN §9), when this workout is its group's primary",
+                of: .reference(RecordedBy.self)),
+            "primaryWorkoutId": .string("The recording of the same activity that counts, when this one does not (DESIGN §9)"),
         ]
     }
 
@@ -62,6 +66,15 @@ extension ActivityPage: DocumentedSchema {
             "activities": .array("The page's workouts, newest first", of: .reference(DatedActivitySchema.self)),
         ], optional: [
             "nextCursor": .string("Pass back as cursor to get the next page (absent at the end)"),
+        ])
+    }
+}
+
+extension RecordedBy: DocumentedSchema {
+    package static var schema: JSONSchema {
+        .object("Another recording of the same activity", required: [
+            "workoutId": .string("The recording's workout id"),
+            "source": .reference(WorkoutSource.self, "Where the recording came from"),
         ])
     }
 }
