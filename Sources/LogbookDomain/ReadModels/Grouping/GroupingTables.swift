@@ -61,7 +61,7 @@ struct GroupDay: TableValue, Equatable {
 
     init() {}
 
-    /// Adds `id`, keeping byte order; false if it is there already.
+    /// Adds `id`, keeping byte order (nothing if it is there already).
     mutating func insert(_ id: String) {
         let index = workoutIds.firstIndex { !$0.utf8.lexicographicallyPrecedes(id.utf8) } ?? workoutIds.count
         if index < workoutIds.count, workoutIds[index].utf8.elementsEqual(id.utf8) { return }

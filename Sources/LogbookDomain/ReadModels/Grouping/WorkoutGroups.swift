@@ -99,9 +99,11 @@ struct WorkoutGroups {
             return []
         }
         return try regroup(user: member.user, seeds: [workoutId], txn) { groups in
-            try groups.days.modifyIfPresent(UserDayKey(member.user, Self.utcDay(member.workout.start)), txn) { $0.remove(workoutId) }
             let key = UserDayKey(member.user, Self.utcDay(member.workout.start))
-            if let day = try groups.days.get(key, txn), day.workoutIds.isEmpty { groups.days.set(key, nil) }
+            if var day = try groups.days.get(key, txn) {
+                day.remove(workoutId)
+                groups.days.set(key, day.workoutIds.isEmpty ? nil : day)
+            }
             groups.members.set(WorkoutKey(workoutId), nil)
         }
     }
