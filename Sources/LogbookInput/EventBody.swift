@@ -136,9 +136,18 @@ package enum EventBody {
 
     /// A JSON integer (not a boolean, not a fraction) within `range`.
     private static func smallInteger(_ value: Any, _ field: String, _ range: ClosedRange<Int>) throws(InputError) -> Int {
-        guard !(value is Bool), let number = value as? NSNumber, let integer = Int(exactly: number.doubleValue),
-              Double(integer) == number.doubleValue, range.contains(integer)
+        guard let integer = integer(value).flatMap({ Int(exactly: $0) }), range.contains(integer)
         else { throw InputError("\(field) must be an integer from \(range.lowerBound) to \(range.upperBound)", field: field) }
+        return integer
+    }
+
+    /// A JSON number that is a whole number from JSONSerialization, nil for anything else. Not
+    /// `value is Bool`: Foundation bridges the numbers 0 and 1 to Bool, so that test refuses them;
+    /// a JSON `true` or `false` is the one of Foundation's boolean class.
+    package static func integer(_ value: Any) -> Int64? {
+        guard let number = value as? NSNumber, type(of: number) != type(of: NSNumber(value: true)),
+              let integer = Int64(exactly: number.doubleValue)
+        else { return nil }
         return integer
     }
 
