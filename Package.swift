@@ -20,6 +20,8 @@ let package = Package(
         // The domain alone (no storage): for a host that keeps read models in a store of its own.
         .library(name: "LogbookDomain", targets: ["LogbookDomain"]),
         .library(name: "LogbookHTTP", targets: ["LogbookHTTP"]),
+        // Webhooks for a host that serves Logbook its own way (LogbookHTTP mounts their admin routes).
+        .library(name: "LogbookWebhooks", targets: ["LogbookWebhooks"]),
         .library(name: "WorkoutFiles", targets: ["WorkoutFiles"]),
         .library(name: "WorkoutImport", targets: ["WorkoutImport"]),
         // The event-log conformance suite and test fixtures, for other backends and for hosts.
@@ -44,7 +46,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
-        // Tests only: a real HTTP client against a real server process (graceful shutdown test).
+        // Webhooks' HTTP client (and the tests' client against real server processes).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Tests only: a client generated from Schemas/openapi.json, calling a real server.
         .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
@@ -146,7 +148,7 @@ let package = Package(
         .target(
             name: "LogbookHTTP",
             dependencies: [
-                "Logbook", "LogbookInput", "EventLog", "WorkoutFiles", "WorkoutImport",
+                "Logbook", "LogbookInput", "EventLog", "WorkoutFiles", "WorkoutImport", "LogbookWebhooks",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -154,6 +156,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: strictSettings),
+        // Webhooks: the log delivered to receivers' URLs in signed batches, at least once, in log order,
+        // with retries, dead letters and checkpoints in the log's checkpoint table.
+        .target(
+            name: "LogbookWebhooks",
+            dependencies: [
+                "Logbook", "LogbookDomain", "EventLog",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings),
         // `logbook openapi`: the OpenAPI document of this build's routes, response schemas from their Swift types.
@@ -301,8 +316,9 @@ let package = Package(
             name: "LogbookHTTPTests",
             dependencies: [
                 "LogbookHTTP", "LogbookOpenAPI", "Logbook", "EventLog", "EventLogPostgres", "LogbookTestSupport", "LogbookCLI", "LogbookBench",
-                "DemoData", "WorkoutFileFixtures", "ChildProcesses",
+                "DemoData", "WorkoutFileFixtures", "ChildProcesses", "LogbookWebhooks",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -1,3 +1,5 @@
+public import LogbookWebhooks
+
 /// How the HTTP layer authenticates and what it accepts.
 public struct HTTPConfiguration: Sendable {
     /// The HMAC-SHA256 secret that signs bearer tokens (JWT, `HS256`): at least 256 bits
@@ -29,6 +31,8 @@ public struct HTTPConfiguration: Sendable {
     public var backupDirectory: String?
     /// How long a quiet Server-Sent Events subscription waits before a keep-alive comment.
     public var sseKeepAlive: Duration = .seconds(15)
+    /// How webhooks retry and what they may hold (``WebhookPolicy``).
+    public var webhooks = WebhookPolicy()
 
     /// A configuration with a signing secret (or the explicit development mode) and a body limit.
     public init(jwtSecret: String? = nil, allowUnauthenticated: Bool = false, maxBodyBytes: Int = 1 << 20) {

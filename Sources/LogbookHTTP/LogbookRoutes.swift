@@ -3,6 +3,7 @@ import Foundation
 public import Hummingbird
 public import Logbook
 public import Logging
+public import LogbookWebhooks
 
 /// Logbook's HTTP API as routes a Hummingbird application mounts, at its root or under a
 /// prefix of its own (`LogbookRoutes(…).register(on: router.group("logbook"))`). The context
@@ -18,6 +19,10 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
     /// The administrative jobs (rebuilds, verifications) the routes start: run it as a service
     /// of the host's group, so shutdown cancels them and waits for them.
     public let jobs: AdminJobs
+    /// The webhooks the admin routes manage. Someone must run it (``WebhookService``, as
+    /// ``LogbookServer/application(logbook:configuration:metrics:host:port:logger:onServerRunning:)`` does)
+    /// for them to deliver; until then making one answers 409.
+    public let webhooks: WebhookDispatcher
     let keys: TokenKeys?
     private let catalog = RouteCatalog()
     /// The file imports running, bounded by ``HTTPConfiguration/fileImports``.
@@ -32,6 +37,7 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
         self.configuration = configuration
         self.metrics = metrics
         self.jobs = AdminJobs(logbook: logbook)
+        self.webhooks = WebhookDispatcher(logbook: logbook, policy: configuration.webhooks, logger: logger)
         self.importSlots = ImportSlots(limits: configuration.fileImports)
         if let secret = configuration.jwtSecret, !secret.isEmpty {
             if let weakness = TokenSecret.weakness(secret) { throw LogbookError.invalidArgument(name: "jwtSecret", reason: weakness) }
@@ -67,6 +73,7 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
         QueryRoutes<Context>(logbook: logbook, catalog: catalog).register(on: secured)
         LogRoutes<Context>(logbook: logbook, keepAlive: configuration.sseKeepAlive, live: live, catalog: catalog).register(on: secured)
         AdminRoutes<Context>(logbook: logbook, jobs: jobs, backupDirectory: configuration.backupDirectory, catalog: catalog).register(on: secured)
+        WebhookRoutes<Context>(webhooks: webhooks, maxBodyBytes: configuration.maxBodyBytes, catalog: catalog).register(on: secured)
     }
 }
 

@@ -2,6 +2,7 @@ public import Hummingbird
 public import Logbook
 public import Logging
 public import ServiceLifecycle
+import LogbookWebhooks
 
 /// Closes the Logbook when the service group shuts down. Registered before the HTTP server, it
 /// stops after the server has drained its in-flight requests, so every acknowledged append is
@@ -25,21 +26,22 @@ public enum LogbookServer {
     public static func router(
         logbook: Logbook, configuration: HTTPConfiguration, metrics: LogbookMetrics?, logger: Logger
     ) async throws -> Router<LogbookRequestContext> {
-        try await routerAndJobs(logbook: logbook, configuration: configuration, metrics: metrics, logger: logger).router
+        try await routerAndRoutes(logbook: logbook, configuration: configuration, metrics: metrics, logger: logger).router
     }
 
-    private static func routerAndJobs(
+    /// The router and the routes behind it (their jobs and webhooks, for whoever runs them).
+    package static func routerAndRoutes(
         logbook: Logbook, configuration: HTTPConfiguration, metrics: LogbookMetrics?, logger: Logger
-    ) async throws -> (router: Router<LogbookRequestContext>, jobs: AdminJobs) {
+    ) async throws -> (router: Router<LogbookRequestContext>, routes: LogbookRoutes<LogbookRequestContext>) {
         let router = Router(context: LogbookRequestContext.self)
         let routes = try await LogbookRoutes<LogbookRequestContext>(
             logbook: logbook, configuration: configuration, metrics: metrics, logger: logger)
         routes.register(on: router.group())
-        return (router, routes.jobs)
+        return (router, routes)
     }
 
-    /// An application serving `logbook` on `host:port` that ends its administrative jobs and
-    /// closes it on graceful shutdown
+    /// An application serving `logbook` on `host:port` that delivers its webhooks, and ends its
+    /// administrative jobs, stops its webhooks and closes it on graceful shutdown
     /// (SIGTERM or SIGINT with `runService()`). `onServerRunning` hears the bound port (useful
     /// with port 0).
     public static func application(
@@ -47,12 +49,12 @@ public enum LogbookServer {
         host: String = "127.0.0.1", port: Int = 8080, logger: Logger = Logger(label: "logbook"),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
-        let (router, jobs) = try await routerAndJobs(logbook: logbook, configuration: configuration, metrics: metrics, logger: logger)
+        let (router, routes) = try await routerAndRoutes(logbook: logbook, configuration: configuration, metrics: metrics, logger: logger)
         return Application(
             router: router,
             configuration: .init(address: .hostname(host, port: port), serverName: "Logbook"),
-            // Shutdown runs backwards: the server drains, the jobs end, then the Logbook closes.
-            services: [LogbookService(logbook: logbook), jobs],
+            // Shutdown runs backwards: the server drains, the jobs end, webhooks stop, then the Logbook closes.
+            services: [LogbookService(logbook: logbook), WebhookService(dispatcher: routes.webhooks), routes.jobs],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: logger)
     }

@@ -31,7 +31,7 @@ struct JSONReadError: Error, Sendable {
 /// order they come, straight into the caller's types, with no intermediate tree. Strings must be
 /// valid UTF-8 without lone surrogates, numbers follow the JSON grammar, objects may not repeat a
 /// key (the decoders check that), nesting is limited, and nothing may follow the value.
-struct JSONReader {
+package struct JSONReader {
     /// How deep arrays and objects may nest in values the reader skips or copies (metadata).
     static let maxDepth = 64
 
@@ -293,7 +293,7 @@ struct JSONReader {
     }
 
     /// The value of a hexadecimal digit (either case), nil for any other byte.
-    static func hexDigit(_ byte: UInt8) -> UInt8? {
+    package static func hexDigit(_ byte: UInt8) -> UInt8? {
         switch byte {
         case 0x30...0x39: byte - 0x30
         case 0x41...0x46: byte - 0x41 + 10

@@ -133,6 +133,7 @@ public enum OpenAPIDocument {
             let description = object["description"] as? String ?? (status == 202 ? "Accepted" : "OK")
             return ["description": description, "content": ["application/json": ["schema": object]]]
         }
+        if status == 204 { return ["description": "Done: no body"] }
         if (200..<300).contains(status) {
             let (type, schema): (String, [String: Any]) =
                 route.path.hasSuffix(".svg") ? ("image/svg+xml", ["type": "string", "description": "An SVG document"])

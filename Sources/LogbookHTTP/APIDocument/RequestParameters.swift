@@ -80,6 +80,8 @@ enum RequestParameters {
         case "date": (date, "The local day (yyyy-mm-dd)")
         case "stream": (.string("A stream id"), "The stream id, e.g. goals-u-1000 (404 if there is none)")
         case "job": (.string("A job id"), "The job id (X-Logbook-Job of the request that started it; 404 if there is none)")
+        case "webhook": (.string("A webhook id"), "The webhook id (wh- and 16 hex digits, as POST /admin/webhooks answered it)")
+        case "deadLetter": (.string("A dead letter id"), "The dead letter id (dl-<first>-<last>, as the webhook's deadLetters list it)")
         default: (.string(name), name)
         }
     }

@@ -1,0 +1,332 @@
+import AsyncHTTPClient
+import EventLog
+import Foundation
+public import Logbook
+public import Logging
+
+/// Delivers the log to webhooks: one worker task per running webhook reads the log from the
+/// webhook's checkpoint, POSTs batches in log order, retries with backoff, turns a batch that
+/// keeps failing into a dead letter and goes on. At least once: the checkpoint moves only after
+/// the receiver's 2xx, so a crash or restart sends the batch in flight again, nothing is lost.
+///
+/// Workers only read the log (LMDB readers never block its writer) and each waits on its own
+/// receiver, so a slow or dead receiver slows neither writers nor other webhooks. Definitions,
+/// checkpoints and dead letters live in the log's checkpoint table (``WebhookTable``), so they
+/// survive restarts and come with the log's backups (secrets included: guard backups as you
+/// guard the store).
+public actor WebhookDispatcher {
+    /// A webhook as this server holds it: its stored record, how far it has delivered, its
+    /// worker, and what this process has seen of it.
+    private struct Entry {
+        var record: WebhookRecord
+        /// Delivered (or passed over) through here.
+        var through: Position
+        /// What the table holds (skipped stretches are stored at most once a second).
+        var stored: Position
+        var storedAt: ContinuousClock.Instant
+        var worker: Task<Void, Never>?
+        /// Bumped each time a worker starts: a worker of an older generation reports nothing.
+        var generation = 0
+        var batches: UInt64 = 0
+        var events: UInt64 = 0
+        var failures = 0
+        var lastError: String?
+        var lastDeliveredAt: Int64?
+        var nextAttemptAt: Int64?
+    }
+
+    public let logbook: Logbook
+    public let policy: WebhookPolicy
+    private let logger: Logger
+    private let table: WebhookTable
+    private var entries: [String: Entry] = [:]
+    private var order: [String] = []
+    private var client: HTTPClient?
+    private var started = false
+
+    public init(logbook: Logbook, policy: WebhookPolicy = WebhookPolicy(), logger: Logger = Logger(label: "logbook.webhooks")) {
+        self.logbook = logbook
+        self.policy = policy
+        self.logger = logger
+        self.table = WebhookTable(log: logbook.log)
+    }
+
+    // MARK: Starting and stopping
+
+    /// Loads the store's webhooks and starts delivering to every one not paused, each from its
+    /// checkpoint. Calling it again does nothing.
+    public func start() async throws {
+        guard !started else { return }
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.connectionPool.idleTimeout = .seconds(30)
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        started = true
+        for id in try await table.ids() {
+            guard let (record, position) = try await table.record(id) else { continue }
+            entries[id] = Entry(record: record, through: position, stored: position, storedAt: .now)
+            order.append(id)
+            if !record.webhook.paused { startWorker(id) }
+        }
+    }
+
+    /// Stops every worker (a batch in flight is sent again after the next start) and closes the
+    /// HTTP client.
+    public func shutdown() async {
+        let workers = entries.values.compactMap(\.worker)
+        for id in entries.keys { entries[id]?.worker = nil }
+        for worker in workers { worker.cancel() }
+        for worker in workers { await worker.value }
+        for id in entries.keys { try? await storeIfMoved(id) }
+        started = false
+        try? await client?.shutdown()
+        client = nil
+    }
+
+    // MARK: The admin operations
+
+    /// Makes a webhook from `request` and starts delivering to it the events after `after`
+    /// (default: the log's head now, so only what happens from here on).
+    public func create(_ request: WebhookRequest, after: UInt64? = nil) async throws -> WebhookStatus {
+        try requireStarted()
+        guard entries.count < policy.limits.maxWebhooks else {
+            throw LogbookError.conflict(stream: "webhooks", reason: "this store has \(policy.limits.maxWebhooks) webhooks, its limit: delete one first")
+        }
+        let head = try await logbook.log.headPosition()
+        if let after, after > head.rawValue {
+            throw LogbookError.invalidArgument(name: "after", reason: "is past the log's head (\(head.rawValue))")
+        }
+        let id = "wh-" + (0..<8).map { _ in UInt8.random(in: 0...255) }.hexDigits
+        let webhook = try request.validated(id: id, now: logbook.configuration.clock.now(), limits: policy.limits)
+        let start = after.map { Position($0) } ?? head
+        let record = WebhookRecord(webhook: webhook)
+        try await table.store(record, through: start)
+        try await table.storeIds(order + [id])
+        order.append(id)
+        entries[id] = Entry(record: record, through: start, stored: start, storedAt: .now)
+        startWorker(id)
+        return try await status(id)
+    }
+
+    /// Every webhook, in the order they were made.
+    public func list() async throws -> [WebhookStatus] {
+        var all: [WebhookStatus] = []
+        for id in order { all.append(try await status(id)) }
+        return all
+    }
+
+    /// One webhook's status.
+    public func status(_ id: String) async throws -> WebhookStatus {
+        let entry = try entry(id)
+        let head = try await logbook.log.headPosition().rawValue
+        let webhook = entry.record.webhook
+        func time(_ micros: Int64?) -> String? { micros.map { Timestamp(microsecondsSinceEpoch: $0).rfc3339 } }
+        return WebhookStatus(
+            id: id, url: webhook.url, eventTypes: webhook.eventTypes, users: webhook.users, paused: webhook.paused,
+            pausedReason: entry.record.pausedReason, createdAt: time(webhook.createdAt)!, deliveredThrough: entry.through.rawValue,
+            head: head, lagEvents: head > entry.through.rawValue ? head - entry.through.rawValue : 0,
+            batchesDelivered: entry.batches, eventsDelivered: entry.events, failures: entry.failures, lastError: entry.lastError,
+            lastDeliveredAt: time(entry.lastDeliveredAt), nextAttemptAt: time(entry.nextAttemptAt),
+            deadLetters: entry.record.deadLetters.map(DeadLetterStatus.init))
+    }
+
+    /// Stops and forgets webhook `id`.
+    public func delete(_ id: String) async throws {
+        _ = try entry(id)
+        await stopWorker(id)
+        order.removeAll { $0 == id }
+        try await table.storeIds(order)
+        entries[id] = nil
+        try await table.remove(id)
+    }
+
+    /// Pauses (delivering nothing, the checkpoint kept) or resumes webhook `id`. A webhook that
+    /// paused itself for its dead letters resumes only once there is room for more.
+    public func setPaused(_ id: String, _ paused: Bool) async throws -> WebhookStatus {
+        var entry = try entry(id)
+        if !paused, entry.record.deadLetters.count >= policy.limits.maxDeadLetters {
+            throw LogbookError.conflict(
+                stream: id, reason: "it holds \(entry.record.deadLetters.count) dead letters, its limit: replay or discard some first")
+        }
+        if paused { await stopWorker(id) }
+        entry = try self.entry(id)
+        entry.record.webhook.paused = paused
+        entry.record.pausedReason = nil
+        entries[id] = entry
+        try await persist(id)
+        if !paused, entries[id]?.worker == nil { startWorker(id) }
+        return try await status(id)
+    }
+
+    /// Sends dead letter `letter` of webhook `id` again, once, now: on the receiver's 2xx it is
+    /// gone; otherwise it stays, with the new failure, and this throws it.
+    public func replay(_ id: String, deadLetter letter: String) async throws -> WebhookStatus {
+        var entry = try entry(id)
+        guard let index = entry.record.deadLetters.firstIndex(where: { $0.id == letter }) else {
+            throw LogbookError.notFound(kind: "dead letter", id: letter)
+        }
+        let dead = entry.record.deadLetters[index]
+        let webhook = entry.record.webhook
+        var events: [RecordedEvent] = []
+        var from = Position(dead.first)
+        while from.rawValue <= dead.last {
+            let page = try await logbook.log.readAll(from: from, direction: .forward, limit: policy.limits.maxBatchEvents, filter: webhook.logFilter)
+            events += page.events.filter { $0.position.rawValue <= dead.last && webhook.wants(subject: $0.envelope.subject) }
+            guard let scanned = page.scannedThrough, !page.reachedEnd else { break }
+            from = scanned.next
+        }
+        guard !events.isEmpty else {
+            return try await discard(id, deadLetter: letter)
+        }
+        let (batch, _) = try WebhookBatch.make(webhookId: id, events: events[...], maxBytes: .max, of: logbook)
+        let failure = await send(batch, to: webhook)
+        entry = try self.entry(id)
+        guard let index = entry.record.deadLetters.firstIndex(where: { $0.id == letter }) else { return try await status(id) }
+        if let failure {
+            entry.record.deadLetters[index].attempts += 1
+            entry.record.deadLetters[index].error = failure
+            entry.record.deadLetters[index].failedAt = logbook.configuration.clock.now().instant
+            entries[id] = entry
+            try await persist(id)
+            throw WebhookReplayError(deadLetter: letter, reason: failure)
+        }
+        entry.record.deadLetters.remove(at: index)
+        entries[id] = entry
+        try await persist(id)
+        return try await status(id)
+    }
+
+    /// Drops dead letter `letter` of webhook `id` unsent.
+    public func discard(_ id: String, deadLetter letter: String) async throws -> WebhookStatus {
+        var entry = try entry(id)
+        guard let index = entry.record.deadLetters.firstIndex(where: { $0.id == letter }) else {
+            throw LogbookError.notFound(kind: "dead letter", id: letter)
+        }
+        entry.record.deadLetters.remove(at: index)
+        entries[id] = entry
+        try await persist(id)
+        return try await status(id)
+    }
+
+    // MARK: Workers
+
+    private func startWorker(_ id: String) {
+        guard started, var entry = entries[id], let client else { return }
+        entry.generation += 1
+        let worker = WebhookWorker(
+            dispatcher: self, logbook: logbook, webhook: entry.record.webhook, generation: entry.generation, policy: policy,
+            sender: WebhookSender(client: client), logger: logger)
+        let from = entry.through
+        entry.worker = Task { await worker.run(after: from) }
+        entries[id] = entry
+    }
+
+    private func stopWorker(_ id: String) async {
+        guard let worker = entries[id]?.worker else { return }
+        entries[id]?.worker = nil
+        entries[id]?.generation += 1
+        worker.cancel()
+        await worker.value
+        entries[id]?.failures = 0
+        entries[id]?.nextAttemptAt = nil
+    }
+
+    /// Whether a worker of `generation` still speaks for webhook `id`.
+    private func current(_ id: String, _ generation: Int) -> Bool { entries[id]?.generation == generation }
+
+    /// A batch reached the receiver: the checkpoint moves to `through` and is stored.
+    func delivered(_ id: String, _ generation: Int, batch: WebhookBatch, through: Position) async throws {
+        guard current(id, generation) else { throw CancellationError() }
+        entries[id]?.through = through
+        entries[id]?.batches += 1
+        entries[id]?.events += UInt64(batch.count)
+        entries[id]?.failures = 0
+        entries[id]?.lastError = nil
+        entries[id]?.nextAttemptAt = nil
+        entries[id]?.lastDeliveredAt = logbook.configuration.clock.now().instant
+        try await persist(id)
+    }
+
+    /// The worker passed over events the webhook does not want, through `through`.
+    func skipped(_ id: String, _ generation: Int, through: Position) async throws {
+        guard current(id, generation) else { throw CancellationError() }
+        entries[id]?.through = through
+        if let storedAt = entries[id]?.storedAt, ContinuousClock.now - storedAt >= policy.skippedCheckpointInterval {
+            try await persist(id)
+        }
+    }
+
+    /// Attempt `attempt` failed; the next is due after `delay`.
+    func failed(_ id: String, _ generation: Int, attempt: Int, error: String, retryIn delay: Duration) {
+        guard current(id, generation) else { return }
+        entries[id]?.failures = attempt
+        entries[id]?.lastError = error
+        let micros = delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000
+        entries[id]?.nextAttemptAt = logbook.configuration.clock.now().instant + micros
+        logger.warning("webhook delivery failed", metadata: ["webhook": "\(id)", "attempt": "\(attempt)", "error": "\(error)"])
+    }
+
+    /// The batch failed `attempts` times: it becomes a dead letter, stored with the checkpoint
+    /// past it in one write. Answers false when the webhook paused itself (its dead letters are full).
+    func deadLettered(_ id: String, _ generation: Int, batch: WebhookBatch, attempts: Int, error: String, through: Position) async throws -> Bool {
+        guard current(id, generation), var entry = entries[id] else { throw CancellationError() }
+        let letter = DeadLetter(
+            first: batch.first, last: batch.last, events: batch.count, attempts: attempts, error: error,
+            failedAt: logbook.configuration.clock.now().instant)
+        // A batch dead-lettered again after a restart replaces its first letter.
+        entry.record.deadLetters.removeAll { $0.first == letter.first }
+        entry.record.deadLetters.append(letter)
+        entry.through = through
+        entry.failures = 0
+        entry.nextAttemptAt = nil
+        entry.lastError = error
+        let full = entry.record.deadLetters.count >= policy.limits.maxDeadLetters
+        if full {
+            entry.record.webhook.paused = true
+            entry.record.pausedReason = "\(entry.record.deadLetters.count) dead letters, the limit: the receiver keeps failing"
+            entry.worker = nil
+            entry.generation += 1
+        }
+        entries[id] = entry
+        logger.error("webhook batch dead-lettered", metadata: ["webhook": "\(id)", "deadLetter": "\(letter.id)", "error": "\(error)"])
+        try await persist(id)
+        return !full
+    }
+
+    /// Sends `batch` to `webhook` now, signed with the Logbook's clock.
+    func send(_ batch: WebhookBatch, to webhook: Webhook) async -> String? {
+        guard let client else { return "the webhook dispatcher is not running" }
+        let seconds = logbook.configuration.clock.now().instant / 1_000_000
+        return await WebhookSender(client: client).send(batch, to: webhook, seconds: seconds, timeout: policy.requestTimeout)
+    }
+
+    // MARK: Storing
+
+    private func persist(_ id: String) async throws {
+        guard let entry = entries[id] else { return }
+        try await table.store(entry.record, through: entry.through)
+        entries[id]?.stored = entry.through
+        entries[id]?.storedAt = .now
+    }
+
+    private func storeIfMoved(_ id: String) async throws {
+        guard let entry = entries[id], entry.stored != entry.through else { return }
+        try await persist(id)
+    }
+
+    private func entry(_ id: String) throws -> Entry {
+        guard let entry = entries[id] else { throw LogbookError.notFound(kind: "webhook", id: id) }
+        return entry
+    }
+
+    private func requireStarted() throws {
+        guard started else { throw LogbookError.conflict(stream: "webhooks", reason: "the webhook dispatcher is not running") }
+    }
+}
+
+/// A dead letter's replay that the receiver refused again.
+public struct WebhookReplayError: Error, CustomStringConvertible {
+    public let deadLetter: String
+    public let reason: String
+    public var description: String { "\(deadLetter) was not delivered: \(reason)" }
+}

@@ -1,0 +1,75 @@
+import EventLog
+import Foundation
+import LogbookDomain
+
+/// A batch the receiver refused `attempts` times: the positions it spanned (the events in them
+/// that the webhook wants are read from the log again on replay), why it failed, and when.
+public struct DeadLetter: Sendable, Hashable, Codable {
+    /// `dl-<first>-<last>`.
+    public var id: String { "dl-\(first)-\(last)" }
+    /// The first and last position of the batch's events.
+    public var first: UInt64
+    public var last: UInt64
+    /// Events the batch held.
+    public var events: Int
+    public var attempts: Int
+    /// The last attempt's failure, as the receiver or the connection gave it.
+    public var error: String
+    /// When the last attempt failed, in microseconds since 1970.
+    public var failedAt: Int64
+}
+
+/// What a webhook keeps in the log's checkpoint table, as one checkpoint (`webhook/<id>`): its
+/// definition, dead letters and why it paused itself, with the position delivered through as
+/// the checkpoint's position. One write moves all of it, so a dead letter and the checkpoint
+/// past it are never apart.
+struct WebhookRecord: Sendable, Hashable, Codable {
+    var webhook: Webhook
+    var deadLetters: [DeadLetter] = []
+    /// Set when the webhook paused itself (too many dead letters).
+    var pausedReason: String?
+}
+
+/// The webhooks of a store, in its log's checkpoint table: `webhooks` lists their ids,
+/// `webhook/<id>` holds each one's ``WebhookRecord`` at the position delivered through. On a
+/// log shared in PostgreSQL every server sees the same webhooks and checkpoints.
+struct WebhookTable: Sendable {
+    let log: any EventStore
+
+    static let indexName = "webhooks"
+    static func name(_ id: String) -> String { "webhook/\(id)" }
+
+    func ids() async throws -> [String] {
+        guard let index = try await log.checkpoint(named: Self.indexName), !index.data.isEmpty else { return [] }
+        return try Self.decode([String].self, index.data, what: Self.indexName)
+    }
+
+    func storeIds(_ ids: [String]) async throws {
+        try await log.storeCheckpoint(Checkpoint(name: Self.indexName, position: .start, data: Array(try JSONEncoder().encode(ids))))
+    }
+
+    /// The record of webhook `id` and the position it has delivered through (nil: none, or deleted).
+    func record(_ id: String) async throws -> (WebhookRecord, Position)? {
+        guard let checkpoint = try await log.checkpoint(named: Self.name(id)), !checkpoint.data.isEmpty else { return nil }
+        return (try Self.decode(WebhookRecord.self, checkpoint.data, what: Self.name(id)), checkpoint.position)
+    }
+
+    func store(_ record: WebhookRecord, through position: Position) async throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        try await log.storeCheckpoint(Checkpoint(name: Self.name(record.webhook.id), position: position, data: Array(try encoder.encode(record))))
+    }
+
+    /// Forgets webhook `id` (its checkpoint is kept, empty: the table has no delete).
+    func remove(_ id: String) async throws {
+        try await log.storeCheckpoint(Checkpoint(name: Self.name(id), position: .start, data: []))
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, _ bytes: [UInt8], what: String) throws -> T {
+        do {
+            return try JSONDecoder().decode(type, from: Data(bytes))
+        } catch {
+            throw LogbookError.storage("the checkpoint \(what) does not hold a webhook's state: \(error)")
+        }
+    }
+}

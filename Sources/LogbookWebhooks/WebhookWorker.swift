@@ -1,0 +1,90 @@
+import EventLog
+import Logbook
+import Logging
+
+/// The loop that delivers one webhook: reads the log after its checkpoint (only the types it
+/// wants; users filtered here), cuts batches of at most ``WebhookLimits/maxBatchEvents`` events
+/// and ``WebhookLimits/maxBatchBytes`` bytes, and sends each until the receiver takes it or the
+/// attempts run out. It reports every step to the ``WebhookDispatcher``, which stores the
+/// checkpoint, and ends when cancelled, when the log closes, or when the dispatcher stops
+/// listening to it (a newer worker, a pause, a delete).
+struct WebhookWorker: Sendable {
+    let dispatcher: WebhookDispatcher
+    let logbook: Logbook
+    let webhook: Webhook
+    let generation: Int
+    let policy: WebhookPolicy
+    let sender: WebhookSender
+    let logger: Logger
+
+    func run(after start: Position) async {
+        do {
+            try await deliver(after: start)
+        } catch is CancellationError {
+        } catch {
+            logger.error("webhook worker stopped", metadata: ["webhook": "\(webhook.id)", "error": "\(error)"])
+        }
+    }
+
+    private func deliver(after start: Position) async throws {
+        var iterator = logbook.log.subscribe(after: start, filter: webhook.logFilter).makeAsyncIterator()
+        while true {
+            try Task.checkCancellation()
+            guard let elements = try await iterator.nextBatch(limit: policy.limits.maxBatchEvents) else { return }
+            var wanted: [RecordedEvent] = []
+            var through = start
+            for element in elements {
+                switch element {
+                case .event(let event):
+                    through = max(through, event.position)
+                    if webhook.wants(subject: event.envelope.subject) { wanted.append(event) }
+                case .scanned(let position):
+                    through = max(through, position)
+                }
+            }
+            var rest = wanted[...]
+            while !rest.isEmpty {
+                let batch: WebhookBatch
+                do {
+                    let taken: Int
+                    (batch, taken) = try WebhookBatch.make(webhookId: webhook.id, events: rest, maxBytes: policy.limits.maxBatchBytes, of: logbook)
+                    rest = rest.dropFirst(taken)
+                } catch {
+                    // An event with no wire form (a type this build does not know) cannot be sent: it
+                    // becomes a dead letter of its own, unattempted, and delivery goes on.
+                    let position = rest[rest.startIndex].position.rawValue
+                    rest = rest.dropFirst()
+                    let unsent = WebhookBatch(webhookId: webhook.id, first: position, last: position, count: 1, body: [])
+                    let through = rest.isEmpty ? through : Position(position)
+                    guard try await dispatcher.deadLettered(webhook.id, generation, batch: unsent, attempts: 0, error: "\(error)", through: through) else { return }
+                    continue
+                }
+                // The checkpoint covers what was read only once the last of it is delivered.
+                let batchThrough = rest.isEmpty ? through : Position(batch.last)
+                guard try await send(batch, through: batchThrough) else { return }
+            }
+            if wanted.isEmpty { try await dispatcher.skipped(webhook.id, generation, through: through) }
+        }
+    }
+
+    /// Sends `batch` until it is taken or becomes a dead letter; false when the webhook paused itself.
+    private func send(_ batch: WebhookBatch, through: Position) async throws -> Bool {
+        var attempt = 0
+        while true {
+            try Task.checkCancellation()
+            attempt += 1
+            guard let failure = await dispatcher.send(batch, to: webhook) else {
+                try await dispatcher.delivered(webhook.id, generation, batch: batch, through: through)
+                return true
+            }
+            // A send cut short by a stop is no failure of the receiver's.
+            try Task.checkCancellation()
+            if attempt >= policy.maxAttempts {
+                return try await dispatcher.deadLettered(webhook.id, generation, batch: batch, attempts: attempt, error: failure, through: through)
+            }
+            let delay = policy.delay(afterAttempt: attempt, unit: Double.random(in: 0...1))
+            await dispatcher.failed(webhook.id, generation, attempt: attempt, error: failure, retryIn: delay)
+            try await Task.sleep(for: delay)
+        }
+    }
+}
