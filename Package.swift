@@ -185,8 +185,15 @@ let package = Package(
             name: "LogBenchmarks",
             dependencies: [
                 "EventLog", "EventLogLMDB", "EventLogPostgres", "LMDB", "BinaryCoding", "Logbook", "DemoData", "WorkoutFiles",
-                "WorkoutImport", "Sodium",
+                "WorkoutImport", "Sodium", "LogbookWebhooks",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                // The webhook benchmark's receiver and its baseline's plain client.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
                 // The payload-encryption baselines: swift-crypto's ChaChaPoly and libsodium's
                 // XChaCha20-Poly1305 (through Sodium) called directly.
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,0 +1,165 @@
+import AsyncHTTPClient
+import EventLog
+import Foundation
+import Histogram
+import HTTPTypes
+import Hummingbird
+import Logbook
+import LogbookWebhooks
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+
+/// Webhook delivery against a receiver on loopback, and its baseline in the same run:
+///
+/// - **backlog**: `events` events are in the log before the webhook starts; how fast it delivers
+///   them (reading, wire form, signing, POST, checkpoint), against a plain AsyncHTTPClient loop
+///   POSTing the same batches' bodies to the same receiver (`ratio` = webhook ÷ baseline);
+/// - **live**: with the webhook caught up, `liveEvents` events appended one commit each at a
+///   steady pace; the lag of each, from its append's acknowledgement to the receiver's taking
+///   the batch that holds it (p50, p99, max).
+public struct WebhookBenchmark: Sendable {
+    public var events = 20_000
+    public var liveEvents = 2_000
+    /// Pause between live appends.
+    public var livePace: Duration = .milliseconds(1)
+    public var progress: @Sendable (String) -> Void = { _ in }
+
+    public init() {}
+
+    /// What the receiver took: each batch's last position and when it arrived.
+    private final class Received: Sendable {
+        private let batches = Mutex<[(last: UInt64, at: ContinuousClock.Instant)]>([])
+        func add(_ last: UInt64) { batches.withLock { $0.append((last, .now)) } }
+        var all: [(last: UInt64, at: ContinuousClock.Instant)] { batches.withLock { $0 } }
+        var highest: UInt64 { batches.withLock { $0.last?.last ?? 0 } }
+        func reset() { batches.withLock { $0.removeAll() } }
+    }
+
+    public func run() async throws -> BenchmarkReport {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-bench-webhooks-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var logger = Logger(label: "bench")
+        logger.logLevel = .critical
+        let received = Received()
+        let router = Router()
+        router.post("hook") { request, _ -> Response in
+            _ = try await request.body.collect(upTo: 64 << 20)
+            let delivery = request.headers[HTTPField.Name("Logbook-Delivery")!] ?? ""
+            received.add(delivery.split(separator: "-").last.flatMap { UInt64($0) } ?? 0)
+            return Response(status: .ok)
+        }
+        let (ports, announce) = AsyncStream<Int>.makeStream()
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              onServerRunning: { announce.yield($0.localAddress?.port ?? 0) }, logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        let server = Task { try await group.run() }
+        defer { server.cancel() }
+        var portIterator = ports.makeAsyncIterator()
+        let url = "http://127.0.0.1:\(await portIterator.next() ?? 0)/hook"
+
+        var configuration = LogbookConfiguration()
+        configuration.log.durability = .relaxed
+        let logbook = try await Logbook.open(path: directory, configuration: configuration)
+        var report = BenchmarkReport()
+        report.set("benchmark", "webhooks")
+        do {
+            progress("appending \(events) events")
+            for index in 0..<events {
+                try await logbook.execute(.registerUser(user: "u-\(index)", UserRegistered(displayName: "User \(index)", timeZone: "UTC")))
+            }
+            let head = try await logbook.log.headPosition().rawValue
+
+            progress("webhook: delivering the backlog")
+            let dispatcher = WebhookDispatcher(logbook: logbook, logger: logger)
+            let started = ContinuousClock.now
+            try await dispatcher.start()
+            _ = try await dispatcher.create(WebhookRequest(url: url, secret: "bench-secret-0123456789"), after: 0)
+            while received.highest < head { try await Task.sleep(for: .milliseconds(2)) }
+            let webhookSeconds = Self.seconds(ContinuousClock.now - started)
+            let batches = received.all.count
+
+            progress("baseline: the same batches POSTed by a plain loop")
+            let bodies = try await Self.bodies(of: logbook, head: head, batchEvents: WebhookLimits().maxBatchEvents)
+            received.reset()
+            let client = HTTPClient(eventLoopGroupProvider: .singleton)
+            let baselineStarted = ContinuousClock.now
+            for (last, body) in bodies {
+                var request = HTTPClientRequest(url: url)
+                request.method = .POST
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.headers.add(name: "Logbook-Delivery", value: "0-\(last)")
+                request.body = .bytes(ByteBuffer(bytes: body))
+                let response = try await client.execute(request, timeout: .seconds(10))
+                for try await _ in response.body {}
+            }
+            let baselineSeconds = Self.seconds(ContinuousClock.now - baselineStarted)
+            try await client.shutdown()
+            var backlog = BenchmarkReport()
+            backlog.set("events", events)
+            backlog.set("batches", batches)
+            backlog.set("webhook_events_per_second", Double(events) / webhookSeconds)
+            backlog.set("baseline_events_per_second", Double(events) / baselineSeconds)
+            backlog.set("ratio", baselineSeconds / webhookSeconds)
+            report.set("backlog", backlog)
+
+            progress("live: \(liveEvents) appends, one every \(livePace)")
+            received.reset()
+            var acknowledged: [(position: UInt64, at: ContinuousClock.Instant)] = []
+            for index in 0..<liveEvents {
+                let result = try await logbook.execute(.registerUser(user: "live-\(index)", UserRegistered(displayName: "Live \(index)", timeZone: "UTC")))
+                acknowledged.append((result.lastPosition, .now))
+                try await Task.sleep(for: livePace)
+            }
+            let last = acknowledged.last?.position ?? 0
+            while received.highest < last { try await Task.sleep(for: .milliseconds(2)) }
+            let arrivals = received.all
+            var lag = Histogram<UInt64>(highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
+            var batch = 0
+            for (position, at) in acknowledged {
+                while batch < arrivals.count, arrivals[batch].last < position { batch += 1 }
+                guard batch < arrivals.count else { break }
+                let micros = max(0, Self.seconds(arrivals[batch].at - at) * 1_000_000)
+                _ = lag.record(UInt64(micros))
+            }
+            var live = BenchmarkReport()
+            live.set("events", liveEvents)
+            live.set("batches", arrivals.count)
+            live.set("lag_p50_ms", Double(lag.valueAtPercentile(50)) / 1000)
+            live.set("lag_p99_ms", Double(lag.valueAtPercentile(99)) / 1000)
+            live.set("lag_max_ms", Double(lag.max) / 1000)
+            report.set("live", live)
+            await dispatcher.shutdown()
+        } catch {
+            await logbook.close()
+            throw error
+        }
+        await logbook.close()
+        await group.triggerGracefulShutdown()
+        return report
+    }
+
+    /// The log's events through `head` in batches of `batchEvents`, each as a webhook's body would be.
+    private static func bodies(of logbook: Logbook, head: UInt64, batchEvents: Int) async throws -> [(UInt64, [UInt8])] {
+        var out: [(UInt64, [UInt8])] = []
+        var from = Position(1)
+        while from.rawValue <= head {
+            let page = try await logbook.log.readAll(from: from, direction: .forward, limit: batchEvents, filter: .all)
+            guard let last = page.events.last else { break }
+            var body = Array(#"{"webhook":"baseline","delivery":"\#(page.events[0].position.rawValue)-\#(last.position.rawValue)","events":["#.utf8)
+            for (index, event) in page.events.enumerated() {
+                if index > 0 { body.append(UInt8(ascii: ",")) }
+                try WireEvent(event, of: logbook).appendJSON(to: &body)
+            }
+            body += "]}".utf8
+            out.append((last.position.rawValue, body))
+            from = last.position.next
+        }
+        return out
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
