@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import Logbook
+import LogbookWebhooks
 import Metrics
 public import Prometheus
 import Synchronization
@@ -52,7 +53,7 @@ public final class LogbookMetrics: Sendable {
 
     /// The Prometheus text exposition, after sampling the log, the caches, the projections and
     /// the live subscriptions.
-    func exposition(of logbook: Logbook, subscriptions: LiveSubscriptions) async -> [UInt8] {
+    func exposition(of logbook: Logbook, subscriptions: LiveSubscriptions, webhooks: WebhookDispatcher? = nil) async -> [UInt8] {
         let projections = (try? await logbook.projectionStatus()) ?? []
         let (streaming, slowest) = subscriptions.snapshot()
         var subscriptionLag: (events: UInt64, seconds: Double) = (0, 0)
@@ -63,6 +64,14 @@ public final class LogbookMetrics: Sendable {
         Gauge(label: "logbook_subscriptions", factory: factory).record(streaming)
         Gauge(label: "logbook_subscription_lag_events", factory: factory).record(Int64(clamping: subscriptionLag.events))
         Gauge(label: "logbook_subscription_lag_seconds", factory: factory).record(subscriptionLag.seconds)
+        // Per webhook (at most 64 series each): how far behind, failing how often, holding how many dead letters.
+        for webhook in (try? await webhooks?.list()) ?? [] {
+            let dimensions = [("webhook", webhook.id)]
+            Gauge(label: "logbook_webhook_lag_events", dimensions: dimensions, factory: factory).record(Int64(clamping: webhook.lagEvents))
+            Gauge(label: "logbook_webhook_failures", dimensions: dimensions, factory: factory).record(webhook.failures)
+            Gauge(label: "logbook_webhook_dead_letters", dimensions: dimensions, factory: factory).record(webhook.deadLetters.count)
+            Gauge(label: "logbook_webhook_events_delivered", dimensions: dimensions, factory: factory).record(Int64(clamping: webhook.eventsDelivered))
+        }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(16 << 10)
         registry.emit(into: &buffer)

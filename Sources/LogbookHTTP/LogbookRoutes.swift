@@ -61,7 +61,7 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
             .add(middleware: ProblemMiddleware<Context>())
         let live = LiveSubscriptions()
         HealthRoutes<Context>(
-            logbook: logbook, metrics: metrics, live: live, catalog: catalog, maxLag: configuration.maxReadyLag,
+            logbook: logbook, metrics: metrics, live: live, webhooks: webhooks, catalog: catalog, maxLag: configuration.maxReadyLag,
             maxLagSeconds: configuration.maxReadyLagSeconds
         ).register(on: open)
         let secured = open.group().add(middleware: AuthenticationMiddleware<Context>(
@@ -83,6 +83,7 @@ struct HealthRoutes<Context: LogbookRouteContext> {
     let logbook: Logbook
     let metrics: LogbookMetrics?
     let live: LiveSubscriptions
+    let webhooks: WebhookDispatcher
     let catalog: RouteCatalog
     var maxLag: UInt64?
     var maxLagSeconds: Double?
@@ -125,7 +126,7 @@ struct HealthRoutes<Context: LogbookRouteContext> {
         }
         if let metrics {
             group.route(.get, "metrics", "Prometheus metrics (text exposition format)", statuses: [200], catalog: catalog) { _, _ in
-                JSONOutput.response(bytes: Data(await metrics.exposition(of: logbook, subscriptions: live)), contentType: "text/plain; version=0.0.4")
+                JSONOutput.response(bytes: Data(await metrics.exposition(of: logbook, subscriptions: live, webhooks: webhooks)), contentType: "text/plain; version=0.0.4")
             }
         }
     }

@@ -142,6 +142,9 @@ struct WebhookTests {
             #expect(status["eventsDelivered"] as? Int == 20)
             #expect(status["eventTypes"] as? [String] == ["steps.recorded"])
             #expect(status["secret"] == nil, "the secret is never answered")
+            let metrics = try await server.call(.get, "/metrics").text
+            #expect(metrics.contains(#"logbook_webhook_lag_events{webhook="\#(anaSteps)"} 0"#), "\(metrics)")
+            #expect(metrics.contains(#"logbook_webhook_events_delivered{webhook="\#(anaSteps)"} 20"#))
         }
     }
 
