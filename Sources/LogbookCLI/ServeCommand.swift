@@ -51,10 +51,14 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .customLong("backup-dir"), help: "Where POST /admin/backup writes its backups (each into a new directory under it).")
     var backupDir: String?
 
+    @Option(name: .customLong("week-closing-seconds"), help: "How often to append stats.week_closed for users whose week has ended (0: never).")
+    var weekClosingSeconds = 60
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \"\(logLevel)\".") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024.") }
+        guard weekClosingSeconds >= 0 else { throw ValidationError("--week-closing-seconds must be 0 (never) or more.") }
         if let maxReadyLagSeconds, !(maxReadyLagSeconds > 0) { throw ValidationError("--max-ready-lag-seconds must be positive.") }
         guard maxImportBytes >= 1024 else { throw ValidationError("--max-import-bytes must be at least 1024.") }
         guard maxImports >= 1, maxImportsPerUser >= 1, importReadSeconds >= 1 else {
@@ -88,6 +92,7 @@ struct ServerOptions: ParsableArguments {
         configuration.maxReadyLag = maxReadyLag
         configuration.maxReadyLagSeconds = maxReadyLagSeconds
         configuration.backupDirectory = backupDir
+        configuration.weekClosingInterval = weekClosingSeconds > 0 ? .seconds(weekClosingSeconds) : nil
         configuration.maxImportBytes = maxImportBytes
         configuration.fileImports.maxConcurrent = maxImports
         configuration.fileImports.maxConcurrentPerUser = maxImportsPerUser

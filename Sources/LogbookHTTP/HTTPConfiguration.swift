@@ -33,6 +33,8 @@ public struct HTTPConfiguration: Sendable {
     public var sseKeepAlive: Duration = .seconds(15)
     /// How webhooks retry and what they may hold (``WebhookPolicy``).
     public var webhooks = WebhookPolicy()
+    /// How often ``LogbookServer`` closes ended weeks (`stats.week_closed`, ``WeekClosingService``); nil: never.
+    public var weekClosingInterval: Duration? = .seconds(60)
 
     /// A configuration with a signing secret (or the explicit development mode) and a body limit.
     public init(jwtSecret: String? = nil, allowUnauthenticated: Bool = false, maxBodyBytes: Int = 1 << 20) {

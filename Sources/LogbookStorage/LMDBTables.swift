@@ -17,7 +17,8 @@ package struct LMDBTableReader: TableReader {
 
     package func scan(_ table: StoredTable, from start: Span<UInt8>, _ body: (Span<UInt8>, Span<UInt8>) throws -> Bool) throws {
         try transaction.withCursor(Database(table)) { cursor in
-            var more = try cursor.seek(atOrAfter: start)
+            // LMDB takes no empty key: an empty start is the first record.
+            var more = start.isEmpty ? try cursor.first() : try cursor.seek(atOrAfter: start)
             while more, try cursor.withCurrent(body) {
                 more = try cursor.next()
             }

@@ -85,6 +85,8 @@ struct RegistryTests {
             try await logbook.execute(.changePlannedWorkout(user: user, plannedId: "p-2", PlannedWorkoutChanges(kind: .tempo)), context: now)
             try await logbook.execute(Command(user: user, event: .planWorkoutRemoved(PlannedWorkoutReference(plannedId: "p-3"))), context: now)
             try await logbook.execute(.record(user: nil, .placeUpdated(PlaceUpdated(placeId: "p-r1", name: "Renamed", phone: .set("+49 30 1")))), context: now)
+            // A week closed (the notification of stats.week_closed), by the closer as a server runs it.
+            try await logbook.closeEndedWeeks(now: at("2026-09-15T12:00:00+02:00"))
             var events: [FoldEvent] = []
             try await logbook.log.scan(after: .start, through: nil, filter: .all, chunkSize: 4096) { envelope, _, payload in
                 if let fold = try FoldEvent.decode(envelope, payload: payload, logbook.payloads) { events.append(fold) }

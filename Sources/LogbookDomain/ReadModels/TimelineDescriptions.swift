@@ -47,6 +47,9 @@ enum TimelineDescriptions {
             return "Deleted the \(type(context))\(startedOn(context))"
         case .workoutKeptSeparate(let e):
             return "Kept the \(type(context))\(startedOn(context)) apart from workout \(e.otherWorkoutId): not the same activity"
+        case .statsWeekClosed(let e):
+            let workouts = e.workouts == 1 ? "1 workout" : "\(grouped(e.workouts)) workouts"
+            return "Week of \(day(e.weekStart)) closed: \(workouts), \(distance(e.distanceMeters)), \(duration(e.movingSeconds)) moving, \(grouped(e.steps)) steps"
         case .stepsRecorded(let e):
             let total = e.samples.reduce(0) { $0 + $1.count }
             var sources: [String] = []

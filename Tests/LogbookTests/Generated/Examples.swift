@@ -35,5 +35,6 @@ extension SchemaTests {
         example(.planWorkoutChanged, #"{"activityType":"run","date":"2026-12-02","durationSeconds":2700,"kind":"tempo","plannedId":"p-2026-12-01"}"#),
         example(.planWorkoutRemoved, #"{"plannedId":"p-2026-12-01"}"#),
         example(.workoutKeptSeparate, #"{"otherWorkoutId":"w-2","workoutId":"w-1"}"#),
+        example(.statsWeekClosed, #"{"distanceMeters":21400,"movingSeconds":7260,"steps":61250,"weekEnd":"2026-11-22","weekStart":"2026-11-16","workouts":3}"#),
     ]
 }

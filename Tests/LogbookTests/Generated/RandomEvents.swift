@@ -167,6 +167,15 @@ extension WireCodecTests.Random {
             return .planWorkoutRemoved(PlannedWorkoutReference(plannedId: r.id()))
         case .workoutKeptSeparate:
             return .workoutKeptSeparate(WorkoutKeptSeparate(workoutId: r.id(), otherWorkoutId: r.id()))
+        case .statsWeekClosed:
+            return .statsWeekClosed(StatsWeekClosed(
+                weekStart: r.date(),
+                weekEnd: r.date(),
+                workouts: r.count(),
+                distanceMeters: r.count(),
+                movingSeconds: r.count(),
+                steps: r.count()
+            ))
         }
     }
 
@@ -236,6 +245,7 @@ extension WireCodecTests {
         case .planWorkoutChanged(let e): try encoder.encode(e)
         case .planWorkoutRemoved(let e): try encoder.encode(e)
         case .workoutKeptSeparate(let e): try encoder.encode(e)
+        case .statsWeekClosed(let e): try encoder.encode(e)
         }
         return [UInt8](data)
     }

@@ -237,6 +237,13 @@ extension BinaryEventCodec {
         case .workoutKeptSeparate(let e):
             w.string(e.workoutId)
             w.string(e.otherWorkoutId)
+        case .statsWeekClosed(let e):
+            w.date(e.weekStart)
+            w.date(e.weekEnd)
+            w.int(e.workouts)
+            w.int(e.distanceMeters)
+            w.int(e.movingSeconds)
+            w.int(e.steps)
         }
     }
 
@@ -494,6 +501,21 @@ extension BinaryEventCodec {
             let workoutId: String = try ByteReader.string(s, &o)
             let otherWorkoutId: String = try ByteReader.string(s, &o)
             return .workoutKeptSeparate(WorkoutKeptSeparate(workoutId: workoutId, otherWorkoutId: otherWorkoutId))
+        case .statsWeekClosed:
+            let weekStart: CivilDate = try FieldReader.date(s, &o)
+            let weekEnd: CivilDate = try FieldReader.date(s, &o)
+            let workouts: Int = try FieldReader.int(s, &o)
+            let distanceMeters: Int = try FieldReader.int(s, &o)
+            let movingSeconds: Int = try FieldReader.int(s, &o)
+            let steps: Int = try FieldReader.int(s, &o)
+            return .statsWeekClosed(StatsWeekClosed(
+                weekStart: weekStart,
+                weekEnd: weekEnd,
+                workouts: workouts,
+                distanceMeters: distanceMeters,
+                movingSeconds: movingSeconds,
+                steps: steps
+            ))
         }
     }
 

@@ -35,6 +35,7 @@ public enum DomainEvent: Sendable, Hashable {
     case planWorkoutChanged(PlannedWorkout)
     case planWorkoutRemoved(PlannedWorkoutReference)
     case workoutKeptSeparate(WorkoutKeptSeparate)
+    case statsWeekClosed(StatsWeekClosed)
 
     /// The event's type (its name on the wire and in the log).
     public var type: EventType {
@@ -67,6 +68,7 @@ public enum DomainEvent: Sendable, Hashable {
         case .planWorkoutChanged: .planWorkoutChanged
         case .planWorkoutRemoved: .planWorkoutRemoved
         case .workoutKeptSeparate: .workoutKeptSeparate
+        case .statsWeekClosed: .statsWeekClosed
         }
     }
 
@@ -118,6 +120,7 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
     case planWorkoutChanged = "plan.workout_changed"
     case planWorkoutRemoved = "plan.workout_removed"
     case workoutKeptSeparate = "workout.kept_separate"
+    case statsWeekClosed = "stats.week_closed"
 
     /// The schema version written today. Older versions are upcast when read.
     public var currentSchemaVersion: UInt32 {
@@ -134,7 +137,7 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
     /// Which group of streams the type's events live in.
     public var family: Family {
         switch self {
-        case .userRegistered, .userProfileUpdated, .userErased: .user
+        case .userRegistered, .userProfileUpdated, .userErased, .statsWeekClosed: .user
         case .workoutStarted, .workoutPaused, .workoutResumed, .workoutFinished, .workoutDiscarded, .workoutImported, .workoutEdited, .workoutDeleted, .workoutTrackRecorded, .workoutKeptSeparate: .workout
         case .stepsRecorded: .steps
         case .goalSet, .goalCleared, .goalDefaultSet: .goals
@@ -180,6 +183,7 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
         case .planWorkoutChanged: 25
         case .planWorkoutRemoved: 26
         case .workoutKeptSeparate: 27
+        case .statsWeekClosed: 28
         }
     }
 }
@@ -319,4 +323,9 @@ extension EventKey where Payload == PlannedWorkoutReference {
 extension EventKey where Payload == WorkoutKeptSeparate {
     /// `workout.kept_separate`.
     public static var workoutKeptSeparate: Self { Self(type: .workoutKeptSeparate) { if case .workoutKeptSeparate(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == StatsWeekClosed {
+    /// `stats.week_closed`.
+    public static var statsWeekClosed: Self { Self(type: .statsWeekClosed) { if case .statsWeekClosed(let e) = $0 { e } else { nil } } }
 }

@@ -38,6 +38,7 @@ enum PayloadJSONReading {
         case .planWorkoutChanged: return .planWorkoutChanged(try readPlannedWorkout(&r, version: version))
         case .planWorkoutRemoved: return .planWorkoutRemoved(try readPlannedWorkoutReference(&r, version: version))
         case .workoutKeptSeparate: return .workoutKeptSeparate(try readWorkoutKeptSeparate(&r, version: version))
+        case .statsWeekClosed: return .statsWeekClosed(try readStatsWeekClosed(&r, version: version))
         }
     }
 
@@ -622,6 +623,35 @@ enum PayloadJSONReading {
         return WorkoutKeptSeparate(
             workoutId: try r.required(workoutId, "workoutId"),
             otherWorkoutId: try r.required(otherWorkoutId, "otherWorkoutId")
+        )
+    }
+
+    static func readStatsWeekClosed(_ r: inout JSONReader, version: UInt32) throws(JSONReadError) -> StatsWeekClosed {
+        _ = version
+        var weekStart: CivilDate?
+        var weekEnd: CivilDate?
+        var workouts: Int?
+        var distanceMeters: Int?
+        var movingSeconds: Int?
+        var steps: Int?
+        try r.readObject { (r, key) throws(JSONReadError) in
+            switch key {
+            case "weekStart": try r.read(&weekStart)
+            case "weekEnd": try r.read(&weekEnd)
+            case "workouts": try r.read(&workouts, within: 0...Int.max)
+            case "distanceMeters": try r.read(&distanceMeters, within: 0...Int.max)
+            case "movingSeconds": try r.read(&movingSeconds, within: 0...Int.max)
+            case "steps": try r.read(&steps, within: 0...Int.max)
+            default: throw r.unknownField()
+            }
+        }
+        return StatsWeekClosed(
+            weekStart: try r.required(weekStart, "weekStart"),
+            weekEnd: try r.required(weekEnd, "weekEnd"),
+            workouts: try r.required(workouts, "workouts"),
+            distanceMeters: try r.required(distanceMeters, "distanceMeters"),
+            movingSeconds: try r.required(movingSeconds, "movingSeconds"),
+            steps: try r.required(steps, "steps")
         )
     }
 

@@ -36,6 +36,7 @@ enum PayloadJSONWriting {
         case .planWorkoutChanged(let e): writePlannedWorkout(e, &w)
         case .planWorkoutRemoved(let e): writePlannedWorkoutReference(e, &w)
         case .workoutKeptSeparate(let e): writeWorkoutKeptSeparate(e, &w)
+        case .statsWeekClosed(let e): writeStatsWeekClosed(e, &w)
         }
     }
 
@@ -278,6 +279,17 @@ enum PayloadJSONWriting {
         w.beginObject()
         w.key("otherWorkoutId"); w.string(e.otherWorkoutId)
         w.key("workoutId"); w.string(e.workoutId)
+        w.endObject()
+    }
+
+    static func writeStatsWeekClosed(_ e: StatsWeekClosed, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("distanceMeters"); w.int(e.distanceMeters)
+        w.key("movingSeconds"); w.int(e.movingSeconds)
+        w.key("steps"); w.int(e.steps)
+        w.key("weekEnd"); w.date(e.weekEnd)
+        w.key("weekStart"); w.date(e.weekStart)
+        w.key("workouts"); w.int(e.workouts)
         w.endObject()
     }
 

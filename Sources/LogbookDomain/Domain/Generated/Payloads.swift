@@ -520,3 +520,25 @@ public struct WorkoutKeptSeparate: Sendable, Hashable, Codable {
         self.otherWorkoutId = otherWorkoutId
     }
 }
+
+/// `stats.week_closed`: one of the user's weeks has ended in their time zone; the week's totals as the stats read model
+/// held them when it was closed, for notifications (a webhook on this type). Appended by the week closer, once: its id
+/// is derived from the user and the week.
+public struct StatsWeekClosed: Sendable, Hashable, Codable {
+    public var weekStart: CivilDate
+    public var weekEnd: CivilDate
+    public var workouts: Int
+    public var distanceMeters: Int
+    public var movingSeconds: Int
+    public var steps: Int
+
+    /// A value of every field.
+    public init(weekStart: CivilDate, weekEnd: CivilDate, workouts: Int, distanceMeters: Int, movingSeconds: Int, steps: Int) {
+        self.weekStart = weekStart
+        self.weekEnd = weekEnd
+        self.workouts = workouts
+        self.distanceMeters = distanceMeters
+        self.movingSeconds = movingSeconds
+        self.steps = steps
+    }
+}

@@ -1,0 +1,36 @@
+package import EventLog
+package import Foundation
+
+/// When a user's week is closed (`stats.week_closed`) and under which id: the week is the last
+/// one, by the user's week start, whose seventh day has passed in their time zone; the id is
+/// derived from the user and the week's first day, so closing it again (a restart, a second
+/// server) writes nothing.
+package enum WeekClosing {
+    /// The first and last day of the last week of a user with `profile` that has ended by `now`
+    /// (nil when their time zone is not one this system knows).
+    package static func lastEndedWeek(now: Timestamp, profile: Profile) -> (start: CivilDate, end: CivilDate)? {
+        guard let zone = TimeZone(identifier: profile.timeZone) else { return nil }
+        let today = Rules.local(now, zone).localDate
+        let start = StatsReadModel.weekStart(containing: today, weekStart: profile.weekStart).adding(days: -7)
+        return (start, start.adding(days: 6))
+    }
+
+    /// The id of the user's `stats.week_closed` for the week starting `weekStart`.
+    package static func eventId(user: String, weekStart: CivilDate) -> UUID {
+        DerivedIds.uuid(["stats.week_closed", user, weekStart.description])
+    }
+}
+
+extension ProfilesReadModel {
+    /// Every registered user's profile, ordered by the user's bytes.
+    mutating func all(_ txn: (any TableReader)?) throws -> [(user: String, profile: Profile)] {
+        try users.records(withPrefix: [], txn).map { ($0.user, $1) }
+    }
+}
+
+extension ReadModelSet {
+    /// Every registered user's profile, ordered by the user's bytes.
+    package mutating func allProfiles(_ txn: (any TableReader)?) throws -> [(user: String, profile: Profile)] {
+        try profiles.all(txn)
+    }
+}

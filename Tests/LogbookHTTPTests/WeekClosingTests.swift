@@ -1,0 +1,107 @@
+import EventLog
+import Foundation
+import Logbook
+import LogbookHTTP
+import LogbookTestSupport
+import LogbookTesting
+import LogbookWebhooks
+import Testing
+
+/// `stats.week_closed`: each user's week is closed once it has ended in their time zone, with
+/// the week's totals as the stats read model held them, once however often (or by however many
+/// servers) the closer runs; a webhook on the type passes it on.
+@Suite("Week closing")
+struct WeekClosingTests {
+    static func at(_ text: String) -> Timestamp { try! Timestamp(parsing: text) }
+    /// A command judged and recorded at `text` (as generated history is).
+    static func when(_ text: String) -> CommandContext { CommandContext(now: at(text), recordAtNow: true) }
+
+    static func closed(_ logbook: Logbook, user: String) async throws -> [StatsWeekClosed] {
+        try await logbook.log.readStream("user-\(user)", from: 0, direction: .forward, limit: 100).compactMap { event in
+            guard case .statsWeekClosed(let closed)? = try WireEvent(event, of: logbook).event else { return nil }
+            return closed
+        }
+    }
+
+    @Test("a week is closed once, after it ends in the user's zone, with its totals; then delivered to a webhook on the type")
+    func closesEndedWeeks() async throws {
+        let receiver = WebhookReceiver(secret: WebhookTests.secret)
+        try await receiver.start()
+        defer { Task { await receiver.stop() } }
+        try await WebhookTests.withWebhookServer(WebhookTests.quick()) { server, dispatcher in
+            let logbook = server.logbook
+            _ = try await dispatcher.create(WebhookRequest(url: receiver.url, eventTypes: ["stats.week_closed"], secret: WebhookTests.secret))
+            try await logbook.execute(.registerUser(user: "ana", UserRegistered(displayName: "Ana", timeZone: "UTC")), context: Self.when("2026-11-10T12:00:00Z"))
+            try await logbook.execute(.registerUser(user: "ben", UserRegistered(displayName: "Ben", timeZone: "America/Los_Angeles", weekStart: .sunday)),
+                                      context: Self.when("2026-11-10T12:00:00Z"))
+            try await logbook.execute(.registerUser(user: "cem", UserRegistered(displayName: "Cem", timeZone: "UTC")), context: Self.when("2026-11-24T10:00:00Z"))
+            for (id, start) in [("r1", "2026-11-17T07:00:00Z"), ("r2", "2026-11-21T08:00:00Z")] {
+                let started = Self.at(start)
+                try await logbook.execute(.importWorkout(user: "ana", WorkoutImported(
+                    workoutId: id, activityType: .run, startedAt: started, endedAt: Timestamp(microsecondsSinceEpoch: started.instant + 1_900_000_000),
+                    distanceMeters: 5_000, movingSeconds: 1_800, source: WorkoutSource(kind: .garmin, sourceId: id))), context: Self.when(start))
+            }
+            try await logbook.execute(.recordSteps(user: "ana", StepsRecorded(samples: [
+                StepSample(start: Self.at("2026-11-18T09:00:00Z"), end: Self.at("2026-11-18T10:00:00Z"), count: 4_321, source: "phone"),
+            ])), context: Self.when("2026-11-18T10:00:00Z"))
+
+            // Monday 00:30 UTC: ana's week (Mon 16 – Sun 22) has ended; in Los Angeles it is still
+            // Sunday 22 Nov, so ben's last ended week is Sun 15 – Sat 21. Cem registered after both.
+            let monday = Self.at("2026-11-23T00:30:00Z")
+            let stats = try await logbook.weeklyStats(user: "ana", containing: CivilDate(parsing: "2026-11-16")!)
+            let written = try await logbook.closeEndedWeeks(now: monday)
+            #expect(written.count == 2)
+            let ana = try await Self.closed(logbook, user: "ana")
+            #expect(ana == [StatsWeekClosed(
+                weekStart: CivilDate(parsing: "2026-11-16")!, weekEnd: CivilDate(parsing: "2026-11-22")!, workouts: 2, distanceMeters: 10_000,
+                movingSeconds: 3_600, steps: 4_321)])
+            #expect(ana.first?.workouts == stats.totals.workouts && ana.first?.steps == stats.steps)
+            #expect(try await Self.closed(logbook, user: "ben").map(\.weekStart) == [CivilDate(parsing: "2026-11-15")!])
+            #expect(try await Self.closed(logbook, user: "cem").isEmpty, "a week that ended before the user registered is not closed")
+
+            // Again, and after a late workout in the closed week: nothing more is written, and the
+            // closed week keeps the totals it was closed with.
+            let head = try await server.head()
+            #expect(try await logbook.closeEndedWeeks(now: monday).isEmpty)
+            var remembered: [String: CivilDate] = [:]
+            #expect(try await logbook.closeEndedWeeks(now: monday, closed: &remembered).isEmpty)
+            #expect(remembered.count == 3)
+            try await logbook.execute(.importWorkout(user: "ana", WorkoutImported(
+                workoutId: "late", activityType: .ride, startedAt: Self.at("2026-11-19T07:00:00Z"), endedAt: Self.at("2026-11-19T08:00:00Z"),
+                distanceMeters: 20_000, movingSeconds: 3_600, source: WorkoutSource(kind: .strava, sourceId: "late"))), context: Self.when("2026-11-23T01:00:00Z"))
+            #expect(try await logbook.closeEndedWeeks(now: monday).isEmpty)
+            #expect(try await server.head() == head + 1)
+            #expect(try await Self.closed(logbook, user: "ana").map(\.workouts) == [2])
+
+            // A week later every user's next week closes, cem's first among them.
+            #expect(try await logbook.closeEndedWeeks(now: Self.at("2026-11-30T12:00:00Z")).count == 3)
+            #expect(try await Self.closed(logbook, user: "cem").map(\.weekStart) == [CivilDate(parsing: "2026-11-23")!])
+
+            // The rule refuses a week that is no week of the user's, or has not ended, or no user.
+            func refused(_ user: String, _ start: String, _ end: String, now: String) async -> LogbookError? {
+                let event = StatsWeekClosed(weekStart: CivilDate(parsing: start)!, weekEnd: CivilDate(parsing: end)!, workouts: 0, distanceMeters: 0,
+                                            movingSeconds: 0, steps: 0)
+                do {
+                    try await logbook.execute(.record(user: user, .statsWeekClosed(event)), context: CommandContext(now: Self.at(now)))
+                    return nil
+                } catch {
+                    return error as? LogbookError
+                }
+            }
+            #expect(await refused("ana", "2026-11-17", "2026-11-23", now: "2026-12-30T00:00:00Z")?.field == "weekStart", "a Tuesday")
+            #expect(await refused("ana", "2026-11-16", "2026-11-23", now: "2026-12-30T00:00:00Z")?.field == "weekEnd", "eight days")
+            #expect(await refused("ana", "2026-12-07", "2026-12-13", now: "2026-12-13T23:00:00Z")?.field == "weekEnd", "not ended yet")
+            #expect(await refused("nobody", "2026-11-16", "2026-11-22", now: "2026-12-30T00:00:00Z")?.rule == .userNotRegistered)
+
+            // Replayed, the read models come out the same; the timeline tells it in one line.
+            #expect(try await logbook.verify().allSatisfy(\.matches))
+            let lines = try await logbook.timeline(user: "ana").entries.filter { $0.type == "stats.week_closed" }.map(\.description)
+            #expect(lines.last == "Week of Mon 16 Nov closed: 2 workouts, 10.00 km, 1:00:00 moving, 4,321 steps")
+
+            // A webhook on the type gets each closed week, and nothing else.
+            try await eventually("the closed weeks delivered") { receiver.positions.count >= 5 }
+            #expect(receiver.deliveries.flatMap(\.types).allSatisfy { $0 == "stats.week_closed" })
+            #expect(Set(receiver.deliveries.flatMap(\.subjects).compactMap { $0 }) == ["ana", "ben", "cem"])
+        }
+    }
+}
