@@ -1,63 +1,78 @@
 public import EventLog
 import Foundation
 
+/// What one pass of the week closer did.
+public struct WeekClosingReport: Sendable {
+    /// The weeks it closed (one `stats.week_closed` each).
+    public var closed: [CommandResult] = []
+    /// The users it could not close a week of, and why; tried again on the next pass.
+    public var failed: [(user: String, error: String)] = []
+}
+
 extension Logbook {
-    /// Closes each registered user's last ended week (their time zone, their week start) that has
-    /// no `stats.week_closed` yet: appends one with the week's totals — workouts, distance, moving
-    /// time (one activity however many devices recorded it) and steps — as the stats read model
-    /// holds them at that moment. A week that ended before the user registered is not closed.
+    /// Closes each registered user's ended weeks (their time zone, their week start; the last
+    /// ``WeekClosing/weeksBack`` at most) that have no `stats.week_closed` yet: appends one to the
+    /// user's stats stream with the week's totals — workouts, distance, moving time (one activity
+    /// however many devices recorded it) and steps — as the stats read model holds them at that
+    /// moment. A week that ended before the user registered is not closed.
     ///
     /// The event's id is derived from the user and the week, so a second call, a restart or a
-    /// second server closing the same week writes nothing. `closed` remembers the weeks this
-    /// caller has seen closed (so a steady caller reads each user's log once a week); pass the
-    /// same dictionary each time. Returns the weeks it closed now.
+    /// second server closing the same week writes nothing. `closed` remembers the last week this
+    /// caller has seen closed per user (so a steady caller reads each user's log once a week);
+    /// pass the same dictionary each time. One user's failure does not stop the others: it is
+    /// reported, and tried again on the next pass.
     ///
     /// Deterministic where it matters: the totals are stored in the event, so replay, rebuilds and
     /// exports carry the same bytes whenever they run; only *when* a week is closed depends on the
     /// clock (`now`, default the Logbook's), and then the totals are those of the log up to it.
+    /// A user who changes their week start gets weeks that overlap the ones closed before.
     @discardableResult
-    public func closeEndedWeeks(now: Timestamp? = nil, closed: inout [String: CivilDate]) async throws -> [CommandResult] {
+    public func closeEndedWeeks(now: Timestamp? = nil, closed: inout [String: CivilDate]) async throws -> WeekClosingReport {
         let now = now ?? configuration.clock.now()
         let users = try read { projections, txn in try projections.allProfiles(txn) }
-        var written: [CommandResult] = []
+        var report = WeekClosingReport()
         for (user, profile) in users {
-            guard let week = WeekClosing.lastEndedWeek(now: now, profile: profile), closed[user] != week.start else { continue }
-            let id = WeekClosing.eventId(user: user, weekStart: week.start)
-            if try await log.location(ofEvent: id) != nil {
-                closed[user] = week.start
-                continue
-            }
-            // Not for a week that ended before the user registered (their first event).
-            guard let registered = try await log.readStream("user-\(user)", from: 0, direction: .forward, limit: 1).first,
-                  let zone = TimeZone(identifier: profile.timeZone)
-            else { continue }
-            let registeredOn = Timestamp(
-                microsecondsSinceEpoch: registered.envelope.recordedAt.instant,
-                utcOffsetSeconds: Int32(zone.secondsFromGMT(for: registered.envelope.recordedAt.date))).localDate
-            guard registeredOn <= week.end else {
-                closed[user] = week.start
-                continue
-            }
-            let stats = try await weeklyStats(user: user, containing: week.start)
-            let event = StatsWeekClosed(
-                weekStart: week.start, weekEnd: week.end, workouts: stats.totals.workouts, distanceMeters: stats.totals.distanceMeters,
-                movingSeconds: stats.totals.movingSeconds, steps: stats.steps)
+            let weeks = WeekClosing.endedWeeks(now: now, profile: profile)
+            guard let last = weeks.last, closed[user] != last else { continue }
             do {
-                let result = try await execute(.record(user: user, .statsWeekClosed(event)), context: CommandContext(now: now, eventId: id))
-                if !result.alreadyApplied { written.append(result) }
-                closed[user] = week.start
+                for week in weeks where closed[user].map({ $0 < week }) ?? true {
+                    if let result = try await closeWeek(user: user, profile: profile, week: week, now: now) { report.closed.append(result) }
+                    closed[user] = week
+                }
             } catch let error as LogbookError where error.rule == .userErased || error.rule == .userNotRegistered {
-                // Erased (or gone) meanwhile: nothing to tell anyone.
-                closed[user] = week.start
+                closed[user] = last  // erased (or gone) meanwhile: nothing to tell anyone
+            } catch {
+                report.failed.append((user, "\(error)"))
             }
         }
-        return written
+        return report
     }
 
     /// ``closeEndedWeeks(now:closed:)`` with nothing remembered.
     @discardableResult
-    public func closeEndedWeeks(now: Timestamp? = nil) async throws -> [CommandResult] {
+    public func closeEndedWeeks(now: Timestamp? = nil) async throws -> WeekClosingReport {
         var closed: [String: CivilDate] = [:]
         return try await closeEndedWeeks(now: now, closed: &closed)
+    }
+
+    /// Closes `user`'s week starting `week` unless it is closed already or ended before they
+    /// registered; the result of the append, or nil when nothing was written.
+    private func closeWeek(user: String, profile: Profile, week: CivilDate, now: Timestamp) async throws -> CommandResult? {
+        let id = WeekClosing.eventId(user: user, weekStart: week)
+        if try await log.location(ofEvent: id) != nil { return nil }
+        // Not for a week that ended before the user registered (their first event).
+        guard let registered = try await log.readStream("user-\(user)", from: 0, direction: .forward, limit: 1).first,
+              let zone = TimeZone(identifier: profile.timeZone)
+        else { return nil }
+        let recordedAt = registered.envelope.recordedAt
+        let registeredOn = Timestamp(
+            microsecondsSinceEpoch: recordedAt.instant, utcOffsetSeconds: Int32(zone.secondsFromGMT(for: recordedAt.date))).localDate
+        guard registeredOn <= week.adding(days: 6) else { return nil }
+        let stats = try await weeklyStats(user: user, containing: week)
+        let event = StatsWeekClosed(
+            weekStart: week, weekEnd: week.adding(days: 6), workouts: stats.totals.workouts, distanceMeters: stats.totals.distanceMeters,
+            movingSeconds: stats.totals.movingSeconds, steps: stats.steps)
+        let result = try await execute(.record(user: user, .statsWeekClosed(event)), context: CommandContext(now: now, eventId: id))
+        return result.alreadyApplied ? nil : result
     }
 }

@@ -51,6 +51,12 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .customLong("backup-dir"), help: "Where POST /admin/backup writes its backups (each into a new directory under it).")
     var backupDir: String?
 
+    @Flag(name: .customLong("no-webhooks"), help: "Neither deliver nor manage webhooks here (several servers on one PostgreSQL log: let one of them).")
+    var noWebhooks = false
+
+    @Option(name: .customLong("webhook-timeout-seconds"), help: "How long one webhook POST may take before the attempt fails (it is then retried).")
+    var webhookTimeoutSeconds = 10
+
     @Option(name: .customLong("week-closing-seconds"), help: "How often to append stats.week_closed for users whose week has ended (0: never).")
     var weekClosingSeconds = 60
 
@@ -59,6 +65,7 @@ struct ServerOptions: ParsableArguments {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \"\(logLevel)\".") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024.") }
         guard weekClosingSeconds >= 0 else { throw ValidationError("--week-closing-seconds must be 0 (never) or more.") }
+        guard (1...3600).contains(webhookTimeoutSeconds) else { throw ValidationError("--webhook-timeout-seconds must be 1 to 3600.") }
         if let maxReadyLagSeconds, !(maxReadyLagSeconds > 0) { throw ValidationError("--max-ready-lag-seconds must be positive.") }
         guard maxImportBytes >= 1024 else { throw ValidationError("--max-import-bytes must be at least 1024.") }
         guard maxImports >= 1, maxImportsPerUser >= 1, importReadSeconds >= 1 else {
@@ -93,6 +100,8 @@ struct ServerOptions: ParsableArguments {
         configuration.maxReadyLagSeconds = maxReadyLagSeconds
         configuration.backupDirectory = backupDir
         configuration.weekClosingInterval = weekClosingSeconds > 0 ? .seconds(weekClosingSeconds) : nil
+        configuration.webhooks.requestTimeout = .seconds(webhookTimeoutSeconds)
+        configuration.deliversWebhooks = !noWebhooks
         configuration.maxImportBytes = maxImportBytes
         configuration.fileImports.maxConcurrent = maxImports
         configuration.fileImports.maxConcurrentPerUser = maxImportsPerUser

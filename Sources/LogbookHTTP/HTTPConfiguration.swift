@@ -33,6 +33,9 @@ public struct HTTPConfiguration: Sendable {
     public var sseKeepAlive: Duration = .seconds(15)
     /// How webhooks retry and what they may hold (``WebhookPolicy``).
     public var webhooks = WebhookPolicy()
+    /// Whether ``LogbookServer`` delivers webhooks (and manages them: off, their routes answer
+    /// 409). On a log shared by several servers, exactly one should.
+    public var deliversWebhooks = true
     /// How often ``LogbookServer`` closes ended weeks (`stats.week_closed`, ``WeekClosingService``); nil: never.
     public var weekClosingInterval: Duration? = .seconds(60)
 

@@ -54,7 +54,8 @@ public enum LogbookServer {
             router: router,
             configuration: .init(address: .hostname(host, port: port), serverName: "Logbook"),
             // Shutdown runs backwards: the server drains, the jobs end, webhooks stop, then the Logbook closes.
-            services: [LogbookService(logbook: logbook), WebhookService(dispatcher: routes.webhooks)]
+            services: [LogbookService(logbook: logbook)]
+                + (configuration.deliversWebhooks ? [WebhookService(dispatcher: routes.webhooks)] : [])
                 + (configuration.weekClosingInterval.map { [WeekClosingService(logbook: logbook, interval: $0, logger: logger)] } ?? [])
                 + [routes.jobs],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },

@@ -22,8 +22,11 @@ public struct WeekClosingService: Service {
         var closed: [String: CivilDate] = [:]
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             do {
-                let written = try await logbook.closeEndedWeeks(closed: &closed)
-                if !written.isEmpty { logger.info("closed \(written.count) weeks") }
+                let report = try await logbook.closeEndedWeeks(closed: &closed)
+                if !report.closed.isEmpty { logger.info("closed \(report.closed.count) weeks") }
+                for (user, error) in report.failed {
+                    logger.warning("closing a week failed (tried again in \(interval))", metadata: ["user": "\(user)", "error": "\(error)"])
+                }
             } catch {
                 logger.warning("closing ended weeks failed (tried again in \(interval))", metadata: ["error": "\(error)"])
             }

@@ -16,14 +16,29 @@ struct WebhookBatch: Sendable {
 
     var deliveryId: String { "\(first)-\(last)" }
 
+    /// What ``make(webhookId:events:maxBytes:of:)`` makes of the events at hand.
+    enum Made: Sendable {
+        /// A batch of the first `taken` events.
+        case batch(WebhookBatch, taken: Int)
+        /// The first event has no wire form (a type this build does not know, a payload that
+        /// does not open): it cannot be sent, and this says why.
+        case unencodable(RecordedEvent, reason: String)
+    }
+
     /// The batch of the longest prefix of `events` (at least one) whose body stays within
-    /// `maxBytes`, and how many events it took; or the error of an event that has no wire form.
-    static func make(webhookId: String, events: ArraySlice<RecordedEvent>, maxBytes: Int, of logbook: Logbook) throws -> (WebhookBatch, taken: Int) {
+    /// `maxBytes` and whose every event has a wire form; or, when the first event has none, why.
+    static func make(webhookId: String, events: ArraySlice<RecordedEvent>, maxBytes: Int, of logbook: Logbook) -> Made {
         var encoded: [UInt8] = []
         var taken = 0
         for event in events {
             var one: [UInt8] = []
-            try WireEvent(event, of: logbook).appendJSON(to: &one)
+            do {
+                try WireEvent(event, of: logbook).appendJSON(to: &one)
+            } catch {
+                // Sent up to here; the event itself is reported on its own next time.
+                if taken == 0 { return .unencodable(event, reason: "\(error)") }
+                break
+            }
             if taken > 0, encoded.count + one.count + 1 > maxBytes { break }
             if taken > 0 { encoded.append(UInt8(ascii: ",")) }
             encoded += one
@@ -37,6 +52,6 @@ struct WebhookBatch: Sendable {
         body += #"","events":["#.utf8
         body += encoded
         body += "]}".utf8
-        return (WebhookBatch(webhookId: webhookId, first: first, last: last, count: taken, body: body), taken)
+        return .batch(WebhookBatch(webhookId: webhookId, first: first, last: last, count: taken, body: body), taken: taken)
     }
 }

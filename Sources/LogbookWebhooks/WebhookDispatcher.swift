@@ -14,6 +14,11 @@ public import Logging
 /// checkpoints and dead letters live in the log's checkpoint table (``WebhookTable``), so they
 /// survive restarts and come with the log's backups (secrets included: guard backups as you
 /// guard the store).
+///
+/// An actor's methods interleave at their awaits; each operation here changes its state in
+/// memory before it awaits, writes through one chain (so records reach the table in the order
+/// they were made), and a worker reports with its generation, so a worker a pause, a delete or a
+/// newer worker replaced changes nothing.
 public actor WebhookDispatcher {
     /// A webhook as this server holds it: its stored record, how far it has delivered, its
     /// worker, and what this process has seen of it.
@@ -25,7 +30,7 @@ public actor WebhookDispatcher {
         var stored: Position
         var storedAt: ContinuousClock.Instant
         var worker: Task<Void, Never>?
-        /// Bumped each time a worker starts: a worker of an older generation reports nothing.
+        /// Bumped each time a worker starts or stops: a worker of an older generation reports nothing.
         var generation = 0
         var batches: UInt64 = 0
         var events: UInt64 = 0
@@ -43,6 +48,9 @@ public actor WebhookDispatcher {
     private var order: [String] = []
     private var client: HTTPClient?
     private var started = false
+    private var starting = false
+    /// The last write to the table: each write waits for the one before it.
+    private var writes: Task<Void, any Error>?
 
     public init(logbook: Logbook, policy: WebhookPolicy = WebhookPolicy(), logger: Logger = Logger(label: "logbook.webhooks")) {
         self.logbook = logbook
@@ -54,16 +62,31 @@ public actor WebhookDispatcher {
     // MARK: Starting and stopping
 
     /// Loads the store's webhooks and starts delivering to every one not paused, each from its
-    /// checkpoint. Calling it again does nothing.
+    /// checkpoint. Calling it again does nothing. A record that cannot be read is skipped (and
+    /// logged), not fatal.
     public func start() async throws {
-        guard !started else { return }
+        guard !started, !starting else { return }
+        // Loaded before anything else may run on this actor (an await lets other calls in):
+        // until `started`, making a webhook answers 409, so none is loaded twice.
+        starting = true
+        defer { starting = false }
+        var loaded: [(String, WebhookRecord, Position)] = []
+        for id in try await table.ids() where !loaded.contains(where: { $0.0 == id }) {
+            do {
+                guard let (record, position) = try await table.record(id) else { continue }
+                loaded.append((id, record, position))
+            } catch {
+                logger.error("webhook skipped: its stored state cannot be read", metadata: ["webhook": "\(id)", "error": "\(error)"])
+            }
+        }
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
         configuration.connectionPool.idleTimeout = .seconds(30)
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         started = true
-        for id in try await table.ids() {
-            guard let (record, position) = try await table.record(id) else { continue }
+        entries = [:]
+        order = []
+        for (id, record, position) in loaded {
             entries[id] = Entry(record: record, through: position, stored: position, storedAt: .now)
             order.append(id)
             if !record.webhook.paused { startWorker(id) }
@@ -73,12 +96,18 @@ public actor WebhookDispatcher {
     /// Stops every worker (a batch in flight is sent again after the next start) and closes the
     /// HTTP client.
     public func shutdown() async {
-        let workers = entries.values.compactMap(\.worker)
-        for id in entries.keys { entries[id]?.worker = nil }
+        guard started else { return }
+        started = false
+        var workers: [Task<Void, Never>] = []
+        for id in entries.keys {
+            if let worker = entries[id]?.worker { workers.append(worker) }
+            entries[id]?.worker = nil
+            entries[id]?.generation += 1
+        }
         for worker in workers { worker.cancel() }
         for worker in workers { await worker.value }
         for id in entries.keys { try? await storeIfMoved(id) }
-        started = false
+        _ = await writes?.result
         try? await client?.shutdown()
         client = nil
     }
@@ -89,36 +118,52 @@ public actor WebhookDispatcher {
     /// (default: the log's head now, so only what happens from here on).
     public func create(_ request: WebhookRequest, after: UInt64? = nil) async throws -> WebhookStatus {
         try requireStarted()
-        guard entries.count < policy.limits.maxWebhooks else {
-            throw LogbookError.conflict(stream: "webhooks", reason: "this store has \(policy.limits.maxWebhooks) webhooks, its limit: delete one first")
-        }
         let head = try await logbook.log.headPosition()
         if let after, after > head.rawValue {
             throw LogbookError.invalidArgument(name: "after", reason: "is past the log's head (\(head.rawValue))")
         }
         let id = "wh-" + (0..<8).map { _ in UInt8.random(in: 0...255) }.hexDigits
         let webhook = try request.validated(id: id, now: logbook.configuration.clock.now(), limits: policy.limits)
-        let start = after.map { Position($0) } ?? head
         let record = WebhookRecord(webhook: webhook)
-        try await table.store(record, through: start)
-        try await table.storeIds(order + [id])
+        try WebhookTable.checkSize(record)
+        try requireStarted()
+        guard entries.count < policy.limits.maxWebhooks else {
+            throw LogbookError.conflict(stream: "webhooks", reason: "this store has \(policy.limits.maxWebhooks) webhooks, its limit: delete one first")
+        }
+        let start = after.map { Position($0) } ?? head
+        // Held in memory before the writes, so a create running meanwhile writes an index that
+        // holds this one too (and the limit counts it).
         order.append(id)
         entries[id] = Entry(record: record, through: start, stored: start, storedAt: .now)
-        startWorker(id)
+        do {
+            try await write { table in try await table.store(record, through: start) }
+            let ids = order
+            try await write { table in try await table.storeIds(ids) }
+        } catch {
+            order.removeAll { $0 == id }
+            entries[id] = nil
+            throw error
+        }
+        if entries[id] != nil { startWorker(id) }
         return try await status(id)
     }
 
     /// Every webhook, in the order they were made.
     public func list() async throws -> [WebhookStatus] {
-        var all: [WebhookStatus] = []
-        for id in order { all.append(try await status(id)) }
-        return all
+        let head = try await logbook.log.headPosition().rawValue
+        return order.compactMap { entries[$0] == nil ? nil : status($0, head: head) }
     }
 
     /// One webhook's status.
     public func status(_ id: String) async throws -> WebhookStatus {
-        let entry = try entry(id)
+        _ = try entry(id)
         let head = try await logbook.log.headPosition().rawValue
+        guard entries[id] != nil else { throw LogbookError.notFound(kind: "webhook", id: id) }
+        return status(id, head: head)
+    }
+
+    private func status(_ id: String, head: UInt64) -> WebhookStatus {
+        let entry = entries[id]!
         let webhook = entry.record.webhook
         func time(_ micros: Int64?) -> String? { micros.map { Timestamp(microsecondsSinceEpoch: $0).rfc3339 } }
         return WebhookStatus(
@@ -132,40 +177,45 @@ public actor WebhookDispatcher {
 
     /// Stops and forgets webhook `id`.
     public func delete(_ id: String) async throws {
-        _ = try entry(id)
-        await stopWorker(id)
-        order.removeAll { $0 == id }
-        try await table.storeIds(order)
+        let entry = try entry(id)
+        // Gone from memory at once: nothing started, paused or replayed from here on writes it back.
         entries[id] = nil
-        try await table.remove(id)
+        order.removeAll { $0 == id }
+        if let worker = entry.worker {
+            worker.cancel()
+            await worker.value
+        }
+        let ids = order
+        try await write { table in try await table.storeIds(ids) }
+        try await write { table in try await table.remove(id) }
     }
 
     /// Pauses (delivering nothing, the checkpoint kept) or resumes webhook `id`. A webhook that
     /// paused itself for its dead letters resumes only once there is room for more.
     public func setPaused(_ id: String, _ paused: Bool) async throws -> WebhookStatus {
-        var entry = try entry(id)
+        let entry = try entry(id)
         if !paused, entry.record.deadLetters.count >= policy.limits.maxDeadLetters {
             throw LogbookError.conflict(
                 stream: id, reason: "it holds \(entry.record.deadLetters.count) dead letters, its limit: replay or discard some first")
         }
-        if paused { await stopWorker(id) }
-        entry = try self.entry(id)
-        entry.record.webhook.paused = paused
-        entry.record.pausedReason = nil
-        entries[id] = entry
+        entries[id]?.record.webhook.paused = paused
+        entries[id]?.record.pausedReason = nil
+        if paused {
+            stopWorker(id)
+        } else if entries[id]?.worker == nil {
+            startWorker(id)
+        }
         try await persist(id)
-        if !paused, entries[id]?.worker == nil { startWorker(id) }
         return try await status(id)
     }
 
     /// Sends dead letter `letter` of webhook `id` again, once, now: on the receiver's 2xx it is
-    /// gone; otherwise it stays, with the new failure, and this throws it.
+    /// gone; otherwise it stays, with the new failure, and this throws ``WebhookReplayError``.
     public func replay(_ id: String, deadLetter letter: String) async throws -> WebhookStatus {
-        var entry = try entry(id)
-        guard let index = entry.record.deadLetters.firstIndex(where: { $0.id == letter }) else {
+        let entry = try entry(id)
+        guard let dead = entry.record.deadLetters.first(where: { $0.id == letter }) else {
             throw LogbookError.notFound(kind: "dead letter", id: letter)
         }
-        let dead = entry.record.deadLetters[index]
         let webhook = entry.record.webhook
         var events: [RecordedEvent] = []
         var from = Position(dead.first)
@@ -175,35 +225,39 @@ public actor WebhookDispatcher {
             guard let scanned = page.scannedThrough, !page.reachedEnd else { break }
             from = scanned.next
         }
-        guard !events.isEmpty else {
-            return try await discard(id, deadLetter: letter)
+        guard !events.isEmpty else { return try await discard(id, deadLetter: letter) }
+        let failure: String?
+        switch WebhookBatch.make(webhookId: id, events: events[...], maxBytes: .max, of: logbook) {
+        case .batch(let batch, _): failure = await send(batch, to: webhook)
+        case .unencodable(_, let reason): failure = "an event has no wire form: \(reason)"
         }
-        let (batch, _) = try WebhookBatch.make(webhookId: id, events: events[...], maxBytes: .max, of: logbook)
-        let failure = await send(batch, to: webhook)
-        entry = try self.entry(id)
-        guard let index = entry.record.deadLetters.firstIndex(where: { $0.id == letter }) else { return try await status(id) }
+        guard entries[id]?.record.deadLetters.contains(where: { $0.id == letter }) == true else { return try await status(id) }
         if let failure {
-            entry.record.deadLetters[index].attempts += 1
-            entry.record.deadLetters[index].error = failure
-            entry.record.deadLetters[index].failedAt = logbook.configuration.clock.now().instant
-            entries[id] = entry
+            let now = logbook.configuration.clock.now().instant
+            let letters = entries[id]?.record.deadLetters ?? []
+            entries[id]?.record.deadLetters = letters.map { dead in
+                guard dead.id == letter else { return dead }
+                var tried = dead
+                tried.attempts += 1
+                tried.error = DeadLetter.shortened(failure)
+                tried.failedAt = now
+                return tried
+            }
             try await persist(id)
             throw WebhookReplayError(deadLetter: letter, reason: failure)
         }
-        entry.record.deadLetters.remove(at: index)
-        entries[id] = entry
+        entries[id]?.record.deadLetters.removeAll { $0.id == letter }
         try await persist(id)
         return try await status(id)
     }
 
     /// Drops dead letter `letter` of webhook `id` unsent.
     public func discard(_ id: String, deadLetter letter: String) async throws -> WebhookStatus {
-        var entry = try entry(id)
-        guard let index = entry.record.deadLetters.firstIndex(where: { $0.id == letter }) else {
+        let entry = try entry(id)
+        guard entry.record.deadLetters.contains(where: { $0.id == letter }) else {
             throw LogbookError.notFound(kind: "dead letter", id: letter)
         }
-        entry.record.deadLetters.remove(at: index)
-        entries[id] = entry
+        entries[id]?.record.deadLetters.removeAll { $0.id == letter }
         try await persist(id)
         return try await status(id)
     }
@@ -211,7 +265,7 @@ public actor WebhookDispatcher {
     // MARK: Workers
 
     private func startWorker(_ id: String) {
-        guard started, var entry = entries[id], let client else { return }
+        guard started, var entry = entries[id], !entry.record.webhook.paused, let client else { return }
         entry.generation += 1
         let worker = WebhookWorker(
             dispatcher: self, logbook: logbook, webhook: entry.record.webhook, generation: entry.generation, policy: policy,
@@ -221,12 +275,11 @@ public actor WebhookDispatcher {
         entries[id] = entry
     }
 
-    private func stopWorker(_ id: String) async {
-        guard let worker = entries[id]?.worker else { return }
+    /// Cancels webhook `id`'s worker; from now on nothing it reports counts.
+    private func stopWorker(_ id: String) {
+        entries[id]?.worker?.cancel()
         entries[id]?.worker = nil
         entries[id]?.generation += 1
-        worker.cancel()
-        await worker.value
         entries[id]?.failures = 0
         entries[id]?.nextAttemptAt = nil
     }
@@ -261,17 +314,27 @@ public actor WebhookDispatcher {
         guard current(id, generation) else { return }
         entries[id]?.failures = attempt
         entries[id]?.lastError = error
-        let micros = delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000
-        entries[id]?.nextAttemptAt = logbook.configuration.clock.now().instant + micros
+        entries[id]?.nextAttemptAt = logbook.configuration.clock.now().instant + delay.microseconds
         logger.warning("webhook delivery failed", metadata: ["webhook": "\(id)", "attempt": "\(attempt)", "error": "\(error)"])
     }
 
-    /// The batch failed `attempts` times: it becomes a dead letter, stored with the checkpoint
-    /// past it in one write. Answers false when the webhook paused itself (its dead letters are full).
-    func deadLettered(_ id: String, _ generation: Int, batch: WebhookBatch, attempts: Int, error: String, through: Position) async throws -> Bool {
+    /// The worker itself failed (reading the log, storing its checkpoint): it starts again from
+    /// the checkpoint after `delay`. Answers where from, or nil when it no longer speaks for the webhook.
+    func workerFailed(_ id: String, _ generation: Int, error: String, retryIn delay: Duration) -> Position? {
+        guard current(id, generation) else { return nil }
+        entries[id]?.lastError = "delivery stopped, resuming in \(delay): \(error)"
+        entries[id]?.nextAttemptAt = logbook.configuration.clock.now().instant + delay.microseconds
+        logger.error("webhook worker failed", metadata: ["webhook": "\(id)", "error": "\(error)"])
+        return entries[id]?.through
+    }
+
+    /// The batch failed `attempts` times (0: it could not even be made): it becomes a dead
+    /// letter, stored with the checkpoint past it in one write. Answers false when the webhook
+    /// paused itself (its dead letters are full).
+    func deadLettered(_ id: String, _ generation: Int, first: UInt64, last: UInt64, events: Int, attempts: Int, error: String, through: Position) async throws -> Bool {
         guard current(id, generation), var entry = entries[id] else { throw CancellationError() }
         let letter = DeadLetter(
-            first: batch.first, last: batch.last, events: batch.count, attempts: attempts, error: error,
+            first: first, last: last, events: events, attempts: attempts, error: DeadLetter.shortened(error),
             failedAt: logbook.configuration.clock.now().instant)
         // A batch dead-lettered again after a restart replaces its first letter.
         entry.record.deadLetters.removeAll { $0.first == letter.first }
@@ -279,7 +342,7 @@ public actor WebhookDispatcher {
         entry.through = through
         entry.failures = 0
         entry.nextAttemptAt = nil
-        entry.lastError = error
+        entry.lastError = letter.error
         let full = entry.record.deadLetters.count >= policy.limits.maxDeadLetters
         if full {
             entry.record.webhook.paused = true
@@ -302,11 +365,24 @@ public actor WebhookDispatcher {
 
     // MARK: Storing
 
+    /// Runs `body` on the table after every write asked for before it.
+    private func write(_ body: @escaping @Sendable (WebhookTable) async throws -> Void) async throws {
+        let previous = writes
+        let table = self.table
+        let next = Task {
+            _ = await previous?.result
+            try await body(table)
+        }
+        writes = next
+        try await next.value
+    }
+
     private func persist(_ id: String) async throws {
         guard let entry = entries[id] else { return }
-        try await table.store(entry.record, through: entry.through)
-        entries[id]?.stored = entry.through
+        let (record, through) = (entry.record, entry.through)
+        entries[id]?.stored = through
         entries[id]?.storedAt = .now
+        try await write { table in try await table.store(record, through: through) }
     }
 
     private func storeIfMoved(_ id: String) async throws {
@@ -321,6 +397,14 @@ public actor WebhookDispatcher {
 
     private func requireStarted() throws {
         guard started else { throw LogbookError.conflict(stream: "webhooks", reason: "the webhook dispatcher is not running") }
+    }
+}
+
+extension Duration {
+    /// The duration in whole microseconds, saturating.
+    var microseconds: Int64 {
+        let (seconds, overflow) = components.seconds.multipliedReportingOverflow(by: 1_000_000)
+        return overflow ? .max : seconds.addingReportingOverflow(components.attoseconds / 1_000_000_000_000).partialValue
     }
 }
 

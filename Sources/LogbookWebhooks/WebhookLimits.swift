@@ -8,11 +8,12 @@ public struct WebhookLimits: Sendable, Hashable {
     /// A secret's length in characters: at least 16, at most 256.
     public var minSecretLength = 16
     public var maxSecretLength = 256
-    /// Users one webhook may name.
-    public var maxUsers = 1000
+    /// Users one webhook may name (its whole state is one record of the log's checkpoint table,
+    /// at most 64 KiB: the definition may take 30 KiB of it).
+    public var maxUsers = 200
     /// Dead letters one webhook keeps; at this many it pauses itself (its receiver is gone),
-    /// and resuming it needs a discard or a replay first.
-    public var maxDeadLetters = 1000
+    /// and resuming it needs a discard or a replay first. Each keeps its failure's first 200 bytes.
+    public var maxDeadLetters = 64
     /// Events in one batch.
     public var maxBatchEvents = 100
     /// A batch's body: events are added while the body stays under this (one event alone may pass it).

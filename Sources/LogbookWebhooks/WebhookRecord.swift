@@ -19,6 +19,21 @@ public struct DeadLetter: Sendable, Hashable, Codable {
     public var failedAt: Int64
 }
 
+extension DeadLetter {
+    /// Failures are kept to their first 200 bytes (whole characters), control characters as
+    /// spaces: a record stays small (64 of them, escaped, take at most about 33 KB).
+    static func shortened(_ text: String) -> String {
+        let text = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
+        guard text.utf8.count > 200 else { return text }
+        var out = ""
+        for character in text {
+            guard out.utf8.count + character.utf8.count <= 199 else { break }
+            out.append(character)
+        }
+        return out + "…"
+    }
+}
+
 /// What a webhook keeps in the log's checkpoint table, as one checkpoint (`webhook/<id>`): its
 /// definition, dead letters and why it paused itself, with the position delivered through as
 /// the checkpoint's position. One write moves all of it, so a dead letter and the checkpoint
@@ -55,9 +70,29 @@ struct WebhookTable: Sendable {
     }
 
     func store(_ record: WebhookRecord, through position: Position) async throws {
+        try await log.storeCheckpoint(Checkpoint(name: Self.name(record.webhook.id), position: position, data: try Self.encoded(record)))
+    }
+
+    private static func encoded(_ record: WebhookRecord) throws -> [UInt8] {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        try await log.storeCheckpoint(Checkpoint(name: Self.name(record.webhook.id), position: position, data: Array(try encoder.encode(record))))
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(record))
+    }
+
+    /// The most a webhook's definition may take in its record, leaving the rest of the log's
+    /// checkpoint limit (64 KiB) to its dead letters (``WebhookLimits/maxDeadLetters`` of at
+    /// most about 520 bytes each, escaped).
+    static let maxDefinitionBytes = 30 << 10
+
+    /// Refuses a new webhook whose record would not leave room for its dead letters, naming
+    /// the field that makes it large.
+    static func checkSize(_ record: WebhookRecord) throws(LogbookError) {
+        let size = (try? encoded(record).count) ?? .max
+        guard size <= maxDefinitionBytes else {
+            throw .invalidArgument(
+                name: record.webhook.users == nil ? "url" : "users",
+                reason: "the webhook would take \(size) bytes to store, more than \(maxDefinitionBytes): name fewer or shorter users")
+        }
     }
 
     /// Forgets webhook `id` (its checkpoint is kept, empty: the table has no delete).

@@ -7,7 +7,8 @@ import Logging
 /// and ``WebhookLimits/maxBatchBytes`` bytes, and sends each until the receiver takes it or the
 /// attempts run out. It reports every step to the ``WebhookDispatcher``, which stores the
 /// checkpoint, and ends when cancelled, when the log closes, or when the dispatcher stops
-/// listening to it (a newer worker, a pause, a delete).
+/// listening to it (a newer worker, a pause, a delete). If reading the log or storing the
+/// checkpoint fails, it starts again from the checkpoint, backing off.
 struct WebhookWorker: Sendable {
     let dispatcher: WebhookDispatcher
     let logbook: Logbook
@@ -18,11 +19,21 @@ struct WebhookWorker: Sendable {
     let logger: Logger
 
     func run(after start: Position) async {
-        do {
-            try await deliver(after: start)
-        } catch is CancellationError {
-        } catch {
-            logger.error("webhook worker stopped", metadata: ["webhook": "\(webhook.id)", "error": "\(error)"])
+        var from = start
+        var failures = 0
+        while !Task.isCancelled {
+            do {
+                try await deliver(after: from)
+                return
+            } catch is CancellationError {
+                return
+            } catch {
+                failures += 1
+                let delay = policy.delay(afterAttempt: failures, unit: Double.random(in: 0...1))
+                guard let checkpoint = await dispatcher.workerFailed(webhook.id, generation, error: "\(error)", retryIn: delay) else { return }
+                from = checkpoint
+                do { try await Task.sleep(for: delay) } catch { return }
+            }
         }
     }
 
@@ -44,24 +55,20 @@ struct WebhookWorker: Sendable {
             }
             var rest = wanted[...]
             while !rest.isEmpty {
-                let batch: WebhookBatch
-                do {
-                    let taken: Int
-                    (batch, taken) = try WebhookBatch.make(webhookId: webhook.id, events: rest, maxBytes: policy.limits.maxBatchBytes, of: logbook)
+                switch WebhookBatch.make(webhookId: webhook.id, events: rest, maxBytes: policy.limits.maxBatchBytes, of: logbook) {
+                case .batch(let batch, let taken):
                     rest = rest.dropFirst(taken)
-                } catch {
-                    // An event with no wire form (a type this build does not know) cannot be sent: it
-                    // becomes a dead letter of its own, unattempted, and delivery goes on.
-                    let position = rest[rest.startIndex].position.rawValue
+                    // The checkpoint covers what was read only once the last of it is delivered.
+                    guard try await send(batch, through: rest.isEmpty ? through : Position(batch.last)) else { return }
+                case .unencodable(let event, let reason):
+                    // It cannot be sent: a dead letter of its own, unattempted; delivery goes on.
                     rest = rest.dropFirst()
-                    let unsent = WebhookBatch(webhookId: webhook.id, first: position, last: position, count: 1, body: [])
-                    let through = rest.isEmpty ? through : Position(position)
-                    guard try await dispatcher.deadLettered(webhook.id, generation, batch: unsent, attempts: 0, error: "\(error)", through: through) else { return }
-                    continue
+                    let position = event.position.rawValue
+                    guard try await dispatcher.deadLettered(
+                        webhook.id, generation, first: position, last: position, events: 1, attempts: 0,
+                        error: "no wire form: \(reason)", through: rest.isEmpty ? through : event.position)
+                    else { return }
                 }
-                // The checkpoint covers what was read only once the last of it is delivered.
-                let batchThrough = rest.isEmpty ? through : Position(batch.last)
-                guard try await send(batch, through: batchThrough) else { return }
             }
             if wanted.isEmpty { try await dispatcher.skipped(webhook.id, generation, through: through) }
         }
@@ -80,7 +87,9 @@ struct WebhookWorker: Sendable {
             // A send cut short by a stop is no failure of the receiver's.
             try Task.checkCancellation()
             if attempt >= policy.maxAttempts {
-                return try await dispatcher.deadLettered(webhook.id, generation, batch: batch, attempts: attempt, error: failure, through: through)
+                return try await dispatcher.deadLettered(
+                    webhook.id, generation, first: batch.first, last: batch.last, events: batch.count, attempts: attempt, error: failure,
+                    through: through)
             }
             let delay = policy.delay(afterAttempt: attempt, unit: Double.random(in: 0...1))
             await dispatcher.failed(webhook.id, generation, attempt: attempt, error: failure, retryIn: delay)

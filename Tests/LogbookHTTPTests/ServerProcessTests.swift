@@ -15,8 +15,8 @@ import Testing
 @Suite("Server processes")
 struct ServerProcessTests {
     /// Starts `logbook serve` on a free port and returns the process and its base URL.
-    static func startServer(path: String) throws -> (ChildProcess, String) {
-        let (process, output) = try start(["serve", "--path", path, "--port", "0", "--durability", "durable", "--log-level", "warning"],
+    static func startServer(path: String, _ extra: [String] = []) throws -> (ChildProcess, String) {
+        let (process, output) = try start(["serve", "--path", path, "--port", "0", "--durability", "durable", "--log-level", "warning"] + extra,
                                           until: #"http://127\.0\.0\.1:[0-9]+"#)
         return (process, String(output[output.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)!]))
     }

@@ -19,7 +19,10 @@ struct WebhookCrashTests {
         let receiver = WebhookReceiver(secret: WebhookTests.secret)
         try await receiver.start()
         try await withTemporaryDirectory { path in
-            let (first, firstBase) = try ServerProcessTests.startServer(path: path + "/data")
+            // A generous time limit per POST: the suite loads this machine, and an answer past the limit
+            // would be sent again (a duplicate this test would see as a rewind before the kill).
+            let options = ["--webhook-timeout-seconds", "300"]
+            let (first, firstBase) = try ServerProcessTests.startServer(path: path + "/data", options)
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
             let admin = try await TokenKeys(secret: testSecret).token(user: "root", admin: true)
             let token = try await TokenKeys(secret: testSecret).token(user: "ana")
@@ -65,7 +68,7 @@ struct WebhookCrashTests {
             let beforeKill = receiver.deliveries.count
             #expect(acknowledged.count > 1, "appends were flowing when the server was killed")
 
-            let (server, base) = try ServerProcessTests.startServer(path: path + "/data")
+            let (server, base) = try ServerProcessTests.startServer(path: path + "/data", options)
             acknowledged += try await steps(base, 1200, 30)
             try await eventually("every acknowledged event delivered", timeout: .seconds(300)) {
                 Set(receiver.positions).isSuperset(of: acknowledged)
@@ -96,7 +99,6 @@ struct WebhookCrashTests {
                 highest = max(highest, delivery.positions.last!)
             }
             #expect(rewinds <= 1)
-            print("webhook-crash: acknowledged \(acknowledged.count), batches \(deliveries.count) (\(beforeKill) before the kill), events taken \(receiver.positions.count), distinct \(seen.count), rewinds \(rewinds)")
             // Nothing was delivered that the log does not hold.
             let logbook = try await Logbook.open(path: path + "/data")
             let head = try await logbook.log.headPosition().rawValue

@@ -35,6 +35,9 @@ final class WebhookReceiver: Sendable {
     }
 
     private struct State {
+        /// False from the moment it starts to stop: a batch then gets 503 and is not taken (so a
+        /// batch cut off by the stop is not counted as taken).
+        var accepting = false
         var mode: Mode = .accept
         var deliveries: [Delivery] = []
         var refused = 0
@@ -56,6 +59,11 @@ final class WebhookReceiver: Sendable {
     var refused: Int { state.withLock { $0.refused } }
     /// Every position taken, in the order taken (duplicates included).
     var positions: [UInt64] { deliveries.flatMap(\.positions) }
+    /// Every position taken, in the order each first arrived.
+    var firstArrivals: [UInt64] {
+        var seen = Set<UInt64>()
+        return positions.filter { seen.insert($0).inserted }
+    }
 
     /// Starts listening (on `port`, or the port it had before, or any free one).
     func start(port requested: Int? = nil) async throws {
@@ -72,6 +80,7 @@ final class WebhookReceiver: Sendable {
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: requested ?? port)),
             onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        state.withLock { $0.accepting = true }
         let task = Task { try await group.run() }
         running.withLock { $0 = (group, task) }
         var iterator = stream.makeAsyncIterator()
@@ -81,6 +90,7 @@ final class WebhookReceiver: Sendable {
 
     /// Stops listening: connections refused until ``start(port:)``.
     func stop() async {
+        state.withLock { $0.accepting = false }
         guard let (group, task) = running.withLock({ value in defer { value = nil }; return value }) else { return }
         await group.triggerGracefulShutdown()
         // A stalled batch would hold the graceful shutdown: give it a moment, then cut it.
@@ -94,6 +104,7 @@ final class WebhookReceiver: Sendable {
 
     private func receive(_ request: Request, _ bytes: [UInt8]) async throws -> Response {
         let mode = state.withLock { state -> Mode in
+            if !state.accepting { return .fail(503) }
             if case .failFirst(let count) = state.mode {
                 if count > 0 { state.mode = .failFirst(count - 1); return .fail(500) }
                 return .accept

@@ -12,6 +12,7 @@ extension DomainEvent {
         case .goals: "goals-\(user)"
         case .places: "places-\(user)"
         case .training: "training-\(user)"
+        case .stats: "stats-\(user)"
         case .catalog: Self.catalogStream
         }
     }

@@ -6,13 +6,17 @@ package import Foundation
 /// derived from the user and the week's first day, so closing it again (a restart, a second
 /// server) writes nothing.
 package enum WeekClosing {
-    /// The first and last day of the last week of a user with `profile` that has ended by `now`
-    /// (nil when their time zone is not one this system knows).
-    package static func lastEndedWeek(now: Timestamp, profile: Profile) -> (start: CivilDate, end: CivilDate)? {
-        guard let zone = TimeZone(identifier: profile.timeZone) else { return nil }
+    /// How many ended weeks back the closer looks: a server down longer than this closes only
+    /// the last ones.
+    package static let weeksBack = 4
+
+    /// The first day of each of the last `count` weeks of a user with `profile` that have ended
+    /// by `now`, oldest first (empty when their time zone is not one this system knows).
+    package static func endedWeeks(now: Timestamp, profile: Profile, count: Int = weeksBack) -> [CivilDate] {
+        guard let zone = TimeZone(identifier: profile.timeZone) else { return [] }
         let today = Rules.local(now, zone).localDate
-        let start = StatsReadModel.weekStart(containing: today, weekStart: profile.weekStart).adding(days: -7)
-        return (start, start.adding(days: 6))
+        let current = StatsReadModel.weekStart(containing: today, weekStart: profile.weekStart)
+        return (1...max(count, 1)).reversed().map { current.adding(days: -7 * $0) }
     }
 
     /// The id of the user's `stats.week_closed` for the week starting `weekStart`.

@@ -137,19 +137,20 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
     /// Which group of streams the type's events live in.
     public var family: Family {
         switch self {
-        case .userRegistered, .userProfileUpdated, .userErased, .statsWeekClosed: .user
+        case .userRegistered, .userProfileUpdated, .userErased: .user
         case .workoutStarted, .workoutPaused, .workoutResumed, .workoutFinished, .workoutDiscarded, .workoutImported, .workoutEdited, .workoutDeleted, .workoutTrackRecorded, .workoutKeptSeparate: .workout
         case .stepsRecorded: .steps
         case .goalSet, .goalCleared, .goalDefaultSet: .goals
         case .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset: .places
         case .placeAdded, .placeUpdated: .catalog
         case .targetSet, .targetCleared, .planWorkoutPlanned, .planWorkoutChanged, .planWorkoutRemoved: .training
+        case .statsWeekClosed: .stats
         }
     }
 
     /// Groups of event types, one per kind of stream.
     public enum Family: Sendable, Hashable {
-        case user, workout, steps, goals, places, catalog, training
+        case user, workout, steps, goals, places, catalog, training, stats
     }
 
     /// The type's place in ``allCases`` (a bit of ``EventTypeSet``): its declaration's `index`.

@@ -522,8 +522,8 @@ public struct WorkoutKeptSeparate: Sendable, Hashable, Codable {
 }
 
 /// `stats.week_closed`: one of the user's weeks has ended in their time zone; the week's totals as the stats read model
-/// held them when it was closed, for notifications (a webhook on this type). Appended by the week closer, once: its id
-/// is derived from the user and the week.
+/// held them when it was closed, for notifications (a webhook on this type). Appended by the week closer to the user's
+/// stats stream, once: its id is derived from the user and the week.
 public struct StatsWeekClosed: Sendable, Hashable, Codable {
     public var weekStart: CivilDate
     public var weekEnd: CivilDate
