@@ -314,6 +314,14 @@ struct WebhookTests {
                 #expect(response.status == .badRequest, "\(body): \(response.text)")
                 #expect(response.json["field"] as? String == field, "\(body): \(response.text)")
             }
+            // 200 users of 128 backslashes and digits each: within the count and valid ids, but
+            // stored escaped (256 bytes each) the record would not leave its dead letters room
+            // under the log's checkpoint limit.
+            let long = (0..<200).map { "\"" + String(repeating: "\\\\", count: 125) + String(format: "%03d", $0) + "\"" }.joined(separator: ",")
+            let large = try await post("{\(good),\"users\":[\(long)]}")
+            #expect(large.status == .badRequest && large.json["field"] as? String == "users", "\(large.text)")
+            let tooMany = (0..<201).map { "\"u\($0)\"" }.joined(separator: ",")
+            #expect(try await post("{\(good),\"users\":[\(tooMany)]}").status == .badRequest)
             #expect(try await post("{\(good)}", as: "ana", admin: false).status == .forbidden)
             #expect(try await dispatcher.list().isEmpty, "nothing was made")
             let unknown = try await server.call(.get, "/admin/webhooks/wh-0000000000000000", as: "root", admin: true)
