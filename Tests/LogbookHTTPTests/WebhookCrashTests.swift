@@ -23,6 +23,7 @@ struct WebhookCrashTests {
             // would be sent again (a duplicate this test would see as a rewind before the kill).
             let options = ["--webhook-timeout-seconds", "300"]
             let (first, firstBase) = try ServerProcessTests.startServer(path: path + "/data", options)
+            defer { if first.isRunning { first.send(SIGKILL) } }
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
             let admin = try await TokenKeys(secret: testSecret).token(user: "root", admin: true)
             let token = try await TokenKeys(secret: testSecret).token(user: "ana")
@@ -69,6 +70,7 @@ struct WebhookCrashTests {
             #expect(acknowledged.count > 1, "appends were flowing when the server was killed")
 
             let (server, base) = try ServerProcessTests.startServer(path: path + "/data", options)
+            defer { if server.isRunning { server.terminate() } }
             acknowledged += try await steps(base, 1200, 30)
             try await eventually("every acknowledged event delivered", timeout: .seconds(300)) {
                 Set(receiver.positions).isSuperset(of: acknowledged)

@@ -161,7 +161,7 @@ struct WebhookTests {
             let hook = try await Self.create(server, receiver.url, after: 0)
             for index in 0..<10 { try await Self.step(server, "ana", index) }
             let expected = try await Self.wanted(server.logbook, after: 0)
-            try await eventually("every event") { receiver.positions.count >= expected.count }
+            try await eventually("every event") { Set(receiver.positions).count >= expected.count }
             #expect(receiver.positions == expected)
             #expect(receiver.refused == 3)
             try await eventually("the failures cleared") { try await Self.status(server, hook)["failures"] as? Int == 0 }
@@ -182,8 +182,11 @@ struct WebhookTests {
             _ = try await Self.create(server, healthy.url, after: 0)
             for index in 0..<40 { try await Self.step(server, "ana", index) }
             let expected = try await Self.wanted(server.logbook, after: 0)
-            try await eventually("the healthy receiver's events") { healthy.positions.count >= expected.count }
-            #expect(healthy.positions == expected)
+            // The 1 s limit holds for the healthy receiver too: on a loaded machine an answer past
+            // it is sent again (a duplicate), so what counts is what arrived first, and in order.
+            try await eventually("the healthy receiver's events") { Set(healthy.positions).count >= expected.count }
+            #expect(healthy.firstArrivals == expected)
+            #expect(healthy.deliveries.allSatisfy { $0.positions == $0.positions.sorted() })
             #expect(stalled.deliveries.isEmpty)
             try await eventually("the stall seen as a failure") {
                 let status = try await Self.status(server, slow)
@@ -278,7 +281,7 @@ struct WebhookTests {
             #expect(try await dispatcher.status(hook).deliveredThrough == 5, "the checkpoint survived the restart")
             try await receiver.start(port: port)
             try await register(logbook, 10..<13)
-            try await eventually("all thirteen") { receiver.positions.count >= 13 }
+            try await eventually("all thirteen") { Set(receiver.positions).count >= 13 }
             #expect(receiver.firstArrivals == Array(1...13), "in log order")
             #expect(receiver.positions.count == 13, "none twice (the receiver took every batch it was sent, in time)")
             await dispatcher.shutdown()
