@@ -31,9 +31,12 @@ public struct WebhookBenchmark: Sendable {
 
     /// What the receiver took: each batch's last position and when it arrived.
     private final class Received: Sendable {
-        private let batches = Mutex<[(last: UInt64, at: ContinuousClock.Instant)]>([])
-        func add(_ last: UInt64) { batches.withLock { $0.append((last, .now)) } }
-        var all: [(last: UInt64, at: ContinuousClock.Instant)] { batches.withLock { $0 } }
+        /// Arrival times are seconds on the benchmark's one stopwatch.
+        let clock: Stopwatch
+        private let batches = Mutex<[(last: UInt64, at: Double)]>([])
+        init(clock: Stopwatch) { self.clock = clock }
+        func add(_ last: UInt64) { batches.withLock { $0.append((last, clock.seconds)) } }
+        var all: [(last: UInt64, at: Double)] { batches.withLock { $0 } }
         var highest: UInt64 { batches.withLock { $0.last?.last ?? 0 } }
         func reset() { batches.withLock { $0.removeAll() } }
     }
@@ -43,7 +46,8 @@ public struct WebhookBenchmark: Sendable {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var logger = Logger(label: "bench")
         logger.logLevel = .critical
-        let received = Received()
+        let clock = Stopwatch()
+        let received = Received(clock: clock)
         let router = Router()
         router.post("hook") { request, _ -> Response in
             _ = try await request.body.collect(upTo: 64 << 20)
@@ -74,21 +78,21 @@ public struct WebhookBenchmark: Sendable {
 
             progress("webhook: delivering the backlog")
             let dispatcher = WebhookDispatcher(logbook: logbook, logger: logger)
-            let started = ContinuousClock.now
+            let started = clock.seconds
             try await dispatcher.start()
             _ = try await dispatcher.create(WebhookRequest(url: url, secret: "bench-secret-0123456789"), after: 0)
             while received.highest < head { try await Task.sleep(for: .milliseconds(2)) }
-            let webhookSeconds = Self.seconds(ContinuousClock.now - started)
+            let webhookSeconds = clock.seconds - started
             let batches = received.all.count
 
             progress("baseline: the same batches POSTed by a plain loop")
             // Reading and encoding alone (what the baseline's bodies cost to make), for the share of it.
-            let encodeStarted = ContinuousClock.now
+            let encodeStarted = clock.seconds
             let bodies = try await Self.bodies(of: logbook, head: head, batchEvents: WebhookLimits().maxBatchEvents)
-            let encodeSeconds = Self.seconds(ContinuousClock.now - encodeStarted)
+            let encodeSeconds = clock.seconds - encodeStarted
             received.reset()
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
-            let baselineStarted = ContinuousClock.now
+            let baselineStarted = clock.seconds
             for (last, body) in bodies {
                 var request = HTTPClientRequest(url: url)
                 request.method = .POST
@@ -98,7 +102,7 @@ public struct WebhookBenchmark: Sendable {
                 let response = try await client.execute(request, timeout: .seconds(10))
                 for try await _ in response.body {}
             }
-            let baselineSeconds = Self.seconds(ContinuousClock.now - baselineStarted)
+            let baselineSeconds = clock.seconds - baselineStarted
             try await client.shutdown()
             var backlog = BenchmarkReport()
             backlog.set("events", events)
@@ -111,10 +115,10 @@ public struct WebhookBenchmark: Sendable {
 
             progress("live: \(liveEvents) appends, one every \(livePace)")
             received.reset()
-            var acknowledged: [(position: UInt64, at: ContinuousClock.Instant)] = []
+            var acknowledged: [(position: UInt64, at: Double)] = []
             for index in 0..<liveEvents {
                 let result = try await logbook.execute(.registerUser(user: "live-\(index)", UserRegistered(displayName: "Live \(index)", timeZone: "UTC")))
-                acknowledged.append((result.lastPosition, .now))
+                acknowledged.append((result.lastPosition, clock.seconds))
                 try await Task.sleep(for: livePace)
             }
             let last = acknowledged.last?.position ?? 0
@@ -125,7 +129,7 @@ public struct WebhookBenchmark: Sendable {
             for (position, at) in acknowledged {
                 while batch < arrivals.count, arrivals[batch].last < position { batch += 1 }
                 guard batch < arrivals.count else { break }
-                let micros = max(0, Self.seconds(arrivals[batch].at - at) * 1_000_000)
+                let micros = max(0, (arrivals[batch].at - at) * 1_000_000)
                 _ = lag.record(UInt64(micros))
             }
             var live = BenchmarkReport()
@@ -145,26 +149,19 @@ public struct WebhookBenchmark: Sendable {
         return report
     }
 
-    /// The log's events through `head` in batches of `batchEvents`, each as a webhook's body would be.
+    /// The log's events through `head` in batches of `batchEvents`, each the body a webhook sends.
     private static func bodies(of logbook: Logbook, head: UInt64, batchEvents: Int) async throws -> [(UInt64, [UInt8])] {
         var out: [(UInt64, [UInt8])] = []
         var from = Position(1)
         while from.rawValue <= head {
             let page = try await logbook.log.readAll(from: from, direction: .forward, limit: batchEvents, filter: .all)
             guard let last = page.events.last else { break }
-            var body = Array(#"{"webhook":"baseline","delivery":"\#(page.events[0].position.rawValue)-\#(last.position.rawValue)","events":["#.utf8)
-            for (index, event) in page.events.enumerated() {
-                if index > 0 { body.append(UInt8(ascii: ",")) }
-                try WireEvent(event, of: logbook).appendJSON(to: &body)
+            guard case .batch(let batch, _) = WebhookBatch.make(webhookId: "baseline", events: page.events[...], maxBytes: .max, of: logbook) else {
+                throw LogbookError.storage("an event after position \(from.rawValue) has no wire form")
             }
-            body += "]}".utf8
-            out.append((last.position.rawValue, body))
+            out.append((batch.last, batch.body))
             from = last.position.next
         }
         return out
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

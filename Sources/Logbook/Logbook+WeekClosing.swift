@@ -64,9 +64,7 @@ extension Logbook {
         guard let registered = try await log.readStream("user-\(user)", from: 0, direction: .forward, limit: 1).first,
               let zone = TimeZone(identifier: profile.timeZone)
         else { return nil }
-        let recordedAt = registered.envelope.recordedAt
-        let registeredOn = Timestamp(
-            microsecondsSinceEpoch: recordedAt.instant, utcOffsetSeconds: Int32(zone.secondsFromGMT(for: recordedAt.date))).localDate
+        let registeredOn = Rules.local(registered.envelope.recordedAt, zone).localDate
         guard registeredOn <= week.adding(days: 6) else { return nil }
         let stats = try await weeklyStats(user: user, containing: week)
         let event = StatsWeekClosed(

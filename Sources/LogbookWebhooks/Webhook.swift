@@ -33,11 +33,19 @@ public struct Webhook: Sendable, Hashable, Codable {
     /// The log filter of its event types (users are filtered after reading: a filter takes one subject).
     var logFilter: EventFilter { EventFilter(eventTypes: eventTypes.map(Set.init)) }
 
-    /// Whether an event of `subject` goes to this webhook (ids compared as bytes).
-    func wants(subject: String?) -> Bool {
+    /// Its users as a set, asked once per event read.
+    var subjects: SubjectFilter { SubjectFilter(users: users.map { Set($0.map(BytewiseString.init)) }) }
+}
+
+/// Which subjects a webhook wants: every one (nil), or its users, compared as bytes.
+struct SubjectFilter: Sendable {
+    let users: Set<BytewiseString>?
+
+    /// Whether an event of `subject` goes to the webhook (an event of no user only when it names none).
+    func wants(_ subject: String?) -> Bool {
         guard let users else { return true }
         guard let subject else { return false }
-        return users.contains { BytewiseString($0) == BytewiseString(subject) }
+        return users.contains(BytewiseString(subject))
     }
 }
 

@@ -1,23 +1,23 @@
-import EventLog
-import Logbook
+package import EventLog
+package import Logbook
 import LogbookDomain
 
 /// One POST of a webhook: its events in log order, in the wire form (decrypted; tombstones for
 /// erased users), as `{"webhook":"<id>","delivery":"<first>-<last>","events":[…]}`. The
 /// delivery id stays the same across retries and replays, so a receiver can drop a batch it has
 /// already seen.
-struct WebhookBatch: Sendable {
+package struct WebhookBatch: Sendable {
     let webhookId: String
     /// The positions of its first and last event.
-    let first: UInt64
-    let last: UInt64
+    package let first: UInt64
+    package let last: UInt64
     let count: Int
-    let body: [UInt8]
+    package let body: [UInt8]
 
     var deliveryId: String { "\(first)-\(last)" }
 
     /// What ``make(webhookId:events:maxBytes:of:)`` makes of the events at hand.
-    enum Made: Sendable {
+    package enum Made: Sendable {
         /// A batch of the first `taken` events.
         case batch(WebhookBatch, taken: Int)
         /// The first event has no wire form (a type this build does not know, a payload that
@@ -27,7 +27,7 @@ struct WebhookBatch: Sendable {
 
     /// The batch of the longest prefix of `events` (at least one) whose body stays within
     /// `maxBytes` and whose every event has a wire form; or, when the first event has none, why.
-    static func make(webhookId: String, events: ArraySlice<RecordedEvent>, maxBytes: Int, of logbook: Logbook) -> Made {
+    package static func make(webhookId: String, events: ArraySlice<RecordedEvent>, maxBytes: Int, of logbook: Logbook) -> Made {
         var encoded: [UInt8] = []
         var taken = 0
         for event in events {

@@ -217,11 +217,12 @@ public actor WebhookDispatcher {
             throw LogbookError.notFound(kind: "dead letter", id: letter)
         }
         let webhook = entry.record.webhook
+        let subjects = webhook.subjects
         var events: [RecordedEvent] = []
         var from = Position(dead.first)
         while from.rawValue <= dead.last {
             let page = try await logbook.log.readAll(from: from, direction: .forward, limit: policy.limits.maxBatchEvents, filter: webhook.logFilter)
-            events += page.events.filter { $0.position.rawValue <= dead.last && webhook.wants(subject: $0.envelope.subject) }
+            events += page.events.filter { $0.position.rawValue <= dead.last && subjects.wants($0.envelope.subject) }
             guard let scanned = page.scannedThrough, !page.reachedEnd else { break }
             from = scanned.next
         }
@@ -397,14 +398,6 @@ public actor WebhookDispatcher {
 
     private func requireStarted() throws {
         guard started else { throw LogbookError.conflict(stream: "webhooks", reason: "the webhook dispatcher is not running") }
-    }
-}
-
-extension Duration {
-    /// The duration in whole microseconds, saturating.
-    var microseconds: Int64 {
-        let (seconds, overflow) = components.seconds.multipliedReportingOverflow(by: 1_000_000)
-        return overflow ? .max : seconds.addingReportingOverflow(components.attoseconds / 1_000_000_000_000).partialValue
     }
 }
 

@@ -39,6 +39,7 @@ struct WebhookWorker: Sendable {
 
     private func deliver(after start: Position) async throws {
         var iterator = logbook.log.subscribe(after: start, filter: webhook.logFilter).makeAsyncIterator()
+        let subjects = webhook.subjects
         while true {
             try Task.checkCancellation()
             guard let elements = try await iterator.nextBatch(limit: policy.limits.maxBatchEvents) else { return }
@@ -48,7 +49,7 @@ struct WebhookWorker: Sendable {
                 switch element {
                 case .event(let event):
                     through = max(through, event.position)
-                    if webhook.wants(subject: event.envelope.subject) { wanted.append(event) }
+                    if subjects.wants(event.envelope.subject) { wanted.append(event) }
                 case .scanned(let position):
                     through = max(through, position)
                 }

@@ -88,9 +88,8 @@ final class RequestKeyStore: Sendable {
     }
 
     private func cutoff() -> Timestamp {
-        let (seconds, attoseconds) = retention.components
-        let micros = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
-        return Timestamp(microsecondsSinceEpoch: clock.now().microsecondsSinceEpoch - micros)
+        let now = clock.now().microsecondsSinceEpoch
+        return Timestamp(microsecondsSinceEpoch: now.subtractingReportingOverflow(retention.microseconds).partialValue)
     }
 
     /// Writes everything queued in one transaction, pruning expired entries on the way.
