@@ -11,8 +11,8 @@ public struct LogConfiguration: Sendable {
     /// The largest the map may grow to.
     public var maxMapSize = 1 << 40
     /// How many named LMDB databases the environment may hold: the log uses 11; the rest are for
-    /// read models kept beside it.
-    public var maxDatabases: UInt32 = 128
+    /// read models kept beside it (two sets of tables each, for upgrades in the background).
+    public var maxDatabases: UInt32 = 256
     /// The largest payload plus metadata one event may carry.
     public var maxEventBytes = 1 << 20
     /// The most events the writer puts in one transaction (group commit).

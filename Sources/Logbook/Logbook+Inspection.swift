@@ -15,10 +15,15 @@ public struct ReadModelStatus: Sendable, Hashable, Codable {
     public let lagSeconds: Double
     /// A rebuild is under way (or was interrupted and will resume).
     public let rebuilding: Bool
+    /// The next version an upgrade builds beside this one (nil when none is being built).
+    public let upgrade: ReadModelUpgrade?
 
     /// The status of `projection` at `position` against the log's `head`, the oldest waiting
     /// event `lagSeconds` old.
-    public init(projection: ReadModelKind, codeVersion: Int, position: UInt64, head: UInt64, rebuilding: Bool, lagSeconds: Double = 0) {
+    public init(
+        projection: ReadModelKind, codeVersion: Int, position: UInt64, head: UInt64, rebuilding: Bool, lagSeconds: Double = 0,
+        upgrade: ReadModelUpgrade? = nil
+    ) {
         self.projection = projection
         self.codeVersion = codeVersion
         self.position = position
@@ -26,6 +31,28 @@ public struct ReadModelStatus: Sendable, Hashable, Codable {
         self.lag = head - min(head, position)
         self.lagSeconds = lag == 0 ? 0 : lagSeconds
         self.rebuilding = rebuilding
+        self.upgrade = upgrade
+    }
+}
+
+/// How far the next version of a read model, built beside the live one by an upgrade
+/// (``Logbook/upgrade(_:progress:)``), has come: it switches in once it reaches the live one.
+public struct ReadModelUpgrade: Sendable, Hashable, Codable {
+    /// The code version being built.
+    public let codeVersion: Int
+    /// The last position folded into the next version.
+    public let position: UInt64
+    /// Events it has still to fold to reach the log's head.
+    public let lag: UInt64
+    /// A task is building it now; false when the upgrade was cut off (it resumes when the store
+    /// opens again, or by another upgrade).
+    public let running: Bool
+
+    public init(codeVersion: Int, position: UInt64, head: UInt64, running: Bool) {
+        self.codeVersion = codeVersion
+        self.position = position
+        lag = head - min(head, position)
+        self.running = running
     }
 }
 
@@ -34,13 +61,17 @@ extension Logbook {
     /// snapshot) and in seconds (the age of the oldest event each has not folded: one log read
     /// per distinct checkpoint that lags). Cheap: no digest is computed.
     public func projectionStatus() async throws -> [ReadModelStatus] {
+        let upgrading = control.snapshot.upgrading
         let statuses = try readModels.environment.read { txn in
             let head = try host.headPosition(in: txn)
             return try ReadModelKind.allCases.map { kind in
                 let checkpoint = try readModels.checkpoint(kind, txn)
+                let upgrade = try readModels.checkpoint(kind, .next, txn).map { next in
+                    ReadModelUpgrade(codeVersion: next.codeVersion, position: next.position, head: head, running: upgrading.contains(kind))
+                }
                 return ReadModelStatus(
                     projection: kind, codeVersion: checkpoint?.codeVersion ?? kind.codeVersion, position: checkpoint?.position ?? 0,
-                    head: head, rebuilding: checkpoint?.rebuilding ?? true)
+                    head: head, rebuilding: checkpoint?.rebuilding ?? true, upgrade: upgrade)
             }
         }
         var ages: [UInt64: Double] = [:]
@@ -50,7 +81,7 @@ extension Logbook {
         return statuses.map { status in
             ReadModelStatus(
                 projection: status.projection, codeVersion: status.codeVersion, position: status.position, head: status.head,
-                rebuilding: status.rebuilding, lagSeconds: ages[status.position] ?? 0)
+                rebuilding: status.rebuilding, lagSeconds: ages[status.position] ?? 0, upgrade: status.upgrade)
         }
     }
 

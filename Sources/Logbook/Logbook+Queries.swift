@@ -197,7 +197,7 @@ extension Logbook {
             // The page reads the log only as far as the timeline had folded in the snapshot the
             // version comes from, so the version names exactly the state the page shows.
             let (version, folded) = try self.readModels.environment.read { txn in
-                var projections = self.readModels.projectionSet()
+                var projections = try self.readModels.projectionSet(txn)
                 return (try projections.answerVersion(.timeline, user: user, LMDBTableReader(txn)),
                         try self.readModels.checkpoint(.timeline, txn)?.position ?? 0)
             }

@@ -63,12 +63,15 @@ extension Logbook {
     }
 
     func rebuild(_ kinds: Set<ReadModelKind>, fresh: Bool, progress: (RebuildProgress) -> Void) async throws {
+        // An upgrade of these read models builds what this rebuild makes anyway.
+        if fresh { await upgrades.stop(overlapping: kinds) }
         guard control.beginRebuild(kinds) else {
             throw LogbookError.conflict(stream: "read models", reason: "a rebuild of \(kinds.sorted().map(\.rawValue)) is already running")
         }
         var live = false
         defer { control.endRebuild(kinds, live: live) }
         let replayer = Replayer(log: log, chunkSize: configuration.rebuildChunkSize, payloads: payloads)
+        if fresh { try readModels.environment.write { txn in try readModels.clearNext(kinds, txn) } }
         try replayer.prepare(kinds, in: readModels, fresh: fresh)
         let head = try await log.headPosition().rawValue
         let folded = try await replayer.fold(kinds, into: readModels, through: head, progress: progress)

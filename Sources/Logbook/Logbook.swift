@@ -28,6 +28,8 @@ public final class Logbook: Sendable {
     /// Where the read models live and how they keep up with the log.
     let host: any ReadModelHost
     let control = ReadModelControl()
+    /// The upgrades in the background that are running.
+    let upgrades = BackgroundUpgrades()
     package let cache: QueryCache
     let locks = KeyedLock()
     /// The answers to keyed requests, beside the read models.
@@ -145,6 +147,7 @@ public final class Logbook: Sendable {
 
     /// Stops following the log, commits what is queued and closes the log.
     public func close() async {
+        await upgrades.stop(overlapping: nil)
         await host.close()
         requestKeys.close()
         await log.close()
@@ -152,23 +155,36 @@ public final class Logbook: Sendable {
         payloads.store?.close()
     }
 
-    /// Rebuilds or catches up every read model that is not current.
+    /// Rebuilds or catches up every read model that is not current. A read model whose code
+    /// version changed while its old version is complete is upgraded in the background instead
+    /// (``LogbookConfiguration/upgradesInBackground``), as is one whose upgrade was cut off.
     func bringReadModelsUpToDate(progress: (RebuildProgress) -> Void) async throws {
         let head = try await log.headPosition().rawValue
         var fresh: Set<ReadModelKind> = []
         var behind: Set<ReadModelKind> = []
+        var upgrade: Set<ReadModelKind> = []
+        var oldVersions: [ReadModelKind: Int] = [:]
         try readModels.environment.read { txn in
             for kind in ReadModelKind.allCases {
                 let checkpoint = try readModels.checkpoint(kind, txn)
-                if checkpoint == nil || checkpoint?.codeVersion != kind.codeVersion {
+                let upgrading = try readModels.checkpoint(kind, .next, txn) != nil
+                if let checkpoint, checkpoint.codeVersion != kind.codeVersion, configuration.upgradesInBackground, !checkpoint.rebuilding,
+                   checkpoint.position >= head || host.catchesUpLiveReadModels {
+                    // Complete: it answers, folding what comes, until its new version replaces it.
+                    upgrade.insert(kind)
+                    oldVersions[kind] = checkpoint.codeVersion
+                } else if checkpoint == nil || checkpoint?.codeVersion != kind.codeVersion {
                     fresh.insert(kind)
                 } else if checkpoint?.rebuilding == true || checkpoint!.position < head {
                     behind.insert(kind)
                 }
+                if upgrading && !fresh.contains(kind) { upgrade.insert(kind) }
             }
         }
+        control.keepLiveCodeVersions(oldVersions)
         if !fresh.isEmpty { try await rebuild(fresh, fresh: true, progress: progress) }
         if !behind.isEmpty { try await rebuild(behind, fresh: false, progress: progress) }
+        startUpgrades(upgrade)
     }
 
     // MARK: Reading read models
@@ -176,7 +192,7 @@ public final class Logbook: Sendable {
     /// Runs `body` with the live read models in one read transaction.
     func read<R>(_ body: (inout ReadModelSet, any TableReader) throws -> R) throws -> R {
         try readModels.environment.read { txn in
-            var projections = readModels.projectionSet()
+            var projections = try readModels.projectionSet(txn)
             return try body(&projections, LMDBTableReader(txn))
         }
     }

@@ -15,6 +15,11 @@ public struct LogbookConfiguration: Sendable {
     public var clock: any LogClock = SystemLogClock()
     /// Events per chunk (and per checkpoint) when rebuilding read models.
     public var rebuildChunkSize = 65_536
+    /// What opening does with a read model whose code version changed while its old version is
+    /// complete: true (the default) builds the new version beside the old one in the background
+    /// and switches to it in one step once it has caught up, the old one answering meanwhile
+    /// (<doc:ReplayAndVerification>); false rebuilds it before opening returns.
+    public var upgradesInBackground = true
     /// Bounds of each query cache.
     public var cacheEntries = 10_000
     public var cacheBytes = 64 << 20

@@ -4,11 +4,14 @@ public import Logbook
 public import ServiceLifecycle
 import Synchronization
 
-/// One piece of long-running administrative work (a rebuild, a verification, a backup) and how it stands.
+/// One piece of long-running administrative work (a rebuild, an upgrade, a verification, a
+/// backup) and how it stands.
 public struct AdminJob: Sendable, Hashable, Codable {
     /// What the job does.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         case rebuild, verify, backup
+        /// A rebuild beside the live read models, which keep answering until it switches in.
+        case upgrade
     }
 
     /// Where the job is in its life.
@@ -28,7 +31,7 @@ public struct AdminJob: Sendable, Hashable, Codable {
     public internal(set) var backupProgress: BackupProgress?
     public let startedAt: Timestamp
     public internal(set) var finishedAt: Timestamp?
-    /// A finished rebuild's new digests.
+    /// A finished rebuild's or upgrade's new digests.
     public internal(set) var digests: [ReadModelDigest]?
     /// A finished verification's results.
     public internal(set) var verification: [VerificationResult]?
@@ -80,6 +83,15 @@ public final class AdminJobs: Service, Sendable {
     public func rebuild(_ kinds: Set<ReadModelKind>) -> AdminJob {
         start(.rebuild, kinds) { logbook, update in
             let digests = try await logbook.rebuild(kinds) { progress in update { $0.progress = progress } }
+            return { $0.digests = digests }
+        }
+    }
+
+    /// Starts an upgrade of `kinds` (``Logbook/upgrade(_:progress:)``): their new versions are
+    /// built beside the live ones, which answer until the switch.
+    public func upgrade(_ kinds: Set<ReadModelKind>) -> AdminJob {
+        start(.upgrade, kinds) { logbook, update in
+            let digests = try await logbook.upgrade(kinds) { progress in update { $0.progress = progress } }
             return { $0.digests = digests }
         }
     }

@@ -19,7 +19,7 @@ struct AdminRoutes<Context: LogbookRouteContext> {
                     responses: [200: .reference([ReadModelStatus].self)], administrators: true, catalog: catalog) { _, _ in
             try JSONOutput.response(try await logbook.projectionStatus())
         }
-        group.route(.post, "admin/rebuild", "Rebuild projections as a job, streaming NDJSON progress (wait=false: answer 202 with the job at once)",
+        group.route(.post, "admin/rebuild", "Rebuild projections as a job, in place or (mode=background) beside the live ones without downtime, streaming NDJSON progress (wait=false: answer 202 with the job at once)",
                     query: RebuildQuery.self, statuses: Statuses.admin + [202], responses: [202: Self.startedJob], administrators: true,
                     catalog: catalog) { try await rebuild($2) }
         group.route(.post, "admin/verify", "Rebuild into a scratch store and compare digests with the live read models, as a job (wait=false: 202 with the job)",
@@ -61,13 +61,14 @@ struct AdminRoutes<Context: LogbookRouteContext> {
         return job
     }
 
-    /// Starts a rebuild of the projections named in `?projections=` (default: all) and streams its
+    /// Starts a rebuild of the projections named in `?projections=` (default: all) — in place, or
+    /// beside the live ones with `mode=background` — and streams its
     /// progress as NDJSON lines, ending with the new digests. Progress lines are sampled: a slow
     /// client sees fewer of them, never slows the rebuild; a client that leaves leaves the job
     /// running (its id is in `X-Logbook-Job`).
     private func rebuild(_ query: RebuildQuery) async throws -> Response {
         let (kinds, detached) = (query.kinds, query.detached)
-        let job = jobs.rebuild(kinds)
+        let job = query.mode == .background ? jobs.upgrade(kinds) : jobs.rebuild(kinds)
         var headers = HTTPFields()
         headers[HTTPField.Name("X-Logbook-Job")!] = job.id
         if detached { return try JSONOutput.response(job, status: .accepted, headers: headers) }

@@ -121,6 +121,11 @@ public final class LogbookMetrics: Sendable {
                 Gauge(label: "logbook_projection_lag_seconds", dimensions: dimensions, factory: factory).record(projection.lagSeconds)
                 Gauge(label: "logbook_projection_position", dimensions: dimensions, factory: factory)
                     .record(Int64(clamping: projection.position))
+                // An upgrade building the next version beside the live one: 1 and its lag while it does.
+                Gauge(label: "logbook_projection_upgrading", dimensions: dimensions, factory: factory)
+                    .record(projection.upgrade == nil ? 0 : 1)
+                Gauge(label: "logbook_projection_upgrade_lag_events", dimensions: dimensions, factory: factory)
+                    .record(Int64(clamping: projection.upgrade?.lag ?? 0))
             }
         }
     }

@@ -7,31 +7,123 @@ package import LogbookDomain
 /// Where the read models live: their LMDB databases (beside the log, in its environment, or in
 /// a scratch environment for `verify`) and the meta table holding each projection's checkpoint,
 /// code version and state.
+///
+/// Each read model has two sets of tables. Queries read the **live** set; a background upgrade
+/// builds the **next** set beside it (its own checkpoint, `<name>~next`) and, once caught up,
+/// makes it live in one write transaction by flipping which set is live (the meta record
+/// ``Slots``) — so a reader sees one complete version or the other, never a half-built one. The
+/// set that was live is emptied afterwards.
 package struct ReadModelStore: Sendable {
     package let environment: Environment
-    private let databases: [ReadModelKind: [String: Database]]
-    /// Each read model's tables, in registry order.
-    private let tables: [ReadModelTables]
+    /// Each slot's databases (slot 0: `rm.<name>.<table>`; slot 1: the same with `~1`), per read model.
+    private let databases: [[ReadModelKind: [String: Database]]]
+    /// Each slot's tables for every read model, in registry order.
+    private let tables: [[ReadModelTables]]
     package let meta: Database
 
     package init(environment: Environment) throws {
         self.environment = environment
-        var databases: [ReadModelKind: [String: Database]] = [:]
-        for kind in ReadModelKind.allCases {
-            var tables: [String: Database] = [:]
-            for table in kind.tableNames {
-                tables[table] = try environment.openDatabase(named: databaseName(projection: kind.rawValue, table: table))
+        var slots: [[ReadModelKind: [String: Database]]] = []
+        for slot in 0..<2 {
+            var databases: [ReadModelKind: [String: Database]] = [:]
+            for kind in ReadModelKind.allCases {
+                var tables: [String: Database] = [:]
+                for table in kind.tableNames {
+                    let name = databaseName(projection: kind.rawValue, table: table) + (slot == 0 ? "" : "~1")
+                    do {
+                        tables[table] = try environment.openDatabase(named: name)
+                    } catch let error as LMDBError where error.code == .notFound && slot == 1 {
+                        // A read-only open of a store that never upgraded in the background: its
+                        // second set was never made, and nothing reads it.
+                        tables = slots[0][kind]!
+                        break
+                    }
+                }
+                databases[kind] = tables
             }
-            databases[kind] = tables
+            slots.append(databases)
         }
-        self.databases = databases
-        tables = ReadModelKind.allCases.map { ReadModelTables(databases: databases[$0]!.mapValues(StoredTable.init)) }
+        databases = slots
+        tables = slots.map { slot in ReadModelKind.allCases.map { ReadModelTables(databases: slot[$0]!.mapValues(StoredTable.init)) } }
         meta = try environment.openDatabase(named: "rm.meta")
     }
 
-    /// Read models backed by these databases (every one active unless `active` says otherwise).
-    package func projectionSet(active: Set<ReadModelKind>? = nil) -> ReadModelSet {
-        ReadModelSet(tables: tables, active: active)
+    // MARK: Which set is live
+
+    /// Which of its two sets of tables each read model reads and folds into live.
+    package struct Slots: Sendable, Hashable {
+        /// The read models whose live tables are the second set.
+        package var second: Set<ReadModelKind> = []
+
+        package init(second: Set<ReadModelKind> = []) { self.second = second }
+
+        /// The slot (0 or 1) of `kind`'s live tables, or of its next ones.
+        func slot(_ kind: ReadModelKind, _ build: Build) -> Int {
+            (second.contains(kind) ? 1 : 0) ^ (build == .next ? 1 : 0)
+        }
+    }
+
+    /// Which set of a read model's tables something reads or writes.
+    package enum Build: Sendable, Hashable {
+        /// The tables queries read and commits fold into.
+        case live
+        /// The tables a background upgrade builds beside them.
+        case next
+    }
+
+    private static let slotsKey = Array("~slots".utf8)
+
+    /// Which set of tables is live for each read model, as `txn` sees it.
+    package func slots(_ txn: ReadTransaction) throws -> Slots {
+        try txn.get(meta, key: Self.slotsKey.span) { span -> Slots in
+            let names = String(decoding: span.copiedBytes(), as: UTF8.self).split(separator: ",")
+            return Slots(second: Set(names.compactMap { ReadModelKind(rawValue: String($0)) }))
+        } ?? Slots()
+    }
+
+    private func setSlots(_ slots: Slots, _ txn: WriteTransaction) throws {
+        if slots.second.isEmpty {
+            _ = try txn.delete(meta, key: Self.slotsKey.span)
+        } else {
+            let names = slots.second.sorted().map(\.rawValue).joined(separator: ",")
+            try txn.put(meta, key: Self.slotsKey.span, value: Array(names.utf8).span)
+        }
+    }
+
+    /// Read models over the tables `slots` names: the live ones, except the kinds in `next`,
+    /// which are over their next tables. Every one is active unless `active` says otherwise.
+    package func projectionSet(_ slots: Slots, next: Set<ReadModelKind> = [], active: Set<ReadModelKind>? = nil) -> ReadModelSet {
+        let chosen = ReadModelKind.allCases.enumerated().map { index, kind in
+            tables[slots.slot(kind, next.contains(kind) ? .next : .live)][index]
+        }
+        return ReadModelSet(tables: chosen, active: active)
+    }
+
+    /// The live read models, as `txn` sees them.
+    package func projectionSet(_ txn: ReadTransaction, active: Set<ReadModelKind>? = nil) throws -> ReadModelSet {
+        projectionSet(try slots(txn), active: active)
+    }
+
+    /// Makes the next tables of `kinds` live, their checkpoint at `position`, in `txn`: readers
+    /// that began before see the old version whole, readers after the new one. The tables that
+    /// were live are left for ``clearNext(_:_:)`` to empty once this commits.
+    package func switchToNext(_ kinds: Set<ReadModelKind>, at position: UInt64, _ txn: WriteTransaction) throws {
+        var slots = try slots(txn)
+        for kind in kinds {
+            try setCheckpoint(kind, .live, .init(position: position, codeVersion: kind.codeVersion, rebuilding: false), txn)
+            _ = try txn.delete(meta, key: Self.key(kind, .next).span)
+            if slots.second.contains(kind) { slots.second.remove(kind) } else { slots.second.insert(kind) }
+        }
+        try setSlots(slots, txn)
+    }
+
+    /// Empties the next tables of `kinds` (after a switch: the old version's) and forgets their
+    /// next checkpoint.
+    package func clearNext(_ kinds: Set<ReadModelKind>, _ txn: WriteTransaction) throws {
+        for kind in kinds {
+            try clear(kind, .next, txn)
+            _ = try txn.delete(meta, key: Self.key(kind, .next).span)
+        }
     }
 
     // MARK: Checkpoints
@@ -50,8 +142,23 @@ package struct ReadModelStore: Sendable {
         }
     }
 
+    /// The meta key of a read model's live checkpoint (its name) or next one (`<name>~next`).
+    private static func key(_ kind: ReadModelKind, _ build: Build) -> [UInt8] {
+        Array((build == .live ? kind.rawValue : kind.rawValue + "~next").utf8)
+    }
+
+    /// The checkpoint of `kind`'s live tables (nil: none yet).
     package func checkpoint(_ kind: ReadModelKind, _ txn: ReadTransaction) throws -> Checkpoint? {
-        try txn.get(meta, key: Array(kind.rawValue.utf8).span) { span in
+        try checkpoint(kind, .live, txn)
+    }
+
+    package func setCheckpoint(_ kind: ReadModelKind, _ checkpoint: Checkpoint, _ txn: WriteTransaction) throws {
+        try setCheckpoint(kind, .live, checkpoint, txn)
+    }
+
+    /// The checkpoint of `kind`'s live tables or of its next ones (nil: none yet).
+    package func checkpoint(_ kind: ReadModelKind, _ build: Build, _ txn: ReadTransaction) throws -> Checkpoint? {
+        try txn.get(meta, key: Self.key(kind, build).span) { span in
             var o = 0
             do {
                 return Checkpoint(
@@ -63,17 +170,18 @@ package struct ReadModelStore: Sendable {
         }
     }
 
-    package func setCheckpoint(_ kind: ReadModelKind, _ checkpoint: Checkpoint, _ txn: WriteTransaction) throws {
+    package func setCheckpoint(_ kind: ReadModelKind, _ build: Build, _ checkpoint: Checkpoint, _ txn: WriteTransaction) throws {
         var w = ByteWriter(capacity: 16)
         w.varint(checkpoint.position)
         w.varint(UInt64(checkpoint.codeVersion))
         w.byte(checkpoint.rebuilding ? 1 : 0)
-        try txn.put(meta, key: Array(kind.rawValue.utf8).span, value: w.bytes.span)
+        try txn.put(meta, key: Self.key(kind, build).span, value: w.bytes.span)
     }
 
-    /// Empties a projection's tables.
-    package func clear(_ kind: ReadModelKind, _ txn: WriteTransaction) throws {
-        for database in databases[kind]!.values { try txn.clear(database) }
+    /// Empties a projection's live tables, or its next ones.
+    package func clear(_ kind: ReadModelKind, _ build: Build, _ txn: WriteTransaction) throws {
+        let slot = try slots(txn).slot(kind, build)
+        for database in databases[slot][kind]!.values { try txn.clear(database) }
     }
 
     // MARK: Digests
@@ -94,9 +202,10 @@ package struct ReadModelStore: Sendable {
             hasher.update(data: bytes)
         }
         feed(Array("\(kind.rawValue) v\(kind.codeVersion)".utf8))
+        let slot = try slots(txn).slot(kind, .live)
         for table in kind.tableNames.sorted() {
             feed(Array(table.utf8))
-            try txn.withCursor(databases[kind]![table]!) { cursor in
+            try txn.withCursor(databases[slot][kind]![table]!) { cursor in
                 var more = try cursor.first()
                 while more {
                     try cursor.withCurrent { key, value in

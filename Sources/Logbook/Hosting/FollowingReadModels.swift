@@ -72,7 +72,7 @@ final class FollowingReadModels: ReadModelHost {
         }
         try await waitUntilFolded(needed)
         return try environment.read { txn in
-            var view = DecisionView(state: ReadModelState(projections: store.projectionSet(), transaction: txn), streamVersions: versions)
+            var view = DecisionView(state: ReadModelState(projections: try store.projectionSet(txn), transaction: txn), streamVersions: versions)
             view.subjectPositions = subjectPositions
             return try body(&view)
         }
@@ -105,6 +105,35 @@ final class FollowingReadModels: ReadModelHost {
         }
     }
 
+    var catchesUpLiveReadModels: Bool { true }
+
+    /// Where the live tables of `kinds` stand: the next ones must reach it before they switch.
+    func upgradeTarget(_ kinds: Set<ReadModelKind>) async throws -> UInt64 {
+        try environment.read { txn in try kinds.map { try store.checkpoint($0, txn)?.position ?? 0 }.max() ?? 0 }
+    }
+
+    /// Switches the next tables of `kinds` in when they have folded at least what the live ones
+    /// hold (the following task may have folded more meanwhile: then nil, and the caller folds
+    /// again). The switch and the following task's folds are write transactions of one
+    /// environment, so the following task folds the batch after the switch into the new tables.
+    func finishUpgrade(_ kinds: Set<ReadModelKind>, control: ReadModelControl) async throws -> UInt64? {
+        let position: UInt64? = try environment.write { txn in
+            var next: UInt64 = .max
+            var live: UInt64 = 0
+            for kind in kinds {
+                next = min(next, try store.checkpoint(kind, .next, txn)?.position ?? 0)
+                live = max(live, try store.checkpoint(kind, txn)?.position ?? 0)
+            }
+            guard next >= live else { return nil }
+            try store.switchToNext(kinds, at: next, txn)
+            control.switched(kinds)
+            return next
+        }
+        guard let position else { return nil }
+        try environment.write { txn in try store.clearNext(kinds, txn) }
+        return position
+    }
+
     func close() async {
         let task = follower.withLock { task in
             defer { task = nil }
@@ -130,7 +159,8 @@ final class FollowingReadModels: ReadModelHost {
     /// closes or the task is cancelled; subscribes again after a failure (backing off) or when a
     /// read model comes back live behind the others.
     private func follow(control: ReadModelControl) async {
-        var projections = store.projectionSet()
+        var projections = store.projectionSet(.init())
+        var slots: ReadModelStore.Slots?
         var generations: [ReadModelKind: Int] = [:]
         var failures = 0
         while !Task.isCancelled {
@@ -138,7 +168,7 @@ final class FollowingReadModels: ReadModelHost {
                 var iterator = log.subscribe(after: Position(try liveFloor(control)), filter: .all).makeAsyncIterator()
                 var behind = false
                 while !behind, let batch = try await iterator.nextBatch(limit: configuration.followBatchSize) {
-                    behind = try fold(batch, into: &projections, control: control, generations: &generations)
+                    behind = try fold(batch, into: &projections, slots: &slots, control: control, generations: &generations)
                     failures = 0
                     if let head = try? await log.headPosition() { knownHead.store(head.rawValue, ordering: .relaxed) }
                 }
@@ -156,12 +186,13 @@ final class FollowingReadModels: ReadModelHost {
         }
     }
 
-    /// Folds one batch into the live read models in one local write transaction. Returns true,
-    /// folding nothing, when a live read model stands behind the batch (it came back from a
-    /// rebuild): the caller subscribes again from there.
+    /// Folds one batch into the live read models in one local write transaction, which reads
+    /// the checkpoints and which tables are live (an upgrade may have switched some since the last
+    /// batch). Returns true, folding nothing, when a live read model stands behind the batch (it
+    /// came back from a rebuild): the caller subscribes again from there.
     private func fold(
-        _ batch: [SubscriptionElement], into projections: inout ReadModelSet, control: ReadModelControl,
-        generations: inout [ReadModelKind: Int]
+        _ batch: [SubscriptionElement], into projections: inout ReadModelSet, slots: inout ReadModelStore.Slots?,
+        control: ReadModelControl, generations: inout [ReadModelKind: Int]
     ) throws -> Bool {
         guard let first = batch.first?.position.rawValue, let last = batch.last?.position.rawValue else { return false }
         let snapshot = control.snapshot
@@ -170,14 +201,9 @@ final class FollowingReadModels: ReadModelHost {
             projections.dropCache([kind])
             generations[kind] = snapshot.generation[kind, default: 0]
         }
-        var checkpoints: [ReadModelKind: UInt64] = [:]
-        try environment.read { txn in
-            for kind in live { checkpoints[kind] = try store.checkpoint(kind, txn)?.position ?? 0 }
-        }
-        if checkpoints.values.contains(where: { $0 + 1 < first }) { return true }
-        let uniform = checkpoints.values.allSatisfy { $0 < first }
         var summary = CommitSummary(position: last)
         var attempts = 0
+        var behind = false
         do {
             try environment.write { txn in
                 attempts += 1
@@ -186,6 +212,18 @@ final class FollowingReadModels: ReadModelHost {
                     projections.dropCache()
                     summary = CommitSummary(position: last)
                 }
+                let current = try store.slots(txn)
+                if current != slots {
+                    projections = store.projectionSet(current)
+                    slots = current
+                }
+                var checkpoints: [ReadModelKind: UInt64] = [:]
+                for kind in live { checkpoints[kind] = try store.checkpoint(kind, txn)?.position ?? 0 }
+                if checkpoints.values.contains(where: { $0 + 1 < first }) {
+                    behind = true
+                    return
+                }
+                let uniform = checkpoints.values.allSatisfy { $0 < first }
                 projections.active = live
                 for element in batch {
                     guard case .event(let event) = element,
@@ -197,13 +235,14 @@ final class FollowingReadModels: ReadModelHost {
                 projections.active = live
                 try projections.flush(txn)
                 for kind in live where checkpoints[kind, default: 0] < last {
-                    try store.setCheckpoint(kind, .init(position: last, codeVersion: kind.codeVersion, rebuilding: false), txn)
+                    try store.setCheckpoint(kind, .init(position: last, codeVersion: snapshot.codeVersion(kind), rebuilding: false), txn)
                 }
             }
         } catch {
             projections.dropCache()
             throw error
         }
+        if behind { return true }
         projections.markFlushed()
         if projections.cachedCount > 200_000 { projections.dropCache() }
         if !summary.isEmpty { cache.invalidate(summary) }

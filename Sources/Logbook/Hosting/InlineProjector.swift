@@ -11,6 +11,8 @@ final class InlineProjector: LogCommitObserver {
     private struct State: Sendable {
         var projections: ReadModelSet
         var generations: [ReadModelKind: Int] = [:]
+        /// Which tables are live must be read again (a generation changed).
+        var stale = true
         var pending = CommitSummary()
         /// Set between a fold and the end of its transaction: still set at the next fold, it means
         /// the transaction was rolled back and run again, and the caches hold the rolled-back fold.
@@ -34,7 +36,7 @@ final class InlineProjector: LogCommitObserver {
         self.payloads = payloads
         self.committed = committed
         self.cacheLimit = cacheLimit
-        state = Mutex(State(projections: store.projectionSet()))
+        state = Mutex(State(projections: store.projectionSet(.init())))
     }
 
     func logWillCommit(_ batch: borrowing CommittedBatch, in transaction: WriteTransaction) throws {
@@ -43,10 +45,16 @@ final class InlineProjector: LogCommitObserver {
         try state.withLock { state in
             if state.inFlight { state.projections.dropCache() }
             state.inFlight = true
-            // A projection that was rebuilt meanwhile: what is cached of it is stale.
+            // A projection that was rebuilt meanwhile: what is cached of it is stale. One that an
+            // upgrade switched lives in its other tables now: read which, in this transaction.
             for kind in ReadModelKind.allCases where state.generations[kind, default: 0] != control.generation[kind, default: 0] {
                 state.projections.dropCache([kind])
                 state.generations[kind] = control.generation[kind, default: 0]
+                state.stale = true
+            }
+            if state.stale {
+                state.projections = try store.projectionSet(transaction)
+                state.stale = false
             }
             state.projections.active = live
             var summary = CommitSummary(position: batch.lastPosition.rawValue)
@@ -61,7 +69,7 @@ final class InlineProjector: LogCommitObserver {
             try state.projections.flush(transaction)
             for kind in live {
                 try store.setCheckpoint(
-                    kind, .init(position: batch.lastPosition.rawValue, codeVersion: kind.codeVersion, rebuilding: false), transaction)
+                    kind, .init(position: batch.lastPosition.rawValue, codeVersion: control.codeVersion(kind), rebuilding: false), transaction)
             }
             state.pending = summary
         }

@@ -36,7 +36,8 @@ final class InlineReadModels: ReadModelHost {
         try log.withSnapshot { snapshot in
             var versions: [String: UInt64?] = [:]
             for stream in streams { versions[stream] = try snapshot.streamVersion(stream) }
-            var view = DecisionView(state: ReadModelState(projections: store.projectionSet(), transaction: snapshot.transaction), streamVersions: versions)
+            let projections = try store.projectionSet(snapshot.transaction)
+            var view = DecisionView(state: ReadModelState(projections: projections, transaction: snapshot.transaction), streamVersions: versions)
             return try body(&view)
         }
     }
@@ -51,25 +52,49 @@ final class InlineReadModels: ReadModelHost {
     /// same transaction.
     func finishRebuild(_ kinds: Set<ReadModelKind>, control: ReadModelControl) async throws -> UInt64 {
         try store.environment.write { txn in
-            var projections = store.projectionSet(active: kinds)
-            var checkpoints: [ReadModelKind: UInt64] = [:]
-            for kind in kinds { checkpoints[kind] = try store.checkpoint(kind, txn)?.position ?? 0 }
-            let from = checkpoints.values.min() ?? 0
-            let head = try log.headPosition(in: txn).rawValue
-            try log.scan(in: txn, after: Position(from)) { envelope, _, payload in
-                guard let fold = try FoldEvent.decode(envelope, payload: payload, payloads) else { return true }
-                projections.active = kinds.filter { checkpoints[$0, default: 0] < fold.position }
-                try projections.apply(fold, txn)
-                return true
-            }
-            projections.active = kinds
-            try projections.flush(txn)
+            let head = try foldRemainder(kinds, .live, txn)
             for kind in kinds {
                 try store.setCheckpoint(kind, .init(position: head, codeVersion: kind.codeVersion, rebuilding: false), txn)
             }
             control.goLive(kinds)
             return head
         }
+    }
+
+    var catchesUpLiveReadModels: Bool { false }
+
+    func upgradeTarget(_ kinds: Set<ReadModelKind>) async throws -> UInt64 { try await log.headPosition().rawValue }
+
+    /// The same for an upgrade: what remains is folded into the next tables, and they switch in,
+    /// in one write transaction; the old tables are emptied in the next.
+    func finishUpgrade(_ kinds: Set<ReadModelKind>, control: ReadModelControl) async throws -> UInt64? {
+        let head = try store.environment.write { txn in
+            let head = try foldRemainder(kinds, .next, txn)
+            try store.switchToNext(kinds, at: head, txn)
+            control.switched(kinds)
+            return head
+        }
+        try store.environment.write { txn in try store.clearNext(kinds, txn) }
+        return head
+    }
+
+    /// Folds every event after the checkpoints of `kinds` (their live or next tables) up to the
+    /// head into those tables, in `txn`; returns the head.
+    private func foldRemainder(_ kinds: Set<ReadModelKind>, _ build: ReadModelStore.Build, _ txn: WriteTransaction) throws -> UInt64 {
+        var projections = store.projectionSet(try store.slots(txn), next: build == .next ? kinds : [], active: kinds)
+        var checkpoints: [ReadModelKind: UInt64] = [:]
+        for kind in kinds { checkpoints[kind] = try store.checkpoint(kind, build, txn)?.position ?? 0 }
+        let from = checkpoints.values.min() ?? 0
+        let head = try log.headPosition(in: txn).rawValue
+        try log.scan(in: txn, after: Position(from)) { envelope, _, payload in
+            guard let fold = try FoldEvent.decode(envelope, payload: payload, payloads) else { return true }
+            projections.active = kinds.filter { checkpoints[$0, default: 0] < fold.position }
+            try projections.apply(fold, txn)
+            return true
+        }
+        projections.active = kinds
+        try projections.flush(txn)
+        return head
     }
 
     func close() async {}

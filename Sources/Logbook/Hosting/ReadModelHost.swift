@@ -34,6 +34,20 @@ protocol ReadModelHost: Sendable {
     /// meanwhile and puts them back into live folding. Returns the position they stand at.
     func finishRebuild(_ kinds: Set<ReadModelKind>, control: ReadModelControl) async throws -> UInt64
 
+    /// Whether live read models left behind the log are caught up by the host itself (a
+    /// follower subscribes from their checkpoints); otherwise a rebuild catches them up.
+    var catchesUpLiveReadModels: Bool { get }
+
+    /// The position an upgrade in the background folds the next tables of `kinds` through
+    /// before ``finishUpgrade(_:control:)`` switches them in.
+    func upgradeTarget(_ kinds: Set<ReadModelKind>) async throws -> UInt64
+
+    /// Folds into the next tables of `kinds` what their live ones hold beyond them, makes them
+    /// live in one write transaction and empties the old ones; returns the position they stand
+    /// at. Nil, switching nothing, when that cannot be done inside the transaction (the live
+    /// tables moved past what the next ones folded): fold again, through ``upgradeTarget(_:)``.
+    func finishUpgrade(_ kinds: Set<ReadModelKind>, control: ReadModelControl) async throws -> UInt64?
+
     /// Stops following the log.
     func close() async
 }

@@ -4,7 +4,9 @@ import Synchronization
 ///
 /// A rebuilding projection is skipped inline; when its rebuild has caught up (inside a write
 /// transaction, so no append commits in between) it goes live again with a new generation, and
-/// the inline projector drops whatever it had cached of it.
+/// the inline projector drops whatever it had cached of it. A projection upgrading in the
+/// background stays live (its old version keeps answering and folding) until its next version
+/// switches in, again with a new generation: whoever folds then reads which tables are live anew.
 final class ReadModelControl: Sendable {
     struct State: Sendable {
         /// Not folded inline: a rebuild owns them.
@@ -12,6 +14,15 @@ final class ReadModelControl: Sendable {
         /// A rebuild task is running for them.
         var running: Set<ReadModelKind> = []
         var generation: [ReadModelKind: Int] = [:]
+        /// The code version the live tables were built with, for projections whose live tables
+        /// an older version built and an upgrade in the background replaces: their checkpoints
+        /// keep saying so until the switch.
+        var liveCodeVersion: [ReadModelKind: Int] = [:]
+        /// An upgrade in the background is running for them.
+        var upgrading: Set<ReadModelKind> = []
+
+        /// The code version to record in `kind`'s live checkpoint.
+        func codeVersion(_ kind: ReadModelKind) -> Int { liveCodeVersion[kind] ?? kind.codeVersion }
     }
 
     private let state = Mutex(State())
@@ -34,7 +45,45 @@ final class ReadModelControl: Sendable {
     func goLive(_ kinds: Set<ReadModelKind>) {
         state.withLock { state in
             state.rebuilding.subtract(kinds)
-            for kind in kinds { state.generation[kind, default: 0] += 1 }
+            for kind in kinds {
+                state.generation[kind, default: 0] += 1
+                state.liveCodeVersion[kind] = nil
+            }
+        }
+    }
+
+    /// Records that the live tables of `kinds` were built by other code versions.
+    func keepLiveCodeVersions(_ versions: [ReadModelKind: Int]) {
+        state.withLock { $0.liveCodeVersion.merge(versions) { $1 } }
+    }
+
+    /// Starts an upgrade in the background of `kinds`; false if a rebuild or upgrade of one of
+    /// them is already running.
+    func beginUpgrade(_ kinds: Set<ReadModelKind>) -> Bool {
+        state.withLock { state in
+            guard state.running.isDisjoint(with: kinds) else { return false }
+            state.running.formUnion(kinds)
+            state.upgrading.formUnion(kinds)
+            return true
+        }
+    }
+
+    /// The next versions of `kinds` became live (call inside the write transaction that
+    /// switched them).
+    func switched(_ kinds: Set<ReadModelKind>) {
+        state.withLock { state in
+            for kind in kinds {
+                state.generation[kind, default: 0] += 1
+                state.liveCodeVersion[kind] = nil
+            }
+        }
+    }
+
+    /// Ends an upgrade task, switched or not.
+    func endUpgrade(_ kinds: Set<ReadModelKind>) {
+        state.withLock { state in
+            state.running.subtract(kinds)
+            state.upgrading.subtract(kinds)
         }
     }
 

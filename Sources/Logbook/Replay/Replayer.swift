@@ -22,7 +22,8 @@ struct Replayer: Sendable {
     /// Opens payloads (an erased user's events decode to nothing).
     let payloads: PayloadKeys
 
-    /// Folds events after each projection's checkpoint up to `end` into `store`, one write
+    /// Folds events after each projection's checkpoint up to `end` into `store` (its live tables,
+    /// or the next ones an upgrade in the background builds), one write
     /// transaction and one checkpoint per chunk of ``chunkSize`` events; returns the last position
     /// folded. The log is read and decoded in slices of positions, up to ``slicesAhead`` of them
     /// ahead in child tasks while the current slice folds, so neither core waits for the other;
@@ -30,16 +31,18 @@ struct Replayer: Sendable {
     /// log's head (every position through it committed): each slice counts as read through its
     /// last position.
     func fold(
-        _ kinds: Set<ReadModelKind>, into store: ReadModelStore, through end: UInt64,
+        _ kinds: Set<ReadModelKind>, into store: ReadModelStore, _ build: ReadModelStore.Build = .live, through end: UInt64,
         progress: (RebuildProgress) -> Void
     ) async throws -> UInt64 {
         var checkpoints: [ReadModelKind: UInt64] = [:]
-        try store.environment.read { txn in
-            for kind in kinds { checkpoints[kind] = try store.checkpoint(kind, txn)?.position ?? 0 }
+        // No switch of these kinds can happen meanwhile: the caller owns them (ReadModelControl).
+        let slots = try store.environment.read { txn in
+            for kind in kinds { checkpoints[kind] = try store.checkpoint(kind, build, txn)?.position ?? 0 }
+            return try store.slots(txn)
         }
         let start = checkpoints.values.min() ?? end
         guard start < end else { return start }
-        var projections = store.projectionSet(active: kinds)
+        var projections = store.projectionSet(slots, next: build == .next ? kinds : [], active: kinds)
         var folded = 0
         var position = start
         var sinceCheckpoint = 0
@@ -85,7 +88,7 @@ struct Replayer: Sendable {
                     sinceCheckpoint += events.count
                     position = last
                     if sinceCheckpoint >= chunkSize || last >= end {
-                        try checkpoint(&projections, kinds, at: last, &checkpoints, store)
+                        try checkpoint(&projections, kinds, at: last, &checkpoints, store, build)
                         sinceCheckpoint = 0
                         progress(RebuildProgress(projections: ordered, position: position, head: end, eventsFolded: folded + events.count, finished: false))
                     }
@@ -96,7 +99,7 @@ struct Replayer: Sendable {
                 folded += events.count
             }
         }
-        if sinceCheckpoint > 0 { try checkpoint(&projections, kinds, at: position, &checkpoints, store) }
+        if sinceCheckpoint > 0 { try checkpoint(&projections, kinds, at: position, &checkpoints, store, build) }
         return position
     }
 
@@ -106,13 +109,13 @@ struct Replayer: Sendable {
     /// Writes what the chunk changed and moves the checkpoints, in one write transaction.
     private func checkpoint(
         _ projections: inout ReadModelSet, _ kinds: Set<ReadModelKind>, at position: UInt64,
-        _ checkpoints: inout [ReadModelKind: UInt64], _ store: ReadModelStore
+        _ checkpoints: inout [ReadModelKind: UInt64], _ store: ReadModelStore, _ build: ReadModelStore.Build
     ) throws {
         // The closure may run twice (the map grew): flushing writes everything changed again.
         try store.environment.write { txn in
             try projections.flush(txn)
             for kind in kinds where checkpoints[kind, default: 0] < position {
-                try store.setCheckpoint(kind, .init(position: position, codeVersion: kind.codeVersion, rebuilding: true), txn)
+                try store.setCheckpoint(kind, build, .init(position: position, codeVersion: kind.codeVersion, rebuilding: true), txn)
             }
         }
         projections.markFlushed()
@@ -168,21 +171,21 @@ struct Replayer: Sendable {
         return DecodedSlice(after: position, through: end, events: opened)
     }
 
-    /// Prepares `kinds` for a rebuild: empties them (from scratch) or keeps their checkpoints
-    /// (resuming), and marks them as rebuilding.
-    func prepare(_ kinds: Set<ReadModelKind>, in store: ReadModelStore, fresh: Bool) throws {
+    /// Prepares `kinds` for a rebuild of their live tables or their next ones: empties them (from
+    /// scratch) or keeps their checkpoints (resuming), and marks them as rebuilding.
+    func prepare(_ kinds: Set<ReadModelKind>, in store: ReadModelStore, _ build: ReadModelStore.Build = .live, fresh: Bool) throws {
         try store.environment.write { txn in
             for kind in kinds {
-                let current = try store.checkpoint(kind, txn)
+                let current = try store.checkpoint(kind, build, txn)
                 let resumable = !fresh && current?.rebuilding == true && current?.codeVersion == kind.codeVersion
                 let stale = current.map { $0.codeVersion != kind.codeVersion } ?? false
                 if resumable { continue }
                 if fresh || stale || current == nil {
-                    try store.clear(kind, txn)
-                    try store.setCheckpoint(kind, .init(position: 0, codeVersion: kind.codeVersion, rebuilding: true), txn)
+                    try store.clear(kind, build, txn)
+                    try store.setCheckpoint(kind, build, .init(position: 0, codeVersion: kind.codeVersion, rebuilding: true), txn)
                 } else if let current {
                     // Catching up a live projection that fell behind: keep its tables and position.
-                    try store.setCheckpoint(kind, .init(position: current.position, codeVersion: kind.codeVersion, rebuilding: true), txn)
+                    try store.setCheckpoint(kind, build, .init(position: current.position, codeVersion: kind.codeVersion, rebuilding: true), txn)
                 }
             }
         }

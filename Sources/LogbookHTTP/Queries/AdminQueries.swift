@@ -30,11 +30,24 @@ struct RebuildQuery: RouteQuery {
             }
             return kinds
         })
-    static var parameters: [DocumentedQueryParameter] { [projections.documented, JobQuery.wait.documented] }
+    /// How a rebuild runs.
+    enum Mode: String, CaseIterable, Sendable {
+        /// The projections leave live folding and are rebuilt in place (`/ready` answers 503 meanwhile).
+        case blocking
+        /// The new versions are built beside the live ones, which answer until they switch in.
+        case background
+    }
+
+    static let mode = QueryParameter<Mode>.choice(
+        "mode", Mode.self, "How the rebuild runs",
+        "blocking (default): rebuilt in place; background: built beside the live read models, which keep answering, and switched in once caught up")
+    static var parameters: [DocumentedQueryParameter] { [projections.documented, mode.documented, JobQuery.wait.documented] }
     let kinds: Set<ReadModelKind>
+    let mode: Mode
     let detached: Bool
     init(_ request: Request) throws {
         kinds = try Self.projections.value(in: request) ?? Set(ReadModelKind.allCases)
+        mode = try Self.mode.value(in: request) ?? .blocking
         detached = try JobQuery(request).detached
     }
 }

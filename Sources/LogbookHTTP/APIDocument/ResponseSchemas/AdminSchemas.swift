@@ -22,6 +22,19 @@ extension ReadModelStatus: DocumentedSchema {
             "lagSeconds": .number(
                 "Seconds since the oldest event the read model has not folded was recorded, by the Logbook's clock (0 when nothing waits)"),
             "rebuilding": .boolean("A rebuild is under way (or was interrupted and will resume)"),
+        ], optional: [
+            "upgrade": .reference(ReadModelUpgrade.self, "The next version an upgrade builds beside this one, absent when none is being built"),
+        ])
+    }
+}
+
+extension ReadModelUpgrade: DocumentedSchema {
+    package static var schema: JSONSchema {
+        .object("How far the next version of a read model, built beside the live one, has come; it switches in once caught up", required: [
+            "codeVersion": .integer("The code version being built", minimum: 1),
+            "position": .count("The last log position folded into the next version"),
+            "lag": .count("Events it has still to fold to reach the log's head"),
+            "running": .boolean("A task builds it now (false: cut off; it resumes when the store opens again)"),
         ])
     }
 }

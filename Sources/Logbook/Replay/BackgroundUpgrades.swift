@@ -1,0 +1,42 @@
+import Synchronization
+
+/// The upgrades in the background that are running, each a task building some read models' next
+/// version: so that a rebuild of the same read models (which makes them current anyway) and
+/// closing the Logbook can stop them first.
+final class BackgroundUpgrades: Sendable {
+    private struct Running: Sendable {
+        var kinds: Set<ReadModelKind>
+        var task: Task<Void, any Error>
+    }
+
+    private let running = Mutex<[Int: Running]>([:])
+    private let nextId = Atomic<Int>(0)
+
+    /// Runs `work` as a task of its own, registered until it ends.
+    @discardableResult
+    func start(_ kinds: Set<ReadModelKind>, _ work: @escaping @Sendable () async throws -> Void) -> Task<Void, any Error> {
+        let id = nextId.add(1, ordering: .relaxed).newValue
+        return running.withLock { running in
+            let task = Task {
+                defer { _ = self.running.withLock { $0.removeValue(forKey: id) } }
+                try await work()
+            }
+            running[id] = Running(kinds: kinds, task: task)
+            return task
+        }
+    }
+
+    /// Cancels the upgrades of any of `kinds` (nil: every upgrade) and waits until they stop.
+    func stop(overlapping kinds: Set<ReadModelKind>?) async {
+        let tasks = running.withLock { running in
+            running.values.filter { kinds.map($0.kinds.intersects) ?? true }.map(\.task)
+        }
+        for task in tasks { task.cancel() }
+        for task in tasks { _ = await task.result }
+    }
+}
+
+extension Set {
+    /// Whether the two sets share a member.
+    fileprivate func intersects(_ other: Set<Element>) -> Bool { !isDisjoint(with: other) }
+}
