@@ -68,7 +68,7 @@ struct InspectCommand: AsyncParsableCommand {
         }
         print("projections:")
         for projection in report.projections {
-            print("  \(projection.projection.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) v\(projection.codeVersion)  at \(projection.position)  lag \(projection.lag) (\(projection.lagSeconds) s)\(projection.rebuilding ? "  (rebuilding)" : "")")
+            print("  \(projection.projection.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) v\(projection.codeVersion)  at \(projection.position)  lag \(projection.lag) (\(projection.lagSeconds) s)\(projection.rebuilding ? "  (rebuilding)" : "")\(projection.upgrade.map { "  (upgrading to v\($0.codeVersion), at \($0.position))" } ?? "")")
         }
         for line in report.events ?? [] { print(line) }
     }
