@@ -101,6 +101,9 @@ public struct ReadModelsBenchmark: Sendable {
             return report
         }
 
+        progress("upgrading every read model beside the live ones, querying meanwhile")
+        report.set("upgrade", try await upgradeMeasurements(logbook, events: events, rebuildSeconds: rebuildSeconds))
+
         progress("appending with and without inline projections")
         await logbook.close()
         let (inline, plain) = try await appendRates(at: root + "/logbook", configuration: configuration, head: events)
@@ -196,6 +199,47 @@ public struct ReadModelsBenchmark: Sendable {
     /// p99 latencies in microseconds of six queries, uncached (caching off) and cached. The
     /// training week is asked of the demo's trainees (every third user), whose weeks hold plans,
     /// heart-rate tracks and a target.
+    /// An upgrade of every read model (built beside the live ones, switched in) against the
+    /// rebuild in place just measured, and the p99 of uncached weekly-stats queries while it runs
+    /// against the same queries once it has ended: what an upgrade costs and what it leaves
+    /// queries.
+    private func upgradeMeasurements(_ logbook: Logbook, events: Int, rebuildSeconds: Double) async throws -> BenchmarkReport {
+        let week = CivilDate(year: 2026, month: 10, day: 14)!
+        let everyone = (0..<min(users, 64)).map(DemoDataGenerator.userId)
+        logbook.setQueryCaching(false)
+        defer { logbook.setQueryCaching(true) }
+        func query(_ index: Int) async throws -> UInt64 {
+            let started = ContinuousClock.now
+            _ = try await logbook.weeklyStats(user: everyone[index % everyone.count], containing: week)
+            let elapsed = ContinuousClock.now - started
+            return UInt64(elapsed.components.seconds) * 1_000_000_000 + UInt64(elapsed.components.attoseconds / 1_000_000_000)
+        }
+        let finished = Atomic<Bool>(false)
+        let clock = Stopwatch()
+        let upgrade = Task {
+            defer { finished.store(true, ordering: .releasing) }
+            try await logbook.upgrade()
+        }
+        var during = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
+        var answered = 0
+        while !finished.load(ordering: .acquiring) {
+            _ = during.record(try await query(answered))
+            answered += 1
+        }
+        try await upgrade.value
+        let upgradeSeconds = clock.seconds
+        var after = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
+        for index in 0..<max(answered, 1_000) { _ = after.record(try await query(index)) }
+        var report = BenchmarkReport()
+        report.set("upgrade_eps", Double(events) / upgradeSeconds)
+        report.set("upgrade_vs_rebuild_ratio", upgradeSeconds / rebuildSeconds)
+        report.set("queries_during_upgrade", answered)
+        report.set("query_during_upgrade_p99_us", Double(during.valueAtPercentile(99.0)) / 1000)
+        report.set("query_after_upgrade_p99_us", Double(after.valueAtPercentile(99.0)) / 1000)
+        report.set("query_during_upgrade_p99_ratio", Double(during.valueAtPercentile(99.0)) / Double(max(1, after.valueAtPercentile(99.0))))
+        return report
+    }
+
     private func queryLatencies(_ logbook: Logbook) async throws -> BenchmarkReport {
         let week = CivilDate(year: 2026, month: 10, day: 14)!
         let everyone = (0..<min(users, 64)).map(DemoDataGenerator.userId)

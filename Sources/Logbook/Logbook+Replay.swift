@@ -9,7 +9,8 @@ public struct ReadModelDigest: Sendable, Hashable, Codable {
     public var position: UInt64
     /// SHA-256 of the read model's canonical bytes, in hex.
     public var sha256: String
-    /// True while a rebuild owns the projection (its digest is of a partial state).
+    /// True while a rebuild owns the projection (its digest is of a partial state), or while its
+    /// live tables are another code version's that an upgrade replaces.
     public var rebuilding: Bool
 }
 
@@ -63,9 +64,16 @@ extension Logbook {
     }
 
     func rebuild(_ kinds: Set<ReadModelKind>, fresh: Bool, progress: (RebuildProgress) -> Void) async throws {
-        // An upgrade of these read models builds what this rebuild makes anyway.
-        if fresh { await upgrades.stop(overlapping: kinds) }
-        guard control.beginRebuild(kinds) else {
+        // An upgrade of these read models builds what this rebuild makes anyway: stop it (again,
+        // should another start in between).
+        var begun = control.beginRebuild(kinds)
+        var attempts = 0
+        while !begun, fresh, attempts < 100, !control.snapshot.upgrading.isDisjoint(with: kinds) {
+            await upgrades.stop(overlapping: kinds)
+            begun = control.beginRebuild(kinds)
+            attempts += 1
+        }
+        guard begun else {
             throw LogbookError.conflict(stream: "read models", reason: "a rebuild of \(kinds.sorted().map(\.rawValue)) is already running")
         }
         var live = false
@@ -86,7 +94,11 @@ extension Logbook {
     public func digests() throws -> [ReadModelDigest] {
         try readModels.environment.read { txn in
             try readModels.checkpointsAndDigests(txn).map { kind, checkpoint, sha256 in
-                ReadModelDigest(projection: kind, position: checkpoint?.position ?? 0, sha256: sha256, rebuilding: checkpoint?.rebuilding ?? true)
+                // Tables another code version built (an upgrade replaces them) are no more comparable
+                // with this code's rebuild than a partial state: verify skips both.
+                ReadModelDigest(
+                    projection: kind, position: checkpoint?.position ?? 0, sha256: sha256,
+                    rebuilding: checkpoint.map { $0.rebuilding || $0.codeVersion != kind.codeVersion } ?? true)
             }
         }
     }

@@ -64,17 +64,22 @@ extension Logbook {
         let from = try readModels.environment.read { txn in
             try kinds.map { try readModels.checkpoint($0, .next, txn)?.position ?? 0 }.min() ?? 0
         }
-        // Each round folds what the live version gained during the last: a few rounds at most.
+        // Each round folds what the log gained during the last, until what remains is at most a
+        // chunk: the switch folds that much while it holds the writer.
         for _ in 0..<Self.upgradeRounds {
             try Task.checkCancellation()
             let target = try await host.upgradeTarget(kinds)
-            _ = try await replayer.fold(kinds, into: readModels, .next, through: target, progress: progress)
-            if let position = try await host.finishUpgrade(kinds, control: control) {
-                cache.clear()
-                progress(RebuildProgress(projections: kinds.sorted(), position: position, head: position,
-                                         eventsFolded: Int(position - min(from, position)), finished: true))
-                return
-            }
+            let folded = try await replayer.fold(kinds, into: readModels, .next, through: target, progress: progress)
+            let head = try await host.upgradeTarget(kinds)
+            if head > folded, head - folded > UInt64(configuration.rebuildChunkSize) { continue }
+            let switched = try await host.finishUpgrade(kinds, control: control)
+            guard let position = switched else { continue }
+            // Old answers go at once; then the old tables are emptied.
+            cache.clear()
+            try readModels.environment.write { txn in try readModels.clearNext(kinds, txn) }
+            progress(RebuildProgress(projections: kinds.sorted(), position: position, head: position,
+                                     eventsFolded: Int(position - min(from, position)), finished: true))
+            return
         }
         throw LogbookError.storage(
             "the upgrade of \(kinds.sorted().map(\.rawValue)) did not catch up with the live read models in \(Self.upgradeRounds) rounds")

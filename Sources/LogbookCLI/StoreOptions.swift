@@ -41,6 +41,8 @@ struct StoreOptions: ParsableArguments {
             throw CLIError("no Logbook at \(path) (expected \(path)/data.mdb); create one with `logbook demo` or `logbook import`")
         }
         var configuration = LogbookConfiguration()
+        // A command that runs once has no old version to keep answering: it rebuilds first.
+        configuration.upgradesInBackground = false
         configure(&configuration)
         // The read models of a process following PostgreSQL are its own: it writes them even for a read.
         configuration.log.readOnly = readOnly && postgresURL == nil

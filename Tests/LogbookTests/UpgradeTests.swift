@@ -11,7 +11,7 @@ import Testing
 
 /// Read-model upgrades without downtime: a new version is built beside the live one and switches
 /// in whole, while writes and queries go on; every answer comes from one complete version.
-@Suite("Read-model upgrades in the background", .serialized)
+@Suite("Read-model upgrades in the background", .serialized, .timeLimit(.minutes(8)))
 struct UpgradeTests {
     static let now = "2026-11-21T08:00:00Z"
     static let loadDay = CivilDate(parsing: "2026-11-20")!
@@ -63,7 +63,7 @@ struct UpgradeTests {
     func codeVersionBumpUnderLoad() async throws {
         try await withTemporaryDirectory { root in
             let path = root + "/logbook"
-            let first = try await Logbook.open(path: path, configuration: configuration(chunk: 64))
+            let first = try await Logbook.open(path: path, configuration: configuration(chunk: 256))
             try await seed(first)
             let expectedActivities = try await first.activities(user: DemoDataGenerator.userId(0), limit: 200)
             let expectedWeek = try await first.weeklyStats(user: DemoDataGenerator.userId(1), containing: day("2026-09-02"))
@@ -71,7 +71,7 @@ struct UpgradeTests {
             await first.close()
             try await markBuiltByOtherCode(path, Self.bumped)
 
-            let logbook = try await Logbook.open(path: path, configuration: configuration(chunk: 64))
+            let logbook = try await Logbook.open(path: path, configuration: configuration(chunk: 256))
             // Opening did not wait for the new versions: the old ones answer.
             let opened = try await logbook.projectionStatus()
             for status in opened where Self.bumped.contains(status.projection) {
@@ -140,7 +140,7 @@ struct UpgradeTests {
             let digests = try logbook.digests()
             #expect(sha(digests.filter { [.goals, .places].contains($0.projection) }) == sha(before.filter { [.goals, .places].contains($0.projection) }))
             await logbook.close()
-            let reopened = try await Logbook.open(path: path, configuration: configuration(chunk: 64))
+            let reopened = try await Logbook.open(path: path, configuration: configuration(chunk: 256))
             #expect(try await reopened.projectionStatus().allSatisfy { $0.upgrade == nil && $0.codeVersion == $0.projection.codeVersion })
             #expect(sha(try reopened.digests()) == sha(digests), "reopening after the switch changed the read models")
             await reopened.close()

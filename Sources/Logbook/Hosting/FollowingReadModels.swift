@@ -107,9 +107,10 @@ final class FollowingReadModels: ReadModelHost {
 
     var catchesUpLiveReadModels: Bool { true }
 
-    /// Where the live tables of `kinds` stand: the next ones must reach it before they switch.
+    /// The log's head: at or past where the live tables stand, which the next ones must reach
+    /// before they switch (past it, the following task skips for them what they already hold).
     func upgradeTarget(_ kinds: Set<ReadModelKind>) async throws -> UInt64 {
-        try environment.read { txn in try kinds.map { try store.checkpoint($0, txn)?.position ?? 0 }.max() ?? 0 }
+        try await log.headPosition().rawValue
     }
 
     /// Switches the next tables of `kinds` in when they have folded at least what the live ones
@@ -129,8 +130,6 @@ final class FollowingReadModels: ReadModelHost {
             control.switched(kinds)
             return next
         }
-        guard let position else { return nil }
-        try environment.write { txn in try store.clearNext(kinds, txn) }
         return position
     }
 
@@ -195,8 +194,8 @@ final class FollowingReadModels: ReadModelHost {
         control: ReadModelControl, generations: inout [ReadModelKind: Int]
     ) throws -> Bool {
         guard let first = batch.first?.position.rawValue, let last = batch.last?.position.rawValue else { return false }
-        let snapshot = control.snapshot
-        let live = Set(ReadModelKind.allCases).subtracting(snapshot.rebuilding)
+        var snapshot = control.snapshot
+        var live = Set(ReadModelKind.allCases).subtracting(snapshot.rebuilding)
         for kind in ReadModelKind.allCases where generations[kind, default: 0] != snapshot.generation[kind, default: 0] {
             projections.dropCache([kind])
             generations[kind] = snapshot.generation[kind, default: 0]
@@ -212,6 +211,8 @@ final class FollowingReadModels: ReadModelHost {
                     projections.dropCache()
                     summary = CommitSummary(position: last)
                 }
+                snapshot = control.snapshot
+                live = Set(ReadModelKind.allCases).subtracting(snapshot.rebuilding)
                 let current = try store.slots(txn)
                 if current != slots {
                     projections = store.projectionSet(current)
@@ -229,7 +230,12 @@ final class FollowingReadModels: ReadModelHost {
                     guard case .event(let event) = element,
                           let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span, .plaintext) else { continue }
                     if !uniform { projections.active = live.filter { checkpoints[$0, default: 0] < fold.position } }
-                    try projections.apply(fold, txn)
+                    let failed = try projections.apply(fold, txn, isolating: Set(snapshot.liveCodeVersion.keys))
+                    if !failed.isEmpty {
+                        live.subtract(failed)
+                        projections.dropCache(failed)
+                        try control.suspend(failed, store: store, txn)
+                    }
                     summary.add(fold)
                 }
                 projections.active = live

@@ -41,7 +41,8 @@ final class InlineProjector: LogCommitObserver {
 
     func logWillCommit(_ batch: borrowing CommittedBatch, in transaction: WriteTransaction) throws {
         let control = self.control.snapshot
-        let live = Set(ReadModelKind.allCases).subtracting(control.rebuilding)
+        var live = Set(ReadModelKind.allCases).subtracting(control.rebuilding)
+        let older = Set(control.liveCodeVersion.keys)
         try state.withLock { state in
             if state.inFlight { state.projections.dropCache() }
             state.inFlight = true
@@ -63,9 +64,15 @@ final class InlineProjector: LogCommitObserver {
                 if let user = envelope.subject, try payloads.isErased(user) { return }
                 let known = (decoded as? DomainEvent).map { FoldEvent(position: envelope.position.rawValue, envelope: envelope, event: $0) }
                 guard let fold = try known ?? FoldEvent.decode(envelope, payload: payload, payloads) else { return }
-                try state.projections.apply(fold, transaction)
+                let failed = try state.projections.apply(fold, transaction, isolating: older)
+                if !failed.isEmpty {
+                    live.subtract(failed)
+                    state.projections.dropCache(failed)
+                    try self.control.suspend(failed, store: store, transaction)
+                }
                 summary.add(fold)
             }
+            state.projections.active = live
             try state.projections.flush(transaction)
             for kind in live {
                 try store.setCheckpoint(

@@ -66,16 +66,14 @@ final class InlineReadModels: ReadModelHost {
     func upgradeTarget(_ kinds: Set<ReadModelKind>) async throws -> UInt64 { try await log.headPosition().rawValue }
 
     /// The same for an upgrade: what remains is folded into the next tables, and they switch in,
-    /// in one write transaction; the old tables are emptied in the next.
+    /// in one write transaction (the caller empties the old tables afterwards).
     func finishUpgrade(_ kinds: Set<ReadModelKind>, control: ReadModelControl) async throws -> UInt64? {
-        let head = try store.environment.write { txn in
+        try store.environment.write { txn in
             let head = try foldRemainder(kinds, .next, txn)
             try store.switchToNext(kinds, at: head, txn)
             control.switched(kinds)
             return head
         }
-        try store.environment.write { txn in try store.clearNext(kinds, txn) }
-        return head
     }
 
     /// Folds every event after the checkpoints of `kinds` (their live or next tables) up to the

@@ -72,11 +72,20 @@ final class ReadModelControl: Sendable {
     /// switched them).
     func switched(_ kinds: Set<ReadModelKind>) {
         state.withLock { state in
+            // The switched-in tables are complete: they fold live, whatever the old ones did.
+            state.rebuilding.subtract(kinds)
             for kind in kinds {
                 state.generation[kind, default: 0] += 1
                 state.liveCodeVersion[kind] = nil
             }
         }
+    }
+
+    /// Takes live tables an older code version built out of live folding: the running code
+    /// failed to fold into them (their stored form changed). They stay out until their upgrade
+    /// switches the new version in.
+    func suspend(_ kinds: Set<ReadModelKind>) {
+        state.withLock { $0.rebuilding.formUnion(kinds) }
     }
 
     /// Ends an upgrade task, switched or not.

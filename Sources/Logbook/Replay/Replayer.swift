@@ -99,7 +99,10 @@ struct Replayer: Sendable {
                 folded += events.count
             }
         }
-        if sinceCheckpoint > 0 { try checkpoint(&projections, kinds, at: position, &checkpoints, store, build) }
+        // Also when the last slices held nothing to fold: the checkpoint must say they were read.
+        if sinceCheckpoint > 0 || checkpoints.values.contains(where: { $0 < position }) {
+            try checkpoint(&projections, kinds, at: position, &checkpoints, store, build)
+        }
         return position
     }
 
