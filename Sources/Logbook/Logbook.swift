@@ -182,6 +182,9 @@ public final class Logbook: Sendable {
             }
         }
         control.keepLiveCodeVersions(oldVersions)
+        // An old version a crash left behind between its switch and its emptying.
+        let idle = Set(ReadModelKind.allCases).subtracting(upgrade)
+        try readModels.environment.write { txn in try readModels.clearNext(idle, txn) }
         if !fresh.isEmpty { try await rebuild(fresh, fresh: true, progress: progress) }
         if !behind.isEmpty { try await rebuild(behind, fresh: false, progress: progress) }
         startUpgrades(upgrade)
