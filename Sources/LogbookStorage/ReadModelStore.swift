@@ -108,11 +108,15 @@ package struct ReadModelStore: Sendable {
     /// that began before see the old version whole, readers after the new one. The tables that
     /// were live are left for ``clearNext(_:_:)`` to empty once this commits.
     package func switchToNext(_ kinds: Set<ReadModelKind>, at position: UInt64, _ txn: WriteTransaction) throws {
-        var slots = try slots(txn)
+        let old = try slots(txn)
+        var slots = old
         for kind in kinds {
-            try setCheckpoint(kind, .live, .init(position: position, codeVersion: kind.codeVersion, rebuilding: false), txn)
-            _ = try txn.delete(meta, key: Self.key(kind, .next).span)
             if slots.second.contains(kind) { slots.second.remove(kind) } else { slots.second.insert(kind) }
+        }
+        for kind in kinds {
+            _ = try txn.delete(meta, key: Self.key(kind, .live, old).span)
+            _ = try txn.delete(meta, key: Self.key(kind, .next, old).span)
+            try put(.init(position: position, codeVersion: kind.codeVersion, rebuilding: false), key: Self.key(kind, .live, slots), txn)
         }
         try setSlots(slots, txn)
     }
@@ -122,7 +126,7 @@ package struct ReadModelStore: Sendable {
     package func clearNext(_ kinds: Set<ReadModelKind>, _ txn: WriteTransaction) throws {
         for kind in kinds {
             try clear(kind, .next, txn)
-            _ = try txn.delete(meta, key: Self.key(kind, .next).span)
+            _ = try txn.delete(meta, key: Self.key(kind, .next, Slots()).span)
         }
     }
 
@@ -142,9 +146,15 @@ package struct ReadModelStore: Sendable {
         }
     }
 
-    /// The meta key of a read model's live checkpoint (its name) or next one (`<name>~next`).
-    private static func key(_ kind: ReadModelKind, _ build: Build) -> [UInt8] {
-        Array((build == .live ? kind.rawValue : kind.rawValue + "~next").utf8)
+    /// The meta key of a read model's live checkpoint — its name while the first set is live,
+    /// `<name>~1` while the second is (so a build from before the second set existed finds no
+    /// checkpoint and rebuilds, rather than trusting the first set, emptied by the switch) — or
+    /// of its next one (`<name>~next`).
+    private static func key(_ kind: ReadModelKind, _ build: Build, _ slots: Slots) -> [UInt8] {
+        switch build {
+        case .next: Array((kind.rawValue + "~next").utf8)
+        case .live: Array((slots.second.contains(kind) ? kind.rawValue + "~1" : kind.rawValue).utf8)
+        }
     }
 
     /// The checkpoint of `kind`'s live tables (nil: none yet).
@@ -158,7 +168,7 @@ package struct ReadModelStore: Sendable {
 
     /// The checkpoint of `kind`'s live tables or of its next ones (nil: none yet).
     package func checkpoint(_ kind: ReadModelKind, _ build: Build, _ txn: ReadTransaction) throws -> Checkpoint? {
-        try txn.get(meta, key: Self.key(kind, build).span) { span in
+        try txn.get(meta, key: Self.key(kind, build, build == .live ? try slots(txn) : Slots()).span) { span in
             var o = 0
             do {
                 return Checkpoint(
@@ -171,11 +181,26 @@ package struct ReadModelStore: Sendable {
     }
 
     package func setCheckpoint(_ kind: ReadModelKind, _ build: Build, _ checkpoint: Checkpoint, _ txn: WriteTransaction) throws {
+        try put(checkpoint, key: Self.key(kind, build, build == .live ? try slots(txn) : Slots()), txn)
+    }
+
+    /// Moves the live checkpoints of `kinds` to `position` (not rebuilding), each with the code
+    /// version `codeVersion` gives: what every commit folded inline or followed does.
+    package func setLiveCheckpoints(
+        _ kinds: some Sequence<ReadModelKind>, position: UInt64, codeVersion: (ReadModelKind) -> Int, _ txn: WriteTransaction
+    ) throws {
+        let slots = try slots(txn)
+        for kind in kinds {
+            try put(.init(position: position, codeVersion: codeVersion(kind), rebuilding: false), key: Self.key(kind, .live, slots), txn)
+        }
+    }
+
+    private func put(_ checkpoint: Checkpoint, key: [UInt8], _ txn: WriteTransaction) throws {
         var w = ByteWriter(capacity: 16)
         w.varint(checkpoint.position)
         w.varint(UInt64(checkpoint.codeVersion))
         w.byte(checkpoint.rebuilding ? 1 : 0)
-        try txn.put(meta, key: Self.key(kind, build).span, value: w.bytes.span)
+        try txn.put(meta, key: key.span, value: w.bytes.span)
     }
 
     /// Empties a projection's live tables, or its next ones.

@@ -145,6 +145,18 @@ struct UpgradeTests {
             #expect(try await reopened.projectionStatus().allSatisfy { $0.upgrade == nil && $0.codeVersion == $0.projection.codeVersion })
             #expect(sha(try reopened.digests()) == sha(digests), "reopening after the switch changed the read models")
             await reopened.close()
+            // A build from before the second set of tables finds no checkpoint of the upgraded
+            // read models (it rebuilds them rather than trust the emptied first set).
+            let log = try LMDBEventStore(path: path, configuration: configuration(chunk: 1).log)
+            let meta = try log.environment.openDatabase(named: "rm.meta")
+            let keys = try log.environment.read { txn in
+                try Self.bumped.sorted().map { kind in
+                    (try txn.get(meta, key: Array(kind.rawValue.utf8).span) { _ in true } ?? false,
+                     try txn.get(meta, key: Array((kind.rawValue + "~1").utf8).span) { _ in true } ?? false)
+                }
+            }
+            #expect(keys.allSatisfy { !$0.0 && $0.1 }, "an upgraded read model still has a first-set checkpoint, or none of the second: \(keys)")
+            await log.close()
         }
     }
 

@@ -240,9 +240,7 @@ final class FollowingReadModels: ReadModelHost {
                 }
                 projections.active = live
                 try projections.flush(txn)
-                for kind in live where checkpoints[kind, default: 0] < last {
-                    try store.setCheckpoint(kind, .init(position: last, codeVersion: snapshot.codeVersion(kind), rebuilding: false), txn)
-                }
+                try store.setLiveCheckpoints(live.filter { checkpoints[$0, default: 0] < last }, position: last, codeVersion: snapshot.codeVersion, txn)
             }
         } catch {
             projections.dropCache()

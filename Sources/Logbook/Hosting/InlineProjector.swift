@@ -74,10 +74,7 @@ final class InlineProjector: LogCommitObserver {
             }
             state.projections.active = live
             try state.projections.flush(transaction)
-            for kind in live {
-                try store.setCheckpoint(
-                    kind, .init(position: batch.lastPosition.rawValue, codeVersion: control.codeVersion(kind), rebuilding: false), transaction)
-            }
+            try store.setLiveCheckpoints(live, position: batch.lastPosition.rawValue, codeVersion: control.codeVersion, transaction)
             state.pending = summary
         }
     }
