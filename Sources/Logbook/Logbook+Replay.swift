@@ -68,11 +68,14 @@ extension Logbook {
         // should another start in between).
         var begun = control.beginRebuild(kinds)
         var attempts = 0
+        var stopped: Set<ReadModelKind> = []
         while !begun, fresh, attempts < 100, !control.snapshot.upgrading.isDisjoint(with: kinds) {
-            await upgrades.stop(overlapping: kinds)
+            stopped.formUnion(await upgrades.stop(overlapping: kinds))
             begun = control.beginRebuild(kinds)
             attempts += 1
         }
+        // The read models those upgrades built besides these go on, from their last chunk.
+        defer { startUpgrades(stopped.subtracting(kinds)) }
         guard begun else {
             throw LogbookError.conflict(stream: "read models", reason: "a rebuild of \(kinds.sorted().map(\.rawValue)) is already running")
         }

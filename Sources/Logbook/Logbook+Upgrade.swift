@@ -50,7 +50,7 @@ extension Logbook {
 
     /// Folds the log into the next tables of `kinds` (from scratch, or resuming their next
     /// checkpoints) until they stand where the live ones do, then switches them in.
-    private func buildNextVersions(_ kinds: Set<ReadModelKind>, fresh: Bool, progress: (RebuildProgress) -> Void) async throws {
+    func buildNextVersions(_ kinds: Set<ReadModelKind>, fresh: Bool, progress: (RebuildProgress) -> Void) async throws {
         guard !kinds.isEmpty else { return }
         guard !configuration.log.readOnly else {
             throw LogbookError.invalidArgument(name: "upgrade", reason: "the store is open read-only")

@@ -64,16 +64,19 @@ public final class Logbook: Sendable {
     ) async throws -> Logbook {
         let log = try LMDBEventStore(path: path, configuration: configuration.log)
         var keys: UserKeyStore?
+        var opened: Logbook?
         do {
             keys = try await Self.openKeys(path: path, log: log, configuration: configuration)
             let payloads = try PayloadKeys(store: keys)
             let logbook = try Logbook(log: log, configuration: configuration, directory: path, payloads: payloads) { cache in
                 try InlineReadModels(log: log, cache: cache, payloads: payloads)
             }
+            opened = logbook
             try await logbook.host.start(logbook, progress: progress)
             try await logbook.finishCutOffErasures()
             return logbook
         } catch {
+            await opened?.upgrades.stop(overlapping: nil)
             keys?.close()
             await log.close()
             throw error
@@ -167,7 +170,9 @@ public final class Logbook: Sendable {
         try readModels.environment.read { txn in
             for kind in ReadModelKind.allCases {
                 let checkpoint = try readModels.checkpoint(kind, txn)
-                let upgrading = try readModels.checkpoint(kind, .next, txn) != nil
+                // A next version of this code (one of another, say after a rolled-back deploy, is
+                // not worth resuming: it is emptied below unless this code version upgrades too).
+                let upgrading = try readModels.checkpoint(kind, .next, txn)?.codeVersion == kind.codeVersion
                 if let checkpoint, checkpoint.codeVersion != kind.codeVersion, configuration.upgradesInBackground, !checkpoint.rebuilding,
                    checkpoint.position >= head || host.catchesUpLiveReadModels {
                     // Complete: it answers, folding what comes, until its new version replaces it.
@@ -187,7 +192,12 @@ public final class Logbook: Sendable {
         try readModels.environment.write { txn in try readModels.clearNext(idle, txn) }
         if !fresh.isEmpty { try await rebuild(fresh, fresh: true, progress: progress) }
         if !behind.isEmpty { try await rebuild(behind, fresh: false, progress: progress) }
-        startUpgrades(upgrade)
+        if configuration.upgradesInBackground {
+            startUpgrades(upgrade)
+        } else {
+            // An upgrade cut off before this open, finished before it returns.
+            try await buildNextVersions(upgrade, fresh: false, progress: progress)
+        }
     }
 
     // MARK: Reading read models

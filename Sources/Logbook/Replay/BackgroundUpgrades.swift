@@ -26,13 +26,16 @@ final class BackgroundUpgrades: Sendable {
         }
     }
 
-    /// Cancels the upgrades of any of `kinds` (nil: every upgrade) and waits until they stop.
-    func stop(overlapping kinds: Set<ReadModelKind>?) async {
-        let tasks = running.withLock { running in
-            running.values.filter { kinds.map($0.kinds.intersects) ?? true }.map(\.task)
+    /// Cancels the upgrades of any of `kinds` (nil: every upgrade) and waits until they stop;
+    /// returns every read model those upgrades were building.
+    @discardableResult
+    func stop(overlapping kinds: Set<ReadModelKind>?) async -> Set<ReadModelKind> {
+        let stopped = running.withLock { running in
+            running.values.filter { kinds.map($0.kinds.intersects) ?? true }
         }
-        for task in tasks { task.cancel() }
-        for task in tasks { _ = await task.result }
+        for upgrade in stopped { upgrade.task.cancel() }
+        for upgrade in stopped { _ = await upgrade.task.result }
+        return stopped.reduce(into: []) { $0.formUnion($1.kinds) }
     }
 }
 
