@@ -101,6 +101,9 @@ struct UpgradeTests {
             var upgraded = false
             let deadline = ContinuousClock.now + .seconds(120)
             while ContinuousClock.now < deadline {
+                // Queries of an embedded Logbook may never suspend: without this the loop would
+                // keep one of the cooperative pool's few threads from every other test.
+                await Task.yield()
                 let statuses = try await logbook.projectionStatus()
                 let upgrading = statuses.contains { Self.bumped.contains($0.projection) && ($0.codeVersion != $0.projection.codeVersion || $0.upgrade != nil) }
                 #expect(statuses.allSatisfy { !$0.rebuilding && $0.lag == 0 }, "a live read model left live folding")
