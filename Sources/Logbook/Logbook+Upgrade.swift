@@ -66,12 +66,12 @@ extension Logbook {
         }
         // Each round folds what the log gained during the last, until what remains is at most a
         // chunk: the switch folds that much while it holds the writer.
+        var target = try await host.upgradeTarget(kinds)
         for _ in 0..<Self.upgradeRounds {
             try Task.checkCancellation()
-            let target = try await host.upgradeTarget(kinds)
             let folded = try await replayer.fold(kinds, into: readModels, .next, through: target, progress: progress)
-            let head = try await host.upgradeTarget(kinds)
-            if head > folded, head - folded > UInt64(configuration.rebuildChunkSize) { continue }
+            target = try await host.upgradeTarget(kinds)
+            if target > folded, target - folded > UInt64(configuration.rebuildChunkSize) { continue }
             let switched = try await host.finishUpgrade(kinds, control: control)
             guard let position = switched else { continue }
             // Old answers go at once; then the old tables are emptied.

@@ -109,10 +109,7 @@ package struct ReadModelStore: Sendable {
     /// were live are left for ``clearNext(_:_:)`` to empty once this commits.
     package func switchToNext(_ kinds: Set<ReadModelKind>, at position: UInt64, _ txn: WriteTransaction) throws {
         let old = try slots(txn)
-        var slots = old
-        for kind in kinds {
-            if slots.second.contains(kind) { slots.second.remove(kind) } else { slots.second.insert(kind) }
-        }
+        let slots = Slots(second: old.second.symmetricDifference(kinds))
         for kind in kinds {
             _ = try txn.delete(meta, key: Self.key(kind, .live, old).span)
             _ = try txn.delete(meta, key: Self.key(kind, .next, old).span)

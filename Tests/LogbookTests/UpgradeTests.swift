@@ -60,6 +60,16 @@ struct UpgradeTests {
         await log.close()
     }
 
+    /// Waits (two minutes at most) until no read model is being upgraded, rebuilt, or left at
+    /// another code version; the caller checks what it finds.
+    func waitUntilUpgraded(_ logbook: Logbook) async throws {
+        let deadline = ContinuousClock.now + .seconds(120)
+        while ContinuousClock.now < deadline,
+              try await logbook.projectionStatus().contains(where: { $0.upgrade != nil || $0.rebuilding || $0.codeVersion != $0.projection.codeVersion }) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     @Test("a code version bumped under steady writes and queries: every answer from a complete version, no write lost by the switch")
     func codeVersionBumpUnderLoad() async throws {
         try await withTemporaryDirectory { root in
@@ -192,10 +202,7 @@ struct UpgradeTests {
             await logbook.close()
 
             let reopened = try await Logbook.open(path: path, configuration: configuration(chunk: 100))
-            let deadline = ContinuousClock.now + .seconds(60)
-            while try await reopened.projectionStatus().contains(where: { $0.upgrade != nil }), ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            try await waitUntilUpgraded(reopened)
             #expect(try await reopened.projectionStatus().allSatisfy { $0.upgrade == nil }, "the upgrade did not resume")
             #expect(try await reopened.weeklyStats(user: "load", containing: Self.loadDay).steps == 1)
             #expect(try await reopened.verify().allSatisfy(\.matches))
@@ -241,11 +248,7 @@ struct UpgradeTests {
             #expect(stats.rebuilding || stats.codeVersion == ReadModelKind.stats.codeVersion,
                     "stats still folds live into tables it cannot read")
             for index in 2..<40 { try await step(logbook, index) }
-            let deadline = ContinuousClock.now + .seconds(120)
-            while ContinuousClock.now < deadline,
-                  try await logbook.projectionStatus().contains(where: { $0.upgrade != nil || $0.rebuilding || $0.codeVersion != $0.projection.codeVersion }) {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            try await waitUntilUpgraded(logbook)
             #expect(try await logbook.projectionStatus().allSatisfy { $0.upgrade == nil && !$0.rebuilding && $0.lag == 0 })
             #expect(try await logbook.weeklyStats(user: "load", containing: Self.loadDay).steps == 40)
             let verification = try await logbook.verify()

@@ -127,7 +127,7 @@ final class FollowingReadModels: ReadModelHost {
             }
             guard next >= live else { return nil }
             try store.switchToNext(kinds, at: next, txn)
-            control.switched(kinds)
+            control.goLive(kinds)
             return next
         }
         return position
@@ -194,11 +194,10 @@ final class FollowingReadModels: ReadModelHost {
         control: ReadModelControl, generations: inout [ReadModelKind: Int]
     ) throws -> Bool {
         guard let first = batch.first?.position.rawValue, let last = batch.last?.position.rawValue else { return false }
-        var snapshot = control.snapshot
-        var live = Set(ReadModelKind.allCases).subtracting(snapshot.rebuilding)
-        for kind in ReadModelKind.allCases where generations[kind, default: 0] != snapshot.generation[kind, default: 0] {
+        let generation = control.snapshot.generation
+        for kind in ReadModelKind.allCases where generations[kind, default: 0] != generation[kind, default: 0] {
             projections.dropCache([kind])
-            generations[kind] = snapshot.generation[kind, default: 0]
+            generations[kind] = generation[kind, default: 0]
         }
         var summary = CommitSummary(position: last)
         var attempts = 0
@@ -211,8 +210,10 @@ final class FollowingReadModels: ReadModelHost {
                     projections.dropCache()
                     summary = CommitSummary(position: last)
                 }
-                snapshot = control.snapshot
-                live = Set(ReadModelKind.allCases).subtracting(snapshot.rebuilding)
+                // Read in the write, so that a switch committed just before is seen whole.
+                let snapshot = control.snapshot
+                var live = Set(ReadModelKind.allCases).subtracting(snapshot.rebuilding)
+                let older = Set(snapshot.liveCodeVersion.keys)
                 let current = try store.slots(txn)
                 if current != slots {
                     projections = store.projectionSet(current)
@@ -230,7 +231,7 @@ final class FollowingReadModels: ReadModelHost {
                     guard case .event(let event) = element,
                           let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span, .plaintext) else { continue }
                     if !uniform { projections.active = live.filter { checkpoints[$0, default: 0] < fold.position } }
-                    let failed = try projections.apply(fold, txn, isolating: Set(snapshot.liveCodeVersion.keys))
+                    let failed = try projections.apply(fold, txn, isolating: older)
                     if !failed.isEmpty {
                         live.subtract(failed)
                         projections.dropCache(failed)

@@ -71,7 +71,7 @@ final class InlineReadModels: ReadModelHost {
         try store.environment.write { txn in
             let head = try foldRemainder(kinds, .next, txn)
             try store.switchToNext(kinds, at: head, txn)
-            control.switched(kinds)
+            control.goLive(kinds)
             return head
         }
     }

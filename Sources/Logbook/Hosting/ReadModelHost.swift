@@ -44,8 +44,9 @@ protocol ReadModelHost: Sendable {
 
     /// Folds into the next tables of `kinds` what their live ones hold beyond them and makes them
     /// live in one write transaction (the caller empties the old ones after); returns the
-    /// position they stand at. Nil, switching nothing, when that cannot be done inside the transaction (the live
-    /// tables moved past what the next ones folded): fold again, through ``upgradeTarget(_:)``.
+    /// position they stand at. Nil, switching nothing, when that cannot be done inside the
+    /// transaction (the live tables moved past what the next ones folded): fold again, through
+    /// ``upgradeTarget(_:)``.
     func finishUpgrade(_ kinds: Set<ReadModelKind>, control: ReadModelControl) async throws -> UInt64?
 
     /// Stops following the log.

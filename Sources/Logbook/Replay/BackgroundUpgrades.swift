@@ -31,15 +31,10 @@ final class BackgroundUpgrades: Sendable {
     @discardableResult
     func stop(overlapping kinds: Set<ReadModelKind>?) async -> Set<ReadModelKind> {
         let stopped = running.withLock { running in
-            running.values.filter { kinds.map($0.kinds.intersects) ?? true }
+            running.values.filter { upgrade in kinds.map { !upgrade.kinds.isDisjoint(with: $0) } ?? true }
         }
         for upgrade in stopped { upgrade.task.cancel() }
         for upgrade in stopped { _ = await upgrade.task.result }
         return stopped.reduce(into: []) { $0.formUnion($1.kinds) }
     }
-}
-
-extension Set {
-    /// Whether the two sets share a member.
-    fileprivate func intersects(_ other: Set<Element>) -> Bool { !isDisjoint(with: other) }
 }

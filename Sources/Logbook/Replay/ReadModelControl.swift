@@ -40,8 +40,9 @@ final class ReadModelControl: Sendable {
         }
     }
 
-    /// Puts projections back into inline folding (call inside the write transaction that
-    /// caught them up to the head).
+    /// Puts projections back into live folding, built by this code version (call inside the
+    /// write transaction that caught them up to the head, or that switched their next version in:
+    /// those tables are complete, whatever the old ones did).
     func goLive(_ kinds: Set<ReadModelKind>) {
         state.withLock { state in
             state.rebuilding.subtract(kinds)
@@ -65,19 +66,6 @@ final class ReadModelControl: Sendable {
             state.running.formUnion(kinds)
             state.upgrading.formUnion(kinds)
             return true
-        }
-    }
-
-    /// The next versions of `kinds` became live (call inside the write transaction that
-    /// switched them).
-    func switched(_ kinds: Set<ReadModelKind>) {
-        state.withLock { state in
-            // The switched-in tables are complete: they fold live, whatever the old ones did.
-            state.rebuilding.subtract(kinds)
-            for kind in kinds {
-                state.generation[kind, default: 0] += 1
-                state.liveCodeVersion[kind] = nil
-            }
         }
     }
 
