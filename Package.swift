@@ -157,6 +157,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
+            // The console's files, compiled into the binary (nothing is read from disk at run time).
+            resources: [.embedInCode("Console/Assets")],
             swiftSettings: strictSettings),
         // Webhooks: the log delivered to receivers' URLs in signed batches, at least once, in log order,
         // with retries, dead letters and checkpoints in the log's checkpoint table.

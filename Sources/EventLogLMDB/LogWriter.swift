@@ -67,6 +67,8 @@ final class LogWriter: Sendable {
         }
         if batch.appends.isEmpty && checkpoints.isEmpty { return rejected.map { .failure($0.problem) } }
         let prepared = batch
+        statistics.enqueued(1)
+        defer { statistics.answered(1) }
         let written = try await withCheckedThrowingContinuation { continuation in
             let job = WriteJob(batch: prepared, checkpoints: checkpoints, continuation: continuation)
             if !queue.enqueue(job) { continuation.resume(throwing: EventStoreError.closed) }

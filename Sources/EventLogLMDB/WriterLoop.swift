@@ -32,6 +32,7 @@ final class WriterLoop {
     func commit(_ jobs: [WriteJob]) {
         let recordedAt = clock.now()
         let observer = observerSlot.current
+        let started = ContinuousClock.now
         do {
             let outcome = try environment.write { txn in try write(jobs, recordedAt: recordedAt, observer: observer, in: txn) }
             state.committed()
@@ -42,7 +43,7 @@ final class WriterLoop {
             }
             if outcome.events > 0 { observer?.logDidCommit() }
             watcher.publish(state.headPosition)
-            statistics.record(events: outcome.events, appends: outcome.appends, rejected: outcome.rejected)
+            statistics.record(events: outcome.events, appends: outcome.appends, rejected: outcome.rejected, duration: ContinuousClock.now - started)
             for (job, result) in zip(jobs, outcome.results) { job.continuation.resume(returning: result) }
         } catch {
             observer?.logDidAbort()

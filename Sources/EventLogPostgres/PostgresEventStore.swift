@@ -44,6 +44,7 @@ public final class PostgresEventStore: EventStore, Service {
         let clock = configuration.clock
         let timeout = configuration.operationTimeout
         queue = CommitQueue(configuration: configuration) { items in
+            let started = ContinuousClock.now
             let call = AppendCall(items: items, recordedAt: clock.now())
             let results: [Result<AppendResult, EventStoreError>]
             do {
@@ -62,7 +63,7 @@ public final class PostgresEventStore: EventStore, Service {
                 case .failure: rejected += 1
                 }
             }
-            statistics.record(events: written, appends: items.count, rejected: rejected)
+            statistics.record(events: written, appends: items.count, rejected: rejected, duration: ContinuousClock.now - started)
             if head > 0 { watcher.publish(head) }
             return results
         }
@@ -200,6 +201,8 @@ public final class PostgresEventStore: EventStore, Service {
         let request = AppendRequest(stream: stream, events: events, expectedVersion: expectedVersion)
         if let problem = limits.problem(with: request) { throw problem }
         if let checkpoint, let problem = limits.problem(with: checkpoint) { throw problem }
+        statistics?.enqueued(1)
+        defer { statistics?.answered(1) }
         return try await queue.submit([AppendCall.Item(request: request, checkpoint: checkpoint)])[0].get()
     }
 
@@ -216,6 +219,8 @@ public final class PostgresEventStore: EventStore, Service {
             }
         }
         if !items.isEmpty {
+            statistics?.enqueued(items.count)
+            defer { statistics?.answered(items.count) }
             for (index, result) in zip(indices, try await queue.submit(items)) { results[index] = result }
         }
         return results.map { $0! }

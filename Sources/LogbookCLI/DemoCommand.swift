@@ -143,6 +143,8 @@ struct DemoTokens: Sendable {
         export TOKEN=\(userToken)        # \(user), valid 24 h
         \(adminToken.map { "export ADMIN=\($0)        # administrator" } ?? "(authentication is off)")
 
+        Console in the browser: \(adminToken.map { ConsoleURLCommand.link(base: base, token: $0) } ?? base + "/console/")
+
         curl -s \(auth) '\(base)/users/\(user)/stats/weekly?date=2026-10-28'
         curl -s \(auth) '\(base)/users/\(user)/stats/weekly.svg?date=2026-10-28' > week.svg
         curl -s \(auth) '\(base)/users/\(user)/goals/week?date=2026-10-28'

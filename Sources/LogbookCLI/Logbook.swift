@@ -10,7 +10,7 @@ struct LogbookCommand: AsyncParsableCommand {
             DemoCommand.self, ServeCommand.self, ImportCommand.self, ImportFileCommand.self, ExportCommand.self, RebuildCommand.self, ReplayCommand.self,
             VerifyCommand.self, TimelineCommand.self, StatsCommand.self, GoalsCommand.self, PlacesCommand.self, InspectCommand.self,
             TokenCommand.self, OpenAPICommand.self, CopyCommand.self, BackupCommand.self, RestoreCommand.self, EraseCommand.self, EncryptExistingCommand.self,
-            TrainingCommand.self, CatalogCommand.self, SummaryCommand.self,
+            TrainingCommand.self, CatalogCommand.self, SummaryCommand.self, ConsoleURLCommand.self,
         ]
     )
 }

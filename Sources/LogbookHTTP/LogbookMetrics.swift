@@ -53,7 +53,9 @@ public final class LogbookMetrics: Sendable {
 
     /// The Prometheus text exposition, after sampling the log, the caches, the projections and
     /// the live subscriptions.
-    func exposition(of logbook: Logbook, subscriptions: LiveSubscriptions, webhooks: WebhookDispatcher? = nil) async -> [UInt8] {
+    func exposition(
+        of logbook: Logbook, subscriptions: LiveSubscriptions, webhooks: WebhookDispatcher? = nil, overview: OverviewSampler? = nil
+    ) async -> [UInt8] {
         let projections = (try? await logbook.projectionStatus()) ?? []
         let (streaming, slowest) = subscriptions.snapshot()
         var subscriptionLag: (events: UInt64, seconds: Double) = (0, 0)
@@ -71,6 +73,12 @@ public final class LogbookMetrics: Sendable {
             Gauge(label: "logbook_webhook_failures", dimensions: dimensions, factory: factory).record(webhook.failures)
             Gauge(label: "logbook_webhook_dead_letters", dimensions: dimensions, factory: factory).record(webhook.deadLetters.count)
             Gauge(label: "logbook_webhook_events_delivered", dimensions: dimensions, factory: factory).record(Int64(clamping: webhook.eventsDelivered))
+        }
+        // Stall detection: behind the log and not moving for the sampler's stall time.
+        for model in (try? await overview?.overview())?.readModels ?? [] {
+            let dimensions = [("projection", model.projection.rawValue)]
+            Gauge(label: "logbook_projection_stalled", dimensions: dimensions, factory: factory).record(model.stalled ? 1 : 0)
+            Gauge(label: "logbook_projection_stalled_seconds", dimensions: dimensions, factory: factory).record(model.stalledSeconds)
         }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(16 << 10)

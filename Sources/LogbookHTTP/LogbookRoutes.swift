@@ -23,6 +23,9 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
     /// ``LogbookServer/application(logbook:configuration:metrics:host:port:logger:onServerRunning:)`` does)
     /// for them to deliver; until then making one answers 409.
     public let webhooks: WebhookDispatcher
+    /// Samples the log and the read models for the console's overview and for stall detection
+    /// (`logbook_projection_stalled` in `/metrics`).
+    public let overview: OverviewSampler
     let keys: TokenKeys?
     private let catalog = RouteCatalog()
     /// The file imports running, bounded by ``HTTPConfiguration/fileImports``.
@@ -39,6 +42,7 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
         self.jobs = AdminJobs(logbook: logbook)
         self.webhooks = WebhookDispatcher(logbook: logbook, policy: configuration.webhooks, logger: logger)
         self.importSlots = ImportSlots(limits: configuration.fileImports)
+        self.overview = OverviewSampler(logbook: logbook)
         if let secret = configuration.jwtSecret, !secret.isEmpty {
             if let weakness = TokenSecret.weakness(secret) { throw LogbookError.invalidArgument(name: "jwtSecret", reason: weakness) }
             keys = await TokenKeys(secret: secret)
@@ -61,9 +65,10 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
             .add(middleware: ProblemMiddleware<Context>())
         let live = LiveSubscriptions()
         HealthRoutes<Context>(
-            logbook: logbook, metrics: metrics, live: live, webhooks: webhooks, catalog: catalog, maxLag: configuration.maxReadyLag,
+            logbook: logbook, metrics: metrics, live: live, webhooks: webhooks, overview: overview, catalog: catalog, maxLag: configuration.maxReadyLag,
             maxLagSeconds: configuration.maxReadyLagSeconds
         ).register(on: open)
+        ConsoleRoutes<Context>().register(on: open)
         let secured = open.group().add(middleware: AuthenticationMiddleware<Context>(
             keys: keys, adminRole: configuration.adminRole, audience: configuration.jwtAudience, issuer: configuration.jwtIssuer))
             .add(middleware: ConditionalReadMiddleware<Context>())
@@ -74,6 +79,7 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
         LogRoutes<Context>(logbook: logbook, keepAlive: configuration.sseKeepAlive, live: live, catalog: catalog).register(on: secured)
         AdminRoutes<Context>(logbook: logbook, jobs: jobs, backupDirectory: configuration.backupDirectory, catalog: catalog).register(on: secured)
         WebhookRoutes<Context>(webhooks: webhooks, maxBodyBytes: configuration.maxBodyBytes, catalog: catalog).register(on: secured)
+        OverviewRoutes<Context>(sampler: overview, catalog: catalog).register(on: secured)
     }
 }
 
@@ -84,6 +90,7 @@ struct HealthRoutes<Context: LogbookRouteContext> {
     let metrics: LogbookMetrics?
     let live: LiveSubscriptions
     let webhooks: WebhookDispatcher
+    let overview: OverviewSampler
     let catalog: RouteCatalog
     var maxLag: UInt64?
     var maxLagSeconds: Double?
@@ -126,7 +133,7 @@ struct HealthRoutes<Context: LogbookRouteContext> {
         }
         if let metrics {
             group.route(.get, "metrics", "Prometheus metrics (text exposition format)", statuses: [200], catalog: catalog) { _, _ in
-                JSONOutput.response(bytes: Data(await metrics.exposition(of: logbook, subscriptions: live, webhooks: webhooks)), contentType: "text/plain; version=0.0.4")
+                JSONOutput.response(bytes: Data(await metrics.exposition(of: logbook, subscriptions: live, webhooks: webhooks, overview: overview)), contentType: "text/plain; version=0.0.4")
             }
         }
     }

@@ -139,6 +139,8 @@ public enum OpenAPIDocument {
                 route.path.hasSuffix(".svg") ? ("image/svg+xml", ["type": "string", "description": "An SVG document"])
                 : route.path.hasSuffix(".geojson")
                 ? ("application/geo+json", GeoJSON.feature.jsonObject(components: &components))
+                : route.path == "admin/overview/subscribe"
+                ? ("text/event-stream", ["type": "string", "description": "Server-Sent Events: event = overview, data = a ConsoleOverview, once a second"])
                 : route.path.hasSuffix("subscribe")
                 ? ("text/event-stream", ["type": "string", "description": "Server-Sent Events: id = log position, data = one event in the wire form"])
                 : route.path == "admin/rebuild"

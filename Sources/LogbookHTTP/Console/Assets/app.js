@@ -1,0 +1,131 @@
+// The console's shell: sign-in (a pasted token or the link `logbook console-url` prints, kept in
+// this tab's session storage only), the hash router over the pages, and the status line.
+import { Api, ApiError } from './api.js';
+import { h } from './view.js';
+import * as overview from './overview.js';
+import * as readModels from './readmodels.js';
+import * as log from './log.js';
+import * as users from './users.js';
+import * as caches from './caches.js';
+import * as webhooks from './webhooks.js';
+
+const pages = {
+  overview: ['Overview', overview],
+  'read-models': ['Read models', readModels],
+  log: ['Log', log],
+  users: ['Users', users],
+  caches: ['Caches', caches],
+  webhooks: ['Webhooks', webhooks],
+};
+
+// The prefix the routes are mounted under: everything before /console/.
+const base = location.pathname.replace(/\/console\/.*$/, '');
+const storageKey = 'logbook-console-token';
+let current = null;
+
+function status(text) {
+  document.getElementById('status').textContent = text;
+}
+
+function signInForm(message) {
+  const main = document.getElementById('page');
+  document.getElementById('nav').hidden = true;
+  document.getElementById('sign-out').hidden = true;
+  const form = h('form', { id: 'sign-in-form' },
+    h('label', { for: 'token' }, 'Administrator token'),
+    h('textarea', { id: 'token', name: 'token', rows: 3, required: true, autocomplete: 'off', spellcheck: 'false' }),
+    h('button', { type: 'submit' }, 'Sign in'),
+    h('p', { id: 'sign-in-error', class: 'error', role: 'alert' }, message || ''));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    signIn(form.elements.token.value.trim());
+  });
+  main.replaceChildren(h('section', { id: 'sign-in', 'aria-labelledby': 'sign-in-title' },
+    h('h2', { id: 'sign-in-title' }, 'Sign in'),
+    h('p', {}, 'Paste an administrator\'s bearer token, or open the link ', h('code', {}, 'logbook console-url'),
+      ' prints. The token stays in this tab only.'),
+    form));
+  document.title = 'Sign in · Logbook console';
+}
+
+async function signIn(token) {
+  if (!token) return signInForm('Paste a token first.');
+  const api = new Api(base, token);
+  try {
+    await api.get('/admin/projections');
+  } catch (error) {
+    sessionStorage.removeItem(storageKey);
+    const why = error instanceof ApiError
+      ? (error.status === 401 ? `The token was refused: ${error.detail}` : error.status === 403 ? 'This token is not an administrator\'s.' : error.message)
+      : `The server did not answer: ${error.message}`;
+    return signInForm(why);
+  }
+  sessionStorage.setItem(storageKey, token);
+  document.getElementById('nav').hidden = false;
+  document.getElementById('sign-out').hidden = false;
+  if (!location.hash.startsWith('#/')) location.replace('#/overview');
+  else show();
+}
+
+async function show() {
+  const token = sessionStorage.getItem(storageKey);
+  if (!token) return signInForm();
+  const [name, ...rest] = location.hash.replace(/^#\//, '').split('/');
+  const entry = pages[name] || pages.overview;
+  if (current) current.abort();
+  current = new AbortController();
+  for (const link of document.querySelectorAll('nav a')) {
+    if (link.getAttribute('href') === `#/${name}`) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  const main = document.getElementById('page');
+  main.replaceChildren(h('h2', {}, entry[0]));
+  document.title = `${entry[0]} · Logbook console`;
+  const api = new Api(base, token);
+  try {
+    await entry[1].render({ api, main, status, signal: current.signal, args: rest.map(decodeURIComponent) });
+    main.dataset.loaded = name;
+    main.focus();
+  } catch (error) {
+    if (error.name === 'AbortError') return;
+    if (error instanceof ApiError && error.status === 401) {
+      sessionStorage.removeItem(storageKey);
+      return signInForm('The token has expired or was refused; sign in again.');
+    }
+    main.append(h('p', { class: 'error', role: 'alert' }, `Could not load this page: ${error.message}`));
+  }
+}
+
+/**
+ * A link from `logbook console-url` carries the token in the fragment (never sent to the
+ * server): sign in with it and take it out of the address bar. False when there is none.
+ */
+function signInFromLink() {
+  const linked = location.hash.match(/^#token=([A-Za-z0-9._-]+)$/);
+  if (!linked) return false;
+  history.replaceState(null, '', location.pathname);
+  signIn(linked[1]);
+  return true;
+}
+
+function start() {
+  document.getElementById('sign-out').addEventListener('click', () => {
+    sessionStorage.removeItem(storageKey);
+    if (current) current.abort();
+    location.hash = '';
+    signInForm('Signed out.');
+  });
+  window.addEventListener('hashchange', () => {
+    if (!signInFromLink()) show();
+  });
+  if (signInFromLink()) return;
+  const form = document.getElementById('sign-in-form');
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    signIn(form.elements.token.value.trim());
+  });
+  const token = sessionStorage.getItem(storageKey);
+  if (token) signIn(token);
+}
+
+start();

@@ -1,0 +1,51 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logbook
+import ServiceLifecycle
+
+/// The console's overview (administrators): `GET /admin/overview` answers one
+/// ``ConsoleOverview``; `GET /admin/overview/subscribe` streams one a second as Server-Sent
+/// Events (`event: overview`) until the client leaves, its token expires or the server shuts down.
+struct OverviewRoutes<Context: LogbookRouteContext> {
+    let sampler: OverviewSampler
+    let catalog: RouteCatalog
+
+    func register(on group: RouterGroup<Context>) {
+        group.route(.get, "admin/overview", "The log's head, append rate, commit latency, storage, events by type and every read model (with stall detection), and the samples of the last minutes",
+                    statuses: Statuses.admin, responses: [200: .reference(ConsoleOverview.self)], administrators: true, catalog: catalog) { _, _ in
+            try JSONOutput.response(try await sampler.overview())
+        }
+        group.route(.get, "admin/overview/subscribe", "The overview once a second as Server-Sent Events (event: overview, data: a ConsoleOverview)",
+                    statuses: Statuses.admin, administrators: true, catalog: catalog) { _, context in
+            stream(until: context.identity?.expires)
+        }
+    }
+
+    private func stream(until expires: Date?) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-cache"
+        let sampler = sampler
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+            while !Task.isCancelled {
+                if let expires, expires.timeIntervalSinceNow <= 0 {
+                    try await writer.write(ByteBuffer(string: ": the token has expired; reconnect with a new one\n\n"))
+                    break
+                }
+                let overview = try JSONOutput.encoder.encode(try await sampler.overview())
+                var frame = ByteBuffer(string: "event: overview\ndata: ")
+                frame.writeBytes(overview)
+                frame.writeString("\n\n")
+                try await writer.write(frame)
+                do {
+                    try await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(1)) }
+                } catch {
+                    break
+                }
+            }
+            try await writer.finish(nil)
+        })
+    }
+}
