@@ -3,7 +3,8 @@ import Foundation
 
 /// What one pass of the week closer did.
 public struct WeekClosingReport: Sendable {
-    /// The weeks it closed (one `stats.week_closed` each).
+    /// The weeks it closed: one `stats.week_closed` each, and one `training.week_closed` for each
+    /// week that had planned workouts.
     public var closed: [CommandResult] = []
     /// The users it could not close a week of, and why; tried again on the next pass.
     public var failed: [(user: String, error: String)] = []
@@ -14,7 +15,10 @@ extension Logbook {
     /// ``WeekClosing/weeksBack`` at most) that have no `stats.week_closed` yet: appends one to the
     /// user's stats stream with the week's totals — workouts, distance, moving time (one activity
     /// however many devices recorded it) and steps — as the stats read model holds them at that
-    /// moment. A week that ended before the user registered is not closed.
+    /// moment. A week with planned workouts also gets a `training.week_closed` in the training
+    /// stream: sessions planned, completed, partly done, missed and unplanned, planned and done
+    /// distance, moving time, compliance, and acute and chronic load on its last day, as the
+    /// training read models hold them. A week that ended before the user registered is not closed.
     ///
     /// The event's id is derived from the user and the week, so a second call, a restart or a
     /// second server closing the same week writes nothing. `closed` remembers the last week this
@@ -36,7 +40,7 @@ extension Logbook {
             guard let last = weeks.last, closed[user] != last else { continue }
             do {
                 for week in weeks where closed[user].map({ $0 < week }) ?? true {
-                    if let result = try await closeWeek(user: user, profile: profile, week: week, now: now) { report.closed.append(result) }
+                    report.closed += try await closeWeek(user: user, profile: profile, week: week, now: now)
                     closed[user] = week
                 }
             } catch let error as LogbookError where error.rule == .userErased || error.rule == .userNotRegistered {
@@ -55,22 +59,39 @@ extension Logbook {
         return try await closeEndedWeeks(now: now, closed: &closed)
     }
 
-    /// Closes `user`'s week starting `week` unless it is closed already or ended before they
-    /// registered; the result of the append, or nil when nothing was written.
-    private func closeWeek(user: String, profile: Profile, week: CivilDate, now: Timestamp) async throws -> CommandResult? {
-        let id = WeekClosing.eventId(user: user, weekStart: week)
-        if try await log.location(ofEvent: id) != nil { return nil }
+    /// Closes `user`'s week starting `week` — `stats.week_closed`, and `training.week_closed` when
+    /// the week had planned workouts — unless each is closed already or the week ended before they
+    /// registered; the results of the appends that wrote something.
+    private func closeWeek(user: String, profile: Profile, week: CivilDate, now: Timestamp) async throws -> [CommandResult] {
         // Not for a week that ended before the user registered (their first event).
         guard let registered = try await log.readStream("user-\(user)", from: 0, direction: .forward, limit: 1).first,
               let zone = TimeZone(identifier: profile.timeZone)
-        else { return nil }
+        else { return [] }
         let registeredOn = Rules.local(registered.envelope.recordedAt, zone).localDate
-        guard registeredOn <= week.adding(days: 6) else { return nil }
-        let stats = try await weeklyStats(user: user, containing: week)
-        let event = StatsWeekClosed(
-            weekStart: week, weekEnd: week.adding(days: 6), workouts: stats.totals.workouts, distanceMeters: stats.totals.distanceMeters,
-            movingSeconds: stats.totals.movingSeconds, steps: stats.steps)
-        let result = try await execute(.record(user: user, .statsWeekClosed(event)), context: CommandContext(now: now, eventId: id))
-        return result.alreadyApplied ? nil : result
+        guard registeredOn <= week.adding(days: 6) else { return [] }
+        var results: [CommandResult] = []
+        let statsId = WeekClosing.eventId(.statsWeekClosed, user: user, weekStart: week)
+        if try await log.location(ofEvent: statsId) == nil {
+            let stats = try await weeklyStats(user: user, containing: week)
+            let event = StatsWeekClosed(
+                weekStart: week, weekEnd: week.adding(days: 6), workouts: stats.totals.workouts, distanceMeters: stats.totals.distanceMeters,
+                movingSeconds: stats.totals.movingSeconds, steps: stats.steps)
+            let result = try await execute(.record(user: user, .statsWeekClosed(event)), context: CommandContext(now: now, eventId: statsId))
+            if !result.alreadyApplied { results.append(result) }
+        }
+        let trainingId = WeekClosing.eventId(.trainingWeekClosed, user: user, weekStart: week)
+        if try await log.location(ofEvent: trainingId) == nil {
+            let training = try await trainingWeek(user: user, containing: week, today: Rules.local(now, zone).localDate)
+            guard training.plannedSessions > 0 else { return results }
+            let event = TrainingWeekClosed(
+                weekStart: week, weekEnd: week.adding(days: 6), plannedSessions: training.plannedSessions, completed: training.completed,
+                partial: training.partial, missed: training.missed, extraSessions: training.extra.count,
+                plannedDistanceMeters: training.plannedDistanceMeters, doneDistanceMeters: training.doneDistanceMeters,
+                doneMovingSeconds: training.doneMovingSeconds, compliancePercent: training.compliancePercent,
+                acuteLoad: training.load.acute, chronicLoad: training.load.chronic28)
+            let result = try await execute(.record(user: user, .trainingWeekClosed(event)), context: CommandContext(now: now, eventId: trainingId))
+            if !result.alreadyApplied { results.append(result) }
+        }
+        return results
     }
 }

@@ -57,7 +57,7 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .customLong("webhook-timeout-seconds"), help: "How long one webhook POST may take before the attempt fails (it is then retried).")
     var webhookTimeoutSeconds = 10
 
-    @Option(name: .customLong("week-closing-seconds"), help: "How often to append stats.week_closed for users whose week has ended (0: never).")
+    @Option(name: .customLong("week-closing-seconds"), help: "How often to append stats.week_closed (and training.week_closed for a week with planned workouts) for users whose week has ended (0: never).")
     var weekClosingSeconds = 60
 
     func validate() throws {

@@ -36,7 +36,7 @@ public struct HTTPConfiguration: Sendable {
     /// Whether ``LogbookServer`` delivers webhooks (and manages them: off, their routes answer
     /// 409). On a log shared by several servers, exactly one should.
     public var deliversWebhooks = true
-    /// How often ``LogbookServer`` closes ended weeks (`stats.week_closed`, ``WeekClosingService``); nil: never.
+    /// How often ``LogbookServer`` closes ended weeks (`stats.week_closed`, and `training.week_closed` for weeks with planned workouts; ``WeekClosingService``); nil: never.
     public var weekClosingInterval: Duration? = .seconds(60)
 
     /// A configuration with a signing secret (or the explicit development mode) and a body limit.

@@ -5,7 +5,7 @@ public import ServiceLifecycle
 
 /// Closes users' weeks as they end: every `interval` it calls
 /// ``Logbook/closeEndedWeeks(now:closed:)``, which appends `stats.week_closed` (the week's
-/// totals) once per user and week, for webhooks and subscriptions to pass on. Idempotent across
+/// totals) and, for a week with planned workouts, `training.week_closed` once per user and week, for webhooks and subscriptions to pass on. Idempotent across
 /// restarts and servers (the event's id is derived from the user and the week).
 public struct WeekClosingService: Service {
     public let logbook: Logbook

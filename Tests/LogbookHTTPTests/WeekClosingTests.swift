@@ -108,4 +108,72 @@ struct WeekClosingTests {
             #expect(Set(receiver.deliveries.flatMap(\.subjects).compactMap { $0 }) == ["ana", "ben", "cem"])
         }
     }
+
+    static func trainingClosed(_ logbook: Logbook, user: String) async throws -> [TrainingWeekClosed] {
+        try await logbook.log.readStream("training-\(user)", from: 0, direction: .forward, limit: 100).compactMap { event in
+            guard case .trainingWeekClosed(let closed)? = try WireEvent(event, of: logbook).event else { return nil }
+            return closed
+        }
+    }
+
+    @Test("a week with planned workouts is also closed in training, with the plan against what was done; a webhook on the type gets it")
+    func closesTrainingWeeks() async throws {
+        let receiver = WebhookReceiver(secret: WebhookTests.secret)
+        try await receiver.start()
+        defer { Task { await receiver.stop() } }
+        try await WebhookTests.withWebhookServer(WebhookTests.quick()) { server, dispatcher in
+            let logbook = server.logbook
+            _ = try await dispatcher.create(WebhookRequest(url: receiver.url, eventTypes: ["training.week_closed"], secret: WebhookTests.secret))
+            for user in ["ana", "ben"] {
+                try await logbook.execute(.registerUser(user: user, UserRegistered(displayName: user, timeZone: "UTC")), context: Self.when("2026-11-15T12:00:00Z"))
+            }
+            // ana plans three runs in the week of Mon 16 Nov and runs two of them, plus a ride; ben plans nothing.
+            for (id, date, meters) in [("p1", "2026-11-17", 8_000), ("p2", "2026-11-19", 6_000), ("p3", "2026-11-22", 16_000)] {
+                try await logbook.execute(.record(user: "ana", .planWorkoutPlanned(PlannedWorkout(
+                    plannedId: id, date: CivilDate(parsing: date)!, activityType: .run, kind: .easy, distanceMeters: meters))),
+                    context: Self.when("2026-11-15T13:00:00Z"))
+            }
+            for (id, type, start, meters) in [("r1", ActivityType.run, "2026-11-17T07:00:00Z", 8_100), ("r2", .run, "2026-11-19T07:00:00Z", 6_050),
+                                              ("b1", .ride, "2026-11-20T07:00:00Z", 30_000)] {
+                let started = Self.at(start)
+                try await logbook.execute(.importWorkout(user: "ana", WorkoutImported(
+                    workoutId: id, activityType: type, startedAt: started, endedAt: Timestamp(microsecondsSinceEpoch: started.instant + 2_400_000_000),
+                    distanceMeters: meters, movingSeconds: 2_400, source: WorkoutSource(kind: .garmin, sourceId: id))), context: Self.when(start))
+            }
+            let monday = Self.at("2026-11-23T00:30:00Z")
+            let week = try await logbook.trainingWeek(user: "ana", containing: CivilDate(parsing: "2026-11-16")!, today: CivilDate(parsing: "2026-11-23")!)
+            let written = try await logbook.closeEndedWeeks(now: monday)
+            #expect(written.closed.count == 5 && written.failed.isEmpty, "two stats weeks each (both registered on Sunday 15 Nov) and one training week")
+            let closed = try await Self.trainingClosed(logbook, user: "ana")
+            #expect(closed == [TrainingWeekClosed(
+                weekStart: CivilDate(parsing: "2026-11-16")!, weekEnd: CivilDate(parsing: "2026-11-22")!, plannedSessions: 3,
+                completed: week.completed, partial: week.partial, missed: week.missed, extraSessions: 1, plannedDistanceMeters: 30_000,
+                doneDistanceMeters: week.doneDistanceMeters, doneMovingSeconds: week.doneMovingSeconds, compliancePercent: week.compliancePercent,
+                acuteLoad: week.load.acute, chronicLoad: week.load.chronic28)])
+            #expect(closed.first.map { $0.completed == 2 && $0.missed == 1 && $0.partial == 0 } == true, "\(closed)")
+            #expect(try await Self.trainingClosed(logbook, user: "ben").isEmpty, "no plan, no training week")
+
+            // Once: again (a restart, a second server) writes nothing, and a late workout changes nothing closed.
+            let head = try await server.head()
+            #expect(try await logbook.closeEndedWeeks(now: monday).closed.isEmpty)
+            #expect(try await server.head() == head)
+            #expect(try await Self.trainingClosed(logbook, user: "ana").count == 1)
+
+            // The rule refuses a summary with more sessions accounted for than planned.
+            let impossible = TrainingWeekClosed(
+                weekStart: CivilDate(parsing: "2026-11-09")!, weekEnd: CivilDate(parsing: "2026-11-15")!, plannedSessions: 2, completed: 2, partial: 0,
+                missed: 1, extraSessions: 0, plannedDistanceMeters: 0, doneDistanceMeters: 0, doneMovingSeconds: 0)
+            await #expect(throws: LogbookError.self) {
+                try await logbook.execute(.record(user: "ana", .trainingWeekClosed(impossible)), context: CommandContext(now: monday))
+            }
+
+            // Replayed, the read models come out the same; the timeline tells it in one line; the webhook gets it alone.
+            #expect(try await logbook.verify().allSatisfy(\.matches))
+            let lines = try await logbook.timeline(user: "ana").entries.filter { $0.type == "training.week_closed" }.map(\.description)
+            #expect(lines == ["Training week of Mon 16 Nov closed: 2 of 3 planned sessions done, 1 missed, 1 unplanned, 44.15 km done against 30.00 km planned"],
+                    "\(lines)")
+            try await eventually("the closed training week delivered") { receiver.positions.count >= 1 }
+            #expect(receiver.deliveries.flatMap(\.types) == ["training.week_closed"])
+        }
+    }
 }

@@ -50,6 +50,13 @@ enum TimelineDescriptions {
         case .statsWeekClosed(let e):
             let workouts = e.workouts == 1 ? "1 workout" : "\(grouped(e.workouts)) workouts"
             return "Week of \(day(e.weekStart)) closed: \(workouts), \(distance(e.distanceMeters)), \(duration(e.movingSeconds)) moving, \(grouped(e.steps)) steps"
+        case .trainingWeekClosed(let e):
+            let sessions = e.plannedSessions == 1 ? "1 planned session" : "\(grouped(e.plannedSessions)) planned sessions"
+            var text = "Training week of \(day(e.weekStart)) closed: \(e.completed) of \(sessions) done"
+            if e.partial > 0 { text += ", \(e.partial) in part" }
+            if e.missed > 0 { text += ", \(e.missed) missed" }
+            if e.extraSessions > 0 { text += ", \(e.extraSessions) unplanned" }
+            return text + ", \(distance(e.doneDistanceMeters)) done against \(distance(e.plannedDistanceMeters)) planned"
         case .stepsRecorded(let e):
             let total = e.samples.reduce(0) { $0 + $1.count }
             var sources: [String] = []

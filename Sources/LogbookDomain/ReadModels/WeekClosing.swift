@@ -1,7 +1,8 @@
 package import EventLog
 package import Foundation
 
-/// When a user's week is closed (`stats.week_closed`) and under which id: the week is the last
+/// When a user's week is closed (`stats.week_closed`, and `training.week_closed` when it had
+/// planned workouts) and under which ids: the week is the last
 /// one, by the user's week start, whose seventh day has passed in their time zone; the id is
 /// derived from the user and the week's first day, so closing it again (a restart, a second
 /// server) writes nothing.
@@ -19,9 +20,10 @@ package enum WeekClosing {
         return (1...max(count, 1)).reversed().map { current.adding(days: -7 * $0) }
     }
 
-    /// The id of the user's `stats.week_closed` for the week starting `weekStart`.
-    package static func eventId(user: String, weekStart: CivilDate) -> UUID {
-        DerivedIds.uuid(["stats.week_closed", user, weekStart.description])
+    /// The id of the user's `stats.week_closed` or `training.week_closed` (`type`) for the week
+    /// starting `weekStart`.
+    package static func eventId(_ type: EventType, user: String, weekStart: CivilDate) -> UUID {
+        DerivedIds.uuid([type.rawValue, user, weekStart.description])
     }
 }
 

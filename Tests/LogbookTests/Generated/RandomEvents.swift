@@ -176,6 +176,22 @@ extension WireCodecTests.Random {
                 movingSeconds: r.count(),
                 steps: r.count()
             ))
+        case .trainingWeekClosed:
+            return .trainingWeekClosed(TrainingWeekClosed(
+                weekStart: r.date(),
+                weekEnd: r.date(),
+                plannedSessions: r.count(),
+                completed: r.count(),
+                partial: r.count(),
+                missed: r.count(),
+                extraSessions: r.count(),
+                plannedDistanceMeters: r.count(),
+                doneDistanceMeters: r.count(),
+                doneMovingSeconds: r.count(),
+                compliancePercent: r.maybe { r in r.count() },
+                acuteLoad: r.maybe { r in r.count() },
+                chronicLoad: r.maybe { r in r.count() }
+            ))
         }
     }
 
@@ -246,6 +262,7 @@ extension WireCodecTests {
         case .planWorkoutRemoved(let e): try encoder.encode(e)
         case .workoutKeptSeparate(let e): try encoder.encode(e)
         case .statsWeekClosed(let e): try encoder.encode(e)
+        case .trainingWeekClosed(let e): try encoder.encode(e)
         }
         return [UInt8](data)
     }

@@ -244,6 +244,20 @@ extension BinaryEventCodec {
             w.int(e.distanceMeters)
             w.int(e.movingSeconds)
             w.int(e.steps)
+        case .trainingWeekClosed(let e):
+            w.date(e.weekStart)
+            w.date(e.weekEnd)
+            w.int(e.plannedSessions)
+            w.int(e.completed)
+            w.int(e.partial)
+            w.int(e.missed)
+            w.int(e.extraSessions)
+            w.int(e.plannedDistanceMeters)
+            w.int(e.doneDistanceMeters)
+            w.int(e.doneMovingSeconds)
+            w.optionalInt(e.compliancePercent)
+            w.optionalInt(e.acuteLoad)
+            w.optionalInt(e.chronicLoad)
         }
     }
 
@@ -515,6 +529,35 @@ extension BinaryEventCodec {
                 distanceMeters: distanceMeters,
                 movingSeconds: movingSeconds,
                 steps: steps
+            ))
+        case .trainingWeekClosed:
+            let weekStart: CivilDate = try FieldReader.date(s, &o)
+            let weekEnd: CivilDate = try FieldReader.date(s, &o)
+            let plannedSessions: Int = try FieldReader.int(s, &o)
+            let completed: Int = try FieldReader.int(s, &o)
+            let partial: Int = try FieldReader.int(s, &o)
+            let missed: Int = try FieldReader.int(s, &o)
+            let extraSessions: Int = try FieldReader.int(s, &o)
+            let plannedDistanceMeters: Int = try FieldReader.int(s, &o)
+            let doneDistanceMeters: Int = try FieldReader.int(s, &o)
+            let doneMovingSeconds: Int = try FieldReader.int(s, &o)
+            let compliancePercent: Int? = try FieldReader.optionalInt(s, &o)
+            let acuteLoad: Int? = try FieldReader.optionalInt(s, &o)
+            let chronicLoad: Int? = try FieldReader.optionalInt(s, &o)
+            return .trainingWeekClosed(TrainingWeekClosed(
+                weekStart: weekStart,
+                weekEnd: weekEnd,
+                plannedSessions: plannedSessions,
+                completed: completed,
+                partial: partial,
+                missed: missed,
+                extraSessions: extraSessions,
+                plannedDistanceMeters: plannedDistanceMeters,
+                doneDistanceMeters: doneDistanceMeters,
+                doneMovingSeconds: doneMovingSeconds,
+                compliancePercent: compliancePercent,
+                acuteLoad: acuteLoad,
+                chronicLoad: chronicLoad
             ))
         }
     }

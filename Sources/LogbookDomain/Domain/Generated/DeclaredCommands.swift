@@ -14,6 +14,7 @@ extension Decider {
         case .planWorkoutRemoved(let e): return try removePlannedWorkout(e, user: user)
         case .workoutKeptSeparate(let e): return try keepSeparate(e, user: user)
         case .statsWeekClosed(let e): return try closeWeek(e, user: user)
+        case .trainingWeekClosed(let e): return try closeTrainingWeek(e, user: user)
         default:
             throw LogbookError.invalidArgument(
                 name: "type", reason: "\(event.type.rawValue) is recorded by a command of its own, not by Command.record")

@@ -36,6 +36,7 @@ public enum DomainEvent: Sendable, Hashable {
     case planWorkoutRemoved(PlannedWorkoutReference)
     case workoutKeptSeparate(WorkoutKeptSeparate)
     case statsWeekClosed(StatsWeekClosed)
+    case trainingWeekClosed(TrainingWeekClosed)
 
     /// The event's type (its name on the wire and in the log).
     public var type: EventType {
@@ -69,6 +70,7 @@ public enum DomainEvent: Sendable, Hashable {
         case .planWorkoutRemoved: .planWorkoutRemoved
         case .workoutKeptSeparate: .workoutKeptSeparate
         case .statsWeekClosed: .statsWeekClosed
+        case .trainingWeekClosed: .trainingWeekClosed
         }
     }
 
@@ -121,6 +123,7 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
     case planWorkoutRemoved = "plan.workout_removed"
     case workoutKeptSeparate = "workout.kept_separate"
     case statsWeekClosed = "stats.week_closed"
+    case trainingWeekClosed = "training.week_closed"
 
     /// The schema version written today. Older versions are upcast when read.
     public var currentSchemaVersion: UInt32 {
@@ -143,7 +146,7 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
         case .goalSet, .goalCleared, .goalDefaultSet: .goals
         case .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset: .places
         case .placeAdded, .placeUpdated: .catalog
-        case .targetSet, .targetCleared, .planWorkoutPlanned, .planWorkoutChanged, .planWorkoutRemoved: .training
+        case .targetSet, .targetCleared, .planWorkoutPlanned, .planWorkoutChanged, .planWorkoutRemoved, .trainingWeekClosed: .training
         case .statsWeekClosed: .stats
         }
     }
@@ -185,6 +188,7 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
         case .planWorkoutRemoved: 26
         case .workoutKeptSeparate: 27
         case .statsWeekClosed: 28
+        case .trainingWeekClosed: 29
         }
     }
 }
@@ -329,4 +333,9 @@ extension EventKey where Payload == WorkoutKeptSeparate {
 extension EventKey where Payload == StatsWeekClosed {
     /// `stats.week_closed`.
     public static var statsWeekClosed: Self { Self(type: .statsWeekClosed) { if case .statsWeekClosed(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == TrainingWeekClosed {
+    /// `training.week_closed`.
+    public static var trainingWeekClosed: Self { Self(type: .trainingWeekClosed) { if case .trainingWeekClosed(let e) = $0 { e } else { nil } } }
 }

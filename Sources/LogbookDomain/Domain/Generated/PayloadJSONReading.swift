@@ -39,6 +39,7 @@ enum PayloadJSONReading {
         case .planWorkoutRemoved: return .planWorkoutRemoved(try readPlannedWorkoutReference(&r, version: version))
         case .workoutKeptSeparate: return .workoutKeptSeparate(try readWorkoutKeptSeparate(&r, version: version))
         case .statsWeekClosed: return .statsWeekClosed(try readStatsWeekClosed(&r, version: version))
+        case .trainingWeekClosed: return .trainingWeekClosed(try readTrainingWeekClosed(&r, version: version))
         }
     }
 
@@ -652,6 +653,56 @@ enum PayloadJSONReading {
             distanceMeters: try r.required(distanceMeters, "distanceMeters"),
             movingSeconds: try r.required(movingSeconds, "movingSeconds"),
             steps: try r.required(steps, "steps")
+        )
+    }
+
+    static func readTrainingWeekClosed(_ r: inout JSONReader, version: UInt32) throws(JSONReadError) -> TrainingWeekClosed {
+        _ = version
+        var weekStart: CivilDate?
+        var weekEnd: CivilDate?
+        var plannedSessions: Int?
+        var completed: Int?
+        var partial: Int?
+        var missed: Int?
+        var extraSessions: Int?
+        var plannedDistanceMeters: Int?
+        var doneDistanceMeters: Int?
+        var doneMovingSeconds: Int?
+        var compliancePercent: Int?
+        var acuteLoad: Int?
+        var chronicLoad: Int?
+        try r.readObject { (r, key) throws(JSONReadError) in
+            switch key {
+            case "weekStart": try r.read(&weekStart)
+            case "weekEnd": try r.read(&weekEnd)
+            case "plannedSessions": try r.read(&plannedSessions, within: 0...Int.max)
+            case "completed": try r.read(&completed, within: 0...Int.max)
+            case "partial": try r.read(&partial, within: 0...Int.max)
+            case "missed": try r.read(&missed, within: 0...Int.max)
+            case "extraSessions": try r.read(&extraSessions, within: 0...Int.max)
+            case "plannedDistanceMeters": try r.read(&plannedDistanceMeters, within: 0...Int.max)
+            case "doneDistanceMeters": try r.read(&doneDistanceMeters, within: 0...Int.max)
+            case "doneMovingSeconds": try r.read(&doneMovingSeconds, within: 0...Int.max)
+            case "compliancePercent": try r.read(&compliancePercent, within: 0...Int.max)
+            case "acuteLoad": try r.read(&acuteLoad, within: 0...Int.max)
+            case "chronicLoad": try r.read(&chronicLoad, within: 0...Int.max)
+            default: throw r.unknownField()
+            }
+        }
+        return TrainingWeekClosed(
+            weekStart: try r.required(weekStart, "weekStart"),
+            weekEnd: try r.required(weekEnd, "weekEnd"),
+            plannedSessions: try r.required(plannedSessions, "plannedSessions"),
+            completed: try r.required(completed, "completed"),
+            partial: try r.required(partial, "partial"),
+            missed: try r.required(missed, "missed"),
+            extraSessions: try r.required(extraSessions, "extraSessions"),
+            plannedDistanceMeters: try r.required(plannedDistanceMeters, "plannedDistanceMeters"),
+            doneDistanceMeters: try r.required(doneDistanceMeters, "doneDistanceMeters"),
+            doneMovingSeconds: try r.required(doneMovingSeconds, "doneMovingSeconds"),
+            compliancePercent: compliancePercent,
+            acuteLoad: acuteLoad,
+            chronicLoad: chronicLoad
         )
     }
 

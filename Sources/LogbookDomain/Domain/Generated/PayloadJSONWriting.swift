@@ -37,6 +37,7 @@ enum PayloadJSONWriting {
         case .planWorkoutRemoved(let e): writePlannedWorkoutReference(e, &w)
         case .workoutKeptSeparate(let e): writeWorkoutKeptSeparate(e, &w)
         case .statsWeekClosed(let e): writeStatsWeekClosed(e, &w)
+        case .trainingWeekClosed(let e): writeTrainingWeekClosed(e, &w)
         }
     }
 
@@ -290,6 +291,24 @@ enum PayloadJSONWriting {
         w.key("weekEnd"); w.date(e.weekEnd)
         w.key("weekStart"); w.date(e.weekStart)
         w.key("workouts"); w.int(e.workouts)
+        w.endObject()
+    }
+
+    static func writeTrainingWeekClosed(_ e: TrainingWeekClosed, _ w: inout JSONWriter) {
+        w.beginObject()
+        if let value = e.acuteLoad { w.key("acuteLoad"); w.int(value) }
+        if let value = e.chronicLoad { w.key("chronicLoad"); w.int(value) }
+        w.key("completed"); w.int(e.completed)
+        if let value = e.compliancePercent { w.key("compliancePercent"); w.int(value) }
+        w.key("doneDistanceMeters"); w.int(e.doneDistanceMeters)
+        w.key("doneMovingSeconds"); w.int(e.doneMovingSeconds)
+        w.key("extraSessions"); w.int(e.extraSessions)
+        w.key("missed"); w.int(e.missed)
+        w.key("partial"); w.int(e.partial)
+        w.key("plannedDistanceMeters"); w.int(e.plannedDistanceMeters)
+        w.key("plannedSessions"); w.int(e.plannedSessions)
+        w.key("weekEnd"); w.date(e.weekEnd)
+        w.key("weekStart"); w.date(e.weekStart)
         w.endObject()
     }
 

@@ -542,3 +542,41 @@ public struct StatsWeekClosed: Sendable, Hashable, Codable {
         self.steps = steps
     }
 }
+
+/// `training.week_closed`: one of the user's weeks with planned workouts has ended in their time zone; the plan against
+/// what was done as the training read models held them when it was closed, for notifications (a webhook on this type).
+/// Appended by the week closer to the user's training stream, once: its id is derived from the user and the week.
+public struct TrainingWeekClosed: Sendable, Hashable, Codable {
+    public var weekStart: CivilDate
+    public var weekEnd: CivilDate
+    public var plannedSessions: Int
+    public var completed: Int
+    public var partial: Int
+    public var missed: Int
+    public var extraSessions: Int
+    public var plannedDistanceMeters: Int
+    public var doneDistanceMeters: Int
+    public var doneMovingSeconds: Int
+    public var compliancePercent: Int?
+    public var acuteLoad: Int?
+    public var chronicLoad: Int?
+
+    /// A value of every field.
+    public init(
+        weekStart: CivilDate, weekEnd: CivilDate, plannedSessions: Int, completed: Int, partial: Int, missed: Int, extraSessions: Int, plannedDistanceMeters: Int, doneDistanceMeters: Int, doneMovingSeconds: Int, compliancePercent: Int? = nil, acuteLoad: Int? = nil, chronicLoad: Int? = nil
+    ) {
+        self.weekStart = weekStart
+        self.weekEnd = weekEnd
+        self.plannedSessions = plannedSessions
+        self.completed = completed
+        self.partial = partial
+        self.missed = missed
+        self.extraSessions = extraSessions
+        self.plannedDistanceMeters = plannedDistanceMeters
+        self.doneDistanceMeters = doneDistanceMeters
+        self.doneMovingSeconds = doneMovingSeconds
+        self.compliancePercent = compliancePercent
+        self.acuteLoad = acuteLoad
+        self.chronicLoad = chronicLoad
+    }
+}
