@@ -67,8 +67,9 @@ final class LogWriter: Sendable {
         }
         if batch.appends.isEmpty && checkpoints.isEmpty { return rejected.map { .failure($0.problem) } }
         let prepared = batch
-        statistics.enqueued(1)
-        defer { statistics.answered(1) }
+        let appending = prepared.appends.count
+        statistics.enqueued(appending)
+        defer { statistics.answered(appending) }
         let written = try await withCheckedThrowingContinuation { continuation in
             let job = WriteJob(batch: prepared, checkpoints: checkpoints, continuation: continuation)
             if !queue.enqueue(job) { continuation.resume(throwing: EventStoreError.closed) }

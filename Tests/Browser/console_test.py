@@ -165,6 +165,13 @@ def main():
         wait_until(lambda: number(page.inner_text('[data-field=head]')) == head, 10, 'the overview to show the appended head')
         measured['overview_live_update_ms'] = round((time.time() - started) * 1000)
         controls = {'overview': keyboard_reaches_every_action(page, check, 'overview')}
+        # The skip link (the Tab stop before the pages' links) moves focus to the page and stays on it.
+        page.focus('nav a[href="#/overview"]')
+        page.keyboard.press('Shift+Tab')
+        check.that(page.evaluate("() => document.activeElement.className") == 'skip', 'the skip link is not the Tab stop before the pages')
+        page.keyboard.press('Enter')
+        check.that(page.evaluate("() => document.activeElement.id") == 'page' and page.get_attribute('main', 'data-loaded') == 'overview'
+                   and page.url.endswith('#/overview'), 'the skip link left the page')
 
         # Caches first (the user page's queries fill them): entries equal the API's.
         page.goto(f'{base}/console/#/caches')
@@ -242,6 +249,9 @@ def main():
         check.that(args.erase in dialog_text, 'the erasure dialog does not name the user')
         confirm = page.locator('dialog button.danger')
         check.that(confirm.is_disabled(), 'erasure can be confirmed without typing the user')
+        page.keyboard.press('Escape')   # closed without erasing, then opened again
+        check.that(page.locator('dialog').count() == 0, 'a closed erasure dialog stays in the page')
+        page.click('#erase')
         page.fill('#erase-confirm', args.erase)
         page.screenshot(path=f'{args.screenshots}/4-users-erase.png', full_page=True)
         confirm.click()

@@ -24,8 +24,11 @@ struct ConsoleTests {
     @Test("The console's files: a redirect to the slash, a strict CSP on each, ETag revalidation, no inline code, under 200 kB")
     func files() async throws {
         try await withServer { server in
-            let bare = try await server.client.execute(uri: "/console", method: .get, headers: [:], body: nil)
-            #expect(bare.status == .movedPermanently && bare.headers[.location] == "/console/")
+            // Relative: `//console` must not send the browser to a host named console.
+            for path in ["/console", "//console"] {
+                let bare = try await server.client.execute(uri: path, method: .get, headers: [:], body: nil)
+                #expect(bare.status == .movedPermanently && bare.headers[.location] == "console/", "\(path)")
+            }
             var total = 0
             for name in ["", "console.css", "app.js", "api.js", "view.js", "overview.js", "readmodels.js", "log.js", "users.js", "caches.js", "webhooks.js"] {
                 let response = try await server.client.execute(uri: "/console/" + name, method: .get, headers: [:], body: nil)

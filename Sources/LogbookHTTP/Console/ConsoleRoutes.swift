@@ -28,8 +28,10 @@ struct ConsoleRoutes<Context: LogbookRouteContext> {
         // `/console` and `/console/` reach the same route; the page's relative links need the slash.
         group.get("console") { request, _ in
             guard request.uri.path.hasSuffix("/") else {
+                // Relative, so it stays on this server whatever the path held (`//console` would
+                // make an absolute `//console/` another host).
                 var headers = Self.securityHeaders
-                headers[.location] = request.uri.path + "/"
+                headers[.location] = "console/"
                 return Response(status: .movedPermanently, headers: headers)
             }
             return Self.answer(ConsoleAssets.file(named: "index.html"), request: request)

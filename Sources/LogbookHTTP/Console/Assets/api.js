@@ -10,11 +10,15 @@ export class ApiError extends Error {
   }
 }
 
-/** The API under `base` (the prefix the console is served under) with one bearer token. */
+/**
+ * The API under `base` (this origin and the prefix the console is served under) with one bearer
+ * token; every request is cancelled when `signal` aborts (the page it was made for is gone).
+ */
 export class Api {
-  constructor(base, token) {
+  constructor(base, token, signal) {
     this.base = base;
     this.token = token;
+    this.signal = signal;
   }
 
   headers(extra = {}) {
@@ -22,7 +26,7 @@ export class Api {
   }
 
   async request(method, path, body) {
-    const init = { method, headers: this.headers(body === undefined ? {} : { 'Content-Type': 'application/json' }) };
+    const init = { method, signal: this.signal, headers: this.headers(body === undefined ? {} : { 'Content-Type': 'application/json' }) };
     if (body !== undefined) init.body = JSON.stringify(body);
     const response = await fetch(this.base + path, init);
     const text = await response.text();
@@ -40,7 +44,7 @@ export class Api {
 
   /** An SVG answer as text (charts), or null when the server has none (404). */
   async svg(path) {
-    const response = await fetch(this.base + path, { headers: this.headers({ Accept: 'image/svg+xml' }) });
+    const response = await fetch(this.base + path, { signal: this.signal, headers: this.headers({ Accept: 'image/svg+xml' }) });
     if (response.status === 404) return null;
     if (!response.ok) throw new ApiError(response.status, response.statusText);
     return response.text();
@@ -48,12 +52,13 @@ export class Api {
 
   /**
    * Reads Server-Sent Events from `path` (fetch, so the token goes in a header), calling
-   * `onEvent({event, id, data})` for each, until `signal` aborts or the stream ends.
+   * `onEvent({event, id, data})` for each, until `signal` (or the page's) aborts or the stream ends.
    */
   async stream(path, signal, onEvent, lastEventId) {
     const headers = this.headers({ Accept: 'text/event-stream' });
     if (lastEventId !== undefined) headers['Last-Event-ID'] = String(lastEventId);
-    const response = await fetch(this.base + path, { headers, signal });
+    const both = this.signal ? AbortSignal.any([signal, this.signal]) : signal;
+    const response = await fetch(this.base + path, { headers, signal: both });
     if (!response.ok) throw new ApiError(response.status, response.statusText);
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';

@@ -18,8 +18,9 @@ const pages = {
   webhooks: ['Webhooks', webhooks],
 };
 
-// The prefix the routes are mounted under: everything before /console/.
-const base = location.pathname.replace(/\/console\/.*$/, '');
+// The API's absolute address on this origin: the prefix the routes are mounted under (everything
+// before /console/), repeated slashes collapsed, so no path can make it another host.
+const base = location.origin + location.pathname.replace(/\/{2,}/g, '/').replace(/\/console\/.*$/, '');
 const storageKey = 'logbook-console-token';
 let current = null;
 
@@ -67,31 +68,40 @@ async function signIn(token) {
   else show();
 }
 
+/** The token was refused (expired): back to the sign-in form. */
+function expired() {
+  sessionStorage.removeItem(storageKey);
+  if (current) current.abort();
+  signInForm('The token has expired or was refused; sign in again.');
+}
+
 async function show() {
+  const main = document.getElementById('page');
+  delete main.dataset.loaded;
   const token = sessionStorage.getItem(storageKey);
   if (!token) return signInForm();
-  const [name, ...rest] = location.hash.replace(/^#\//, '').split('/');
-  const entry = pages[name] || pages.overview;
+  const [asked, ...rest] = location.hash.replace(/^#\//, '').split('/');
+  const name = Object.hasOwn(pages, asked) ? asked : 'overview';
+  const entry = pages[name];
   if (current) current.abort();
-  current = new AbortController();
+  const controller = new AbortController();
+  current = controller;
   for (const link of document.querySelectorAll('nav a')) {
     if (link.getAttribute('href') === `#/${name}`) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
   }
-  const main = document.getElementById('page');
   main.replaceChildren(h('h2', {}, entry[0]));
   document.title = `${entry[0]} · Logbook console`;
-  const api = new Api(base, token);
+  // Requests of this page are cancelled when another page is shown, so a slow one never writes into it.
+  const api = new Api(base, token, controller.signal);
   try {
-    await entry[1].render({ api, main, status, signal: current.signal, args: rest.map(decodeURIComponent) });
+    await entry[1].render({ api, main, status, expired, signal: controller.signal, args: rest.map(decodeURIComponent) });
+    if (controller.signal.aborted) return;
     main.dataset.loaded = name;
     main.focus();
   } catch (error) {
-    if (error.name === 'AbortError') return;
-    if (error instanceof ApiError && error.status === 401) {
-      sessionStorage.removeItem(storageKey);
-      return signInForm('The token has expired or was refused; sign in again.');
-    }
+    if (controller.signal.aborted || error.name === 'AbortError') return;
+    if (error instanceof ApiError && error.status === 401) return expired();
     main.append(h('p', { class: 'error', role: 'alert' }, `Could not load this page: ${error.message}`));
   }
 }
@@ -112,11 +122,17 @@ function start() {
   document.getElementById('sign-out').addEventListener('click', () => {
     sessionStorage.removeItem(storageKey);
     if (current) current.abort();
-    location.hash = '';
+    history.replaceState(null, '', location.pathname);   // no hashchange: the message stays
     signInForm('Signed out.');
   });
+  // The skip link moves focus to the page; it is no page of its own.
+  document.querySelector('.skip').addEventListener('click', (event) => {
+    event.preventDefault();
+    document.getElementById('page').focus();
+  });
   window.addEventListener('hashchange', () => {
-    if (!signInFromLink()) show();
+    if (signInFromLink()) return;
+    if (location.hash.startsWith('#/')) show();
   });
   if (signInFromLink()) return;
   const form = document.getElementById('sign-in-form');

@@ -9,7 +9,7 @@ function summary(event) {
   return event.erased ? h('span', { class: 'warn' }, 'tombstone (erased)') : event.type;
 }
 
-export async function render({ api, main, signal, status }) {
+export async function render({ api, main, signal, status, expired }) {
   const detail = h('section', { id: 'event-detail', 'aria-label': 'The chosen event', tabindex: '-1' });
   const results = h('div', { id: 'log-results' });
   const overview = await api.get('/admin/overview');
@@ -31,11 +31,14 @@ export async function render({ api, main, signal, status }) {
     ]);
   }
 
-  /** The first position recorded at or after `time`, by bisection (the log is in commit order). */
+  /**
+   * The first position recorded at or after `time`, by bisection (the log is in commit order);
+   * one past the head when every event is older.
+   */
   async function positionAt(time) {
     const target = Date.parse(time);
     if (Number.isNaN(target)) throw new Error(`"${time}" is not a time (e.g. 2026-10-28T08:00:00Z)`);
-    let low = 1, high = overview.head;
+    let low = 1, high = overview.head + 1;
     while (low < high) {
       const middle = Math.floor((low + high) / 2);
       const page = await api.get(`/log?from=${middle}&limit=1`);
@@ -88,9 +91,16 @@ export async function render({ api, main, signal, status }) {
     tailBox.replaceChildren(table(`Live tail (${tailController ? 'running' : 'paused'}), after position ${count(lastSeen)}`,
       [['Position', true], ['Recorded'], ['Stream'], ['Type'], ['Subject'], ['']], rows(tailRows), { id: 'tail-table' }));
   }
+  function paused() {
+    tailController = null;
+    tailButton.textContent = 'Resume the live tail';
+    tailButton.setAttribute('aria-pressed', 'false');
+    drawTail();
+  }
   async function tail() {
-    tailController = new AbortController();
-    signal.addEventListener('abort', () => tailController && tailController.abort());
+    const controller = new AbortController();
+    tailController = controller;
+    signal.addEventListener('abort', () => controller.abort(), { once: true });
     tailButton.textContent = 'Pause the live tail';
     tailButton.setAttribute('aria-pressed', 'true');
     drawTail();
@@ -103,16 +113,18 @@ export async function render({ api, main, signal, status }) {
         drawTail();
       }, lastSeen);
     } catch (error) {
+      if (error.status === 401) return expired();
       if (error.name !== 'AbortError') status(`Tail stopped: ${error.message}`);
+    } finally {
+      // Ended by a pause, the server (a token's expiry) or a failure: it shows as paused.
+      if (tailController === controller && !signal.aborted) paused();
     }
   }
   tailButton.addEventListener('click', () => {
     if (tailController) {
-      tailController.abort();
-      tailController = null;
-      tailButton.textContent = 'Resume the live tail';
-      tailButton.setAttribute('aria-pressed', 'false');
-      drawTail();
+      const controller = tailController;
+      paused();
+      controller.abort();
     } else {
       tail();
     }

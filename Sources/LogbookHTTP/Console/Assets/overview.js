@@ -33,7 +33,7 @@ function renderOverview(body, o) {
   body.dataset.head = String(o.head);
 }
 
-export async function render({ api, main, signal, status }) {
+export async function render({ api, main, signal, status, expired }) {
   const body = h('div', { id: 'overview', 'aria-live': 'off' });
   main.append(h('p', { class: 'muted' }, 'Live: one sample a second.'), body);
   renderOverview(body, await api.get('/admin/overview'));
@@ -48,6 +48,7 @@ export async function render({ api, main, signal, status }) {
         });
       } catch (error) {
         if (signal.aborted) return;
+        if (error.status === 401) return expired();
         status(`Overview stream interrupted (${error.message}); retrying`);
       }
       await new Promise((resolve) => setTimeout(resolve, 2000));

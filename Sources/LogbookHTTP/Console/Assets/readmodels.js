@@ -5,10 +5,11 @@ import { h, count, fixed, seconds, table } from './view.js';
 
 /** How far a job has come, from 0 to 1, and its events (or bytes) done. */
 function progressOf(job) {
-  if (job.state === 'succeeded') return { fraction: 1, done: job.progress ? job.progress.eventsFolded : undefined };
+  if (job.state === 'succeeded') return { fraction: 1 };
   if (job.progress) {
-    const { position, head, finished, eventsFolded } = job.progress;
-    return { fraction: finished ? 1 : head > 0 ? Math.min(1, position / head) : 0, done: eventsFolded, left: Math.max(0, head - position) };
+    // Rate and time left both from positions: events folded per second is the position's pace.
+    const { position, head, finished } = job.progress;
+    return { fraction: finished ? 1 : head > 0 ? Math.min(1, position / head) : 0, done: position, left: Math.max(0, head - position) };
   }
   if (job.backupProgress) {
     const { bytesCopied, sourceBytes } = job.backupProgress;

@@ -67,7 +67,8 @@ export async function render({ api, main, status, args }) {
       h('p', {}, `This destroys ${user}'s key: their payloads become unreadable for good and every read model forgets them. It cannot be undone.`),
       h('label', { for: 'erase-confirm' }, `Type ${user} to confirm`), typed, h('div', { class: 'actions' }, confirm, cancel), message);
     typed.addEventListener('input', () => { confirm.disabled = typed.value !== user; });
-    cancel.addEventListener('click', () => { dialog.close(); dialog.remove(); });
+    cancel.addEventListener('click', () => dialog.close());
+    dialog.addEventListener('close', () => dialog.remove());   // Escape closes it too
     confirm.addEventListener('click', async () => {
       try {
         await api.delete(`/users/${encodeURIComponent(user)}`);
