@@ -76,6 +76,13 @@ def wait_until(predicate, seconds, message):
     raise AssertionError(f'timed out after {seconds} s: {message}')
 
 
+def no_stray_text(page, check, name):
+    """No value rendered as JavaScript's own text (a node or array stringified, an absent value)."""
+    lines = [line.strip() for line in page.inner_text('main').split('\n')]
+    stray = [line for line in lines if '[object ' in line or line in ('null', 'undefined', 'NaN')]
+    check.that(not stray, f'{name}: stray text {stray[:3]}')
+
+
 def keyboard_reaches_every_action(page, check, name):
     """Tabs from the top of the document until focus wraps; every visible control must be reached."""
     controls = page.eval_on_selector_all(
@@ -139,6 +146,7 @@ def main():
         page.fill('#token', args.user_token)
         page.click('#sign-in-form button[type=submit]')
         page.wait_for_selector('#sign-in-error:has-text("not an administrator")', timeout=10_000)
+        no_stray_text(page, check, '0-sign-in-refused')
         page.screenshot(path=f'{args.screenshots}/0-sign-in-refused.png', full_page=True)
         errors.clear()  # the refusals' 401 and 403 are logged by the browser as failed loads
 
@@ -154,6 +162,7 @@ def main():
         shown_types = page.eval_on_selector_all('#events-by-type tbody tr', "rows => rows.map(r => [r.cells[0].textContent, r.cells[1].textContent])")
         check.that([(t, number(c)) for t, c in shown_types] == [(e['type'], e['count']) for e in expected['eventsByType']],
                    'overview: events by type differ from the API')
+        no_stray_text(page, check, '1-overview')
         page.screenshot(path=f'{args.screenshots}/1-overview.png', full_page=True)
 
         # An append moves the overview live (over SSE, no reload).
@@ -178,6 +187,7 @@ def main():
         loaded('caches')
         for cache in api(base, admin, 'GET', '/admin/caches'):
             check.that(number(page.inner_text(f'[data-field="entries-{cache["name"]}"]')) == cache['entries'], f'caches: {cache["name"]} entries differ')
+        no_stray_text(page, check, '5-caches')
         page.screenshot(path=f'{args.screenshots}/5-caches.png', full_page=True)
         controls['caches'] = keyboard_reaches_every_action(page, check, 'caches')
 
@@ -195,6 +205,7 @@ def main():
         page.wait_for_selector(f'progress[data-job="{job}"][value="100"]', timeout=120_000)
         page.wait_for_selector('#job-table tbody tr:first-child [data-state=succeeded]', timeout=30_000)
         check.that(api(base, admin, 'GET', f'/admin/jobs/{job}')['state'] == 'succeeded', 'the rebuild job did not succeed')
+        no_stray_text(page, check, '2-read-models')
         page.screenshot(path=f'{args.screenshots}/2-read-models.png', full_page=True)
 
         # Log: a type filter, an event's envelope and payload, and the live tail.
@@ -220,6 +231,7 @@ def main():
         page.click('#tail-toggle')
         page.wait_for_selector('#tail-table caption:has-text("paused")')
         controls['log'] = keyboard_reaches_every_action(page, check, 'log')
+        no_stray_text(page, check, '3-log')
         page.screenshot(path=f'{args.screenshots}/3-log.png', full_page=True)
 
         # Users: the week's steps and goals equal the API's; an activity's route (a GPX run imported
@@ -241,6 +253,7 @@ def main():
             page.click(f'#activity-table tbody tr:nth-child({tracked + 1}) button')
             page.wait_for_selector('#activity svg polyline', timeout=10_000)
         controls['users'] = keyboard_reaches_every_action(page, check, 'users')
+        no_stray_text(page, check, '4-users')
         page.screenshot(path=f'{args.screenshots}/4-users.png', full_page=True)
         page.goto(f'{base}/console/#/users/{args.erase}')
         loaded('users')
@@ -256,6 +269,7 @@ def main():
             check.that(False, 'a closed erasure dialog stays in the page')
         page.click('#erase')
         page.fill('#erase-confirm', args.erase)
+        no_stray_text(page, check, '4-users-erase')
         page.screenshot(path=f'{args.screenshots}/4-users-erase.png', full_page=True)
         confirm.click()
         page.wait_for_selector('dialog [role=alert]:has-text("was erased")', timeout=30_000)
@@ -267,6 +281,7 @@ def main():
         loaded('webhooks')
         check.that(hook['id'] in page.inner_text('#webhook-table'), 'webhooks: the new webhook is not listed')
         controls['webhooks'] = keyboard_reaches_every_action(page, check, 'webhooks')
+        no_stray_text(page, check, '6-webhooks')
         page.screenshot(path=f'{args.screenshots}/6-webhooks.png', full_page=True)
         api(base, admin, 'DELETE', f'/admin/webhooks/{hook["id"]}')
 

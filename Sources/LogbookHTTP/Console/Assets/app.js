@@ -1,7 +1,7 @@
 // The console's shell: sign-in (a pasted token or the link `logbook console-url` prints, kept in
 // this tab's session storage only), the hash router over the pages, and the status line.
 import { Api, ApiError } from './api.js';
-import { h } from './view.js';
+import { h, fill } from './view.js';
 import * as overview from './overview.js';
 import * as readModels from './readmodels.js';
 import * as log from './log.js';
@@ -41,7 +41,7 @@ function signInForm(message) {
     event.preventDefault();
     signIn(form.elements.token.value.trim());
   });
-  main.replaceChildren(h('section', { id: 'sign-in', 'aria-labelledby': 'sign-in-title' },
+  fill(main, h('section', { id: 'sign-in', 'aria-labelledby': 'sign-in-title' },
     h('h2', { id: 'sign-in-title' }, 'Sign in'),
     h('p', {}, 'Paste an administrator\'s bearer token, or open the link ', h('code', {}, 'logbook console-url'),
       ' prints. The token stays in this tab only.'),
@@ -90,7 +90,7 @@ async function show() {
     if (link.getAttribute('href') === `#/${name}`) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
   }
-  main.replaceChildren(h('h2', {}, entry[0]));
+  fill(main, h('h2', {}, entry[0]));
   document.title = `${entry[0]} · Logbook console`;
   // Requests of this page are cancelled when another page is shown, so a slow one never writes into it.
   const api = new Api(base, token, controller.signal);

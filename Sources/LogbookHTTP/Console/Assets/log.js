@@ -1,7 +1,7 @@
 // Log: browse by stream prefix, event type, subject (user) and time (found by bisecting the
 // log's positions on recordedAt); an event's envelope and payload (tombstones shown as such);
 // and a live tail that pauses and resumes where it stopped.
-import { h, count, table } from './view.js';
+import { h, count, table, fill } from './view.js';
 
 const pageSize = 50;
 
@@ -16,7 +16,7 @@ export async function render({ api, main, signal, status, expired }) {
   const types = overview.eventsByType.map((entry) => entry.type).filter((type) => !type.startsWith('('));
 
   function show(event) {
-    detail.replaceChildren(
+    fill(detail, 
       h('h3', {}, `Event ${count(event.position)}: `, summary(event)),
       event.erased ? h('p', { class: 'warn' }, 'This event\'s payload was erased with its user; only the envelope remains.') : null,
       h('pre', { class: 'mono', 'data-field': 'event-json' }, JSON.stringify(event, null, 2)));
@@ -63,11 +63,11 @@ export async function render({ api, main, signal, status, expired }) {
         if (values.prefix) query.set('prefix', values.prefix.trim());
         events = (await api.get(`/log?${query}`)).events;
       }
-      results.replaceChildren(table(`${events.length} events from position ${count(from)}${values.type ? ` of type ${values.type}` : ''}${values.prefix ? ` in streams ${values.prefix}…` : ''}${values.subject ? ` of ${values.subject}` : ''}`,
+      fill(results, table(`${events.length} events from position ${count(from)}${values.type ? ` of type ${values.type}` : ''}${values.prefix ? ` in streams ${values.prefix}…` : ''}${values.subject ? ` of ${values.subject}` : ''}`,
         [['Position', true], ['Recorded'], ['Stream'], ['Type'], ['Subject'], ['']], rows(events), { id: 'log-table' }));
       status(`${events.length} events shown`);
     } catch (error) {
-      results.replaceChildren(h('p', { class: 'error', role: 'alert' }, error.detail || error.message));
+      fill(results, h('p', { class: 'error', role: 'alert' }, error.detail || error.message));
     }
   }
 
@@ -88,7 +88,7 @@ export async function render({ api, main, signal, status, expired }) {
   let lastSeen = overview.head;
   const tailButton = h('button', { type: 'button', id: 'tail-toggle', 'aria-pressed': 'false' }, 'Start the live tail');
   function drawTail() {
-    tailBox.replaceChildren(table(`Live tail (${tailController ? 'running' : 'paused'}), after position ${count(lastSeen)}`,
+    fill(tailBox, table(`Live tail (${tailController ? 'running' : 'paused'}), after position ${count(lastSeen)}`,
       [['Position', true], ['Recorded'], ['Stream'], ['Type'], ['Subject'], ['']], rows(tailRows), { id: 'tail-table' }));
   }
   function paused() {

@@ -1,12 +1,12 @@
 // Overview: the log's head, append rate and commit latency (live over SSE, one sample a second),
 // storage and readers, the writer's queue, events by type, and where this server's read models stand.
-import { h, cards, count, fixed, bytes, table, lineChart, barChart } from './view.js';
+import { h, cards, count, fixed, bytes, table, lineChart, barChart, fill } from './view.js';
 
 function renderOverview(body, o) {
   const slowest = o.readModels.reduce((low, model) => Math.min(low, model.position), o.head);
   const maxLag = o.readModels.reduce((high, model) => Math.max(high, model.lag), 0);
   const stalled = o.readModels.filter((model) => model.stalled).map((model) => model.projection);
-  body.replaceChildren(
+  fill(body, 
     cards('The log', [
       ['Head position', count(o.head), 'head'],
       ['Appended (events/s, 10 s)', fixed(o.eventsPerSecond), 'events-per-second'],

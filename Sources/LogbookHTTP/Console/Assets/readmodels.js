@@ -1,7 +1,7 @@
 // Read models: code version, checkpoint, lag in events and seconds, digest and last rebuild of
 // each; rebuild (in place or beside the live one), verify and backup jobs with progress bars,
 // rate and time left, and cancel; stall detection from the overview's sampler.
-import { h, count, fixed, seconds, table } from './view.js';
+import { h, count, fixed, seconds, table, fill } from './view.js';
 
 /** How far a job has come, from 0 to 1, and its events (or bytes) done. */
 function progressOf(job) {
@@ -81,7 +81,7 @@ export async function render({ api, main, signal, status }) {
         for (const name of job.projections) rebuilt.set(name, job.finishedAt);
       }
     }
-    models.replaceChildren(table('Every read model on this server', [
+    fill(models, table('Every read model on this server', [
       ['Read model'], ['Code version', true], ['Position', true], ['Lag (events)', true], ['Lag (s)', true], ['State'], ['Digest'], ['Last rebuild'], ['Actions'],
     ], projections.map((p) => {
       const sampled = stall.get(p.projection);
@@ -99,7 +99,7 @@ export async function render({ api, main, signal, status }) {
           h('button', { type: 'button', onclick: () => start(`/admin/rebuild?wait=false&mode=background&projections=${p.projection}`, `Upgrade of ${p.projection}`), 'aria-label': `Rebuild ${p.projection} beside the live one` }, 'Upgrade')),
       ];
     }), { id: 'read-model-table' }));
-    jobsBox.replaceChildren(table('Jobs, newest first', [
+    fill(jobsBox, table('Jobs, newest first', [
       ['Job'], ['Kind'], ['Read models'], ['State'], ['Progress'], ['Done', true], ['Rate', true], ['Time left', true], ['Error'], ['Actions'],
     ], jobs.map(jobRow), { id: 'job-table' }));
     clearTimeout(timer);

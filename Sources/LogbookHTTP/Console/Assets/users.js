@@ -1,7 +1,7 @@
 // Users: find one by id; their profile, the week's chart, goals, timeline (human lines), and
 // activities with the route drawn from route.geojson and the server's charts; erasure behind a
 // confirmation that names the user.
-import { h, count, fixed, table, svgDocument } from './view.js';
+import { h, count, fixed, table, svgDocument, fill } from './view.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -37,7 +37,7 @@ export async function render({ api, main, status, args }) {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const values = Object.fromEntries(new FormData(form).entries());
-    load(values.user.trim(), values.week.trim()).catch((error) => found.replaceChildren(h('p', { class: 'error', role: 'alert' }, error.detail || error.message)));
+    load(values.user.trim(), values.week.trim()).catch((error) => fill(found, h('p', { class: 'error', role: 'alert' }, error.detail || error.message)));
   });
   main.append(form, found);
 
@@ -53,7 +53,7 @@ export async function render({ api, main, status, args }) {
       const chart = await api.svg(`/users/${encodeURIComponent(user)}/activities/${id}/chart.svg?metric=${metric}`).catch(() => null);
       if (chart) parts.push(svgDocument(chart, `${metric} chart`));
     }
-    box.replaceChildren(...parts);
+    fill(box, ...parts);
     box.focus();
   }
 
@@ -92,7 +92,7 @@ export async function render({ api, main, status, args }) {
     const [stats, goals, chart] = await Promise.all([
       api.get(`${path}/stats/weekly?date=${date}`), api.get(`${path}/goals/week?date=${date}`), api.svg(`${path}/stats/weekly.svg?date=${date}`)]);
     const activityBox = h('section', { id: 'activity', tabindex: '-1', 'aria-label': 'The chosen activity' });
-    found.replaceChildren(
+    fill(found, 
       h('h3', {}, `${profile.displayName} (${user})`),
       table('Profile', [['Time zone'], ['Week starts'], ['Units'], ['Resting HR', true], ['Max HR', true]],
         [[profile.timeZone, profile.weekStart, profile.units, profile.restingHeartRate ?? '—', profile.maxHeartRate ?? '—']]),

@@ -12,7 +12,13 @@ export function h(tag, attributes = {}, ...children) {
     if (name.startsWith('on')) element.addEventListener(name.slice(2), value);
     else element.setAttribute(name, value === true ? '' : String(value));
   }
-  for (const child of children.flat()) {
+  return fill(element, children);
+}
+
+/** Replaces `element`'s children with `children` (nested arrays flattened; null, undefined and false left out). */
+export function fill(element, ...children) {
+  element.replaceChildren();
+  for (const child of children.flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue;
     element.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }

@@ -1,6 +1,6 @@
 // Webhooks: each one's checkpoint, lag, failures and state, with pause, resume and delete, and
 // its dead letters with replay and discard.
-import { h, count, table } from './view.js';
+import { h, count, table, fill } from './view.js';
 
 export async function render({ api, main, status }) {
   const box = h('div', { id: 'webhooks' });
@@ -21,10 +21,10 @@ export async function render({ api, main, status }) {
   async function refresh() {
     const webhooks = await api.get('/admin/webhooks');
     if (webhooks.length === 0) {
-      box.replaceChildren(h('p', { class: 'muted' }, 'No webhooks. Make one with POST /admin/webhooks {url, eventTypes?, users?, secret}.'));
+      fill(box, h('p', { class: 'muted' }, 'No webhooks. Make one with POST /admin/webhooks {url, eventTypes?, users?, secret}.'));
       return;
     }
-    box.replaceChildren(
+    fill(box, 
       table('Every webhook', [['Id'], ['URL'], ['Delivered through', true], ['Lag (events)', true], ['Delivered', true], ['Failures', true], ['Dead letters', true], ['State'], ['Last error'], ['Actions']],
         webhooks.map((hook) => [
           h('span', { class: 'mono' }, hook.id), h('span', { class: 'mono' }, hook.url), count(hook.deliveredThrough), count(hook.lagEvents),
