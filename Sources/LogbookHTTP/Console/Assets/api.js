@@ -1,6 +1,16 @@
 // The console's only way to the server: JSON requests and Server-Sent Events with the bearer
 // token of this tab, refusals turned into ApiError with the problem's detail.
 
+/** A signal that aborts when either does (AbortSignal.any, which older browsers lack, by hand). */
+function eitherSignal(first, second) {
+  const controller = new AbortController();
+  for (const signal of [first, second]) {
+    if (signal.aborted) controller.abort();
+    else signal.addEventListener('abort', () => controller.abort(), { once: true });
+  }
+  return controller.signal;
+}
+
 /** A refusal or failure of the API, with the HTTP status and the problem's detail. */
 export class ApiError extends Error {
   constructor(status, detail) {
@@ -57,7 +67,7 @@ export class Api {
   async stream(path, signal, onEvent, lastEventId) {
     const headers = this.headers({ Accept: 'text/event-stream' });
     if (lastEventId !== undefined) headers['Last-Event-ID'] = String(lastEventId);
-    const both = this.signal ? AbortSignal.any([signal, this.signal]) : signal;
+    const both = this.signal ? eitherSignal(signal, this.signal) : signal;
     const response = await fetch(this.base + path, { headers, signal: both });
     if (!response.ok) throw new ApiError(response.status, response.statusText);
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
