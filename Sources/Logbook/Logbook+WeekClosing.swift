@@ -70,28 +70,34 @@ extension Logbook {
         let registeredOn = Rules.local(registered.envelope.recordedAt, zone).localDate
         guard registeredOn <= week.adding(days: 6) else { return [] }
         var results: [CommandResult] = []
-        let statsId = WeekClosing.eventId(.statsWeekClosed, user: user, weekStart: week)
-        if try await log.location(ofEvent: statsId) == nil {
+        if let result = try await closeOnce(.statsWeekClosed, user: user, week: week, now: now, with: {
             let stats = try await weeklyStats(user: user, containing: week)
-            let event = StatsWeekClosed(
+            return .statsWeekClosed(StatsWeekClosed(
                 weekStart: week, weekEnd: week.adding(days: 6), workouts: stats.totals.workouts, distanceMeters: stats.totals.distanceMeters,
-                movingSeconds: stats.totals.movingSeconds, steps: stats.steps)
-            let result = try await execute(.record(user: user, .statsWeekClosed(event)), context: CommandContext(now: now, eventId: statsId))
-            if !result.alreadyApplied { results.append(result) }
-        }
-        let trainingId = WeekClosing.eventId(.trainingWeekClosed, user: user, weekStart: week)
-        if try await log.location(ofEvent: trainingId) == nil {
+                movingSeconds: stats.totals.movingSeconds, steps: stats.steps))
+        }) { results.append(result) }
+        if let result = try await closeOnce(.trainingWeekClosed, user: user, week: week, now: now, with: {
             let training = try await trainingWeek(user: user, containing: week, today: Rules.local(now, zone).localDate)
-            guard training.plannedSessions > 0 else { return results }
-            let event = TrainingWeekClosed(
+            guard training.plannedSessions > 0 else { return nil }
+            return .trainingWeekClosed(TrainingWeekClosed(
                 weekStart: week, weekEnd: week.adding(days: 6), plannedSessions: training.plannedSessions, completed: training.completed,
                 partial: training.partial, missed: training.missed, extraSessions: training.extra.count,
                 plannedDistanceMeters: training.plannedDistanceMeters, doneDistanceMeters: training.doneDistanceMeters,
                 doneMovingSeconds: training.doneMovingSeconds, compliancePercent: training.compliancePercent,
-                acuteLoad: training.load.acute, chronicLoad: training.load.chronic28)
-            let result = try await execute(.record(user: user, .trainingWeekClosed(event)), context: CommandContext(now: now, eventId: trainingId))
-            if !result.alreadyApplied { results.append(result) }
-        }
+                acuteLoad: training.load.acute, chronicLoad: training.load.chronic28))
+        }) { results.append(result) }
         return results
+    }
+
+    /// Appends the `type` event `summary` gives for `user`'s week starting `week`, under the id
+    /// derived from the type, the user and the week, unless it is in the log already or `summary`
+    /// gives none; the append's result when it wrote something.
+    private func closeOnce(
+        _ type: EventType, user: String, week: CivilDate, now: Timestamp, with summary: () async throws -> DomainEvent?
+    ) async throws -> CommandResult? {
+        let id = WeekClosing.eventId(type, user: user, weekStart: week)
+        guard try await log.location(ofEvent: id) == nil, let event = try await summary() else { return nil }
+        let result = try await execute(.record(user: user, event), context: CommandContext(now: now, eventId: id))
+        return result.alreadyApplied ? nil : result
     }
 }

@@ -16,11 +16,15 @@ struct WeekClosingTests {
     /// A command judged and recorded at `text` (as generated history is).
     static func when(_ text: String) -> CommandContext { CommandContext(now: at(text), recordAtNow: true) }
 
-    static func closed(_ logbook: Logbook, user: String) async throws -> [StatsWeekClosed] {
-        try await logbook.log.readStream("stats-\(user)", from: 0, direction: .forward, limit: 100).compactMap { event in
-            guard case .statsWeekClosed(let closed)? = try WireEvent(event, of: logbook).event else { return nil }
-            return closed
+    /// The events of `stream` that `pick` takes, in log order.
+    static func picked<T>(_ logbook: Logbook, stream: String, _ pick: (DomainEvent) -> T?) async throws -> [T] {
+        try await logbook.log.readStream(stream, from: 0, direction: .forward, limit: 100).compactMap { event in
+            try WireEvent(event, of: logbook).event.flatMap(pick)
         }
+    }
+
+    static func closed(_ logbook: Logbook, user: String) async throws -> [StatsWeekClosed] {
+        try await picked(logbook, stream: "stats-\(user)") { if case .statsWeekClosed(let closed) = $0 { closed } else { nil } }
     }
 
     @Test("a week is closed once, after it ends in the user's zone, with its totals; then delivered to a webhook on the type")
@@ -110,10 +114,7 @@ struct WeekClosingTests {
     }
 
     static func trainingClosed(_ logbook: Logbook, user: String) async throws -> [TrainingWeekClosed] {
-        try await logbook.log.readStream("training-\(user)", from: 0, direction: .forward, limit: 100).compactMap { event in
-            guard case .trainingWeekClosed(let closed)? = try WireEvent(event, of: logbook).event else { return nil }
-            return closed
-        }
+        try await picked(logbook, stream: "training-\(user)") { if case .trainingWeekClosed(let closed) = $0 { closed } else { nil } }
     }
 
     @Test("a week with planned workouts is also closed in training, with the plan against what was done; a webhook on the type gets it")

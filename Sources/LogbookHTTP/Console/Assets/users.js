@@ -1,31 +1,22 @@
 // Users: find one by id; their profile, the week's chart, goals, timeline (human lines), and
 // activities with the route drawn from route.geojson and the server's charts; erasure behind a
 // confirmation that names the user.
-import { h, count, fixed, table, svgDocument, fill } from './view.js';
-
-const SVG = 'http://www.w3.org/2000/svg';
+import { h, count, fixed, table, svg, svgDocument, fill } from './view.js';
 
 /** The route of a GeoJSON LineString feature as an SVG polyline (equirectangular, north up). */
 function routeDrawing(feature, label) {
   const coordinates = (feature.geometry && feature.geometry.coordinates) || [];
-  const svg = document.createElementNS(SVG, 'svg');
-  svg.setAttribute('class', 'chart route');
-  svg.setAttribute('viewBox', '0 0 400 300');
-  svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', `${label}: ${coordinates.length} points`);
-  if (coordinates.length < 2) return svg;
+  const attributes = { class: 'chart route', viewBox: '0 0 400 300', role: 'img', 'aria-label': `${label}: ${coordinates.length} points` };
+  if (coordinates.length < 2) return svg('svg', attributes);
   const latitudes = coordinates.map((point) => point[1]);
   const middle = (Math.min(...latitudes) + Math.max(...latitudes)) / 2;
   const scaleX = Math.cos((middle * Math.PI) / 180);
   const xs = coordinates.map((point) => point[0] * scaleX);
   const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...latitudes), Math.max(...latitudes)];
   const span = Math.max(maxX - minX, maxY - minY, 1e-9);
-  const line = document.createElementNS(SVG, 'polyline');
-  line.setAttribute('class', 'line');
-  line.setAttribute('points', coordinates.map((point, index) =>
-    `${(20 + ((xs[index] - minX) / span) * 360).toFixed(1)},${(280 - ((point[1] - minY) / span) * 260).toFixed(1)}`).join(' '));
-  svg.append(line);
-  return svg;
+  const points = coordinates.map((point, index) =>
+    `${(20 + ((xs[index] - minX) / span) * 360).toFixed(1)},${(280 - ((point[1] - minY) / span) * 260).toFixed(1)}`).join(' ');
+  return svg('svg', attributes, svg('polyline', { class: 'line', points }));
 }
 
 export async function render({ api, main, status, args }) {

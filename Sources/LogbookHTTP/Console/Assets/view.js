@@ -66,7 +66,8 @@ export function cards(label, entries) {
     entries.map(([name, value, field]) => h('div', { class: 'card' }, h('dt', {}, name), h('dd', { 'data-field': field }, value))));
 }
 
-function svg(tag, attributes = {}, ...children) {
+/** An SVG element, as `h` makes HTML ones. */
+export function svg(tag, attributes = {}, ...children) {
   const element = document.createElementNS(SVG, tag);
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
   for (const child of children.flat(Infinity)) if (child) element.append(child);
