@@ -118,8 +118,10 @@ package enum QueryValues {
     /// that is no entity tag matches nothing.
     package static func noneMatch(_ fields: [String], names tag: String) -> Bool {
         fields.contains { field in
-            field.split(separator: ",").contains { member in
-                let candidate = strongForm(member)
+            // Split on the comma's byte, not on characters: a character that joins the one after
+            // it (U+0603, a prepended mark) would swallow the comma and hide the next tag.
+            field.utf8.split(separator: UInt8(ascii: ",")).contains { member in
+                let candidate = strongForm(Substring(member))
                 return candidate == "*" || candidate == tag
             }
         }
