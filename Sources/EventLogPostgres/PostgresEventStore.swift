@@ -29,7 +29,7 @@ public final class PostgresEventStore: EventStore, Service {
     public let configuration: PostgresLogConfiguration
     public let statistics: WriterStatistics?
     let watcher = HeadWatcher(head: 0)
-    private let limits: AppendLimits
+    let limits: AppendLimits
     private let queue: CommitQueue
     private let lifecycle = Mutex<(closed: Bool, owned: Task<Void, Never>?)>((false, nil))
 

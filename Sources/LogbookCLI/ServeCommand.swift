@@ -51,8 +51,14 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .customLong("backup-dir"), help: "Where POST /admin/backup writes its backups (each into a new directory under it).")
     var backupDir: String?
 
-    @Flag(name: .customLong("no-webhooks"), help: "Neither deliver nor manage webhooks here (several servers on one PostgreSQL log: let one of them).")
+    @Flag(name: .customLong("no-webhooks"), help: "Never deliver or change webhooks here (on a shared PostgreSQL log the servers without it take turns: one holds the lease and delivers).")
     var noWebhooks = false
+
+    @Option(name: .customLong("server-name"), help: "This server's name among those sharing a PostgreSQL log (default: host name and port).")
+    var serverName: String?
+
+    @Option(name: .customLong("advertise-url"), help: "Where the other servers and the console say this one answers (default: http://HOST:PORT when both are known).")
+    var advertiseURL: String?
 
     @Option(name: .customLong("webhook-timeout-seconds"), help: "How long one webhook POST may take before the attempt fails (it is then retried).")
     var webhookTimeoutSeconds = 10
@@ -64,6 +70,10 @@ struct ServerOptions: ParsableArguments {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \"\(logLevel)\".") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024.") }
+        if let serverName, let reason = Self.nameProblem(serverName) { throw ValidationError("--server-name \(reason).") }
+        if let advertiseURL, advertiseURL.utf8.count > 2_048 || URL(string: advertiseURL)?.scheme == nil {
+            throw ValidationError("--advertise-url must be an absolute URL of at most 2048 bytes, such as http://10.0.0.5:8080.")
+        }
         guard weekClosingSeconds >= 0 else { throw ValidationError("--week-closing-seconds must be 0 (never) or more.") }
         guard (1...3600).contains(webhookTimeoutSeconds) else { throw ValidationError("--webhook-timeout-seconds must be 1 to 3600.") }
         if let maxReadyLagSeconds, !(maxReadyLagSeconds > 0) { throw ValidationError("--max-ready-lag-seconds must be positive.") }
@@ -74,6 +84,13 @@ struct ServerOptions: ParsableArguments {
         if insecureNoAuth, !Self.isLoopback(host) {
             throw ValidationError("--insecure-no-auth serves every caller as an administrator: it listens only on a loopback address (127.0.0.1, ::1 or localhost), not \(host).")
         }
+    }
+
+    /// Why `name` cannot name a server (nil if it can): 1 to 200 bytes, no control characters.
+    static func nameProblem(_ name: String) -> String? {
+        if name.isEmpty || name.utf8.count > 200 { return "must be 1 to 200 bytes" }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "must not hold control characters" }
+        return nil
     }
 
     /// True for the addresses only this machine can reach.
@@ -109,6 +126,14 @@ struct ServerOptions: ParsableArguments {
         return configuration
     }
 
+    /// This server as the others sharing its log and the console name it.
+    func identity(startedAt: Int64) -> ServerIdentity {
+        let wildcard = host == "0.0.0.0" || host == "::" || host == "[::]"
+        let url = advertiseURL ?? (port == 0 || wildcard ? "" : "http://\(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host):\(port)")
+        let name = serverName ?? "\(ProcessInfo.processInfo.hostName):\(port == 0 ? "pid\(ProcessInfo.processInfo.processIdentifier)" : String(port))"
+        return ServerIdentity(name: name, url: url, startedAt: startedAt)
+    }
+
     func makeLogger() -> Logger {
         let level = Logger.Level(rawValue: logLevel) ?? .info
         var logger = Logger(label: "logbook") { StreamLogHandler.standardError(label: $0) }
@@ -119,8 +144,10 @@ struct ServerOptions: ParsableArguments {
     /// Serves `logbook` until SIGTERM or SIGINT, then drains requests and closes it.
     func serve(_ logbook: Logbook, secret: String?, announce: @escaping @Sendable (Int) -> Void) async throws {
         let logger = makeLogger()
+        var configuration = httpConfiguration(secret: secret)
+        configuration.server = identity(startedAt: logbook.configuration.clock.now().instant)
         let app = try await LogbookServer.application(
-            logbook: logbook, configuration: httpConfiguration(secret: secret), host: host, port: port, logger: logger,
+            logbook: logbook, configuration: configuration, host: host, port: port, logger: logger,
             onServerRunning: { port in announce(port) })
         try await app.runService()
     }

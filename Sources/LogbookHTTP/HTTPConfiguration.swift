@@ -1,3 +1,4 @@
+public import Logbook
 public import LogbookWebhooks
 
 /// How the HTTP layer authenticates and what it accepts.
@@ -33,9 +34,13 @@ public struct HTTPConfiguration: Sendable {
     public var sseKeepAlive: Duration = .seconds(15)
     /// How webhooks retry and what they may hold (``WebhookPolicy``).
     public var webhooks = WebhookPolicy()
-    /// Whether ``LogbookServer`` delivers webhooks (and manages them: off, their routes answer
-    /// 409). On a log shared by several servers, exactly one should.
+    /// Whether ``LogbookServer`` may deliver webhooks (and manage them: off, their routes answer
+    /// 409). On a log several servers share, those that may take turns: one at a time holds the
+    /// lease and delivers.
     public var deliversWebhooks = true
+    /// This server as the others sharing its log, the webhooks' lease and the console name it
+    /// (nil: this host's name and process id, with no URL).
+    public var server: ServerIdentity?
     /// How often ``LogbookServer`` closes ended weeks (`stats.week_closed`, and `training.week_closed` for weeks with planned workouts; ``WeekClosingService``); nil: never.
     public var weekClosingInterval: Duration? = .seconds(60)
 

@@ -23,6 +23,8 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
     /// ``LogbookServer/application(logbook:configuration:metrics:host:port:logger:onServerRunning:)`` does)
     /// for them to deliver; until then making one answers 409.
     public let webhooks: WebhookDispatcher
+    /// This server, as the servers sharing its log know it.
+    public let server: ServerIdentity
     /// Samples the log and the read models for the console's overview and for stall detection
     /// (`logbook_projection_stalled` in `/metrics`).
     public let overview: OverviewSampler
@@ -40,9 +42,11 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
         self.configuration = configuration
         self.metrics = metrics
         self.jobs = AdminJobs(logbook: logbook)
-        self.webhooks = WebhookDispatcher(logbook: logbook, policy: configuration.webhooks, logger: logger)
+        let server = configuration.server ?? .local(startedAt: logbook.configuration.clock.now().instant)
+        self.server = server
+        self.webhooks = WebhookDispatcher(logbook: logbook, policy: configuration.webhooks, server: server, logger: logger)
         self.importSlots = ImportSlots(limits: configuration.fileImports)
-        self.overview = OverviewSampler(logbook: logbook)
+        self.overview = OverviewSampler(logbook: logbook, server: server, deliversWebhooks: configuration.deliversWebhooks)
         if let secret = configuration.jwtSecret, !secret.isEmpty {
             if let weakness = TokenSecret.weakness(secret) { throw LogbookError.invalidArgument(name: "jwtSecret", reason: weakness) }
             keys = await TokenKeys(secret: secret)

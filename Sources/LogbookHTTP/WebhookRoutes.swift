@@ -6,7 +6,8 @@ import LogbookWebhooks
 
 /// Operators' routes over webhooks (administrator role): make, list, read, pause, resume and
 /// delete them, and replay or discard their dead letters. The delivering itself is
-/// ``WebhookDispatcher``'s.
+/// ``WebhookDispatcher``'s. On a log several servers share, every server lists them; changes
+/// are made on the one delivering (elsewhere they answer 409, naming it).
 struct WebhookRoutes<Context: LogbookRouteContext> {
     let webhooks: WebhookDispatcher
     let maxBodyBytes: Int
@@ -30,12 +31,12 @@ struct WebhookRoutes<Context: LogbookRouteContext> {
             try JSONOutput.response(try await webhooks.status(try context.path("webhook")))
         }
         group.route(.delete, "admin/webhooks/{webhook}", "Delete a webhook (it stops at once; its dead letters go with it)",
-                    statuses: [204, 400, 401, 403, 404, 503], administrators: true, catalog: catalog) { _, context in
+                    statuses: [204, 400, 401, 403, 404, 409, 503], administrators: true, catalog: catalog) { _, context in
             try await webhooks.delete(try context.path("webhook"))
             return Response(status: .noContent)
         }
         group.route(.post, "admin/webhooks/{webhook}/pause", "Pause a webhook: nothing is delivered, its checkpoint stays",
-                    statuses: Statuses.admin + [404], responses: [200: Self.one], administrators: true, catalog: catalog) { _, context in
+                    statuses: Statuses.admin + [404, 409], responses: [200: Self.one], administrators: true, catalog: catalog) { _, context in
             try JSONOutput.response(try await webhooks.setPaused(try context.path("webhook"), true))
         }
         group.route(.post, "admin/webhooks/{webhook}/resume", "Resume a webhook from its checkpoint (409 while its dead letters are at their limit)",
@@ -44,7 +45,7 @@ struct WebhookRoutes<Context: LogbookRouteContext> {
         }
         group.route(.post, "admin/webhooks/{webhook}/dead-letters/{deadLetter}/replay",
                     "Send a dead letter again, once, now: gone on the receiver's 2xx, else kept with the new failure (502)",
-                    statuses: Statuses.admin + [404, 502], responses: [200: Self.one], administrators: true, catalog: catalog) { _, context in
+                    statuses: Statuses.admin + [404, 409, 502], responses: [200: Self.one], administrators: true, catalog: catalog) { _, context in
             do {
                 return try JSONOutput.response(try await webhooks.replay(try context.path("webhook"), deadLetter: try context.path("deadLetter")))
             } catch let error as WebhookReplayError {
@@ -52,7 +53,7 @@ struct WebhookRoutes<Context: LogbookRouteContext> {
             }
         }
         group.route(.delete, "admin/webhooks/{webhook}/dead-letters/{deadLetter}", "Discard a dead letter unsent",
-                    statuses: Statuses.admin + [404], responses: [200: Self.one], administrators: true, catalog: catalog) { _, context in
+                    statuses: Statuses.admin + [404, 409], responses: [200: Self.one], administrators: true, catalog: catalog) { _, context in
             try JSONOutput.response(try await webhooks.discard(try context.path("webhook"), deadLetter: try context.path("deadLetter")))
         }
     }

@@ -15,6 +15,14 @@ public import Logging
 /// survive restarts and come with the log's backups (secrets included: guard backups as you
 /// guard the store).
 ///
+/// On a log several servers share (PostgreSQL, a ``SharedLog``), every server runs a dispatcher
+/// and one of them delivers: the holder of the lease `webhooks`, renewed every
+/// ``WebhookPolicy/leaseRenewInterval``. The others stand by, list the webhooks from the table,
+/// answer changes with 409 naming the holder, and take over from the checkpoints when the lease
+/// is free (the holder stopped, or went silent for ``WebhookPolicy/leaseDuration``). Every write
+/// is made under the lease, so a holder that lost it writes nothing more: a new holder reads
+/// every checkpoint its predecessor stored, and at worst sends a batch in flight again.
+///
 /// An actor's methods interleave at their awaits; each operation here changes its state in
 /// memory before it awaits, writes through one chain (so records reach the table in the order
 /// they were made), and a worker reports with its generation, so a worker a pause, a delete or a
@@ -40,10 +48,25 @@ public actor WebhookDispatcher {
         var nextAttemptAt: Int64?
     }
 
+    /// The lease whose holder delivers webhooks on a log several servers share.
+    public static let leaseName = WebhookTable.leaseName
+
     public let logbook: Logbook
     public let policy: WebhookPolicy
+    /// This server, as the lease and the console name it.
+    public nonisolated let server: ServerIdentity
     private let logger: Logger
     private let table: WebhookTable
+    /// The log, when several servers share it and one of them delivers.
+    private let shared: (any SharedLog)?
+    /// Whether this server delivers now (it loaded the webhooks and runs their workers): on a
+    /// shared log, while it holds the lease; otherwise, from start to shutdown.
+    private var delivering = false
+    private var takingOver = false
+    /// The lease's holder as last seen, and how long this server may deliver without renewing.
+    private var holder: String?
+    private var leaseValidUntil: ContinuousClock.Instant?
+    private var leaseTasks: [Task<Void, Never>] = []
     private var entries: [String: Entry] = [:]
     private var order: [String] = []
     private var client: HTTPClient?
@@ -52,24 +75,73 @@ public actor WebhookDispatcher {
     /// The last write to the table: each write waits for the one before it.
     private var writes: Task<Void, any Error>?
 
-    public init(logbook: Logbook, policy: WebhookPolicy = WebhookPolicy(), logger: Logger = Logger(label: "logbook.webhooks")) {
+    /// A dispatcher of `logbook`'s webhooks, on behalf of `server` (by default this process,
+    /// started now by the Logbook's clock).
+    public init(
+        logbook: Logbook, policy: WebhookPolicy = WebhookPolicy(), server: ServerIdentity? = nil,
+        logger: Logger = Logger(label: "logbook.webhooks")
+    ) {
         self.logbook = logbook
         self.policy = policy
         self.logger = logger
-        self.table = WebhookTable(log: logbook.log)
+        let server = server ?? .local(startedAt: logbook.configuration.clock.now().instant)
+        self.server = server
+        self.shared = logbook.log as? any SharedLog
+        self.table = WebhookTable(log: logbook.log, holder: shared == nil ? nil : server.id)
     }
 
     // MARK: Starting and stopping
 
     /// Loads the store's webhooks and starts delivering to every one not paused, each from its
-    /// checkpoint. Calling it again does nothing. A record that cannot be read is skipped (and
-    /// logged), not fatal.
+    /// checkpoint — on a shared log, once this server holds the lease (it tries at once, then
+    /// every ``WebhookPolicy/leaseRenewInterval``). Calling it again does nothing. A record that
+    /// cannot be read is skipped (and logged), not fatal.
     public func start() async throws {
         guard !started, !starting else { return }
-        // Loaded before anything else may run on this actor (an await lets other calls in):
-        // until `started`, making a webhook answers 409, so none is loaded twice.
         starting = true
         defer { starting = false }
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.connectionPool.idleTimeout = .seconds(30)
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        started = true
+        guard shared != nil else {
+            do {
+                try await takeOver()
+            } catch {
+                started = false
+                try? await client?.shutdown()
+                client = nil
+                throw error
+            }
+            return
+        }
+        await renewLease()
+        let interval = policy.leaseRenewInterval
+        leaseTasks = [
+            Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    await self?.renewLease()
+                }
+            },
+            // Apart from the renewals, which may hang on a database that went away.
+            Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval / 2)
+                    await self?.stepDownIfExpired()
+                }
+            },
+        ]
+    }
+
+    /// Loads the webhooks from the table and starts their workers: this server delivers from now.
+    private func takeOver() async throws {
+        guard started, !delivering, !takingOver else { return }
+        // Loaded before anything else may change them (an await lets other calls in): until
+        // `delivering`, making a webhook answers 409, so none is loaded twice.
+        takingOver = true
+        defer { takingOver = false }
         var loaded: [(String, WebhookRecord, Position)] = []
         for id in try await table.ids() where !loaded.contains(where: { $0.0 == id }) {
             do {
@@ -79,13 +151,10 @@ public actor WebhookDispatcher {
                 logger.error("webhook skipped: its stored state cannot be read", metadata: ["webhook": "\(id)", "error": "\(error)"])
             }
         }
-        var configuration = HTTPClient.Configuration()
-        configuration.redirectConfiguration = .disallow
-        configuration.connectionPool.idleTimeout = .seconds(30)
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        started = true
+        guard started else { return }
         entries = [:]
         order = []
+        delivering = true
         for (id, record, position) in loaded {
             entries[id] = Entry(record: record, through: position, stored: position, storedAt: .now)
             order.append(id)
@@ -93,21 +162,69 @@ public actor WebhookDispatcher {
         }
     }
 
-    /// Stops every worker (a batch in flight is sent again after the next start) and closes the
-    /// HTTP client.
+    /// Claims or renews the lease; takes over when it is this server's, stands by when not.
+    private func renewLease() async {
+        guard started, let shared else { return }
+        let asked = ContinuousClock.now
+        do {
+            let lease = try await shared.claimLease(WebhookTable.leaseName, holder: server.id, for: policy.leaseDuration)
+            guard started else { return }
+            holder = lease.holder
+            guard lease.holder == server.id else {
+                stepDown("server \(lease.holder) holds the webhooks' lease")
+                return
+            }
+            // The store's lease ends at least `leaseDuration` after it was asked for; stop a
+            // renewal interval before that.
+            leaseValidUntil = asked + policy.leaseDuration - policy.leaseRenewInterval
+            if !delivering { try await takeOver() }
+        } catch {
+            logger.warning("the webhooks' lease could not be claimed", metadata: ["error": "\(error)"])
+            stepDownIfExpired()
+        }
+    }
+
+    private func stepDownIfExpired() {
+        guard delivering, shared != nil, let until = leaseValidUntil, ContinuousClock.now >= until else { return }
+        stepDown("the webhooks' lease could not be renewed in time")
+    }
+
+    /// Stops delivering at once (without waiting for the workers, which may be the caller):
+    /// workers are cancelled and nothing they report counts; this server stands by.
+    private func stepDown(_ why: String) {
+        guard delivering else { return }
+        delivering = false
+        leaseValidUntil = nil
+        for id in entries.keys { entries[id]?.worker?.cancel() }
+        entries = [:]
+        order = []
+        logger.warning("this server stopped delivering webhooks", metadata: ["reason": "\(why)"])
+    }
+
+    /// Stops every worker (a batch in flight is sent again after the next start), stores the
+    /// checkpoints they moved, gives the lease up (another server takes over at once) and closes
+    /// the HTTP client.
     public func shutdown() async {
         guard started else { return }
         started = false
-        var workers: [Task<Void, Never>] = []
+        for task in leaseTasks { task.cancel() }
+        for task in leaseTasks { await task.value }
+        leaseTasks = []
+        // Cancelled, then waited for, then disowned: a batch the receiver took while the
+        // worker stopped still moves the checkpoint, so whoever delivers next does not send it again.
+        let workers = entries.values.compactMap(\.worker)
+        for worker in workers { worker.cancel() }
+        for worker in workers { await worker.value }
         for id in entries.keys {
-            if let worker = entries[id]?.worker { workers.append(worker) }
             entries[id]?.worker = nil
             entries[id]?.generation += 1
         }
-        for worker in workers { worker.cancel() }
-        for worker in workers { await worker.value }
         for id in entries.keys { try? await storeIfMoved(id) }
         _ = await writes?.result
+        if delivering, let shared { try? await shared.releaseLease(WebhookTable.leaseName, holder: server.id) }
+        delivering = false
+        entries = [:]
+        order = []
         try? await client?.shutdown()
         client = nil
     }
@@ -117,7 +234,7 @@ public actor WebhookDispatcher {
     /// Makes a webhook from `request` and starts delivering to it the events after `after`
     /// (default: the log's head now, so only what happens from here on).
     public func create(_ request: WebhookRequest, after: UInt64? = nil) async throws -> WebhookStatus {
-        try requireStarted()
+        try requireDelivering()
         let head = try await logbook.log.headPosition()
         if let after, after > head.rawValue {
             throw LogbookError.invalidArgument(name: "after", reason: "is past the log's head (\(head.rawValue))")
@@ -126,7 +243,7 @@ public actor WebhookDispatcher {
         let webhook = try request.validated(id: id, now: logbook.configuration.clock.now(), limits: policy.limits)
         let record = WebhookRecord(webhook: webhook)
         try WebhookTable.checkSize(record)
-        try requireStarted()
+        try requireDelivering()
         guard entries.count < policy.limits.maxWebhooks else {
             throw LogbookError.conflict(stream: "webhooks", reason: "this store has \(policy.limits.maxWebhooks) webhooks, its limit: delete one first")
         }
@@ -148,22 +265,44 @@ public actor WebhookDispatcher {
         return try await status(id)
     }
 
-    /// Every webhook, in the order they were made.
+    /// Every webhook, in the order they were made (on a server standing by, as the table holds them).
     public func list() async throws -> [WebhookStatus] {
+        guard delivering else {
+            let head = try await logbook.log.headPosition().rawValue
+            var statuses: [WebhookStatus] = []
+            for id in try await table.ids() {
+                guard let (record, through) = try await table.record(id) else { continue }
+                statuses.append(status(Entry(record: record, through: through, stored: through, storedAt: .now), head: head))
+            }
+            return statuses
+        }
         let head = try await logbook.log.headPosition().rawValue
-        return order.compactMap { entries[$0] == nil ? nil : status($0, head: head) }
+        return order.compactMap { id in entries[id].map { status($0, head: head) } }
     }
 
     /// One webhook's status.
     public func status(_ id: String) async throws -> WebhookStatus {
+        guard delivering else {
+            let head = try await logbook.log.headPosition().rawValue
+            guard try await table.ids().contains(id), let (record, through) = try await table.record(id) else {
+                throw LogbookError.notFound(kind: "webhook", id: id)
+            }
+            return status(Entry(record: record, through: through, stored: through, storedAt: .now), head: head)
+        }
         _ = try entry(id)
         let head = try await logbook.log.headPosition().rawValue
-        guard entries[id] != nil else { throw LogbookError.notFound(kind: "webhook", id: id) }
-        return status(id, head: head)
+        guard let entry = entries[id] else { throw LogbookError.notFound(kind: "webhook", id: id) }
+        return status(entry, head: head)
     }
 
-    private func status(_ id: String, head: UInt64) -> WebhookStatus {
-        let entry = entries[id]!
+    /// The server delivering the webhooks, on a shared log (nil on a store one process opens).
+    private var deliveredBy: String? {
+        guard shared != nil else { return nil }
+        return delivering ? server.id : holder
+    }
+
+    private func status(_ entry: Entry, head: UInt64) -> WebhookStatus {
+        let id = entry.record.webhook.id
         let webhook = entry.record.webhook
         func time(_ micros: Int64?) -> String? { micros.map { Timestamp(microsecondsSinceEpoch: $0).rfc3339 } }
         return WebhookStatus(
@@ -172,7 +311,7 @@ public actor WebhookDispatcher {
             head: head, lagEvents: head > entry.through.rawValue ? head - entry.through.rawValue : 0,
             batchesDelivered: entry.batches, eventsDelivered: entry.events, failures: entry.failures, lastError: entry.lastError,
             lastDeliveredAt: time(entry.lastDeliveredAt), nextAttemptAt: time(entry.nextAttemptAt),
-            deadLetters: entry.record.deadLetters.map(DeadLetterStatus.init))
+            deadLetters: entry.record.deadLetters.map(DeadLetterStatus.init), deliveredBy: deliveredBy)
     }
 
     /// Stops and forgets webhook `id`.
@@ -266,7 +405,7 @@ public actor WebhookDispatcher {
     // MARK: Workers
 
     private func startWorker(_ id: String) {
-        guard started, var entry = entries[id], !entry.record.webhook.paused, let client else { return }
+        guard started, delivering, var entry = entries[id], !entry.record.webhook.paused, let client else { return }
         entry.generation += 1
         let worker = WebhookWorker(
             dispatcher: self, logbook: logbook, webhook: entry.record.webhook, generation: entry.generation, policy: policy,
@@ -375,7 +514,12 @@ public actor WebhookDispatcher {
             try await body(table)
         }
         writes = next
-        try await next.value
+        do {
+            try await next.value
+        } catch is WebhookLeaseLost {
+            stepDown("another server took the webhooks' lease")
+            throw LogbookError.conflict(stream: "webhooks", reason: "another server took the webhooks' lease: nothing was stored; ask that server")
+        }
     }
 
     private func persist(_ id: String) async throws {
@@ -392,12 +536,18 @@ public actor WebhookDispatcher {
     }
 
     private func entry(_ id: String) throws -> Entry {
+        try requireDelivering()
         guard let entry = entries[id] else { throw LogbookError.notFound(kind: "webhook", id: id) }
         return entry
     }
 
-    private func requireStarted() throws {
+    /// Changes are made by the server delivering: elsewhere they answer 409, naming it.
+    private func requireDelivering() throws {
         guard started else { throw LogbookError.conflict(stream: "webhooks", reason: "the webhook dispatcher is not running") }
+        guard !delivering else { return }
+        let who = holder.map { "server \($0)" } ?? "no server yet (the lease is free; one of them takes it within \(policy.leaseRenewInterval))"
+        throw LogbookError.conflict(
+            stream: "webhooks", reason: "webhooks are delivered and changed by \(who); this server (\(server.id)) stands by: send the change there")
     }
 }
 

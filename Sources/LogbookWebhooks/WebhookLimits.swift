@@ -37,6 +37,10 @@ public struct WebhookPolicy: Sendable, Hashable {
     /// How often a checkpoint moved only by events the webhook does not want is stored (it is
     /// kept in memory meanwhile; a restart scans those events again, delivering nothing).
     public var skippedCheckpointInterval: Duration = .seconds(1)
+    /// On a log several servers share: how long the lease to deliver lasts unrenewed (a server
+    /// that stops without giving it up is replaced after this), and how often its holder renews it.
+    public var leaseDuration: Duration = .seconds(10)
+    public var leaseRenewInterval: Duration = .seconds(2)
     public var limits = WebhookLimits()
 
     public init() {}

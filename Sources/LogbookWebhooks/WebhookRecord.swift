@@ -50,8 +50,12 @@ struct WebhookRecord: Sendable, Hashable, Codable {
 /// log shared in PostgreSQL every server sees the same webhooks and checkpoints.
 struct WebhookTable: Sendable {
     let log: any EventStore
+    /// On a shared log, the server that must hold the lease ``leaseName`` for a write to count.
+    let holder: String?
 
     static let indexName = "webhooks"
+    /// The lease the delivering server holds on a shared log.
+    static let leaseName = "webhooks"
     static func name(_ id: String) -> String { "webhook/\(id)" }
 
     func ids() async throws -> [String] {
@@ -60,7 +64,7 @@ struct WebhookTable: Sendable {
     }
 
     func storeIds(_ ids: [String]) async throws {
-        try await log.storeCheckpoint(Checkpoint(name: Self.indexName, position: .start, data: Array(try JSONEncoder().encode(ids))))
+        try await put(Checkpoint(name: Self.indexName, position: .start, data: Array(try JSONEncoder().encode(ids))))
     }
 
     /// The record of webhook `id` and the position it has delivered through (nil: none, or deleted).
@@ -70,7 +74,7 @@ struct WebhookTable: Sendable {
     }
 
     func store(_ record: WebhookRecord, through position: Position) async throws {
-        try await log.storeCheckpoint(Checkpoint(name: Self.name(record.webhook.id), position: position, data: try Self.encoded(record)))
+        try await put(Checkpoint(name: Self.name(record.webhook.id), position: position, data: try Self.encoded(record)))
     }
 
     private static func encoded(_ record: WebhookRecord) throws -> [UInt8] {
@@ -97,7 +101,16 @@ struct WebhookTable: Sendable {
 
     /// Forgets webhook `id` (its checkpoint is kept, empty: the table has no delete).
     func remove(_ id: String) async throws {
-        try await log.storeCheckpoint(Checkpoint(name: Self.name(id), position: .start, data: []))
+        try await put(Checkpoint(name: Self.name(id), position: .start, data: []))
+    }
+
+    /// Stores `checkpoint`; on a shared log only while ``holder`` holds the lease.
+    private func put(_ checkpoint: Checkpoint) async throws {
+        guard let holder, let shared = log as? any SharedLog else {
+            try await log.storeCheckpoint(checkpoint)
+            return
+        }
+        guard try await shared.storeCheckpoint(checkpoint, holding: Self.leaseName, holder: holder) else { throw WebhookLeaseLost() }
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, _ bytes: [UInt8], what: String) throws -> T {
@@ -108,3 +121,6 @@ struct WebhookTable: Sendable {
         }
     }
 }
+
+/// A write the table refused because this server no longer holds the webhooks' lease.
+struct WebhookLeaseLost: Error {}

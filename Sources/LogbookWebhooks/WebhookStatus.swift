@@ -27,6 +27,9 @@ public struct WebhookStatus: Sendable, Hashable, Encodable {
     /// When the next attempt after a failure is due.
     public var nextAttemptAt: String?
     public var deadLetters: [DeadLetterStatus]
+    /// On a log several servers share: the server delivering the webhooks (``ServerIdentity/id``;
+    /// nil while none holds the lease). Absent on a store one process opens.
+    public var deliveredBy: String?
 }
 
 /// A dead letter as the admin routes answer it.

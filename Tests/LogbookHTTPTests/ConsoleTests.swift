@@ -85,6 +85,9 @@ struct ConsoleTests {
             #expect(overview.samples.count == 1 && overview.eventsPerSecond == 0)
             #expect(overview.readModels.map(\.projection) == ReadModelKind.allCases && overview.readModels.allSatisfy { !$0.stalled && $0.lag == 0 })
             #expect(overview.mapSize != nil && overview.readersInUse != nil)
+            // An embedded store has one server: this one, delivering webhooks, its read models caught up.
+            #expect(overview.servers.count == 1)
+            #expect(overview.servers.first.map { $0.thisServer && $0.deliversWebhooks && $0.head == overview.head && $0.readThrough == overview.head && $0.lag == 0 } == true)
 
             // Within the same second the last sample answers; two seconds on, a new one.
             try await steps("ben", 50)

@@ -22,7 +22,8 @@ struct WebhookCrashTests {
             // A generous time limit per POST: the suite loads this machine, and an answer past the limit
             // would be sent again (a duplicate this test would see as a rewind before the kill).
             let options = ["--webhook-timeout-seconds", "300"]
-            let (first, firstBase) = try ServerProcessTests.startServer(path: path + "/data", options)
+            let (first, firstBase): (ChildProcess, String)
+            do { (first, firstBase) = try ServerProcessTests.startServer(path: path + "/data", options) } catch { Issue.record("\(error)"); throw error }
             defer { if first.isRunning { first.send(SIGKILL) } }
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
             let admin = try await TokenKeys(secret: testSecret).token(user: "root", admin: true)

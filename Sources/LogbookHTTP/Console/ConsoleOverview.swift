@@ -35,6 +35,9 @@ public struct ConsoleOverview: Sendable, Hashable, Codable {
     public let typesCountedThrough: UInt64
     /// Every read model: its position and lag on this server, and whether it is stalled.
     public let readModels: [ReadModelOverview]
+    /// The servers following the log: this one alone on an embedded store; on a log several
+    /// servers share, each that announced itself in the last 30 seconds, in the order they started.
+    public let servers: [ServerOverview]
     /// The samples of the last minutes, oldest first (at most ``OverviewSampler/historyLimit``).
     public let samples: [OverviewSample]
 
@@ -57,6 +60,29 @@ public struct ReadModelOverview: Sendable, Hashable, Codable {
     public let stalled: Bool
     /// Seconds since the read model last moved while behind (0 when caught up or moving).
     public let stalledSeconds: Double
+}
+
+/// A server following the log, as it last announced itself.
+public struct ServerOverview: Sendable, Hashable, Codable {
+    /// ``ServerIdentity/id``: its name and a suffix unique to this run.
+    public let id: String
+    public let name: String
+    /// Where it answers (empty when not known).
+    public let url: String
+    /// When it started, in seconds since 1970.
+    public let startedAt: Double
+    /// The head it saw when it last announced itself.
+    public let head: UInt64
+    /// The lowest position its read models have folded.
+    public let readThrough: UInt64
+    /// Events of the log (at this overview's head) its slowest read model has not folded.
+    public let lag: UInt64
+    /// Seconds since it last announced itself (0 for this server).
+    public let silentSeconds: Double
+    /// The server answering this overview.
+    public let thisServer: Bool
+    /// It delivers the webhooks (holds their lease, on a shared log).
+    public let deliversWebhooks: Bool
 }
 
 /// One sample of the log's writer, taken at most once a second while someone watches.

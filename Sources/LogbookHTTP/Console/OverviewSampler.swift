@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 public import Logbook
+import LogbookWebhooks
 
 /// Samples the log's writer, its storage and the read models for the console's overview and for
 /// stall detection: at most once a second however many consoles watch, keeping the last
@@ -21,6 +22,10 @@ public actor OverviewSampler {
     static let minimumInterval = 0.9
 
     private let logbook: Logbook
+    /// The server sampling, listed first among the servers, and whether it delivers webhooks
+    /// (on a shared log the lease says who does).
+    private let server: ServerIdentity
+    private let deliversWebhooks: Bool
     /// A read model behind the log that has not moved for this many seconds is stalled.
     public let stallAfterSeconds: Double
     private var stalls: StallDetector
@@ -39,8 +44,11 @@ public actor OverviewSampler {
     private var latest: ConsoleOverview?
     private var inFlight: Task<ConsoleOverview, any Error>?
 
-    public init(logbook: Logbook, stallAfterSeconds: Double = 30) {
+    /// A sampler of `logbook` on behalf of `server` (nil: this process, started now).
+    public init(logbook: Logbook, server: ServerIdentity? = nil, deliversWebhooks: Bool = true, stallAfterSeconds: Double = 30) {
         self.logbook = logbook
+        self.server = server ?? .local(startedAt: logbook.configuration.clock.now().instant)
+        self.deliversWebhooks = deliversWebhooks
         self.stallAfterSeconds = stallAfterSeconds
         stalls = StallDetector(stallAfterSeconds: stallAfterSeconds)
         startedAt = Self.seconds(logbook.configuration.clock.now())
@@ -83,6 +91,7 @@ public actor OverviewSampler {
         // The last 10 seconds: from the oldest sample within them (or the one just before).
         let window = history.last { now - $0.sample.at >= 10 } ?? history.first!
         let readModels = status.map { readModel($0, now: now) }
+        let servers = await servers(head: head, status: status)
         return ConsoleOverview(
             backend: storage.backend, sampledAt: now, serverStartedAt: startedAt, head: head,
             eventsPerSecond: Self.rate(Double(head) - Double(window.sample.head), over: now - window.sample.at),
@@ -91,7 +100,7 @@ public actor OverviewSampler {
             usedBytes: storage.usedBytes, mapSize: storage.mapSize, readersInUse: storage.readersInUse, maxReaders: storage.maxReaders,
             eventsByType: typeCounts.map { ConsoleOverview.TypeCount(type: $0.key, count: $0.value) }
                 .sorted { $0.type.utf8.lexicographicallyPrecedes($1.type.utf8) },
-            typesCountedThrough: countedThrough, readModels: readModels, samples: history.map(\.sample))
+            typesCountedThrough: countedThrough, readModels: readModels, servers: servers, samples: history.map(\.sample))
     }
 
     /// Where a read model stands, and whether it has stalled: behind the log and not moving.
@@ -100,6 +109,32 @@ public actor OverviewSampler {
         return ReadModelOverview(
             projection: status.projection, position: status.position, lag: status.lag, lagSeconds: status.lagSeconds,
             rebuilding: status.rebuilding, upgrading: status.upgrade?.running ?? false, stalled: stall.stalled, stalledSeconds: stall.seconds)
+    }
+
+    /// The servers following the log: this one as it stands now, and on a shared log the others
+    /// as they last announced themselves (listed only while the store answers).
+    private func servers(head: UInt64, status: [ReadModelStatus]) async -> [ServerOverview] {
+        let mine = ServerPresence.announcement(of: server, head: head, status: status)
+        guard let shared = logbook.log as? any SharedLog else {
+            return [Self.overview(mine, head: head, silent: 0, this: true, delivers: deliversWebhooks)]
+        }
+        let announced = (try? await shared.servers(seenWithin: .seconds(30), forgetAfter: .seconds(3_600))) ?? []
+        let holder = (try? await shared.leaseHolder(WebhookDispatcher.leaseName))?.holder
+        let others = announced.filter { $0.announcement.id != server.id }.map {
+            Self.overview($0.announcement, head: head, silent: $0.silentMicroseconds, this: false, delivers: $0.announcement.id == holder)
+        }
+        let this = Self.overview(mine, head: head, silent: 0, this: true, delivers: server.id == holder)
+        return (others + [this]).sorted { a, b in
+            a.startedAt != b.startedAt ? a.startedAt < b.startedAt : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+        }
+    }
+
+    private static func overview(_ server: ServerAnnouncement, head: UInt64, silent: Int64, this: Bool, delivers: Bool) -> ServerOverview {
+        let through = server.readThrough.rawValue
+        return ServerOverview(
+            id: server.id, name: server.name, url: server.url, startedAt: Double(server.startedAt) / 1_000_000,
+            head: server.head.rawValue, readThrough: through, lag: head > through ? head - through : 0,
+            silentSeconds: Double(silent) / 1_000_000, thisServer: this, deliversWebhooks: delivers)
     }
 
     /// Counts the types of at most ``typeChunk`` events past the last one counted.

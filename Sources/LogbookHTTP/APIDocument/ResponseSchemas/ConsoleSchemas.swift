@@ -17,6 +17,7 @@ extension ConsoleOverview: DocumentedSchema {
                                    of: .reference(ConsoleOverview.TypeCount.self), maxItems: 1_025),
             "typesCountedThrough": .count("The position through which events are counted by type (it catches up with the head a chunk per sample)"),
             "readModels": .array("Every read model on this server", of: .reference(ReadModelOverview.self)),
+            "servers": .array("The servers following the log, in the order they started: this one alone on an embedded store, or each one sharing the PostgreSQL log that announced itself in the last 30 s", of: .reference(ServerOverview.self)),
             "samples": .array("The samples of the last minutes, oldest first", of: .reference(OverviewSample.self), maxItems: OverviewSampler.historyLimit),
         ], optional: [
             "commitLatencyMicroseconds": .number("The mean commit latency of this server's writer over the last 10 seconds (absent: no commit then)", minimum: 0),
@@ -49,6 +50,23 @@ extension ReadModelOverview: DocumentedSchema {
             "upgrading": .boolean("A next version is being built beside the live one"),
             "stalled": .boolean("Behind the log with no progress for at least the sampler's stall time (30 s)"),
             "stalledSeconds": .number("Seconds since it last moved while behind (0 when caught up or moving)", minimum: 0),
+        ])
+    }
+}
+
+extension ServerOverview: DocumentedSchema {
+    package static var schema: JSONSchema {
+        .object("A server following the log, as it last announced itself", required: [
+            "id": .string("Its name and a suffix unique to this run"),
+            "name": .string("Its name: host and port unless named"),
+            "url": .string("Where it answers (empty when not known)"),
+            "startedAt": .number("When it started, in seconds since 1970"),
+            "head": .count("The log's head it saw when it last announced itself"),
+            "readThrough": .count("The lowest log position its read models have folded"),
+            "lag": .count("Events of the log, at this overview's head, its slowest read model has not folded"),
+            "silentSeconds": .number("Seconds since it last announced itself (0 for this server)", minimum: 0),
+            "thisServer": .boolean("The server answering this overview"),
+            "deliversWebhooks": .boolean("It delivers the webhooks (holds their lease, on a shared log)"),
         ])
     }
 }

@@ -22,6 +22,7 @@ extension WebhookStatus: DocumentedSchema {
             "lastError": .string("The last failed attempt's reason"),
             "lastDeliveredAt": .dateTime("When a batch was last taken, by the Logbook's clock"),
             "nextAttemptAt": .dateTime("When the next attempt after a failure is due"),
+            "deliveredBy": .string("On a log several servers share: the id of the server delivering the webhooks (absent while none does, and on an embedded store)"),
         ])
     }
 }

@@ -1,0 +1,79 @@
+import Foundation
+
+/// What a log shared by several servers (PostgreSQL) offers them to work together: leases, so
+/// exactly one of them does a job such as delivering webhooks, and a register of the servers
+/// following the log, with how far each has got.
+///
+/// A log only one process can open (LMDB: its writer lock) does not conform: there, the one
+/// process holds every lease. Times are the store's own clock, so servers whose clocks disagree
+/// still agree on who holds a lease.
+public protocol SharedLog: EventStore {
+    /// Claims lease `name` for `holder` for `duration`, or renews it if `holder` has it. Answers
+    /// the lease as it stands afterwards: held by `holder`, or by another whose time is not up.
+    func claimLease(_ name: String, holder: String, for duration: Duration) async throws -> Lease
+
+    /// Gives lease `name` up, if `holder` has it, so another may take it at once.
+    func releaseLease(_ name: String, holder: String) async throws
+
+    /// The lease's holder now (nil: nobody, or their time is up).
+    func leaseHolder(_ name: String) async throws -> Lease?
+
+    /// Stores `checkpoint` if, and only if, `holder` holds lease `name` when it commits; answers
+    /// false, writing nothing, if not. A claim by another waits for the write to commit, so a
+    /// new holder reads every write its predecessor made.
+    func storeCheckpoint(_ checkpoint: Checkpoint, holding name: String, holder: String) async throws -> Bool
+
+    /// Records that `server` is alive, as it describes itself now.
+    func announce(_ server: ServerAnnouncement) async throws
+
+    /// The servers that announced themselves within `within`, in the order they started; those
+    /// silent for longer than `forgetAfter` are forgotten.
+    func servers(seenWithin within: Duration, forgetAfter: Duration) async throws -> [AnnouncedServer]
+}
+
+/// A lease as the store holds it.
+public struct Lease: Sendable, Hashable {
+    public var holder: String
+    /// Time left before anyone else may take it, in microseconds (by the store's clock).
+    public var remainingMicroseconds: Int64
+
+    public init(holder: String, remainingMicroseconds: Int64) {
+        self.holder = holder
+        self.remainingMicroseconds = remainingMicroseconds
+    }
+}
+
+/// What a server sharing a log says of itself when it announces it is alive.
+public struct ServerAnnouncement: Sendable, Hashable {
+    /// Unique to this run of the server.
+    public var id: String
+    /// For people: host and port, or what the operator named it.
+    public var name: String
+    /// Where it answers (empty when it is not known).
+    public var url: String
+    /// When it started, in microseconds since 1970.
+    public var startedAt: Int64
+    /// The log's head as it saw it, and the lowest position its read models have folded.
+    public var head: Position
+    public var readThrough: Position
+
+    public init(id: String, name: String, url: String, startedAt: Int64, head: Position, readThrough: Position) {
+        self.id = id
+        self.name = name
+        self.url = url
+        self.startedAt = startedAt
+        self.head = head
+        self.readThrough = readThrough
+    }
+}
+
+/// A server's last announcement and how long ago the store received it.
+public struct AnnouncedServer: Sendable, Hashable {
+    public var announcement: ServerAnnouncement
+    public var silentMicroseconds: Int64
+
+    public init(announcement: ServerAnnouncement, silentMicroseconds: Int64) {
+        self.announcement = announcement
+        self.silentMicroseconds = silentMicroseconds
+    }
+}

@@ -1,0 +1,107 @@
+import EventLog
+@testable import EventLogPostgres
+import Foundation
+import LogbookTestSupport
+import Testing
+
+/// Leases and the servers' register of a log several servers share, on a real PostgreSQL: one
+/// holder at a time, taken over only when its time is up or it gives the lease up, and a write
+/// made under a lease refused once another holds it.
+@Suite("A shared PostgreSQL log's leases and servers", .timeLimit(.minutes(10)))
+struct PostgresSharedLogTests {
+    @Test("one holder at a time; renewed by its holder; taken when its time is up; writes under it refused once lost")
+    func leases() async throws {
+        try await withPostgresStore { a, url in
+            let b = try await connect(url)
+            defer { Task { await b.close() } }
+            #expect(try await a.leaseHolder("job") == nil)
+            let first = try await a.claimLease("job", holder: "a", for: .seconds(2))
+            #expect(first.holder == "a")
+            #expect(first.remainingMicroseconds > 1_000_000 && first.remainingMicroseconds <= 2_000_000)
+            // Another server is told who holds it, and for how long.
+            let refused = try await b.claimLease("job", holder: "b", for: .seconds(60))
+            #expect(refused.holder == "a")
+            #expect(refused.remainingMicroseconds <= 2_000_000)
+            #expect(try await a.claimLease("job", holder: "a", for: .seconds(2)).holder == "a", "the holder renews")
+            #expect(try await a.claimLease("other", holder: "b", for: .seconds(60)).holder == "b", "leases are independent")
+
+            // Writes count only while their holder holds the lease.
+            #expect(try await a.storeCheckpoint(Checkpoint(name: "c", position: 5, data: [1]), holding: "job", holder: "a"))
+            #expect(try await b.storeCheckpoint(Checkpoint(name: "c", position: 9, data: [2]), holding: "job", holder: "b") == false)
+            #expect(try await b.checkpoint(named: "c") == Checkpoint(name: "c", position: 5, data: [1]))
+
+            // Once its time is up, another takes it, and the old holder's writes are refused.
+            try await Task.sleep(for: .milliseconds(2_100))
+            #expect(try await a.leaseHolder("job") == nil)
+            #expect(try await b.claimLease("job", holder: "b", for: .seconds(60)).holder == "b")
+            #expect(try await a.storeCheckpoint(Checkpoint(name: "c", position: 7, data: [3]), holding: "job", holder: "a") == false)
+            #expect(try await a.claimLease("job", holder: "a", for: .seconds(2)).holder == "b")
+            #expect(try await a.checkpoint(named: "c") == Checkpoint(name: "c", position: 5, data: [1]))
+
+            // Giving it up frees it at once, and only its holder can.
+            try await a.releaseLease("job", holder: "a")
+            #expect(try await a.leaseHolder("job")?.holder == "b")
+            try await b.releaseLease("job", holder: "b")
+            #expect(try await a.leaseHolder("job") == nil)
+            #expect(try await a.claimLease("job", holder: "a", for: .seconds(2)).holder == "a")
+
+            // Names follow the rules of checkpoint names.
+            await #expect(throws: EventStoreError.self) { _ = try await a.claimLease("", holder: "a", for: .seconds(1)) }
+            await #expect(throws: EventStoreError.self) { _ = try await a.claimLease("job", holder: String(repeating: "h", count: 300), for: .seconds(1)) }
+            await #expect(throws: EventStoreError.self) { _ = try await a.claimLease("job", holder: "a\u{0}b", for: .seconds(1)) }
+        }
+    }
+
+    @Test("a write under a lease and a claim racing it: the claim waits, and the new holder reads the write")
+    func claimWaitsForWrites() async throws {
+        try await withPostgresStore { a, url in
+            let b = try await connect(url)
+            defer { Task { await b.close() } }
+            for round in 0..<20 {
+                _ = try await a.claimLease("race", holder: "a", for: .milliseconds(40))
+                try await Task.sleep(for: .milliseconds(35))
+                async let written = a.storeCheckpoint(Checkpoint(name: "race", position: Position(UInt64(round + 1))), holding: "race", holder: "a")
+                async let claimed = Self.claimUntilHeld(b, "race", holder: "b")
+                let (wrote, _) = try await (written, claimed)
+                // b holds the lease now; whatever a wrote is what b reads.
+                let stored = try await b.checkpoint(named: "race")?.position.rawValue
+                if wrote { #expect(stored == UInt64(round + 1)) } else { #expect(stored != UInt64(round + 1)) }
+                try await b.releaseLease("race", holder: "b")
+            }
+        }
+    }
+
+    static func claimUntilHeld(_ store: PostgresEventStore, _ name: String, holder: String) async throws {
+        while try await store.claimLease(name, holder: holder, for: .seconds(10)).holder != holder {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    @Test("servers announce themselves; the list has those seen lately, in the order they started; long-silent ones are forgotten")
+    func servers() async throws {
+        try await withPostgresStore { store, url in
+            let one = ServerAnnouncement(id: "one/1", name: "one", url: "http://10.0.0.1:8080", startedAt: 1_700_000_000_000_000, head: 10, readThrough: 8)
+            let two = ServerAnnouncement(id: "two/2", name: "two", url: "", startedAt: 1_600_000_000_000_000, head: 12, readThrough: 12)
+            try await store.announce(one)
+            try await store.announce(two)
+            var listed = try await store.servers(seenWithin: .seconds(30), forgetAfter: .seconds(3_600))
+            #expect(listed.map(\.announcement) == [two, one])
+            #expect(listed.allSatisfy { $0.silentMicroseconds >= 0 && $0.silentMicroseconds < 30_000_000 })
+            var moved = one
+            moved.head = 20
+            moved.readThrough = 19
+            try await store.announce(moved)
+            listed = try await store.servers(seenWithin: .seconds(30), forgetAfter: .seconds(3_600))
+            #expect(listed.map(\.announcement) == [two, moved])
+            // "two" went silent an hour ago: not listed, then forgotten.
+            try await TestPostgres.psql(url, "UPDATE logbook.servers SET seen_at = now() - interval '2 hours' WHERE id = 'two/2'")
+            #expect(try await store.servers(seenWithin: .seconds(30), forgetAfter: .seconds(86_400)).map(\.announcement) == [moved])
+            #expect(try await TestPostgres.psql(url, "SELECT count(*) FROM logbook.servers").trimmingCharacters(in: .whitespacesAndNewlines) == "2")
+            _ = try await store.servers(seenWithin: .seconds(30), forgetAfter: .seconds(3_600))
+            #expect(try await TestPostgres.psql(url, "SELECT count(*) FROM logbook.servers").trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+            var long = one
+            long.url = String(repeating: "u", count: 3_000)
+            await #expect(throws: EventStoreError.self) { try await store.announce(long) }
+        }
+    }
+}
