@@ -71,8 +71,8 @@ struct ServerOptions: ParsableArguments {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \"\(logLevel)\".") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024.") }
         if let serverName, let reason = Self.nameProblem(serverName) { throw ValidationError("--server-name \(reason).") }
-        if let advertiseURL, advertiseURL.utf8.count > 2_048 || URL(string: advertiseURL)?.scheme == nil {
-            throw ValidationError("--advertise-url must be an absolute URL of at most 2048 bytes, such as http://10.0.0.5:8080.")
+        if let advertiseURL, advertiseURL.utf8.count > 2_048 || !["http", "https"].contains(URL(string: advertiseURL)?.scheme ?? "") {
+            throw ValidationError("--advertise-url must be an absolute http or https URL of at most 2048 bytes, such as http://10.0.0.5:8080.")
         }
         guard weekClosingSeconds >= 0 else { throw ValidationError("--week-closing-seconds must be 0 (never) or more.") }
         guard (1...3600).contains(webhookTimeoutSeconds) else { throw ValidationError("--webhook-timeout-seconds must be 1 to 3600.") }

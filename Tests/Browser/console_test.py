@@ -162,6 +162,11 @@ def main():
         shown_types = page.eval_on_selector_all('#events-by-type tbody tr', "rows => rows.map(r => [r.cells[0].textContent, r.cells[1].textContent])")
         check.that([(t, number(c)) for t, c in shown_types] == [(e['type'], e['count']) for e in expected['eventsByType']],
                    'overview: events by type differ from the API')
+        shown_servers = page.eval_on_selector_all('#servers tbody tr', "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+        check.that([(row[0], number(row[4]), row[7]) for row in shown_servers]
+                   == [(s['name'] + (' (this one)' if s['thisServer'] else ''), s['readThrough'], 'delivers' if s['deliversWebhooks'] else 'stands by')
+                       for s in expected['servers']],
+                   f'overview: the servers differ from the API: {shown_servers}')
         no_stray_text(page, check, '1-overview')
         page.screenshot(path=f'{args.screenshots}/1-overview.png', full_page=True)
 
