@@ -42,12 +42,12 @@ struct PostgresServerTests {
             defer { b.process.terminate(); a.process.terminate() }
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
             let token = try await TokenKeys(secret: testSecret).token(user: "ana")
-            func call(_ server: Server, _ method: HTTPMethod, _ uri: String, _ body: String? = nil, headers: [String: String] = [:]) async throws
-                -> (status: UInt, text: String, position: String?)
-            {
+            func call(
+                _ server: Server, _ method: HTTPMethod, _ uri: String, _ body: String? = nil, headers: [String: String] = [:], as bearer: String? = nil
+            ) async throws -> (status: UInt, text: String, position: String?) {
                 var request = HTTPClientRequest(url: server.base + uri)
                 request.method = method
-                request.headers.add(name: "Authorization", value: "Bearer \(token)")
+                request.headers.add(name: "Authorization", value: "Bearer \(bearer ?? token)")
                 request.headers.add(name: "Content-Type", value: "application/json")
                 for (name, value) in headers { request.headers.add(name: name, value: value) }
                 if let body { request.body = .bytes(ByteBuffer(string: body)) }
@@ -113,6 +113,18 @@ struct PostgresServerTests {
             let weekB = try await call(b, .GET, "/users/ana/stats/weekly?date=2026-11-17&minPosition=\(head)")
             #expect(weekA.status == 200 && weekB.status == 200, "\(weekA.text) \(weekB.text)")
             #expect(weekA.text == weekB.text)
+
+            // The overview lists the running servers; once the killed one's lease ran out, a
+            // running one delivers the webhooks (the killed one stays listed, silent, for 30 s).
+            let admin = try await TokenKeys(secret: testSecret).token(user: "op", admin: true)
+            try await eventually("a running server to hold the webhooks' lease", timeout: .seconds(90)) {
+                let answer = try await call(b, .GET, "/admin/overview", as: admin)
+                guard answer.status == 200 else { return false }
+                let servers = try JSONDecoder().decode(ConsoleOverview.self, from: Data(answer.text.utf8)).servers
+                let heard = servers.filter { $0.silentSeconds < 3 }
+                return heard.count == 2 && heard.filter(\.thisServer).count == 1 && servers.filter(\.deliversWebhooks).count == 1
+                    && heard.contains(where: \.deliversWebhooks)
+            }
             try await client.shutdown()
         }
     }
