@@ -15,8 +15,8 @@ import Testing
 @Suite("Server processes")
 struct ServerProcessTests {
     /// Starts `logbook serve` on a free port and returns the process and its base URL.
-    static func startServer(path: String, _ extra: [String] = []) throws -> (ChildProcess, String) {
-        let (process, output) = try start(["serve", "--path", path, "--port", "0", "--durability", "durable", "--log-level", "warning"] + extra,
+    static func startServer(path: String, _ extra: [String] = []) async throws -> (ChildProcess, String) {
+        let (process, output) = try await startOffThePool(["serve", "--path", path, "--port", "0", "--durability", "durable", "--log-level", "warning"] + extra,
                                           until: #"http://127\.0\.0\.1:[0-9]+"#)
         return (process, String(output[output.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)!]))
     }
@@ -27,10 +27,30 @@ struct ServerProcessTests {
     static func withDemoServer(users: Int, in directory: String, _ body: (String) async throws -> Void) async throws {
         let (demo, output) = try await runLogbook(["demo", "--path", directory + "/data", "--users", "\(users)", "--no-serve"], includeErrors: true)
         try #require(demo == 0, "\(output)")
-        let (server, started) = try start(["serve", "--path", directory + "/data", "--port", "0", "--log-level", "error"],
+        let (server, started) = try await startOffThePool(["serve", "--path", directory + "/data", "--port", "0", "--log-level", "error"],
                                           until: #"http://127\.0\.0\.1:[0-9]+"#)
         defer { server.terminate() }
         try await body(String(started[started.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)!]))
+    }
+
+    /// ``start(_:until:)`` on a thread of its own: reading the child's output blocks, and a
+    /// blocked thread of the cooperative pool (one per core) starves every other test.
+    static func startOffThePool(_ arguments: [String], until pattern: String) async throws -> (ChildProcess, String) {
+        let started = try await TestPostgres.offThePool { () throws -> Started in
+            let (process, output) = try start(arguments, until: pattern)
+            return Started(process: process, output: output)
+        }
+        return (started.process, started.output)
+    }
+
+    /// Waits for `process` to end on a thread of its own (a draining server takes a while).
+    static func exited(_ process: ChildProcess) async throws -> ChildProcess.Termination {
+        try await TestPostgres.offThePool { process.wait() }
+    }
+
+    private struct Started: Sendable {
+        let process: ChildProcess
+        let output: String
     }
 
     static func start(_ arguments: [String], until pattern: String) throws -> (ChildProcess, String) {
@@ -50,7 +70,7 @@ struct ServerProcessTests {
     @Test("SIGTERM with appends in flight: exit 0, and nothing acknowledged is lost")
     func drainOnSigterm() async throws {
         try await withTemporaryDirectory { path in
-            let (process, base) = try Self.startServer(path: path + "/data")
+            let (process, base) = try await Self.startServer(path: path + "/data")
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
             let token = try await TokenKeys(secret: testSecret).token(user: "ana")
             func post(_ uri: String, _ body: String, key: UUID? = nil) async throws -> (UInt, String) {
@@ -102,7 +122,7 @@ struct ServerProcessTests {
                 return all
             }
             try await client.shutdown()
-            #expect(process.wait() == .exit(0))
+            #expect(try await Self.exited(process) == .exit(0))
             #expect(acknowledged.count >= 50, "too few appends were in flight to test anything")
             let logbook = try await Logbook.open(path: path + "/data")
             for (key, position, body) in acknowledged {
@@ -120,7 +140,7 @@ struct ServerProcessTests {
     @Test("the README's main job: `logbook demo` generates, serves, and the printed token and request work")
     func demoServes() async throws {
         try await withTemporaryDirectory { path in
-            let (process, output) = try Self.start(["demo", "--path", path + "/data", "--users", "2", "--port", "0"], until: "API: Schemas/openapi.json")
+            let (process, output) = try await Self.startOffThePool(["demo", "--path", path + "/data", "--users", "2", "--port", "0"], until: "API: Schemas/openapi.json")
             defer { if process.isRunning { process.terminate() } }
             let token = try #require(output.firstMatch(of: /export TOKEN=(\S+)/)?.1)
             let request = try #require(output.firstMatch(of: /curl -s -H "Authorization: Bearer \$TOKEN" '([^']+weekly\?date=[0-9-]+)'/)?.1)
@@ -133,7 +153,7 @@ struct ServerProcessTests {
             #expect(response.status.code == 200, "\(body)")
             #expect(body.contains("\"totals\""))
             process.terminate()
-            #expect(process.wait() == .exit(0))
+            #expect(try await Self.exited(process) == .exit(0))
         }
     }
 }

@@ -22,8 +22,7 @@ struct WebhookCrashTests {
             // A generous time limit per POST: the suite loads this machine, and an answer past the limit
             // would be sent again (a duplicate this test would see as a rewind before the kill).
             let options = ["--webhook-timeout-seconds", "300"]
-            let (first, firstBase): (ChildProcess, String)
-            do { (first, firstBase) = try ServerProcessTests.startServer(path: path + "/data", options) } catch { Issue.record("\(error)"); throw error }
+            let (first, firstBase) = try await ServerProcessTests.startServer(path: path + "/data", options)
             defer { if first.isRunning { first.send(SIGKILL) } }
             let client = HTTPClient(eventLoopGroupProvider: .singleton)
             let admin = try await TokenKeys(secret: testSecret).token(user: "root", admin: true)
@@ -65,19 +64,19 @@ struct WebhookCrashTests {
             }
             try await eventually("batches arriving") { receiver.deliveries.count >= 20 }
             first.send(SIGKILL)
-            #expect(first.wait() == .signal(SIGKILL))
+            #expect(try await ServerProcessTests.exited(first) == .signal(SIGKILL))
             acknowledged += try await appending.value
             let beforeKill = receiver.deliveries.count
             #expect(acknowledged.count > 1, "appends were flowing when the server was killed")
 
-            let (server, base) = try ServerProcessTests.startServer(path: path + "/data", options)
+            let (server, base) = try await ServerProcessTests.startServer(path: path + "/data", options)
             defer { if server.isRunning { server.terminate() } }
             acknowledged += try await steps(base, 1200, 30)
             try await eventually("every acknowledged event delivered", timeout: .seconds(300)) {
                 Set(receiver.positions).isSuperset(of: acknowledged)
             }
             server.terminate()
-            #expect(server.wait() == .exit(0))
+            #expect(try await ServerProcessTests.exited(server) == .exit(0))
             try await client.shutdown()
 
             let deliveries = receiver.deliveries
