@@ -56,7 +56,7 @@ public enum LogbookServer {
             // Shutdown runs backwards: the server drains, the jobs end, webhooks stop, then the Logbook closes.
             services: [LogbookService(logbook: logbook)]
                 + (configuration.deliversWebhooks ? [WebhookService(dispatcher: routes.webhooks)] : [])
-                + [ServerPresence(logbook: logbook, server: routes.server, logger: logger)]
+                + [ServerPresence(logbook: logbook, server: routes.server, logger: logger), OverviewSamplingService(sampler: routes.overview)]
                 + (configuration.weekClosingInterval.map { [WeekClosingService(logbook: logbook, interval: $0, logger: logger)] } ?? [])
                 + [routes.jobs],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },

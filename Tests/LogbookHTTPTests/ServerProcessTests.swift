@@ -158,6 +158,29 @@ struct ServerProcessTests {
     }
 }
 
+extension ServerProcessTests {
+    @Test("logbook serve samples the overview in the background: the console's charts have the minutes before it opened")
+    func overviewSampledInTheBackground() async throws {
+        try await withTemporaryDirectory { path in
+            let (process, base) = try await Self.startServer(path: path + "/data")
+            defer { if process.isRunning { process.terminate() } }
+            // Nobody asks for 4 seconds; then one request (which takes at most one sample itself).
+            try await Task.sleep(for: .seconds(4))
+            let client = HTTPClient(eventLoopGroupProvider: .singleton)
+            var get = HTTPClientRequest(url: base + "/admin/overview")
+            get.headers.add(name: "Authorization", value: "Bearer \(try await TokenKeys(secret: testSecret).token(user: "op", admin: true))")
+            let response = try await client.execute(get, timeout: .seconds(30))
+            let body = try await response.body.collect(upTo: 1 << 20)
+            try await client.shutdown()
+            #expect(response.status.code == 200)
+            let overview = try JSONDecoder().decode(ConsoleOverview.self, from: Data(buffer: body))
+            #expect(overview.samples.count >= 3, "\(overview.samples.count) samples after 4 s")
+            process.terminate()
+            #expect(try await Self.exited(process) == .exit(0))
+        }
+    }
+}
+
 /// A count shared by concurrent tasks.
 final class Counter: Sendable {
     private let count = Atomic<Int>(0)

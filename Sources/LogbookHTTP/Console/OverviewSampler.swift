@@ -9,8 +9,9 @@ import LogbookWebhooks
 /// bounded chunk per sample, so a large log's first overview answers at once and its counts
 /// catch up over the next samples.
 ///
-/// It samples when asked (an overview, a stream of them, a `/metrics` scrape), so its history
-/// covers the time someone was watching.
+/// It samples when asked (an overview, a stream of them, a `/metrics` scrape) and, run by
+/// ``OverviewSamplingService`` as ``LogbookServer`` does, every second in the background, so its
+/// history covers the last minutes whether or not anyone watched.
 public actor OverviewSampler {
     /// Samples kept: 5 minutes at one a second.
     public static let historyLimit = 300
