@@ -4,7 +4,8 @@ import NIOCore
 import PostgresNIO
 
 /// Leases and the servers' register, in `logbook.leases` and `logbook.servers` (migration 2),
-/// timed by the database's clock.
+/// timed by the database's clock; kept answers to keyed requests in `logbook.request_keys`
+/// (migration 3), timed by the Logbook's.
 extension PostgresEventStore: SharedLog {
     public func claimLease(_ name: String, holder: String, for duration: Duration) async throws -> Lease {
         try Self.checkLeaseNames(name, holder)
@@ -122,6 +123,59 @@ extension PostgresEventStore: SharedLog {
                 servers.append(AnnouncedServer(announcement: announcement, silentMicroseconds: max(silent, 0)))
             }
             return servers
+        }
+    }
+
+    public func keptAnswer(_ key: [UInt8], keptSince notBefore: Int64) async throws -> KeptAnswer? {
+        try Self.checkRequestKey(key)
+        let keyBytes = ByteBuffer(bytes: key)
+        return try await operation("read a kept answer") { client in
+            let query: PostgresQuery = """
+                SELECT stored_us, fingerprint, status, entity_tag, body FROM logbook.request_keys \
+                 WHERE key = \(keyBytes) AND stored_us >= \(notBefore)
+                """
+            var answer: KeptAnswer?
+            for try await (stored, fingerprint, status, tag, body)
+                in try await client.query(query).decode((Int64, ByteBuffer, Int32, String?, ByteBuffer).self)
+            {
+                answer = KeptAnswer(
+                    keptAt: stored, fingerprint: Array(fingerprint.readableBytesView), status: Int(status), entityTag: tag,
+                    body: Array(body.readableBytesView))
+            }
+            return answer
+        }
+    }
+
+    public func keepAnswer(_ answer: KeptAnswer, under key: [UInt8], expiringBefore notBefore: Int64) async throws {
+        try Self.checkRequestKey(key)
+        guard answer.body.count <= KeptAnswer.maxBodyBytes, answer.fingerprint.count <= 64, (100...599).contains(answer.status),
+              (answer.entityTag?.utf8.count ?? 0) <= 1_024
+        else {
+            throw EventStoreError.invalidCheckpoint(
+                name: "request key", reason: "an answer to keep has a status of 100 to 599, a fingerprint of at most 64 bytes, an entity tag of at most 1,024 and a body of at most \(KeptAnswer.maxBodyBytes)")
+        }
+        let (keyBytes, fingerprint, body) = (ByteBuffer(bytes: key), ByteBuffer(bytes: answer.fingerprint), ByteBuffer(bytes: answer.body))
+        let (stored, status, tag) = (answer.keptAt, Int32(answer.status), answer.entityTag)
+        try await operation("keep an answer") { client in
+            // The first answer kept wins; an expired one is replaced (its key was used again).
+            try await client.query("""
+                INSERT INTO logbook.request_keys AS k (key, stored_us, fingerprint, status, entity_tag, body) \
+                VALUES (\(keyBytes), \(stored), \(fingerprint), \(status), \(tag), \(body)) \
+                ON CONFLICT (key) DO UPDATE SET stored_us = excluded.stored_us, fingerprint = excluded.fingerprint, \
+                status = excluded.status, entity_tag = excluded.entity_tag, body = excluded.body \
+                WHERE k.stored_us < \(notBefore)
+                """)
+            try await client.query("""
+                DELETE FROM logbook.request_keys WHERE key IN \
+                (SELECT key FROM logbook.request_keys WHERE stored_us < \(notBefore) ORDER BY stored_us LIMIT 1024)
+                """)
+            return ()
+        }
+    }
+
+    private static func checkRequestKey(_ key: [UInt8]) throws {
+        guard key.count == 32 else {
+            throw EventStoreError.invalidCheckpoint(name: "request key", reason: "a request key is a 32-byte digest, not \(key.count) bytes")
         }
     }
 

@@ -8,6 +8,9 @@ extension Logbook {
     /// a retry — same scope, key and fingerprint — gets the kept answer and runs nothing. The same
     /// key with another fingerprint is refused with ``LogbookError/Code/idempotencyConflict``.
     ///
+    /// Answers are kept beside the read models, or in the log when several servers share it
+    /// (PostgreSQL), so a retry reaching another server gets the original answer too.
+    ///
     /// Requests with one key run one at a time in this process, so two identical requests racing
     /// write once and answer alike. Across processes, and for a retry whose answer was not kept (a
     /// crash between the append and the keeping, or a key older than the retention), the log's
@@ -18,7 +21,7 @@ extension Logbook {
         _ request: IdempotentRequest, _ perform: (_ eventId: UUID) async throws -> StoredResponse
     ) async throws -> (response: StoredResponse, replayed: Bool) {
         try await locks.withLock("idempotency-key:\(request.scope)\u{0}\(request.key)") {
-            if let entry = try requestKeys.entry(for: request) {
+            if let entry = try await keptAnswers.entry(for: request) {
                 guard entry.fingerprint == request.fingerprint else {
                     throw LogbookError.idempotencyConflict(
                         key: request.key, reason: "it was used at \(entry.storedAt) for another request (method, path or body); use a new key for a new request")
@@ -26,7 +29,7 @@ extension Logbook {
                 return (entry.response, true)
             }
             let response = try await perform(request.eventId)
-            if (200..<300).contains(response.status) { try await requestKeys.remember(response, for: request) }
+            if (200..<300).contains(response.status) { try await keptAnswers.remember(response, for: request) }
             return (response, false)
         }
     }

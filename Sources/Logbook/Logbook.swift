@@ -32,8 +32,11 @@ public final class Logbook: Sendable {
     let upgrades = BackgroundUpgrades()
     package let cache: QueryCache
     let locks = KeyedLock()
-    /// The answers to keyed requests, beside the read models.
+    /// The answers to keyed requests, beside the read models (backed up with the store).
     let requestKeys: RequestKeyStore
+    /// Where keyed requests' answers are kept and looked up: ``requestKeys``, or the log itself
+    /// when several servers share it.
+    let keptAnswers: any RequestKeyKeeper
     /// Each user's payload key: where payloads are sealed and opened (the Privacy article).
     package let payloads: PayloadKeys
 
@@ -52,6 +55,11 @@ public final class Logbook: Sendable {
         requestKeys = try RequestKeyStore(
             path: (directory as NSString).appendingPathComponent("request-keys"), retention: configuration.idempotencyKeyRetention,
             clock: configuration.clock, durability: configuration.log.durability == .noSync ? .noSync : .relaxed)
+        if let shared = log as? any SharedLog {
+            keptAnswers = SharedRequestKeys(log: shared, retention: configuration.idempotencyKeyRetention, clock: configuration.clock)
+        } else {
+            keptAnswers = requestKeys
+        }
     }
 
     /// Opens (creating if needed) the embedded Logbook in directory `path`: an LMDB log with the

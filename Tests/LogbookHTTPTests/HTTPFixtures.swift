@@ -1,4 +1,5 @@
 import EventLog
+import EventLogPostgres
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -70,6 +71,60 @@ func withServer(
         try await Application(router: router, logger: logger).test(.router) { client in
             try await body(TestServer(logbook: logbook, client: client, keys: keys))
         }
+    }
+}
+
+/// Which log a test server writes: the embedded LMDB store, or a fresh PostgreSQL database
+/// followed by read models in a temporary directory (one of several servers sharing it).
+enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case embedded, postgres
+    var testDescription: String { rawValue }
+}
+
+/// Runs `body` against a fresh server on `backend`.
+func withServer(
+    on backend: Backend, logbook configureLogbook: @escaping @Sendable (inout LogbookConfiguration) -> Void = { _ in },
+    _ body: @escaping @Sendable (TestServer) async throws -> Void
+) async throws {
+    switch backend {
+    case .embedded:
+        try await withServer(logbook: configureLogbook, body)
+    case .postgres:
+        let url = try await TestPostgres.freshDatabase()
+        try await withTemporaryDirectory { directory in
+            try await serveFollowing(url, readModels: directory + "/read-models", configure: configureLogbook, body)
+        }
+    }
+}
+
+/// Serves a Logbook following the PostgreSQL log at `url`, with its read models at `readModels`
+/// (opened for the call, closed after it).
+@discardableResult
+func serveFollowing<R: Sendable>(
+    _ url: String, readModels: String, configure: (inout LogbookConfiguration) -> Void = { _ in },
+    _ body: @escaping @Sendable (TestServer) async throws -> R
+) async throws -> R {
+    var configuration = LogbookConfiguration()
+    configuration.clock = SteppingClock()
+    configure(&configuration)
+    var logConfiguration = PostgresLogConfiguration()
+    logConfiguration.clock = configuration.clock
+    logConfiguration.operationTimeout = .seconds(60)
+    let log = try await PostgresEventStore.connect(try PostgresURL(url), configuration: logConfiguration)
+    let logbook = try await Logbook.open(following: log, readModelsAt: readModels, configuration: configuration)
+    do {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let router = try await LogbookServer.router(logbook: logbook, configuration: HTTPConfiguration(jwtSecret: testSecret), metrics: LogbookMetrics(), logger: logger)
+        let keys = await TokenKeys(secret: testSecret)
+        let result = try await Application(router: router, logger: logger).test(.router) { client in
+            try await body(TestServer(logbook: logbook, client: client, keys: keys))
+        }
+        await logbook.close()
+        return result
+    } catch {
+        await logbook.close()
+        throw error
     }
 }
 

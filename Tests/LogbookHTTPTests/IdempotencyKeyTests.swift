@@ -11,7 +11,8 @@ import Testing
 
 /// `Idempotency-Key` on the write routes: a retry answers the original and writes nothing,
 /// however much was written since, across restarts and races; a key re-used for another
-/// request is refused.
+/// request is refused. Each test runs on the embedded store and on PostgreSQL, where the answers
+/// are kept in the log (`logbook.request_keys`) and a restart is another server.
 @Suite("HTTP idempotency keys")
 struct IdempotencyKeyTests {
     /// A goal request for day `index` of the next ten weeks (2026-11-18 is the test server's today).
@@ -22,9 +23,9 @@ struct IdempotencyKeyTests {
         return ("/users/ana/goals/\(date)", #"{"steps":\#(5_000 + index)}"#)
     }
 
-    @Test("re-sending 300 acknowledged requests after all of them answers each original and writes nothing")
-    func resendAfterManyWrites() async throws {
-        try await withServer { server in
+    @Test("re-sending 300 acknowledged requests after all of them answers each original and writes nothing", arguments: Backend.allCases)
+    func resendAfterManyWrites(_ backend: Backend) async throws {
+        try await withServer(on: backend) { server in
             try await register(server, "ana")
             var originals: [(key: String, path: String, body: String, status: HTTPResponse.Status, text: String)] = []
             for index in 0..<300 {
@@ -50,9 +51,9 @@ struct IdempotencyKeyTests {
         }
     }
 
-    @Test("the same key with another body, path or method is 422 naming the key; another caller's key is its own")
-    func reuseIsRefused() async throws {
-        try await withServer { server in
+    @Test("the same key with another body, path or method is 422 naming the key; another caller's key is its own", arguments: Backend.allCases)
+    func reuseIsRefused(_ backend: Backend) async throws {
+        try await withServer(on: backend) { server in
             try await register(server, "ana")
             try await register(server, "bob")
             let key = ["Idempotency-Key": "K-1"]
@@ -78,9 +79,9 @@ struct IdempotencyKeyTests {
         }
     }
 
-    @Test("eight identical requests racing under one key write one event and all answer it")
-    func racingRequests() async throws {
-        try await withServer { server in
+    @Test("eight identical requests racing under one key write one event and all answer it", arguments: Backend.allCases)
+    func racingRequests(_ backend: Backend) async throws {
+        try await withServer(on: backend) { server in
             try await register(server, "ana")
             let head = try await server.head()
             let body = #"{"samples":[{"start":"2026-11-17T08:00:00Z","end":"2026-11-17T08:01:00Z","count":90,"source":"phone"}]}"#
@@ -99,17 +100,22 @@ struct IdempotencyKeyTests {
         }
     }
 
-    @Test("a restarted server still answers a key's retries and refuses its reuse")
-    func survivesRestart() async throws {
+    @Test("a restarted server (on PostgreSQL: another server) still answers a key's retries and refuses its reuse", arguments: Backend.allCases)
+    func survivesRestart(_ backend: Backend) async throws {
+        let url = backend == .postgres ? try await TestPostgres.freshDatabase() : ""
         try await withTemporaryDirectory { directory in
-            let path = directory + "/logbook"
             let body = #"{"steps":5000}"#
-            let first = try await Self.serving(path) { server in
+            @Sendable func serving<R: Sendable>(_ name: String, _ work: @escaping @Sendable (TestServer) async throws -> R) async throws -> R {
+                backend == .postgres
+                    ? try await serveFollowing(url, readModels: directory + "/" + name, work)
+                    : try await Self.serving(directory + "/logbook", work)
+            }
+            let first = try await serving("a") { server in
                 try await register(server, "ana")
                 return try await server.call(.put, "/users/ana/goals/2026-12-01", as: "ana", body: body, headers: ["Idempotency-Key": "K"])
             }
             #expect(first.status == .created)
-            try await Self.serving(path) { server in
+            try await serving("b") { server in
                 let head = try await server.head()
                 let retry = try await server.call(.put, "/users/ana/goals/2026-12-01", as: "ana", body: body, headers: ["Idempotency-Key": "K"])
                 #expect(retry.status == .created)
@@ -121,9 +127,9 @@ struct IdempotencyKeyTests {
         }
     }
 
-    @Test("a key older than the retention is forgotten: its retry still writes nothing, another request under it is new")
-    func retention() async throws {
-        try await withServer(logbook: { $0.idempotencyKeyRetention = .milliseconds(20) }) { server in
+    @Test("a key older than the retention is forgotten: its retry still writes nothing, another request under it is new", arguments: Backend.allCases)
+    func retention(_ backend: Backend) async throws {
+        try await withServer(on: backend, logbook: { $0.idempotencyKeyRetention = .milliseconds(20) }) { server in
             try await register(server, "ana")
             let first = try await server.call(.put, "/users/ana/goals/2026-12-01", as: "ana", body: #"{"steps":5000}"#, headers: ["Idempotency-Key": "old"])
             #expect(first.status == .created)

@@ -128,4 +128,58 @@ struct PostgresServerTests {
             try await client.shutdown()
         }
     }
+
+    @Test("an Idempotency-Key request answered by A, A SIGKILLed, the retry to B: the original answer byte for byte, nothing written")
+    func idempotencyAcrossServers() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        try await withTemporaryDirectory { root in
+            let a = try await Self.serve(url, readModels: root + "/a")
+            let b = try await Self.serve(url, readModels: root + "/b")
+            defer { b.process.terminate(); if a.process.isRunning { a.process.send(SIGKILL) } }
+            let client = HTTPClient(eventLoopGroupProvider: .singleton)
+            let token = try await TokenKeys(secret: testSecret).token(user: "ana")
+            func call(_ server: Server, _ method: HTTPMethod, _ uri: String, _ body: String, key: String) async throws
+                -> (status: UInt, body: [UInt8], replayed: String?)
+            {
+                var request = HTTPClientRequest(url: server.base + uri)
+                request.method = method
+                request.headers.add(name: "Authorization", value: "Bearer \(token)")
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.headers.add(name: "Idempotency-Key", value: key)
+                request.body = .bytes(ByteBuffer(string: body))
+                let response = try await client.execute(request, timeout: .seconds(20))
+                let bytes = Array(try await response.body.collect(upTo: 1 << 20).readableBytesView)
+                return (response.status.code, bytes, response.headers.first(name: "Idempotent-Replayed"))
+            }
+            do {
+                let registered = try await call(a, .POST, "/users/ana", #"{"displayName":"Ana","timeZone":"UTC","weekStart":"monday","units":"metric"}"#, key: "register-1")
+                #expect(registered.status == 201)
+                let steps = #"{"samples":[{"start":"2026-11-17T08:00:00Z","end":"2026-11-17T08:01:00Z","count":90,"source":"phone"}]}"#
+                let first = try await call(a, .POST, "/users/ana/steps", steps, key: "steps-1")
+                #expect(first.status == 201 && first.replayed == nil)
+                a.process.send(SIGKILL)
+                _ = try await ServerProcessTests.exited(a.process)
+                let store = try await PostgresEventStore.connect(try PostgresURL(url))
+                let head = try await store.headPosition()
+
+                // B never saw the request: it answers the original from the log's kept answers.
+                let retry = try await call(b, .POST, "/users/ana/steps", steps, key: "steps-1")
+                #expect(retry.status == 201, "\(String(decoding: retry.body, as: UTF8.self))")
+                #expect(retry.body == first.body, "the original answer, byte for byte")
+                #expect(retry.replayed == "true")
+                let again = try await call(b, .POST, "/users/ana", #"{"displayName":"Ana","timeZone":"UTC","weekStart":"monday","units":"metric"}"#, key: "register-1")
+                #expect(again.status == 201 && again.body == registered.body && again.replayed == "true")
+                // The same key for another request is refused there too; nothing was written.
+                let reused = try await call(b, .POST, "/users/ana/steps", steps.replacingOccurrences(of: "90", with: "91"), key: "steps-1")
+                #expect(reused.status == 422, "\(String(decoding: reused.body, as: UTF8.self))")
+                #expect(try await store.headPosition() == head)
+                #expect(try await TestPostgres.psql(url, "SELECT count(*) FROM logbook.request_keys").trimmingCharacters(in: .whitespacesAndNewlines) == "2")
+                await store.close()
+            } catch {
+                try? await client.shutdown()
+                throw error
+            }
+            try await client.shutdown()
+        }
+    }
 }

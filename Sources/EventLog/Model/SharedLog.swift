@@ -1,8 +1,9 @@
 import Foundation
 
 /// What a log shared by several servers (PostgreSQL) offers them to work together: leases, so
-/// exactly one of them does a job such as delivering webhooks, and a register of the servers
-/// following the log, with how far each has got.
+/// exactly one of them does a job such as delivering webhooks, a register of the servers
+/// following the log, with how far each has got, and the answers to keyed requests, so a retry
+/// gets the original answer whichever server it reaches.
 ///
 /// A log only one process can open (LMDB: its writer lock) does not conform: there, the one
 /// process holds every lease. Times are the store's own clock, so servers whose clocks disagree
@@ -29,6 +30,37 @@ public protocol SharedLog: EventStore {
     /// The servers that announced themselves within `within`, in the order they started; those
     /// silent for longer than `forgetAfter` are forgotten.
     func servers(seenWithin within: Duration, forgetAfter: Duration) async throws -> [AnnouncedServer]
+
+    /// The answer kept under request key `key` (a 32-byte digest of caller and key), unless there
+    /// is none or it was kept before `notBefore` (microseconds since 1970: it has expired).
+    func keptAnswer(_ key: [UInt8], keptSince notBefore: Int64) async throws -> KeptAnswer?
+
+    /// Keeps `answer` under `key`, unless an answer kept since `notBefore` is there already (the
+    /// first kept wins); removes up to 1,024 answers kept before `notBefore`, oldest first.
+    func keepAnswer(_ answer: KeptAnswer, under key: [UInt8], expiringBefore notBefore: Int64) async throws
+}
+
+/// The answer to a keyed request (HTTP's `Idempotency-Key`), as a shared log keeps it for the
+/// retries that reach any server.
+public struct KeptAnswer: Sendable, Hashable {
+    /// When it was kept, in microseconds since 1970.
+    public var keptAt: Int64
+    /// A digest of what the request asked: a retry asks the same.
+    public var fingerprint: [UInt8]
+    public var status: Int
+    public var entityTag: String?
+    public var body: [UInt8]
+
+    /// The most a kept answer's body may take.
+    public static let maxBodyBytes = 16 << 20
+
+    public init(keptAt: Int64, fingerprint: [UInt8], status: Int, entityTag: String?, body: [UInt8]) {
+        self.keptAt = keptAt
+        self.fingerprint = fingerprint
+        self.status = status
+        self.entityTag = entityTag
+        self.body = body
+    }
 }
 
 /// A lease as the store holds it.
