@@ -11,20 +11,17 @@ extension PostgresEventStore: SharedLog {
         try Self.checkLeaseNames(name, holder)
         let micros = max(duration.microseconds, 1)
         return try await operation("claim a lease") { client in
-            // The claim writes only if the lease is free, expired or already ours; either way
-            // one row answers who holds it now (the CTE's insert is invisible to the second
-            // branch, which answers only when nothing was written).
+            // Always an update of the one row (kept as it is unless the lease is free, expired or
+            // already ours), so RETURNING answers the lease as it stands after any claim that
+            // committed first: ON CONFLICT waits for it and sees it, where a second SELECT in the
+            // same statement would see the table as it was when the statement began.
             let query: PostgresQuery = """
-                WITH claimed AS (
-                    INSERT INTO logbook.leases AS l (name, holder, expires_at)
-                    VALUES (\(name), \(holder), now() + \(micros) * interval '1 microsecond')
-                    ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-                     WHERE l.holder = excluded.holder OR l.expires_at <= now()
-                    RETURNING holder, expires_at)
-                SELECT holder, (extract(epoch FROM expires_at - now()) * 1000000)::bigint FROM claimed
-                UNION ALL
-                SELECT holder, (extract(epoch FROM expires_at - now()) * 1000000)::bigint FROM logbook.leases
-                 WHERE name = \(name) AND NOT EXISTS (SELECT 1 FROM claimed)
+                INSERT INTO logbook.leases AS l (name, holder, expires_at)
+                VALUES (\(name), \(holder), now() + \(micros) * interval '1 microsecond')
+                ON CONFLICT (name) DO UPDATE SET
+                    holder = CASE WHEN l.holder = excluded.holder OR l.expires_at <= now() THEN excluded.holder ELSE l.holder END,
+                    expires_at = CASE WHEN l.holder = excluded.holder OR l.expires_at <= now() THEN excluded.expires_at ELSE l.expires_at END
+                RETURNING holder, (extract(epoch FROM expires_at - now()) * 1000000)::bigint
                 """
             var lease: Lease?
             for try await (holder, remaining) in try await client.query(query).decode((String, Int64).self) {

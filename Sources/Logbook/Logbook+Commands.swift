@@ -53,8 +53,8 @@ extension Logbook {
         }
         for attempt in 0...configuration.retriesOnConflict where !pending.isEmpty {
             // Another writer (another server) keeps winning the stream: back off a random while,
-            // doubling up to 256 ms, so the two stop colliding in step (all 10 retries wait half
-            // a second at most, in all).
+            // doubling up to 256 ms, so the two stop colliding in step (all 10 retries wait at
+            // most 511.75 ms in all).
             if attempt > 0 { try await Task.sleep(for: .microseconds(Int.random(in: 0...(250 << min(attempt, 10))))) }
             var appends: [(index: Int, request: AppendRequest, workoutId: String?)] = []
             for (index, plan) in try await decide(batch, pending) {

@@ -63,6 +63,13 @@ public actor WebhookDispatcher {
     /// shared log, while it holds the lease; otherwise, from start to shutdown.
     private var delivering = false
     private var takingOver = false
+    private var stopping = false
+    /// Bumped whenever this server starts or stops delivering: an operation that awaited across
+    /// a change writes nothing (its view of the webhooks is another term's).
+    private var term = 0
+    /// Every worker's generation, unique across terms, so a worker of an earlier term never
+    /// passes for a current one.
+    private var generations = 0
     /// The lease's holder as last seen, and how long this server may deliver without renewing.
     private var holder: String?
     private var leaseValidUntil: ContinuousClock.Instant?
@@ -97,7 +104,10 @@ public actor WebhookDispatcher {
     /// every ``WebhookPolicy/leaseRenewInterval``). Calling it again does nothing. A record that
     /// cannot be read is skipped (and logged), not fatal.
     public func start() async throws {
-        guard !started, !starting else { return }
+        guard !started, !starting, !stopping else { return }
+        guard policy.leaseRenewInterval < policy.leaseDuration else {
+            throw LogbookError.invalidArgument(name: "leaseRenewInterval", reason: "must be shorter than leaseDuration (\(policy.leaseDuration))")
+        }
         starting = true
         defer { starting = false }
         var configuration = HTTPClient.Configuration()
@@ -117,19 +127,23 @@ public actor WebhookDispatcher {
             return
         }
         await renewLease()
+        // A shutdown that ran meanwhile starts nothing more.
+        guard started else { return }
         let interval = policy.leaseRenewInterval
         leaseTasks = [
             Task { [weak self] in
                 while !Task.isCancelled {
                     try? await Task.sleep(for: interval)
-                    await self?.renewLease()
+                    guard let self else { return }
+                    await self.renewLease()
                 }
             },
             // Apart from the renewals, which may hang on a database that went away.
             Task { [weak self] in
                 while !Task.isCancelled {
                     try? await Task.sleep(for: interval / 2)
-                    await self?.stepDownIfExpired()
+                    guard let self else { return }
+                    await self.stepDownIfExpired()
                 }
             },
         ]
@@ -142,6 +156,8 @@ public actor WebhookDispatcher {
         // `delivering`, making a webhook answers 409, so none is loaded twice.
         takingOver = true
         defer { takingOver = false }
+        // What this server queued before it last stood down lands (or is refused) first.
+        _ = await writes?.result
         var loaded: [(String, WebhookRecord, Position)] = []
         for id in try await table.ids() where !loaded.contains(where: { $0.0 == id }) {
             do {
@@ -151,10 +167,11 @@ public actor WebhookDispatcher {
                 logger.error("webhook skipped: its stored state cannot be read", metadata: ["webhook": "\(id)", "error": "\(error)"])
             }
         }
-        guard started else { return }
+        guard started, !delivering else { return }
         entries = [:]
         order = []
         delivering = true
+        term += 1
         for (id, record, position) in loaded {
             entries[id] = Entry(record: record, through: position, stored: position, storedAt: .now)
             order.append(id)
@@ -163,21 +180,22 @@ public actor WebhookDispatcher {
     }
 
     /// Claims or renews the lease; takes over when it is this server's, stands by when not.
+    /// It keeps renewing while a shutdown stores the last checkpoints, and takes over only while started.
     private func renewLease() async {
-        guard started, let shared else { return }
+        guard started || stopping, let shared else { return }
         let asked = ContinuousClock.now
         do {
             let lease = try await shared.claimLease(WebhookTable.leaseName, holder: server.id, for: policy.leaseDuration)
-            guard started else { return }
-            holder = lease.holder
-            guard lease.holder == server.id else {
+            guard started || stopping else { return }
+            holder = lease.remainingMicroseconds > 0 ? lease.holder : nil
+            guard lease.holder == server.id, lease.remainingMicroseconds > 0 else {
                 stepDown("server \(lease.holder) holds the webhooks' lease")
                 return
             }
             // The store's lease ends at least `leaseDuration` after it was asked for; stop a
             // renewal interval before that.
             leaseValidUntil = asked + policy.leaseDuration - policy.leaseRenewInterval
-            if !delivering { try await takeOver() }
+            if !delivering, started { try await takeOver() }
         } catch {
             logger.warning("the webhooks' lease could not be claimed", metadata: ["error": "\(error)"])
             stepDownIfExpired()
@@ -192,8 +210,10 @@ public actor WebhookDispatcher {
     /// Stops delivering at once (without waiting for the workers, which may be the caller):
     /// workers are cancelled and nothing they report counts; this server stands by.
     private func stepDown(_ why: String) {
+        if holder == server.id { holder = nil }
         guard delivering else { return }
         delivering = false
+        term += 1
         leaseValidUntil = nil
         for id in entries.keys { entries[id]?.worker?.cancel() }
         entries = [:]
@@ -207,9 +227,9 @@ public actor WebhookDispatcher {
     public func shutdown() async {
         guard started else { return }
         started = false
-        for task in leaseTasks { task.cancel() }
-        for task in leaseTasks { await task.value }
-        leaseTasks = []
+        stopping = true
+        defer { stopping = false }
+        let client = self.client
         // Cancelled, then waited for, then disowned: a batch the receiver took while the
         // worker stopped still moves the checkpoint, so whoever delivers next does not send it again.
         let workers = entries.values.compactMap(\.worker)
@@ -217,16 +237,26 @@ public actor WebhookDispatcher {
         for worker in workers { await worker.value }
         for id in entries.keys {
             entries[id]?.worker = nil
-            entries[id]?.generation += 1
+            entries[id]?.generation = nextGeneration()
         }
         for id in entries.keys { try? await storeIfMoved(id) }
         _ = await writes?.result
+        // The lease was renewed while the workers stopped and the checkpoints were stored.
+        for task in leaseTasks { task.cancel() }
+        for task in leaseTasks { await task.value }
+        leaseTasks = []
         if delivering, let shared { try? await shared.releaseLease(WebhookTable.leaseName, holder: server.id) }
         delivering = false
+        term += 1
         entries = [:]
         order = []
+        if self.client === client { self.client = nil }
         try? await client?.shutdown()
-        client = nil
+    }
+
+    private func nextGeneration() -> Int {
+        generations += 1
+        return generations
     }
 
     // MARK: The admin operations
@@ -235,6 +265,7 @@ public actor WebhookDispatcher {
     /// (default: the log's head now, so only what happens from here on).
     public func create(_ request: WebhookRequest, after: UInt64? = nil) async throws -> WebhookStatus {
         try requireDelivering()
+        let term = self.term
         let head = try await logbook.log.headPosition()
         if let after, after > head.rawValue {
             throw LogbookError.invalidArgument(name: "after", reason: "is past the log's head (\(head.rawValue))")
@@ -243,7 +274,7 @@ public actor WebhookDispatcher {
         let webhook = try request.validated(id: id, now: logbook.configuration.clock.now(), limits: policy.limits)
         let record = WebhookRecord(webhook: webhook)
         try WebhookTable.checkSize(record)
-        try requireDelivering()
+        try requireTerm(term)
         guard entries.count < policy.limits.maxWebhooks else {
             throw LogbookError.conflict(stream: "webhooks", reason: "this store has \(policy.limits.maxWebhooks) webhooks, its limit: delete one first")
         }
@@ -253,9 +284,9 @@ public actor WebhookDispatcher {
         order.append(id)
         entries[id] = Entry(record: record, through: start, stored: start, storedAt: .now)
         do {
-            try await write { table in try await table.store(record, through: start) }
+            try await write(term: term) { table in try await table.store(record, through: start) }
             let ids = order
-            try await write { table in try await table.storeIds(ids) }
+            try await write(term: term) { table in try await table.storeIds(ids) }
         } catch {
             order.removeAll { $0 == id }
             entries[id] = nil
@@ -317,6 +348,7 @@ public actor WebhookDispatcher {
     /// Stops and forgets webhook `id`.
     public func delete(_ id: String) async throws {
         let entry = try entry(id)
+        let term = self.term
         // Gone from memory at once: nothing started, paused or replayed from here on writes it back.
         entries[id] = nil
         order.removeAll { $0 == id }
@@ -324,9 +356,10 @@ public actor WebhookDispatcher {
             worker.cancel()
             await worker.value
         }
+        try requireTerm(term)
         let ids = order
-        try await write { table in try await table.storeIds(ids) }
-        try await write { table in try await table.remove(id) }
+        try await write(term: term) { table in try await table.storeIds(ids) }
+        try await write(term: term) { table in try await table.remove(id) }
     }
 
     /// Pauses (delivering nothing, the checkpoint kept) or resumes webhook `id`. A webhook that
@@ -352,6 +385,7 @@ public actor WebhookDispatcher {
     /// gone; otherwise it stays, with the new failure, and this throws ``WebhookReplayError``.
     public func replay(_ id: String, deadLetter letter: String) async throws -> WebhookStatus {
         let entry = try entry(id)
+        let term = self.term
         guard let dead = entry.record.deadLetters.first(where: { $0.id == letter }) else {
             throw LogbookError.notFound(kind: "dead letter", id: letter)
         }
@@ -371,6 +405,7 @@ public actor WebhookDispatcher {
         case .batch(let batch, _): failure = await send(batch, to: webhook)
         case .unencodable(_, let reason): failure = "an event has no wire form: \(reason)"
         }
+        try requireTerm(term)
         guard entries[id]?.record.deadLetters.contains(where: { $0.id == letter }) == true else { return try await status(id) }
         if let failure {
             let now = logbook.configuration.clock.now().instant
@@ -406,7 +441,8 @@ public actor WebhookDispatcher {
 
     private func startWorker(_ id: String) {
         guard started, delivering, var entry = entries[id], !entry.record.webhook.paused, let client else { return }
-        entry.generation += 1
+        entry.worker?.cancel()
+        entry.generation = nextGeneration()
         let worker = WebhookWorker(
             dispatcher: self, logbook: logbook, webhook: entry.record.webhook, generation: entry.generation, policy: policy,
             sender: WebhookSender(client: client), logger: logger)
@@ -419,7 +455,7 @@ public actor WebhookDispatcher {
     private func stopWorker(_ id: String) {
         entries[id]?.worker?.cancel()
         entries[id]?.worker = nil
-        entries[id]?.generation += 1
+        entries[id]?.generation = nextGeneration()
         entries[id]?.failures = 0
         entries[id]?.nextAttemptAt = nil
     }
@@ -488,7 +524,7 @@ public actor WebhookDispatcher {
             entry.record.webhook.paused = true
             entry.record.pausedReason = "\(entry.record.deadLetters.count) dead letters, the limit: the receiver keeps failing"
             entry.worker = nil
-            entry.generation += 1
+            entry.generation = nextGeneration()
         }
         entries[id] = entry
         logger.error("webhook batch dead-lettered", metadata: ["webhook": "\(id)", "deadLetter": "\(letter.id)", "error": "\(error)"])
@@ -506,7 +542,8 @@ public actor WebhookDispatcher {
     // MARK: Storing
 
     /// Runs `body` on the table after every write asked for before it.
-    private func write(_ body: @escaping @Sendable (WebhookTable) async throws -> Void) async throws {
+    private func write(term: Int, _ body: @escaping @Sendable (WebhookTable) async throws -> Void) async throws {
+        try requireTerm(term)
         let previous = writes
         let table = self.table
         let next = Task {
@@ -522,17 +559,28 @@ public actor WebhookDispatcher {
         }
     }
 
+    /// Stores webhook `id` as this server holds it; throws 409 when it no longer delivers it.
     private func persist(_ id: String) async throws {
-        guard let entry = entries[id] else { return }
+        guard let entry = entries[id] else {
+            throw LogbookError.conflict(stream: id, reason: "this server no longer delivers webhook \(id) (deleted, or another server took over): nothing was stored")
+        }
         let (record, through) = (entry.record, entry.through)
         entries[id]?.stored = through
         entries[id]?.storedAt = .now
-        try await write { table in try await table.store(record, through: through) }
+        try await write(term: term) { table in try await table.store(record, through: through) }
     }
 
     private func storeIfMoved(_ id: String) async throws {
         guard let entry = entries[id], entry.stored != entry.through else { return }
         try await persist(id)
+    }
+
+    /// An operation that began in `term` may go on only while this server still delivers in it.
+    private func requireTerm(_ term: Int) throws {
+        try requireDelivering()
+        guard term == self.term else {
+            throw LogbookError.conflict(stream: "webhooks", reason: "this server stopped delivering webhooks meanwhile (another took over): nothing was stored")
+        }
     }
 
     private func entry(_ id: String) throws -> Entry {
@@ -545,6 +593,7 @@ public actor WebhookDispatcher {
     private func requireDelivering() throws {
         guard started else { throw LogbookError.conflict(stream: "webhooks", reason: "the webhook dispatcher is not running") }
         guard !delivering else { return }
+        guard shared != nil else { throw LogbookError.conflict(stream: "webhooks", reason: "the webhook dispatcher is starting") }
         let who = holder.map { "server \($0)" } ?? "no server yet (the lease is free; one of them takes it within \(policy.leaseRenewInterval))"
         throw LogbookError.conflict(
             stream: "webhooks", reason: "webhooks are delivered and changed by \(who); this server (\(server.id)) stands by: send the change there")

@@ -15,10 +15,12 @@ import argparse
 import base64
 import json
 import os
+import queue
 import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 
@@ -41,17 +43,22 @@ class Firefox:
         self.process = subprocess.Popen(
             [executable, '--headless', '--no-remote', '--profile', self.profile, '--remote-debugging-port=0', '--width=1280', '--height=900'],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=dict(os.environ, MOZ_CRASHREPORTER_DISABLE='1'))
+        # Firefox's standard error is read on a thread for as long as it runs (a full pipe would
+        # block it); its lines reach the queue, where the BiDi address is waited for.
+        lines = queue.Queue()
+        threading.Thread(target=lambda: [lines.put(line) for line in self.process.stderr], daemon=True).start()
         url = None
         deadline = time.time() + 60
-        for line in self.process.stderr:
+        while url is None and time.time() < deadline:
+            try:
+                line = lines.get(timeout=max(0.1, deadline - time.time()))
+            except queue.Empty:
+                break
             found = re.search(r'WebDriver BiDi listening on (ws://\S+)', line)
-            if found:
-                url = found.group(1)
-                break
-            if time.time() > deadline:
-                break
+            url = found.group(1) if found else None
         if url is None:
-            raise RuntimeError('Firefox did not open its WebDriver BiDi port')
+            self.process.kill()
+            raise RuntimeError('Firefox did not open its WebDriver BiDi port within 60 s')
         self.socket = connect(url + '/session', max_size=None, open_timeout=30)
         self.next_id = 0
         self.logs = []

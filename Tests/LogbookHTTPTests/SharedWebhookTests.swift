@@ -40,19 +40,30 @@ struct SharedWebhookTests {
         return (Member(logbook: logbook, routes: routes, server: server), router)
     }
 
-    /// Quick leases: a silent holder is replaced within about a second.
+    /// Quick leases: a server that stops is replaced within a quarter of a second; a holder
+    /// steps down only after 3 s without a renewal (long enough for a loaded machine).
     static var policy: WebhookPolicy {
         var policy = WebhookTests.quick()
-        policy.leaseDuration = .milliseconds(900)
-        policy.leaseRenewInterval = .milliseconds(150)
+        policy.leaseDuration = .milliseconds(3_250)
+        policy.leaseRenewInterval = .milliseconds(250)
+        return policy
+    }
+
+    /// A holder that never renews within a test: only a refused write makes it step down.
+    static var neverRenewing: WebhookPolicy {
+        var policy = WebhookTests.quick()
+        policy.leaseDuration = .seconds(600)
+        policy.leaseRenewInterval = .seconds(300)
         return policy
     }
 
     /// Runs `body` with two members on a fresh shared log, serving through the test client.
-    static func withTwoServers(_ body: @escaping @Sendable (Member, TestServer, Member, TestServer, String) async throws -> Void) async throws {
+    static func withTwoServers(
+        alpha: WebhookPolicy = policy, _ body: @escaping @Sendable (Member, TestServer, Member, TestServer, String) async throws -> Void
+    ) async throws {
         let url = try await TestPostgres.freshDatabase()
         try await withTemporaryDirectory { root in
-            let (a, routerA) = try await member(url, root + "/a", name: "alpha", policy: policy)
+            let (a, routerA) = try await member(url, root + "/a", name: "alpha", policy: alpha)
             let second = Mutex<Member?>(nil)
             let keys = await TokenKeys(secret: testSecret)
             func close() async {
@@ -113,7 +124,7 @@ struct SharedWebhookTests {
             #expect(receiver.positions == wanted, "every event once, in order")
             let status = try await WebhookTests.status(serverB, id)
             #expect(status["deliveredBy"] as? String == b.server.id)
-            // The server that stopped delivering now refuses changes, naming the new holder.
+            // The stopped server refuses changes; the new holder makes them.
             let late = try await serverA.call(.post, "/admin/webhooks/\(id)/pause", as: "root", admin: true)
             #expect(late.status == .conflict, "\(late.text)")
             #expect(try await serverB.call(.post, "/admin/webhooks/\(id)/pause", as: "root", admin: true).status == .ok)
@@ -125,7 +136,7 @@ struct SharedWebhookTests {
         let receiver = WebhookReceiver(secret: WebhookTests.secret)
         try await receiver.start()
         defer { Task { await receiver.stop() } }
-        try await Self.withTwoServers { a, serverA, b, _, url in
+        try await Self.withTwoServers(alpha: Self.neverRenewing) { a, serverA, b, _, url in
             try await a.routes.webhooks.start()
             try await register(serverA, "ana")
             let start = try await serverA.head()
@@ -134,7 +145,8 @@ struct SharedWebhookTests {
             try await eventually("the first deliveries") { receiver.positions.count >= 5 }
 
             // Another server takes the lease behind alpha's back (as if alpha had been silent
-            // past its lease): alpha's next checkpoint is refused and alpha stands by.
+            // past its lease). Alpha renews only every 5 minutes, so what makes it stand by is
+            // its next checkpoint, refused under the lease.
             let shared = try #require(b.logbook.log as? any SharedLog)
             try await TestPostgres.psql(url, "UPDATE logbook.leases SET holder = 'intruder', expires_at = now() + interval '3 seconds'")
             #expect(try await shared.leaseHolder(WebhookDispatcher.leaseName)?.holder == "intruder")

@@ -6,11 +6,12 @@ import Foundation
 /// gets the original answer whichever server it reaches.
 ///
 /// A log only one process can open (LMDB: its writer lock) does not conform: there, the one
-/// process holds every lease. Times are the store's own clock, so servers whose clocks disagree
-/// still agree on who holds a lease.
+/// process holds every lease. Leases and announcements are timed by the store's own clock, so
+/// servers whose clocks disagree still agree on who holds a lease; kept answers by the caller's.
 public protocol SharedLog: EventStore {
     /// Claims lease `name` for `holder` for `duration`, or renews it if `holder` has it. Answers
-    /// the lease as it stands afterwards: held by `holder`, or by another whose time is not up.
+    /// the lease as it stands after the claim, and after any claim committed before it: held by
+    /// `holder`, or by another whose time is not up.
     func claimLease(_ name: String, holder: String, for duration: Duration) async throws -> Lease
 
     /// Gives lease `name` up, if `holder` has it, so another may take it at once.
@@ -66,7 +67,8 @@ public struct KeptAnswer: Sendable, Hashable {
 /// A lease as the store holds it.
 public struct Lease: Sendable, Hashable {
     public var holder: String
-    /// Time left before anyone else may take it, in microseconds (by the store's clock).
+    /// Time left before anyone else may take it, in microseconds (by the store's clock; 0 or
+    /// less once it has run out).
     public var remainingMicroseconds: Int64
 
     public init(holder: String, remainingMicroseconds: Int64) {
