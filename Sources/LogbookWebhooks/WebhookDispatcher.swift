@@ -313,17 +313,16 @@ public actor WebhookDispatcher {
 
     /// One webhook's status.
     public func status(_ id: String) async throws -> WebhookStatus {
-        guard delivering else {
-            let head = try await logbook.log.headPosition().rawValue
-            guard try await table.ids().contains(id), let (record, through) = try await table.record(id) else {
-                throw LogbookError.notFound(kind: "webhook", id: id)
-            }
-            return status(Entry(record: record, through: through, stored: through, storedAt: .now), head: head)
-        }
-        _ = try entry(id)
         let head = try await logbook.log.headPosition().rawValue
-        guard let entry = entries[id] else { throw LogbookError.notFound(kind: "webhook", id: id) }
-        return status(entry, head: head)
+        // Whether this server delivers is decided after the await: it may have stood down meanwhile.
+        if delivering {
+            guard let entry = entries[id] else { throw LogbookError.notFound(kind: "webhook", id: id) }
+            return status(entry, head: head)
+        }
+        guard try await table.ids().contains(id), let (record, through) = try await table.record(id) else {
+            throw LogbookError.notFound(kind: "webhook", id: id)
+        }
+        return status(Entry(record: record, through: through, stored: through, storedAt: .now), head: head)
     }
 
     /// The server delivering the webhooks, on a shared log (nil on a store one process opens).
