@@ -150,7 +150,7 @@ struct SharedWebhookTests {
             // past its lease). Alpha renews only every 5 minutes, so what makes it stand by is
             // its next checkpoint, refused under the lease.
             let shared = try #require(b.logbook.log as? any SharedLog)
-            try await TestPostgres.psql(url, "UPDATE logbook.leases SET holder = 'intruder', expires_at = now() + interval '3 seconds'")
+            try await TestPostgres.psql(url, "UPDATE logbook.leases SET holder = 'intruder', expires_at = now() + interval '15 seconds'")
             #expect(try await shared.leaseHolder(WebhookDispatcher.leaseName)?.holder == "intruder")
             for index in 5..<8 { try await WebhookTests.step(serverA, "ana", index) }
             try await eventually("alpha to stand by") {
