@@ -110,6 +110,25 @@ extension Logbook {
     /// stand at, and compares digests. Live state is not touched.
     public func verify(progress: @Sendable (RebuildProgress) -> Void = { _ in }) async throws -> [VerificationResult] {
         let live = try digests()
+        var results: [VerificationResult] = []
+        for group in Dictionary(grouping: live.filter { !$0.rebuilding }, by: \.position).sorted(by: { $0.key < $1.key }) {
+            let rebuilt = try await Self.scratchDigests(
+                of: log, payloads: payloads, kinds: Set(group.value.map(\.projection)), through: group.key, configuration: configuration,
+                progress: progress)
+            for digest in group.value {
+                results.append(VerificationResult(
+                    projection: digest.projection, position: digest.position, live: digest.sha256, rebuilt: rebuilt[digest.projection] ?? ""))
+            }
+        }
+        return results.sorted { $0.projection < $1.projection }
+    }
+
+    /// Folds `kinds` from `log` through `position` into a scratch environment of their own, and
+    /// answers their digests there; the environment is removed after.
+    static func scratchDigests(
+        of log: any EventStore, payloads: PayloadKeys, kinds: Set<ReadModelKind>, through position: UInt64,
+        configuration: LogbookConfiguration, progress: @Sendable (RebuildProgress) -> Void
+    ) async throws -> [ReadModelKind: String] {
         // The scratch read models hold user data (profiles, routes, notes) in plaintext: 0700/0600.
         let directory = try PrivateFiles.temporaryDirectory(prefix: "logbook-verify-")
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -121,20 +140,13 @@ extension Logbook {
         defer { scratchEnvironment.close() }
         let scratch = try ReadModelStore(environment: scratchEnvironment)
         let replayer = Replayer(log: log, chunkSize: configuration.rebuildChunkSize, payloads: payloads)
-        var results: [VerificationResult] = []
-        for group in Dictionary(grouping: live.filter { !$0.rebuilding }, by: \.position).sorted(by: { $0.key < $1.key }) {
-            let kinds = Set(group.value.map(\.projection))
-            try replayer.prepare(kinds, in: scratch, fresh: true)
-            _ = try await replayer.fold(kinds, into: scratch, through: group.key, progress: progress)
-            try scratchEnvironment.read { txn in
-                for digest in group.value {
-                    results.append(VerificationResult(
-                        projection: digest.projection, position: digest.position, live: digest.sha256,
-                        rebuilt: try scratch.digest(digest.projection, txn)))
-                }
-            }
+        try replayer.prepare(kinds, in: scratch, fresh: true)
+        _ = try await replayer.fold(kinds, into: scratch, through: position, progress: progress)
+        return try scratchEnvironment.read { txn in
+            var digests: [ReadModelKind: String] = [:]
+            for kind in kinds { digests[kind] = try scratch.digest(kind, txn) }
+            return digests
         }
-        return results.sorted { $0.projection < $1.projection }
     }
 
     /// The last position recorded at or before `time` (0 if none), assuming `recordedAt` grows

@@ -1,3 +1,4 @@
+import Crypto
 import EventLog
 import Foundation
 
@@ -53,6 +54,23 @@ enum BackupDirectory {
         let directoryHandle = try FileHandle(forReadingFrom: URL(fileURLWithPath: directory))
         try? directoryHandle.synchronize()
         try? directoryHandle.close()
+    }
+
+    /// Checks `file` in the backup at `directory` against the manifest's size and SHA-256,
+    /// reading it through once.
+    static func check(_ file: BackupFile, in directory: String) throws {
+        let path = directory + "/" + file.name
+        guard let input = FileHandle(forReadingAtPath: path) else { throw BackupError.missingFile(name: file.name) }
+        defer { try? input.close() }
+        var hasher = SHA256()
+        var total = 0
+        while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
+            hasher.update(data: chunk)
+            total += chunk.count
+        }
+        guard total == file.bytes else { throw BackupError.sizeMismatch(name: file.name, expected: file.bytes, actual: total) }
+        let digest = hasher.finalize().hex
+        guard digest == file.sha256 else { throw BackupError.checksumMismatch(name: file.name, expected: file.sha256, actual: digest) }
     }
 
     /// The manifest of the backup in `directory`.

@@ -19,12 +19,15 @@ public enum BackupError: Error, Sendable, Hashable, CustomStringConvertible {
     case restoredStateDiffers(what: String, expected: String, actual: String)
     /// Read models rebuilt from the restored log differ from the restored ones.
     case verificationFailed(projections: [String])
+    /// A rows file of a shared log's backup cannot be read at row `row` (0: its first line).
+    case unreadableRows(file: String, row: Int, reason: String)
+    /// The backup is of another kind of store than the restore is for (`embedded` or `postgres`).
+    case wrongSource(backup: String, restore: String)
 
     public var description: String {
         switch self {
         case .notEmbedded:
-            "only an embedded Logbook is backed up this way; a log in PostgreSQL is backed up with PostgreSQL's own tools, "
-                + "and a server's read models rebuild from it on open"
+            "this Logbook's log is neither embedded nor one that reads snapshots (PostgreSQL): it cannot be backed up this way"
         case .destinationNotEmpty(let path): "\(path) exists and is not an empty directory"
         case .noManifest(let path):
             "\(path) holds no \(BackupManifest.fileName): not a backup, or a backup that did not finish (the manifest is written last)"
@@ -38,6 +41,11 @@ public enum BackupError: Error, Sendable, Hashable, CustomStringConvertible {
             "the restored store's \(what) is \(actual), the manifest says \(expected)"
         case .verificationFailed(let projections):
             "read models rebuilt from the restored log differ from the restored ones: \(projections.joined(separator: ", "))"
+        case .unreadableRows(let file, let row, let reason):
+            "\(file) cannot be read at row \(row): \(reason)"
+        case .wrongSource(let backup, let restore):
+            "the backup is of \(backup == "postgres" ? "a log in PostgreSQL" : "an embedded Logbook"); "
+                + "restore it with \(backup == "postgres" ? "--to-postgres" : "--path")\(restore == backup ? "" : ", not as \(restore)")"
         }
     }
 }

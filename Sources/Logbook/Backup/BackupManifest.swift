@@ -21,11 +21,28 @@ public struct BackupManifest: Sendable, Hashable, Codable {
     public var readModels: [BackupReadModel]
     /// The copied files, each with its size and checksum.
     public var files: [BackupFile]
-    /// Bytes the source environment's map used when the copy began (the copy is compacted).
+    /// Bytes the source environment's map used when the copy began (the copy is compacted); for
+    /// a log in PostgreSQL, the bytes of the rows files.
     public var sourceBytes: Int
+    /// What was backed up: `postgres` for a log in PostgreSQL (rows files), absent for an
+    /// embedded Logbook (LMDB environments).
+    public var source: String?
+    /// What the rows of a log in PostgreSQL hold (absent for an embedded Logbook).
+    public var rows: BackupRows?
 
     /// The entry for `name`, if the backup holds such a file.
     public func file(named name: String) -> BackupFile? { files.first { $0.name == name } }
+}
+
+/// The rows of a log in PostgreSQL a backup holds: counts, and a digest over every event's
+/// position, stream version and checksum that the restored log must have before it commits.
+public struct BackupRows: Sendable, Hashable, Codable {
+    public var events: UInt64
+    public var checkpoints: Int
+    public var keptAnswers: Int
+    /// SHA-256 over pages of the events' positions, stream versions and checksums, in hex (the
+    /// log computes it, in the snapshot and again in the load's transaction).
+    public var rowsDigest: String
 }
 
 /// One read model as it stood in a backup.

@@ -22,7 +22,10 @@ extension Logbook {
     public func backup(
         to directory: String, progress: @escaping @Sendable (BackupProgress) -> Void = { _ in }
     ) async throws -> BackupManifest {
-        guard let inline = host as? InlineReadModels else { throw BackupError.notEmbedded }
+        guard let inline = host as? InlineReadModels else {
+            guard let shared = log as? any SnapshotLog else { throw BackupError.notEmbedded }
+            return try await Self.backup(sharedLog: shared, to: directory, configuration: configuration, progress: progress)
+        }
         let created = try BackupDirectory.prepare(directory)
         let createdAt = configuration.clock.now()
         let sources = [(BackupLayout.log, inline.log.environment), (BackupLayout.requestKeys, requestKeys.environment)]
@@ -55,7 +58,7 @@ extension Logbook {
             let (head, readModels) = try await Self.readings(ofStoreAt: directory, configuration: configuration)
             let manifest = BackupManifest(
                 format: BackupManifest.currentFormat, logbookVersion: Self.version, createdAt: createdAt, head: head,
-                readModels: readModels, files: files, sourceBytes: sourceBytes)
+                readModels: readModels, files: files, sourceBytes: sourceBytes, source: nil, rows: nil)
             try BackupDirectory.writeManifest(manifest, in: directory)
             return manifest
         } catch {
@@ -75,6 +78,7 @@ extension Logbook {
         backup: String, to path: String, configuration: LogbookConfiguration = .init()
     ) async throws -> RestoreCheck {
         let manifest = try BackupDirectory.readManifest(in: backup)
+        guard manifest.source == nil else { throw BackupError.wrongSource(backup: manifest.source ?? "", restore: "embedded") }
         guard manifest.file(named: BackupLayout.log.name) != nil else {
             throw BackupError.unreadableManifest(path: backup, reason: "it lists no \(BackupLayout.log.name)")
         }

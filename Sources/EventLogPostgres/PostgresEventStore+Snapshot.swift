@@ -1,0 +1,291 @@
+public import EventLog
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+import Synchronization
+
+/// Backup and restore of the log in PostgreSQL: a snapshot is one repeatable-read, read-only
+/// transaction (every row it hands out is as of its first statement, while servers append); a
+/// load is one transaction that inserts rows as they were and commits only when its body returns.
+/// Leases and the servers' register are not part of either: they describe running servers.
+extension PostgresEventStore: SnapshotLog {
+    public func readSnapshot<R: Sendable>(_ body: @Sendable (any LogSnapshotReader) async throws -> R) async throws -> R {
+        let logger = configuration.logger
+        return try await inTransaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
+            var head: Int64 = 0
+            for try await position in try await connection.query("SELECT position FROM logbook.head WHERE id", logger: logger)
+                .decode(Int64.self) { head = position }
+            return try await body(PostgresSnapshotReader(connection: connection, logger: logger, head: Position(UInt64(max(head, 0)))))
+        }
+    }
+
+    public func loadIntoEmptyLog<R: Sendable>(_ body: @Sendable (any LogLoader) async throws -> R) async throws -> R {
+        let logger = configuration.logger
+        let limits = self.limits
+        let result = try await inTransaction("BEGIN") { connection in
+            // The head's lock first, as every append takes it: no append can slip in meanwhile.
+            let query: PostgresQuery = """
+                SELECT h.position, (SELECT count(*) FROM logbook.events), (SELECT count(*) FROM logbook.checkpoints), \
+                (SELECT count(*) FROM logbook.request_keys) FROM logbook.head h WHERE h.id FOR UPDATE
+                """
+            for try await (head, events, checkpoints, answers) in try await connection.query(query, logger: logger)
+                .decode((Int64, Int64, Int64, Int64).self)
+            {
+                guard head == 0, events == 0, checkpoints == 0, answers == 0 else {
+                    throw EventStoreError.storage(
+                        "the target log is not empty (head \(head), \(events) events, \(checkpoints) checkpoints, \(answers) kept answers): "
+                            + "restore into a database that holds no log yet")
+                }
+            }
+            let loader = PostgresLogLoader(connection: connection, logger: logger, limits: limits)
+            let result = try await body(loader)
+            guard loader.finished else { throw EventStoreError.storage("a load ended without setting the head: nothing was committed") }
+            return result
+        }
+        if let head = try? await headPosition() { watcher.publish(head.rawValue) }
+        return result
+    }
+
+    public func discardLoadedLog(head: Position) async throws {
+        let logger = configuration.logger
+        let expected = Int64(clamping: head.rawValue)
+        try await inTransaction("BEGIN") { connection in
+            var current: Int64 = -1
+            for try await position in try await connection.query("SELECT position FROM logbook.head WHERE id FOR UPDATE", logger: logger)
+                .decode(Int64.self) { current = position }
+            guard current == expected else {
+                throw EventStoreError.storage(
+                    "the restored log's head is \(current), not \(expected): something appended after the restore, so it is kept")
+            }
+            for statement in ["DELETE FROM logbook.events", "DELETE FROM logbook.checkpoints", "DELETE FROM logbook.request_keys",
+                              "UPDATE logbook.head SET position = 0 WHERE id"] {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            }
+        }
+        watcher.publish(0)
+    }
+
+    /// Runs `body` on one connection inside a transaction begun with `begin`, committing if it
+    /// returns and rolling back if it throws. No deadline: a backup reads as long as the log is.
+    private func inTransaction<R: Sendable>(
+        _ begin: String, _ body: @Sendable (PostgresConnection) async throws -> R
+    ) async throws -> R {
+        let logger = configuration.logger
+        do {
+            return try await client.withConnection { connection in
+                try await connection.query(PostgresQuery(unsafeSQL: begin), logger: logger)
+                do {
+                    let result = try await body(connection)
+                    try await connection.query("COMMIT", logger: logger)
+                    return result
+                } catch {
+                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    throw error
+                }
+            }
+        } catch {
+            throw PostgresErrors.mapped(error)
+        }
+    }
+
+    /// The SQL of a digest over events' positions, stream versions and checksums through a head
+    /// (`$1`): SHA-256 over pages of 65,536 positions, each page's SHA-256 of its rows' 24
+    /// big-endian bytes, so no single value grows with the log.
+    static let rowsDigestSQL = """
+        SELECT encode(sha256(coalesce(string_agg(d, ''::bytea ORDER BY p), ''::bytea)), 'hex') FROM (
+          SELECT position / 65536 AS p,
+                 sha256(string_agg(int8send(position) || int8send(stream_version) || int8send(checksum), ''::bytea ORDER BY position)) AS d
+            FROM logbook.events WHERE position <= $1 GROUP BY 1) pages
+        """
+
+    static func rowsDigest(_ connection: PostgresConnection, through head: Position, logger: Logger) async throws -> String {
+        var bindings = PostgresBindings()
+        bindings.append(Int64(clamping: head.rawValue))
+        var digest = ""
+        for try await hex in try await connection.query(PostgresQuery(unsafeSQL: rowsDigestSQL, binds: bindings), logger: logger)
+            .decode(String.self) { digest = hex }
+        return digest
+    }
+}
+
+/// A snapshot's reads, on the connection holding its transaction.
+struct PostgresSnapshotReader: LogSnapshotReader {
+    let connection: PostgresConnection
+    let logger: Logger
+    let head: Position
+
+    func events(after position: Position, limit: Int) async throws -> [RecordedEvent] {
+        let (after, through, count) = (Int64(clamping: position.rawValue), Int64(clamping: head.rawValue), Int64(max(limit, 0)))
+        let query: PostgresQuery = """
+            SELECT \(unescaped: EventRow.columns) FROM logbook.events WHERE position > \(after) AND position <= \(through) \
+            ORDER BY position LIMIT \(count)
+            """
+        var events: [RecordedEvent] = []
+        for try await row in try await connection.query(query, logger: logger) { events.append(try EventRow.decode(row)) }
+        return events
+    }
+
+    func checkpoints(after name: String, limit: Int) async throws -> [Checkpoint] {
+        let count = Int64(max(limit, 0))
+        let query: PostgresQuery = """
+            SELECT name, position, data FROM logbook.checkpoints WHERE name COLLATE "C" > \(name) \
+            ORDER BY name COLLATE "C" LIMIT \(count)
+            """
+        var checkpoints: [Checkpoint] = []
+        for try await (name, position, data) in try await connection.query(query, logger: logger).decode((String, Int64, ByteBuffer).self) {
+            checkpoints.append(Checkpoint(name: name, position: Position(UInt64(max(position, 0))), data: Array(data.readableBytesView)))
+        }
+        return checkpoints
+    }
+
+    func keptAnswers(after key: [UInt8], limit: Int) async throws -> [KeyedAnswer] {
+        let (after, count) = (ByteBuffer(bytes: key), Int64(max(limit, 0)))
+        let query: PostgresQuery = """
+            SELECT key, stored_us, fingerprint, status, entity_tag, body FROM logbook.request_keys WHERE key > \(after) \
+            ORDER BY key LIMIT \(count)
+            """
+        var answers: [KeyedAnswer] = []
+        for try await (key, stored, fingerprint, status, tag, body)
+            in try await connection.query(query, logger: logger).decode((ByteBuffer, Int64, ByteBuffer, Int32, String?, ByteBuffer).self)
+        {
+            answers.append(KeyedAnswer(
+                key: Array(key.readableBytesView),
+                answer: KeptAnswer(
+                    keptAt: stored, fingerprint: Array(fingerprint.readableBytesView), status: Int(status), entityTag: tag,
+                    body: Array(body.readableBytesView))))
+        }
+        return answers
+    }
+
+    func rowsDigest() async throws -> String {
+        try await PostgresEventStore.rowsDigest(connection, through: head, logger: logger)
+    }
+}
+
+/// A load's inserts, on the connection holding its transaction. Events must come in position
+/// order from 1 with no gap; each is checked against the log's limits as an append is, and its
+/// checksum computed again from its content.
+final class PostgresLogLoader: LogLoader {
+    let connection: PostgresConnection
+    let logger: Logger
+    let limits: AppendLimits
+    private let state = Mutex<(next: UInt64, finished: Bool)>((1, false))
+
+    init(connection: PostgresConnection, logger: Logger, limits: AppendLimits) {
+        self.connection = connection
+        self.logger = logger
+        self.limits = limits
+    }
+
+    var finished: Bool { state.withLock { $0.finished } }
+
+    func insert(_ events: [RecordedEvent]) async throws {
+        guard !events.isEmpty else { return }
+        var expected = state.withLock { $0.next }
+        let nilID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        var positions: [Int64] = [], streams: [String] = [], versions: [Int64] = [], ids: [UUID] = [], types: [String] = []
+        var schemas: [Int32] = [], subjects: [String] = [], occurred: [Int64] = [], occurredOffsets: [Int32] = []
+        var recorded: [Int64] = [], recordedOffsets: [Int32] = [], correlations: [UUID] = [], causations: [UUID] = []
+        var metadata: [ByteBuffer] = [], payloads: [ByteBuffer] = [], checksums: [Int64] = []
+        for event in events {
+            guard event.position.rawValue == expected else {
+                throw EventStoreError.storage("a load must bring positions 1, 2, 3, … in order: position \(event.position) came where \(expected) was due")
+            }
+            let proposed = ProposedEvent(
+                eventId: event.eventId, type: event.type, schemaVersion: event.schemaVersion, subject: event.subject,
+                occurredAt: event.occurredAt, recordedAt: event.recordedAt, correlationId: event.correlationId,
+                causationId: event.causationId, metadata: event.metadata, payload: event.payload)
+            if let problem = limits.problem(with: AppendRequest(stream: event.stream, events: [proposed], expectedVersion: .any)) {
+                throw problem
+            }
+            guard event.subject != "", let version = Int64(exactly: event.streamVersion), let position = Int64(exactly: expected) else {
+                throw EventStoreError.storage("the event at position \(event.position) has an empty subject or a stream version out of range")
+            }
+            positions.append(position)
+            streams.append(event.stream)
+            versions.append(version)
+            ids.append(event.eventId)
+            types.append(event.type)
+            schemas.append(Int32(bitPattern: event.schemaVersion))
+            subjects.append(event.subject ?? "")
+            occurred.append(event.occurredAt.microsecondsSinceEpoch)
+            occurredOffsets.append(event.occurredAt.utcOffsetSeconds)
+            recorded.append(event.recordedAt.microsecondsSinceEpoch)
+            recordedOffsets.append(event.recordedAt.utcOffsetSeconds)
+            correlations.append(event.correlationId ?? nilID)
+            causations.append(event.causationId ?? nilID)
+            metadata.append(ByteBuffer(bytes: event.metadata))
+            payloads.append(ByteBuffer(bytes: event.payload))
+            checksums.append(EventRow.checksum(
+                stream: event.stream, header: event.envelope.header, recordedAt: event.recordedAt, metadata: event.metadata,
+                payload: event.payload))
+            expected += 1
+        }
+        let query: PostgresQuery = """
+            INSERT INTO logbook.events (\(unescaped: EventRow.columns))
+            SELECT u.position, u.stream, u.version, u.id, u.type, u.schema, nullif(u.subject, ''), u.occurred, u.occurred_offset,
+                   u.recorded, u.recorded_offset, nullif(u.correlation, \(nilID)), nullif(u.causation, \(nilID)), u.metadata, u.payload,
+                   u.checksum
+              FROM unnest(\(positions), \(streams), \(versions), \(ids), \(types), \(schemas), \(subjects), \(occurred),
+                          \(occurredOffsets), \(recorded), \(recordedOffsets), \(correlations), \(causations), \(metadata),
+                          \(payloads), \(checksums))
+                   AS u(position, stream, version, id, type, schema, subject, occurred, occurred_offset, recorded, recorded_offset,
+                        correlation, causation, metadata, payload, checksum)
+            """
+        try await connection.query(query, logger: logger)
+        state.withLock { $0.next = expected }
+    }
+
+    func insert(_ checkpoints: [Checkpoint]) async throws {
+        for checkpoint in checkpoints {
+            if let problem = limits.problem(with: checkpoint) { throw problem }
+            let (name, position, data) = (checkpoint.name, Int64(clamping: checkpoint.position.rawValue), ByteBuffer(bytes: checkpoint.data))
+            try await connection.query(
+                "INSERT INTO logbook.checkpoints (name, position, data) VALUES (\(name), \(position), \(data))", logger: logger)
+        }
+    }
+
+    func insert(_ answers: [KeyedAnswer]) async throws {
+        for keyed in answers {
+            let answer = keyed.answer
+            guard keyed.key.count == 32, answer.body.count <= KeptAnswer.maxBodyBytes, answer.fingerprint.count <= 64,
+                  (100...599).contains(answer.status), (answer.entityTag?.utf8.count ?? 0) <= 1_024
+            else {
+                throw EventStoreError.invalidCheckpoint(
+                    name: "request key", reason: "a kept answer has a 32-byte key, a status of 100 to 599, a fingerprint of at most 64 bytes, "
+                        + "an entity tag of at most 1,024 and a body of at most \(KeptAnswer.maxBodyBytes)")
+            }
+            let (key, fingerprint, body) = (ByteBuffer(bytes: keyed.key), ByteBuffer(bytes: answer.fingerprint), ByteBuffer(bytes: answer.body))
+            let (stored, status, tag) = (answer.keptAt, Int32(answer.status), answer.entityTag)
+            try await connection.query("""
+                INSERT INTO logbook.request_keys (key, stored_us, fingerprint, status, entity_tag, body) \
+                VALUES (\(key), \(stored), \(fingerprint), \(status), \(tag), \(body))
+                """, logger: logger)
+        }
+    }
+
+    func finish(head: Position) async throws -> LoadedLog {
+        let value = Int64(clamping: head.rawValue)
+        try await connection.query("UPDATE logbook.head SET position = \(value) WHERE id", logger: logger)
+        var loaded = LoadedLog(head: head, events: 0, checkpoints: 0, keptAnswers: 0, rowsDigest: "")
+        let query: PostgresQuery = """
+            SELECT (SELECT count(*) FROM logbook.events), (SELECT coalesce(max(position), 0) FROM logbook.events), \
+            (SELECT count(*) FROM logbook.checkpoints), (SELECT count(*) FROM logbook.request_keys)
+            """
+        for try await (events, last, checkpoints, answers) in try await connection.query(query, logger: logger)
+            .decode((Int64, Int64, Int64, Int64).self)
+        {
+            guard events == last, last == value else {
+                throw EventStoreError.storage("the loaded log holds \(events) events up to position \(last), not 1 through \(value)")
+            }
+            loaded.events = UInt64(events)
+            loaded.checkpoints = Int(checkpoints)
+            loaded.keptAnswers = Int(answers)
+        }
+        loaded.rowsDigest = try await PostgresEventStore.rowsDigest(connection, through: head, logger: logger)
+        try await connection.query("SELECT pg_notify('logbook_head', \(String(value)))", logger: logger)
+        state.withLock { $0.finished = true }
+        return loaded
+    }
+}

@@ -1,0 +1,158 @@
+public import EventLog
+import Crypto
+import Foundation
+
+extension Logbook {
+    /// The `source` a manifest names for a backup of a log in PostgreSQL.
+    static let postgresSource = "postgres"
+    /// Rows read from the snapshot and inserted into the target per call.
+    static let rowsPerPage = 2_048
+
+    /// Backs a shared log (PostgreSQL) up into `directory` (created, or an existing empty
+    /// directory) while servers append to it: from one snapshot, every event through its head,
+    /// every checkpoint and every kept answer, each kind into a rows file of its own, hashed as
+    /// written; then the read models folded from the log through that head (whose events no
+    /// append can change) for their digests; then `manifest.json`, last. A backup that fails or
+    /// is cancelled removes what it wrote.
+    public static func backup(
+        sharedLog log: any SnapshotLog, to directory: String, configuration: LogbookConfiguration = .init(),
+        progress: @escaping @Sendable (BackupProgress) -> Void = { _ in }
+    ) async throws -> BackupManifest {
+        let created = try BackupDirectory.prepare(directory)
+        do {
+            let createdAt = configuration.clock.now()
+            let (head, files, rows) = try await log.readSnapshot { reader in
+                try await Self.writeRows(of: reader, into: directory, progress: progress)
+            }
+            try Task.checkCancellation()
+            let kinds = Set(ReadModelKind.allCases)
+            let digests = try await scratchDigests(
+                of: log, payloads: .plaintext, kinds: kinds, through: head.rawValue, configuration: configuration, progress: { _ in })
+            let readModels = kinds.sorted().map { kind in
+                BackupReadModel(projection: kind, codeVersion: kind.codeVersion, position: head.rawValue, sha256: digests[kind] ?? "")
+            }
+            let manifest = BackupManifest(
+                format: BackupManifest.currentFormat, logbookVersion: Self.version, createdAt: createdAt, head: head.rawValue,
+                readModels: readModels, files: files, sourceBytes: files.reduce(0) { $0 + $1.bytes }, source: postgresSource, rows: rows)
+            try BackupDirectory.writeManifest(manifest, in: directory)
+            return manifest
+        } catch {
+            BackupDirectory.remove(directory, created: created)
+            throw error
+        }
+    }
+
+    /// Restores the backup of a shared log in `backup` into `log`, which must be empty, and
+    /// proves it before it counts: the manifest is read and every file checked against its size
+    /// and SHA-256 before anything is written; then, in one transaction, every row is inserted,
+    /// the head set, and the count and digest of the rows read back must equal the manifest's
+    /// (else the transaction rolls back); after it commits, every read model is folded from the
+    /// restored log and must have the manifest's digest, or the restored rows are removed again.
+    /// `target` names the log in the report (a URL without its password, say).
+    public static func restore(
+        backup: String, toSharedLog log: any SnapshotLog, target: String, configuration: LogbookConfiguration = .init()
+    ) async throws -> RestoreCheck {
+        let manifest = try BackupDirectory.readManifest(in: backup)
+        guard manifest.source == postgresSource, let rows = manifest.rows else {
+            throw BackupError.wrongSource(backup: manifest.source ?? "embedded", restore: postgresSource)
+        }
+        let files = try RowsFile.allCases.map { kind in
+            guard let file = manifest.file(named: kind.rawValue) else {
+                throw BackupError.unreadableManifest(path: backup, reason: "it lists no \(kind.rawValue)")
+            }
+            return file
+        }
+        try await BlockingWork.onThread {
+            for file in files { try BackupDirectory.check(file, in: backup) }
+        }
+        let head = Position(manifest.head)
+        _ = try await log.loadIntoEmptyLog { loader in
+            try await Self.loadRows(from: backup, into: loader)
+            let loaded = try await loader.finish(head: head)
+            let expected = LoadedLog(
+                head: head, events: rows.events, checkpoints: rows.checkpoints, keptAnswers: rows.keptAnswers, rowsDigest: rows.rowsDigest)
+            guard loaded == expected else {
+                throw BackupError.restoredStateDiffers(what: "rows", expected: "\(expected)", actual: "\(loaded)")
+            }
+            return loaded
+        }
+        do {
+            let current = manifest.readModels.filter { $0.codeVersion == $0.projection.codeVersion }
+            let rebuilt = try await scratchDigests(
+                of: log, payloads: .plaintext, kinds: Set(current.map(\.projection)), through: manifest.head, configuration: configuration,
+                progress: { _ in })
+            let verification = current.map { recorded in
+                VerificationResult(projection: recorded.projection, position: manifest.head, live: recorded.sha256, rebuilt: rebuilt[recorded.projection] ?? "")
+            }
+            let failed = verification.filter { !$0.matches }.map(\.projection.rawValue)
+            guard failed.isEmpty else { throw BackupError.verificationFailed(projections: failed) }
+            return RestoreCheck(path: target, head: manifest.head, filesChecked: files.map(\.name), verification: verification)
+        } catch {
+            try? await log.discardLoadedLog(head: head)
+            throw error
+        }
+    }
+
+    /// Writes the snapshot's rows into the backup's rows files; answers its head, the files'
+    /// entries and what the rows hold.
+    private static func writeRows(
+        of reader: any LogSnapshotReader, into directory: String, progress: @Sendable (BackupProgress) -> Void
+    ) async throws -> (Position, [BackupFile], BackupRows) {
+        var events = try RowsFileWriter(.events, in: directory)
+        var after = Position.start
+        while after < reader.head {
+            try Task.checkCancellation()
+            let page = try await reader.events(after: after, limit: rowsPerPage)
+            guard let last = page.last else { break }
+            for event in page { try events.write(event) }
+            after = last.position
+            progress(BackupProgress(file: RowsFile.events.rawValue, bytesCopied: Int(after.rawValue), sourceBytes: Int(reader.head.rawValue)))
+        }
+        guard after == reader.head, events.rows == Int(reader.head.rawValue) else {
+            throw BackupError.restoredStateDiffers(what: "snapshot", expected: "events 1 through \(reader.head)", actual: "\(events.rows) events")
+        }
+        var checkpoints = try RowsFileWriter(.checkpoints, in: directory)
+        var name = ""
+        while true {
+            let page = try await reader.checkpoints(after: name, limit: rowsPerPage)
+            guard let last = page.last else { break }
+            for checkpoint in page { try checkpoints.write(checkpoint) }
+            name = last.name
+        }
+        var answers = try RowsFileWriter(.keptAnswers, in: directory)
+        var key: [UInt8] = []
+        while true {
+            try Task.checkCancellation()
+            let page = try await reader.keptAnswers(after: key, limit: 64)
+            guard let last = page.last else { break }
+            for answer in page { try answers.write(answer) }
+            key = last.key
+        }
+        let rows = BackupRows(
+            events: UInt64(events.rows), checkpoints: checkpoints.rows, keptAnswers: answers.rows, rowsDigest: try await reader.rowsDigest())
+        return (reader.head, [try events.finish(), try checkpoints.finish(), try answers.finish()], rows)
+    }
+
+    /// Reads the rows files and inserts their rows through `loader`, a page at a time.
+    private static func loadRows(from backup: String, into loader: any LogLoader) async throws {
+        var events = try RowsFileReader(.events, in: backup)
+        defer { events.close() }
+        var page: [RecordedEvent] = []
+        while let event = try events.nextEvent() {
+            page.append(event)
+            if page.count == rowsPerPage {
+                try await loader.insert(page)
+                page.removeAll(keepingCapacity: true)
+            }
+        }
+        try await loader.insert(page)
+        var checkpoints = try RowsFileReader(.checkpoints, in: backup)
+        defer { checkpoints.close() }
+        var stored: [Checkpoint] = []
+        while let checkpoint = try checkpoints.nextCheckpoint() { stored.append(checkpoint) }
+        try await loader.insert(stored)
+        var answers = try RowsFileReader(.keptAnswers, in: backup)
+        defer { answers.close() }
+        while let answer = try answers.nextAnswer() { try await loader.insert([answer]) }
+    }
+}

@@ -1,0 +1,266 @@
+import BinaryCoding
+import Crypto
+import EventLog
+import Foundation
+
+/// The files a backup of a shared log holds: its rows, one kind per file, each a magic line
+/// followed by frames (a 4-byte little-endian length, then one row in ``ByteWriter``'s
+/// encoding). Written once, hashed as written; read back as a stream, every length and field
+/// bounds-checked, so a damaged file is an error naming the file and the frame, never a trap.
+enum RowsFile: String, Sendable, CaseIterable {
+    case events = "events.rows"
+    case checkpoints = "checkpoints.rows"
+    case keptAnswers = "request-keys.rows"
+
+    /// The file's first bytes: format and kind.
+    var magic: [UInt8] { Array("logbook rows 1 \(rawValue)\n".utf8) }
+
+    /// What it holds, for the manifest's reader.
+    var holds: String {
+        switch self {
+        case .events: "every event through the head: position, stream and version, id, type, times, metadata and payload bytes"
+        case .checkpoints: "every checkpoint (webhooks' records and consumers' positions)"
+        case .keptAnswers: "answers to Idempotency-Key requests"
+        }
+    }
+
+    /// The largest frame read: the largest kept answer's body with room for its fields (an event
+    /// is bounded lower, by the log's own limit).
+    static let maxFrameBytes = KeptAnswer.maxBodyBytes + 64 << 10
+}
+
+/// Writes one rows file: frames appended through a buffer, hashed as they pass, made durable
+/// at ``finish()``.
+struct RowsFileWriter {
+    let kind: RowsFile
+    let path: String
+    private let handle: FileHandle
+    private var hasher = SHA256()
+    private var buffer: [UInt8] = []
+    private var bytes = 0
+    private(set) var rows = 0
+
+    init(_ kind: RowsFile, in directory: String) throws {
+        self.kind = kind
+        path = directory + "/" + kind.rawValue
+        guard PrivateFiles.createFile(atPath: path) else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        buffer = kind.magic
+    }
+
+    mutating func write(_ event: RecordedEvent) throws {
+        var row = ByteWriter(capacity: 96 + event.metadata.count + event.payload.count)
+        row.varint(event.position.rawValue)
+        row.string(event.stream)
+        row.varint(event.streamVersion)
+        row.uuid(event.eventId)
+        row.string(event.type)
+        row.varint(UInt64(event.schemaVersion))
+        Self.optional(event.subject, &row) { $1.string($0) }
+        row.signedVarint(event.occurredAt.microsecondsSinceEpoch)
+        row.signedVarint(Int64(event.occurredAt.utcOffsetSeconds))
+        row.signedVarint(event.recordedAt.microsecondsSinceEpoch)
+        row.signedVarint(Int64(event.recordedAt.utcOffsetSeconds))
+        Self.optional(event.correlationId, &row) { $1.uuid($0) }
+        Self.optional(event.causationId, &row) { $1.uuid($0) }
+        row.lengthPrefixed(event.metadata)
+        row.lengthPrefixed(event.payload)
+        try frame(row.bytes)
+    }
+
+    mutating func write(_ checkpoint: Checkpoint) throws {
+        var row = ByteWriter(capacity: 32 + checkpoint.data.count)
+        row.string(checkpoint.name)
+        row.varint(checkpoint.position.rawValue)
+        row.lengthPrefixed(checkpoint.data)
+        try frame(row.bytes)
+    }
+
+    mutating func write(_ keyed: KeyedAnswer) throws {
+        let answer = keyed.answer
+        var row = ByteWriter(capacity: 128 + answer.body.count)
+        row.lengthPrefixed(keyed.key)
+        row.signedVarint(answer.keptAt)
+        row.lengthPrefixed(answer.fingerprint)
+        row.varint(UInt64(max(answer.status, 0)))
+        Self.optional(answer.entityTag, &row) { $1.string($0) }
+        row.lengthPrefixed(answer.body)
+        try frame(row.bytes)
+    }
+
+    /// Flushes, makes the file durable and answers its entry for the manifest.
+    mutating func finish() throws -> BackupFile {
+        try flush()
+        try handle.synchronize()
+        try handle.close()
+        return BackupFile(name: kind.rawValue, bytes: bytes, sha256: hasher.finalize().hex, holds: kind.holds)
+    }
+
+    private static func optional<T>(_ value: T?, _ row: inout ByteWriter, _ write: (T, inout ByteWriter) -> Void) {
+        guard let value else { return row.byte(0) }
+        row.byte(1)
+        write(value, &row)
+    }
+
+    private mutating func frame(_ row: [UInt8]) throws {
+        guard row.count <= RowsFile.maxFrameBytes else {
+            throw BackupError.unreadableRows(file: kind.rawValue, row: rows + 1, reason: "a row of \(row.count) bytes is over the limit of \(RowsFile.maxFrameBytes)")
+        }
+        var length = ByteWriter(capacity: 4)
+        length.uint32(UInt32(row.count))
+        buffer.append(contentsOf: length.bytes)
+        buffer.append(contentsOf: row)
+        rows += 1
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    private mutating func flush() throws {
+        guard !buffer.isEmpty else { return }
+        hasher.update(data: buffer)
+        try handle.write(contentsOf: buffer)
+        bytes += buffer.count
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Reads one rows file frame by frame, in chunks of a mebibyte; every field is checked.
+struct RowsFileReader {
+    let kind: RowsFile
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+    private var offset = 0
+    private var atEnd = false
+    private(set) var rows = 0
+
+    init(_ kind: RowsFile, in directory: String) throws {
+        self.kind = kind
+        let path = directory + "/" + kind.rawValue
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw BackupError.missingFile(name: kind.rawValue) }
+        self.handle = handle
+        let magic = try take(kind.magic.count)
+        guard magic == kind.magic else { throw failure("it does not begin with \"logbook rows 1 \(kind.rawValue)\"") }
+    }
+
+    func close() { try? handle.close() }
+
+    /// The next event, or nil at the end of the file.
+    mutating func nextEvent() throws -> RecordedEvent? {
+        try nextRow { span, offset throws(DecodeFailure) in
+            let position = try ByteReader.varint(span, &offset)
+            let stream = try ByteReader.string(span, &offset)
+            let version = try ByteReader.varint(span, &offset)
+            let id = try ByteReader.uuid(span, &offset)
+            let type = try ByteReader.string(span, &offset)
+            guard let schema = UInt32(exactly: try ByteReader.varint(span, &offset)) else { throw DecodeFailure(reason: "schema version out of range") }
+            let subject = try Self.optional(span, &offset) { span, offset throws(DecodeFailure) in try ByteReader.string(span, &offset) }
+            let occurred = try Self.timestamp(span, &offset)
+            let recorded = try Self.timestamp(span, &offset)
+            let correlation = try Self.optional(span, &offset) { span, offset throws(DecodeFailure) in try ByteReader.uuid(span, &offset) }
+            let causation = try Self.optional(span, &offset) { span, offset throws(DecodeFailure) in try ByteReader.uuid(span, &offset) }
+            let metadata = Self.copy(span, try ByteReader.lengthPrefixedRange(span, &offset))
+            let payload = Self.copy(span, try ByteReader.lengthPrefixedRange(span, &offset))
+            let header = EventHeader(
+                eventId: id, type: type, schemaVersion: schema, subject: subject, occurredAt: occurred, correlationId: correlation,
+                causationId: causation)
+            return RecordedEvent(
+                envelope: EventEnvelope(position: Position(position), stream: stream, streamVersion: version, recordedAt: recorded, header: header),
+                metadata: metadata, payload: payload)
+        }
+    }
+
+    mutating func nextCheckpoint() throws -> Checkpoint? {
+        try nextRow { span, offset throws(DecodeFailure) in
+            let name = try ByteReader.string(span, &offset)
+            let position = try ByteReader.varint(span, &offset)
+            return Checkpoint(name: name, position: Position(position), data: Self.copy(span, try ByteReader.lengthPrefixedRange(span, &offset)))
+        }
+    }
+
+    mutating func nextAnswer() throws -> KeyedAnswer? {
+        try nextRow { span, offset throws(DecodeFailure) in
+            let key = Self.copy(span, try ByteReader.lengthPrefixedRange(span, &offset))
+            let keptAt = try ByteReader.signedVarint(span, &offset)
+            let fingerprint = Self.copy(span, try ByteReader.lengthPrefixedRange(span, &offset))
+            guard let status = Int(exactly: try ByteReader.varint(span, &offset)), status <= 999 else { throw DecodeFailure(reason: "status out of range") }
+            let tag = try Self.optional(span, &offset) { span, offset throws(DecodeFailure) in try ByteReader.string(span, &offset) }
+            let body = Self.copy(span, try ByteReader.lengthPrefixedRange(span, &offset))
+            return KeyedAnswer(key: key, answer: KeptAnswer(keptAt: keptAt, fingerprint: fingerprint, status: status, entityTag: tag, body: body))
+        }
+    }
+
+    /// Reads one frame and decodes it whole with `decode`, or answers nil at a clean end.
+    private mutating func nextRow<T>(_ decode: (Span<UInt8>, inout Int) throws(DecodeFailure) -> T) throws -> T? {
+        guard try !isAtEnd() else { return nil }
+        var length = ByteWriter(capacity: 4)
+        length.append(try take(4))
+        let count = Int(length.bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self).littleEndian })
+        guard count <= RowsFile.maxFrameBytes else { throw failure("row \(rows + 1) claims \(count) bytes, over the limit of \(RowsFile.maxFrameBytes)") }
+        let row = try take(count)
+        rows += 1
+        do throws(DecodeFailure) {
+            var offset = 0
+            let value = try decode(row.span, &offset)
+            guard offset == row.count else { throw DecodeFailure(reason: "\(row.count - offset) bytes left over") }
+            return value
+        } catch {
+            throw BackupError.unreadableRows(file: kind.rawValue, row: rows, reason: error.reason)
+        }
+    }
+
+    private static func timestamp(_ span: Span<UInt8>, _ offset: inout Int) throws(DecodeFailure) -> Timestamp {
+        let micros = try ByteReader.signedVarint(span, &offset)
+        guard let seconds = Int32(exactly: try ByteReader.signedVarint(span, &offset)) else { throw DecodeFailure(reason: "UTC offset out of range") }
+        return Timestamp(microsecondsSinceEpoch: micros, utcOffsetSeconds: seconds)
+    }
+
+    private static func optional<T>(
+        _ span: Span<UInt8>, _ offset: inout Int, _ read: (Span<UInt8>, inout Int) throws(DecodeFailure) -> T
+    ) throws(DecodeFailure) -> T? {
+        switch try ByteReader.byte(span, &offset) {
+        case 0: return nil
+        case 1: return try read(span, &offset)
+        case let other: throw DecodeFailure(reason: "presence byte \(other)")
+        }
+    }
+
+    private static func copy(_ span: Span<UInt8>, _ range: Range<Int>) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(range.count)
+        for index in range { bytes.append(span[index]) }
+        return bytes
+    }
+
+    private func failure(_ reason: String) -> BackupError {
+        BackupError.unreadableRows(file: kind.rawValue, row: rows, reason: reason)
+    }
+
+    private mutating func isAtEnd() throws -> Bool {
+        if offset < buffer.count { return false }
+        try refill()
+        return offset >= buffer.count
+    }
+
+    /// The next `count` bytes; a file that ends first is truncated.
+    private mutating func take(_ count: Int) throws -> [UInt8] {
+        var taken: [UInt8] = []
+        taken.reserveCapacity(count)
+        while taken.count < count {
+            if offset >= buffer.count {
+                try refill()
+                guard offset < buffer.count else { throw failure("the file ends inside row \(rows + 1): it is truncated") }
+            }
+            let available = min(count - taken.count, buffer.count - offset)
+            taken.append(contentsOf: buffer[offset..<(offset + available)])
+            offset += available
+        }
+        return taken
+    }
+
+    private mutating func refill() throws {
+        guard !atEnd else { return }
+        let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+        if chunk.isEmpty { atEnd = true }
+        buffer = Array(chunk)
+        offset = 0
+    }
+}
