@@ -311,6 +311,7 @@ let package = Package(
             // A real PostgreSQL (tools/postgres) and the helper process for the crash and two-process tests.
             dependencies: [
                 "EventLog", "EventLogPostgres", "LogbookTesting", "LogbookTestSupport", "LogbookTestHelper", "Logbook", "DemoData",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),

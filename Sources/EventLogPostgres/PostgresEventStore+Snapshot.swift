@@ -81,12 +81,20 @@ extension PostgresEventStore: SnapshotLog {
                     return result
                 } catch {
                     _ = try? await connection.query("ROLLBACK", logger: logger)
-                    throw error
+                    // The caller's own errors (a backup's, say) reach it as they are.
+                    throw error is PSQLError || error is PostgresDecodingError ? error : CallerError(error: error)
                 }
             }
+        } catch let error as CallerError {
+            throw error.error
         } catch {
             throw PostgresErrors.mapped(error)
         }
+    }
+
+    /// An error a transaction's body threw that is not PostgreSQL's: passed through unmapped.
+    private struct CallerError: Error {
+        let error: any Error
     }
 
     /// The SQL of a digest over events' positions, stream versions and checksums through a head

@@ -190,13 +190,3 @@ struct BackupTests {
 }
 
 /// What the writers of the concurrent backup test had acknowledged, and whether the backup had begun.
-private final class Acknowledged: Sendable {
-    let entries = Mutex<[(position: UInt64, atBackupStart: Bool)]>([])
-    let backupStarted = StartFlag()
-}
-
-private final class StartFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    var isSet: Bool { flag.load(ordering: .acquiring) }
-    func set() { flag.store(true, ordering: .releasing) }
-}
