@@ -275,6 +275,8 @@ let package = Package(
         .executableTarget(
             name: "FuzzLogRecord", dependencies: ["FuzzSupport", "LogbookFuzzing"], path: "Tests/Fuzz/FuzzLogRecord", swiftSettings: strictSettings),
         .executableTarget(
+            name: "FuzzBackupRows", dependencies: ["FuzzSupport", "LogbookFuzzing"], path: "Tests/Fuzz/FuzzBackupRows", swiftSettings: strictSettings),
+        .executableTarget(
             name: "FuzzReadModel", dependencies: ["FuzzSupport", "LogbookFuzzing"], path: "Tests/Fuzz/FuzzReadModel", swiftSettings: strictSettings),
         .target(
             name: "PostgresFuzzing",

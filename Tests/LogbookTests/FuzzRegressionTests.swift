@@ -10,7 +10,7 @@ import PostgresFuzzing
 @Suite struct FuzzRegressionTests {
     static let targets = [
         WireFuzz.wireEvent, WireFuzz.binaryPayload, RequestFuzz.commandBody, RequestFuzz.query, StoredRecordFuzz.logRecord,
-        StoredRecordFuzz.readModelRecord, PostgresRowFuzz.row,
+        StoredRecordFuzz.readModelRecord, PostgresRowFuzz.row, BackupRowsFuzz.rows,
     ]
     static let fuzzRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fuzz")

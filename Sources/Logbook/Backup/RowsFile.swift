@@ -1,19 +1,19 @@
 import BinaryCoding
 import Crypto
-import EventLog
+package import EventLog
 import Foundation
 
 /// The files a backup of a shared log holds: its rows, one kind per file, each a magic line
 /// followed by frames (a 4-byte little-endian length, then one row in ``ByteWriter``'s
 /// encoding). Written once, hashed as written; read back as a stream, every length and field
 /// bounds-checked, so a damaged file is an error naming the file and the frame, never a trap.
-enum RowsFile: String, Sendable, CaseIterable {
+package enum RowsFile: String, Sendable, CaseIterable {
     case events = "events.rows"
     case checkpoints = "checkpoints.rows"
     case keptAnswers = "request-keys.rows"
 
     /// The file's first bytes: format and kind.
-    var magic: [UInt8] { Array("logbook rows 1 \(rawValue)\n".utf8) }
+    package var magic: [UInt8] { Array("logbook rows 1 \(rawValue)\n".utf8) }
 
     /// What it holds, for the manifest's reader.
     var holds: String {
@@ -31,7 +31,7 @@ enum RowsFile: String, Sendable, CaseIterable {
 
 /// Writes one rows file: frames appended through a buffer, hashed as they pass, made durable
 /// at ``finish()``.
-struct RowsFileWriter {
+package struct RowsFileWriter {
     let kind: RowsFile
     let path: String
     private let handle: FileHandle
@@ -48,7 +48,12 @@ struct RowsFileWriter {
         buffer = kind.magic
     }
 
-    mutating func write(_ event: RecordedEvent) throws {
+    mutating func write(_ event: RecordedEvent) throws { try frame(Self.row(event)) }
+    mutating func write(_ checkpoint: Checkpoint) throws { try frame(Self.row(checkpoint)) }
+    mutating func write(_ keyed: KeyedAnswer) throws { try frame(Self.row(keyed)) }
+
+    /// An event's row.
+    package static func row(_ event: RecordedEvent) -> [UInt8] {
         var row = ByteWriter(capacity: 96 + event.metadata.count + event.payload.count)
         row.varint(event.position.rawValue)
         row.string(event.stream)
@@ -56,36 +61,46 @@ struct RowsFileWriter {
         row.uuid(event.eventId)
         row.string(event.type)
         row.varint(UInt64(event.schemaVersion))
-        Self.optional(event.subject, &row) { $1.string($0) }
+        optional(event.subject, &row) { $1.string($0) }
         row.signedVarint(event.occurredAt.microsecondsSinceEpoch)
         row.signedVarint(Int64(event.occurredAt.utcOffsetSeconds))
         row.signedVarint(event.recordedAt.microsecondsSinceEpoch)
         row.signedVarint(Int64(event.recordedAt.utcOffsetSeconds))
-        Self.optional(event.correlationId, &row) { $1.uuid($0) }
-        Self.optional(event.causationId, &row) { $1.uuid($0) }
+        optional(event.correlationId, &row) { $1.uuid($0) }
+        optional(event.causationId, &row) { $1.uuid($0) }
         row.lengthPrefixed(event.metadata)
         row.lengthPrefixed(event.payload)
-        try frame(row.bytes)
+        return row.bytes
     }
 
-    mutating func write(_ checkpoint: Checkpoint) throws {
+    /// A checkpoint's row.
+    package static func row(_ checkpoint: Checkpoint) -> [UInt8] {
         var row = ByteWriter(capacity: 32 + checkpoint.data.count)
         row.string(checkpoint.name)
         row.varint(checkpoint.position.rawValue)
         row.lengthPrefixed(checkpoint.data)
-        try frame(row.bytes)
+        return row.bytes
     }
 
-    mutating func write(_ keyed: KeyedAnswer) throws {
+    /// A kept answer's row.
+    package static func row(_ keyed: KeyedAnswer) -> [UInt8] {
         let answer = keyed.answer
         var row = ByteWriter(capacity: 128 + answer.body.count)
         row.lengthPrefixed(keyed.key)
         row.signedVarint(answer.keptAt)
         row.lengthPrefixed(answer.fingerprint)
         row.varint(UInt64(max(answer.status, 0)))
-        Self.optional(answer.entityTag, &row) { $1.string($0) }
+        optional(answer.entityTag, &row) { $1.string($0) }
         row.lengthPrefixed(answer.body)
-        try frame(row.bytes)
+        return row.bytes
+    }
+
+    /// A frame: the row's length, 4 bytes little-endian, then the row.
+    package static func frame(_ row: [UInt8]) -> [UInt8] {
+        var frame = ByteWriter(capacity: 4 + row.count)
+        frame.uint32(UInt32(truncatingIfNeeded: row.count))
+        frame.append(row)
+        return frame.bytes
     }
 
     /// Flushes, makes the file durable and answers its entry for the manifest.
@@ -106,10 +121,7 @@ struct RowsFileWriter {
         guard row.count <= RowsFile.maxFrameBytes else {
             throw BackupError.unreadableRows(file: kind.rawValue, row: rows + 1, reason: "a row of \(row.count) bytes is over the limit of \(RowsFile.maxFrameBytes)")
         }
-        var length = ByteWriter(capacity: 4)
-        length.uint32(UInt32(row.count))
-        buffer.append(contentsOf: length.bytes)
-        buffer.append(contentsOf: row)
+        buffer.append(contentsOf: Self.frame(row))
         rows += 1
         if buffer.count >= 1 << 20 { try flush() }
     }
@@ -123,10 +135,11 @@ struct RowsFileWriter {
     }
 }
 
-/// Reads one rows file frame by frame, in chunks of a mebibyte; every field is checked.
-struct RowsFileReader {
+/// Reads one rows file frame by frame, in chunks of a mebibyte (or from bytes in memory);
+/// every field is checked.
+package struct RowsFileReader {
     let kind: RowsFile
-    private let handle: FileHandle
+    private let handle: FileHandle?
     private var buffer: [UInt8] = []
     private var offset = 0
     private var atEnd = false
@@ -137,14 +150,27 @@ struct RowsFileReader {
         let path = directory + "/" + kind.rawValue
         guard let handle = FileHandle(forReadingAtPath: path) else { throw BackupError.missingFile(name: kind.rawValue) }
         self.handle = handle
+        try readMagic()
+    }
+
+    /// A reader of `bytes`, a whole rows file in memory.
+    package init(_ kind: RowsFile, bytes: [UInt8]) throws {
+        self.kind = kind
+        handle = nil
+        buffer = bytes
+        atEnd = true
+        try readMagic()
+    }
+
+    private mutating func readMagic() throws {
         let magic = try take(kind.magic.count)
         guard magic == kind.magic else { throw failure("it does not begin with \"logbook rows 1 \(kind.rawValue)\"") }
     }
 
-    func close() { try? handle.close() }
+    func close() { try? handle?.close() }
 
     /// The next event, or nil at the end of the file.
-    mutating func nextEvent() throws -> RecordedEvent? {
+    package mutating func nextEvent() throws -> RecordedEvent? {
         try nextRow { span, offset throws(DecodeFailure) in
             let position = try ByteReader.varint(span, &offset)
             let stream = try ByteReader.string(span, &offset)
@@ -168,7 +194,7 @@ struct RowsFileReader {
         }
     }
 
-    mutating func nextCheckpoint() throws -> Checkpoint? {
+    package mutating func nextCheckpoint() throws -> Checkpoint? {
         try nextRow { span, offset throws(DecodeFailure) in
             let name = try ByteReader.string(span, &offset)
             let position = try ByteReader.varint(span, &offset)
@@ -176,7 +202,7 @@ struct RowsFileReader {
         }
     }
 
-    mutating func nextAnswer() throws -> KeyedAnswer? {
+    package mutating func nextAnswer() throws -> KeyedAnswer? {
         try nextRow { span, offset throws(DecodeFailure) in
             let key = Self.copy(span, try ByteReader.lengthPrefixedRange(span, &offset))
             let keptAt = try ByteReader.signedVarint(span, &offset)
@@ -257,7 +283,10 @@ struct RowsFileReader {
     }
 
     private mutating func refill() throws {
-        guard !atEnd else { return }
+        guard !atEnd, let handle else {
+            atEnd = true
+            return
+        }
         let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
         if chunk.isEmpty { atEnd = true }
         buffer = Array(chunk)
