@@ -507,6 +507,34 @@ def postgres_seeds():
     write("FuzzPostgresRow", "nulls.bin", row[:-5] + null + null + null + null + cell(b"") + cell(b"") + cell(struct.pack(">q", -1)))
 
 
+def backup_rows_seeds():
+    """Rows files of a PostgreSQL backup: a selector byte (0 events, 1 checkpoints, 2 kept
+    answers), then what follows the file's magic line: frames of a 4-byte little-endian length
+    and one row."""
+    def frame(row):
+        return struct.pack("<I", len(row)) + row
+
+    def event(position, stream, version, type_, subject, payload, correlation=None):
+        row = varint(position) + string(stream) + varint(version) + bytes(range(position, position + 16)) + string(type_) + varint(1)
+        row += (b"\x01" + string(subject)) if subject is not None else b"\x00"
+        row += timestamp(T_MICROS + position, 3600) + timestamp(T_MICROS + position + 513)
+        row += (b"\x01" + correlation) if correlation else b"\x00"
+        row += b"\x00" + varint(2) + b"{}" + varint(len(payload)) + payload
+        return frame(row)
+
+    goal = zigzag(20_412) + zigzag(9000) + b"\x00"
+    write("FuzzBackupRows", "events-empty.bin", b"\x00")
+    write("FuzzBackupRows", "events-one.bin", b"\x00" + event(1, "user-u-1", 0, "goal.set", "u-1", goal))
+    write("FuzzBackupRows", "events-three.bin", b"\x00" + event(1, "user-u-1", 0, "user.registered", "u-1", string("Ann") + string("Europe/Vienna") + bytes([0, 0]))
+          + event(2, "user-u-1", 1, "goal.set", "u-1", goal, correlation=bytes(range(100, 116)))
+          + event(3, "catalog", 0, "place.added", None, string("p-1")))
+    write("FuzzBackupRows", "checkpoint.bin", b"\x01" + frame(string("webhooks") + varint(3) + varint(3) + b"\x00\xff\x09"))
+    answer = (varint(32) + bytes([7] * 32) + zigzag(T_MICROS) + varint(3) + b"\x01\x02\x03" + varint(201)
+              + b"\x01" + string('"v1"') + string('{"ok":true}'))
+    write("FuzzBackupRows", "answer.bin", b"\x02" + frame(answer))
+    write("FuzzBackupRows", "answer-no-tag.bin", b"\x02" + frame(answer.replace(b"\x01" + string('"v1"'), b"\x00")))
+
+
 def main():
     if OUT.exists():
         shutil.rmtree(OUT)
@@ -517,6 +545,7 @@ def main():
     wire_seeds()
     binary_seeds()
     postgres_seeds()
+    backup_rows_seeds()
     total = sum(f.stat().st_size for f in OUT.rglob("*") if f.is_file())
     count = sum(1 for f in OUT.rglob("*") if f.is_file())
     print(f"{count} seed files, {total // 1024} KiB, in {OUT.relative_to(ROOT)}")
