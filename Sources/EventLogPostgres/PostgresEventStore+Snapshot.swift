@@ -58,12 +58,13 @@ extension PostgresEventStore: SnapshotLog {
                 throw EventStoreError.storage(
                     "the restored log's head is \(current), not \(expected): something appended after the restore, so it is kept")
             }
+            // No server may follow the target while a restore runs (it is empty until the load
+            // commits): one that did would have to rebuild its read models after this.
             for statement in ["DELETE FROM logbook.events", "DELETE FROM logbook.checkpoints", "DELETE FROM logbook.request_keys",
                               "UPDATE logbook.head SET position = 0 WHERE id"] {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
             }
         }
-        watcher.publish(0)
     }
 
     /// Runs `body` on one connection inside a transaction begun with `begin`, committing if it
@@ -80,7 +81,12 @@ extension PostgresEventStore: SnapshotLog {
                     try await connection.query("COMMIT", logger: logger)
                     return result
                 } catch {
-                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    do {
+                        try await connection.query("ROLLBACK", logger: logger)
+                    } catch {
+                        // Still inside the transaction, perhaps holding the head's lock: never back to the pool.
+                        try? await connection.close()
+                    }
                     // The caller's own errors (a backup's, say) reach it as they are.
                     throw error is PSQLError || error is PostgresDecodingError ? error : CallerError(error: error)
                 }
@@ -97,14 +103,24 @@ extension PostgresEventStore: SnapshotLog {
         let error: any Error
     }
 
-    /// The SQL of a digest over events' positions, stream versions and checksums through a head
-    /// (`$1`): SHA-256 over pages of 65,536 positions, each page's SHA-256 of its rows' 24
-    /// big-endian bytes, so no single value grows with the log.
+    /// The SQL of a digest of the whole log through a head (`$1`): SHA-256 over three digests —
+    /// the events' positions, stream versions and checksums (SHA-256 over pages of 65,536
+    /// positions, each page's SHA-256 of its rows' 24 big-endian bytes, so no single value grows
+    /// with the log); every checkpoint (name, position, data) in bytewise order of names; every
+    /// kept answer (key, time, fingerprint, status, entity tag — `\xff` for none, never UTF-8 —
+    /// and body) in order of keys. Rows are hashed to fixed sizes first, so no two logs run together.
     static let rowsDigestSQL = """
-        SELECT encode(sha256(coalesce(string_agg(d, ''::bytea ORDER BY p), ''::bytea)), 'hex') FROM (
-          SELECT position / 65536 AS p,
-                 sha256(string_agg(int8send(position) || int8send(stream_version) || int8send(checksum), ''::bytea ORDER BY position)) AS d
-            FROM logbook.events WHERE position <= $1 GROUP BY 1) pages
+        SELECT encode(sha256(
+          (SELECT sha256(coalesce(string_agg(d, ''::bytea ORDER BY p), ''::bytea)) FROM (
+             SELECT position / 65536 AS p,
+                    sha256(string_agg(int8send(position) || int8send(stream_version) || int8send(checksum), ''::bytea ORDER BY position)) AS d
+               FROM logbook.events WHERE position <= $1 GROUP BY 1) pages)
+          || (SELECT sha256(coalesce(string_agg(sha256(convert_to(name, 'UTF8')) || int8send(position) || sha256(data), ''::bytea
+                                                ORDER BY name COLLATE "C"), ''::bytea)) FROM logbook.checkpoints)
+          || (SELECT sha256(coalesce(string_agg(sha256(key) || int8send(stored_us) || sha256(fingerprint) || int4send(status)
+                                                || sha256(coalesce(convert_to(entity_tag, 'UTF8'), '\\xff'::bytea)) || sha256(body), ''::bytea
+                                                ORDER BY key), ''::bytea)) FROM logbook.request_keys)
+        ), 'hex')
         """
 
     static func rowsDigest(_ connection: PostgresConnection, through head: Position, logger: Logger) async throws -> String {
@@ -260,8 +276,8 @@ final class PostgresLogLoader: LogLoader {
             guard keyed.key.count == 32, answer.body.count <= KeptAnswer.maxBodyBytes, answer.fingerprint.count <= 64,
                   (100...599).contains(answer.status), (answer.entityTag?.utf8.count ?? 0) <= 1_024
             else {
-                throw EventStoreError.invalidCheckpoint(
-                    name: "request key", reason: "a kept answer has a 32-byte key, a status of 100 to 599, a fingerprint of at most 64 bytes, "
+                throw EventStoreError.storage(
+                    "a kept answer to load has a 32-byte key, a status of 100 to 599, a fingerprint of at most 64 bytes, "
                         + "an entity tag of at most 1,024 and a body of at most \(KeptAnswer.maxBodyBytes)")
             }
             let (key, fingerprint, body) = (ByteBuffer(bytes: keyed.key), ByteBuffer(bytes: answer.fingerprint), ByteBuffer(bytes: answer.body))

@@ -436,6 +436,14 @@ public enum EventStoreConformance: String, CaseIterable, Sendable, CustomTestStr
         try await refused("s", [testEvent(subject: String(repeating: "u", count: 300))]) { $0.code == .invalidSubject }
         let nilID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
         try await refused("s", [testEvent(id: nilID)]) { $0.code == .invalidEventID }
+        // Nor is it a correlation or causation id (PostgreSQL would store it as none, and the
+        // record would no longer match its checksum).
+        var nilCorrelation = testEvent()
+        nilCorrelation.correlationId = nilID
+        try await refused("s", [nilCorrelation]) { $0.code == .invalidEventID }
+        var nilCausation = testEvent()
+        nilCausation.causationId = nilID
+        try await refused("s", [nilCausation]) { $0.code == .invalidEventID }
         let twice = testEvent()
         try await refused("s", [twice, twice]) { $0.code == .invalidEventID }
         var huge = testEvent()

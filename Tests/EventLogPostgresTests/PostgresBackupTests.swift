@@ -60,7 +60,10 @@ struct PostgresBackupTests {
                     try await logbook.execute(.registerUser(user: user, UserRegistered(displayName: user, timeZone: "Europe/Berlin")))
                 }
                 let shared = try #require(logbook.log as? PostgresEventStore)
-                try await shared.storeCheckpoint(Checkpoint(name: "consumer-é", position: Position(3), data: [0, 255, 9]))
+                // Names whose bytewise order is not a collation's: paged and digested as bytes.
+                for name in ["consumer-é", "Zeta", "alpha", "consumer-e"] {
+                    try await shared.storeCheckpoint(Checkpoint(name: name, position: Position(3), data: Array(name.utf8)))
+                }
                 try await shared.keepAnswer(answer, under: answerKey, expiringBefore: 0)
                 let acknowledged = Acknowledged()
                 let (written, started) = (acknowledged, acknowledged.backupStarted)
@@ -96,7 +99,7 @@ struct PostgresBackupTests {
             #expect(written.count == 8 * 120)
             #expect(manifest.head < (written.map(\.position).max() ?? 0), "the writers did not go on during the backup")
             #expect(manifest.source == "postgres")
-            #expect(manifest.rows?.events == manifest.head && manifest.rows?.checkpoints == 1 && manifest.rows?.keptAnswers == 1)
+            #expect(manifest.rows?.events == manifest.head && manifest.rows?.checkpoints == 4 && manifest.rows?.keptAnswers == 1)
             #expect(Set(manifest.files.map(\.name)) == ["events.rows", "checkpoints.rows", "request-keys.rows"])
             #expect(Set(try FileManager.default.contentsOfDirectory(atPath: backup))
                 == ["events.rows", "checkpoints.rows", "request-keys.rows", "manifest.json"])
@@ -117,7 +120,9 @@ struct PostgresBackupTests {
                 let digests = try restored.digests().map { "\($0.projection.rawValue) \($0.sha256)" }
                 #expect(digests == manifest.readModels.map { "\($0.projection.rawValue) \($0.sha256)" })
                 let shared = try #require(restored.log as? PostgresEventStore)
-                #expect(try await shared.checkpoint(named: "consumer-é") == Checkpoint(name: "consumer-é", position: Position(3), data: [0, 255, 9]))
+                for name in ["consumer-é", "Zeta", "alpha", "consumer-e"] {
+                    #expect(try await shared.checkpoint(named: name) == Checkpoint(name: name, position: Position(3), data: Array(name.utf8)))
+                }
                 #expect(try await shared.keptAnswer(answerKey, keptSince: 0) == answer)
                 // The restored log goes on: a new write lands after the head.
                 let next = try await steps(restored, "w0", 99_999)
@@ -138,6 +143,10 @@ struct PostgresBackupTests {
                     try await logbook.execute(.registerUser(user: user, UserRegistered(displayName: user, timeZone: "Europe/Berlin")))
                     for index in 0..<20 { _ = try await steps(logbook, user, index) }
                 }
+                let shared = try #require(logbook.log as? PostgresEventStore)
+                try await shared.storeCheckpoint(Checkpoint(name: "consumer", position: Position(60), data: Array("position 60".utf8)))
+                let answer = KeptAnswer(keptAt: 1_795_000_000_000_000, fingerprint: [9], status: 200, entityTag: nil, body: Array("{}".utf8))
+                try await shared.keepAnswer(answer, under: [UInt8](repeating: 1, count: 32), expiringBefore: 0)
                 return try await logbook.backup(to: backup)
             }
             #expect(manifest.head == 63)
@@ -183,16 +192,16 @@ struct PostgresBackupTests {
                 try change(&json)
                 try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: path))
             }
-            /// The events file changed by `damage`, with a manifest forged to list its new size and SHA-256.
-            func rewritten(_ damage: @escaping (inout Data) -> Void) -> (String) throws -> Void {
+            /// A rows file changed by `damage`, with a manifest forged to list its new size and SHA-256.
+            func rewritten(_ file: String = "events.rows", _ damage: @escaping (inout Data) -> Void) -> (String) throws -> Void {
                 { directory in
-                    let url = URL(fileURLWithPath: directory + "/events.rows")
+                    let url = URL(fileURLWithPath: directory + "/" + file)
                     var bytes = try Data(contentsOf: url)
                     damage(&bytes)
                     try bytes.write(to: url)
                     try forge(directory) { json in
                         var files = try #require(json["files"] as? [[String: Any]])
-                        for index in files.indices where files[index]["name"] as? String == "events.rows" {
+                        for index in files.indices where files[index]["name"] as? String == file {
                             files[index]["bytes"] = bytes.count
                             files[index]["sha256"] = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
                         }
@@ -225,7 +234,13 @@ struct PostgresBackupTests {
             try await refused("a payload byte changed, the manifest forged to match", rewritten { $0[$0.count - 3] ^= 0x01 }) {
                 if case .restoredStateDiffers(what: "rows", _, _)? = $0 as? BackupError { true } else { false }
             }
-            try await refused("the events file cut after a row, the manifest forged to match", rewritten { $0 = $0.prefix(eventsBytes / 2) }) {
+            try await refused("a checkpoint's data changed, the manifest forged to match", rewritten("checkpoints.rows") { $0[$0.count - 1] ^= 0x01 }) {
+                if case .restoredStateDiffers(what: "rows", _, _)? = $0 as? BackupError { true } else { false }
+            }
+            try await refused("a kept answer's body changed, the manifest forged to match", rewritten("request-keys.rows") { $0[$0.count - 1] ^= 0x01 }) {
+                if case .restoredStateDiffers(what: "rows", _, _)? = $0 as? BackupError { true } else { false }
+            }
+            try await refused("the events file cut in a row, the manifest forged to match", rewritten { $0 = $0.prefix(eventsBytes / 2) }) {
                 if case .unreadableRows(file: "events.rows", _, _)? = $0 as? BackupError { true } else { false }
             }
             try await refused("a read model's digest forged in the manifest", { directory in

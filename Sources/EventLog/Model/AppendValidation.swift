@@ -26,6 +26,10 @@ package struct AppendLimits: Sendable {
         for event in request.events {
             let id = event.eventId
             if id == nilUUID { return .invalidEventID(id.uuidString.lowercased(), reason: "the nil UUID is not an event id") }
+            // Nor a correlation or causation id: PostgreSQL's log stores it as no id at all.
+            if event.correlationId == nilUUID || event.causationId == nilUUID {
+                return .invalidEventID(id.uuidString.lowercased(), reason: "the nil UUID is not a correlation or causation id (leave it out)")
+            }
             if request.events.count > 1, !seen.insert(UUIDKey(id)).inserted {
                 return .invalidEventID(id.uuidString.lowercased(), reason: "appears twice in one append")
             }

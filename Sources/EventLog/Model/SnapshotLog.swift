@@ -32,8 +32,9 @@ public protocol LogSnapshotReader: Sendable {
     func checkpoints(after name: String, limit: Int) async throws -> [Checkpoint]
     /// Up to `limit` kept answers whose key sorts after `key` (bytewise).
     func keptAnswers(after key: [UInt8], limit: Int) async throws -> [KeyedAnswer]
-    /// A digest of every event's position, stream version and stored checksum through ``head``,
-    /// in hex: a load that put every event back has the same one.
+    /// A digest of the whole snapshot in hex — every event's position, stream version and stored
+    /// checksum through ``head``, every checkpoint and every kept answer: a load that put every
+    /// row back as it was has the same one.
     func rowsDigest() async throws -> String
 }
 

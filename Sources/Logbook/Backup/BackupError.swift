@@ -23,6 +23,9 @@ public enum BackupError: Error, Sendable, Hashable, CustomStringConvertible {
     case unreadableRows(file: String, row: Int, reason: String)
     /// The backup is of another kind of store than the restore is for (`embedded` or `postgres`).
     case wrongSource(backup: String, restore: String)
+    /// A restored log failed its verification after it committed, and removing it failed too
+    /// (something appended to it meanwhile): it is left in place, unverified.
+    case restoredButNotRemoved(reason: String, cleanup: String)
 
     public var description: String {
         switch self {
@@ -43,6 +46,9 @@ public enum BackupError: Error, Sendable, Hashable, CustomStringConvertible {
             "read models rebuilt from the restored log differ from the restored ones: \(projections.joined(separator: ", "))"
         case .unreadableRows(let file, let row, let reason):
             "\(file) cannot be read at row \(row): \(reason)"
+        case .restoredButNotRemoved(let reason, let cleanup):
+            "the restored log failed its verification (\(reason)) and could not be removed (\(cleanup)): it is in place, unverified; "
+                + "empty the target and restore again, with no server following it meanwhile"
         case .wrongSource(let backup, let restore):
             "the backup is of \(backup == "postgres" ? "a log in PostgreSQL" : "an embedded Logbook"); "
                 + "restore it with \(backup == "postgres" ? "--to-postgres" : "--path")\(restore == backup ? "" : ", not as \(restore)")"

@@ -34,14 +34,16 @@ public struct BackupManifest: Sendable, Hashable, Codable {
     public func file(named name: String) -> BackupFile? { files.first { $0.name == name } }
 }
 
-/// The rows of a log in PostgreSQL a backup holds: counts, and a digest over every event's
-/// position, stream version and checksum that the restored log must have before it commits.
+/// The rows of a log in PostgreSQL a backup holds: counts, and a digest of every row (events'
+/// positions, stream versions and checksums; checkpoints; kept answers) that the restored log
+/// must have before it commits.
 public struct BackupRows: Sendable, Hashable, Codable {
     public var events: UInt64
     public var checkpoints: Int
     public var keptAnswers: Int
-    /// SHA-256 over pages of the events' positions, stream versions and checksums, in hex (the
-    /// log computes it, in the snapshot and again in the load's transaction).
+    /// SHA-256 of the events' positions, stream versions and checksums, the checkpoints and the
+    /// kept answers, in hex (the log computes it, in the snapshot and again in the load's
+    /// transaction).
     public var rowsDigest: String
 }
 

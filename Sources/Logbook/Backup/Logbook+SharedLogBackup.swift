@@ -5,8 +5,11 @@ import Foundation
 extension Logbook {
     /// The `source` a manifest names for a backup of a log in PostgreSQL.
     static let postgresSource = "postgres"
-    /// Rows read from the snapshot and inserted into the target per call.
-    static let rowsPerPage = 2_048
+    /// Events read from the snapshot per query (a page holds at most this many times the log's
+    /// largest event).
+    static let rowsPerPage = 512
+    /// Bytes of events a restore inserts per statement, at most (one event alone may pass it).
+    static let bytesPerInsert = 16 << 20
 
     /// Backs a shared log (PostgreSQL) up into `directory` (created, or an existing empty
     /// directory) while servers append to it: from one snapshot, every event through its head,
@@ -65,9 +68,10 @@ extension Logbook {
         try await BlockingWork.onThread {
             for file in files { try BackupDirectory.check(file, in: backup) }
         }
+        let checked = Dictionary(uniqueKeysWithValues: zip(RowsFile.allCases, files))
         let head = Position(manifest.head)
         _ = try await log.loadIntoEmptyLog { loader in
-            try await Self.loadRows(from: backup, into: loader)
+            try await Self.loadRows(from: backup, checkedAgainst: checked, into: loader)
             let loaded = try await loader.finish(head: head)
             let expected = LoadedLog(
                 head: head, events: rows.events, checkpoints: rows.checkpoints, keptAnswers: rows.keptAnswers, rowsDigest: rows.rowsDigest)
@@ -88,7 +92,11 @@ extension Logbook {
             guard failed.isEmpty else { throw BackupError.verificationFailed(projections: failed) }
             return RestoreCheck(path: target, head: manifest.head, filesChecked: files.map(\.name), verification: verification)
         } catch {
-            try? await log.discardLoadedLog(head: head)
+            do {
+                try await log.discardLoadedLog(head: head)
+            } catch let discard {
+                throw BackupError.restoredButNotRemoved(reason: "\(error)", cleanup: "\(discard)")
+            }
             throw error
         }
     }
@@ -114,6 +122,7 @@ extension Logbook {
         var checkpoints = try RowsFileWriter(.checkpoints, in: directory)
         var name = ""
         while true {
+            try Task.checkCancellation()
             let page = try await reader.checkpoints(after: name, limit: rowsPerPage)
             guard let last = page.last else { break }
             for checkpoint in page { try checkpoints.write(checkpoint) }
@@ -133,26 +142,35 @@ extension Logbook {
         return (reader.head, [try events.finish(), try checkpoints.finish(), try answers.finish()], rows)
     }
 
-    /// Reads the rows files and inserts their rows through `loader`, a page at a time.
-    private static func loadRows(from backup: String, into loader: any LogLoader) async throws {
+    /// Reads the rows files and inserts their rows through `loader`, at most ``bytesPerInsert``
+    /// of events at a time; each file, as read, must have the size and SHA-256 in `checked`.
+    private static func loadRows(
+        from backup: String, checkedAgainst checked: [RowsFile: BackupFile], into loader: any LogLoader
+    ) async throws {
         var events = try RowsFileReader(.events, in: backup)
         defer { events.close() }
         var page: [RecordedEvent] = []
+        var pageBytes = 0
         while let event = try events.nextEvent() {
             page.append(event)
-            if page.count == rowsPerPage {
+            pageBytes += event.payload.count + event.metadata.count
+            if page.count == rowsPerPage * 4 || pageBytes >= bytesPerInsert {
                 try await loader.insert(page)
                 page.removeAll(keepingCapacity: true)
+                pageBytes = 0
             }
         }
         try await loader.insert(page)
+        try events.checkAtEnd(against: checked[.events]!)
         var checkpoints = try RowsFileReader(.checkpoints, in: backup)
         defer { checkpoints.close() }
         var stored: [Checkpoint] = []
         while let checkpoint = try checkpoints.nextCheckpoint() { stored.append(checkpoint) }
         try await loader.insert(stored)
+        try checkpoints.checkAtEnd(against: checked[.checkpoints]!)
         var answers = try RowsFileReader(.keptAnswers, in: backup)
         defer { answers.close() }
         while let answer = try answers.nextAnswer() { try await loader.insert([answer]) }
+        try answers.checkAtEnd(against: checked[.keptAnswers]!)
     }
 }

@@ -144,6 +144,9 @@ package struct RowsFileReader {
     private var offset = 0
     private var atEnd = false
     private(set) var rows = 0
+    /// The bytes read so far and their SHA-256, checked against the manifest at the end.
+    private var hasher = SHA256()
+    private var bytesRead = 0
 
     init(_ kind: RowsFile, in directory: String) throws {
         self.kind = kind
@@ -159,6 +162,8 @@ package struct RowsFileReader {
         handle = nil
         buffer = bytes
         atEnd = true
+        hasher.update(data: bytes)
+        bytesRead = bytes.count
         try readMagic()
     }
 
@@ -168,6 +173,15 @@ package struct RowsFileReader {
     }
 
     func close() { try? handle?.close() }
+
+    /// Once every row is read: the file as read had the manifest's size and SHA-256 (it was
+    /// checked before the restore began; this catches a file changed since).
+    package mutating func checkAtEnd(against file: BackupFile) throws {
+        guard try isAtEnd() else { throw failure("bytes follow the last row") }
+        guard bytesRead == file.bytes else { throw BackupError.sizeMismatch(name: file.name, expected: file.bytes, actual: bytesRead) }
+        let digest = hasher.finalize().hex
+        guard digest == file.sha256 else { throw BackupError.checksumMismatch(name: file.name, expected: file.sha256, actual: digest) }
+    }
 
     /// The next event, or nil at the end of the file.
     package mutating func nextEvent() throws -> RecordedEvent? {
@@ -289,6 +303,8 @@ package struct RowsFileReader {
         }
         let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
         if chunk.isEmpty { atEnd = true }
+        hasher.update(data: chunk)
+        bytesRead += chunk.count
         buffer = Array(chunk)
         offset = 0
     }

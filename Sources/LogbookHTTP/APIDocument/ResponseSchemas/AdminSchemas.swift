@@ -168,7 +168,21 @@ extension BackupManifest: DocumentedSchema {
             "head": .count("The last log position in the copy: every event up to it is in the backup"),
             "readModels": .array("Each read model in the copy", of: .reference(BackupReadModel.self)),
             "files": .array("The copied files", of: .reference(BackupFile.self)),
-            "sourceBytes": .count("Bytes the source environment's map used when the copy began (the copy is compacted)"),
+            "sourceBytes": .count("Bytes the source environment's map used when the copy began (the copy is compacted); for a log in PostgreSQL, the rows files' bytes"),
+        ], optional: [
+            "source": .string("postgres for a backup of a log in PostgreSQL (rows files); absent for an embedded Logbook"),
+            "rows": .reference(BackupRows.self, "What the rows of a log in PostgreSQL hold (absent for an embedded Logbook)"),
+        ])
+    }
+}
+
+extension BackupRows: DocumentedSchema {
+    package static var schema: JSONSchema {
+        .object("The rows of a log in PostgreSQL a backup holds", required: [
+            "events": .count("Events, positions 1 through the head"),
+            "checkpoints": .count("Checkpoints (webhooks' records among them)"),
+            "keptAnswers": .count("Answers to Idempotency-Key requests"),
+            "rowsDigest": hexSHA256("SHA-256 of the events' positions, stream versions and checksums, the checkpoints and the kept answers, in hex"),
         ])
     }
 }
