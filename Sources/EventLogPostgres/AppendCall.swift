@@ -39,11 +39,8 @@ struct AppendCall {
         var rStream: [String] = [], rExpected: [Int64] = [], rCount: [Int32] = []
         var rSubject: [String] = [], rSubjectLast: [Int64] = []
         var rCheckpoint: [String] = [], rCheckpointPosition: [Int64] = [], rCheckpointData: [ByteBuffer] = []
-        var eId: [UUID] = [], eType: [String] = [], eSchema: [Int32] = [], eSubject: [String] = []
-        var eOccurred: [Int64] = [], eOccurredOffset: [Int32] = [], eRecorded: [Int64] = [], eRecordedOffset: [Int32] = []
-        var eCorrelation: [UUID] = [], eCausation: [UUID] = [], eMetadata: [ByteBuffer] = [], ePayload: [ByteBuffer] = []
-        var eChecksum: [Int64] = [], eRequest: [Int32] = [], eOrdinal: [Int32] = []
-        let nilID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        var e = EventColumns()
+        var eRequest: [Int32] = [], eOrdinal: [Int32] = []
         for (requestIndex, item) in items.enumerated() {
             let request = item.request
             rStream.append(request.stream)
@@ -63,28 +60,15 @@ struct AppendCall {
                 let recorded = event.recordedAt ?? recordedAt
                 eRequest.append(Int32(requestIndex + 1))
                 eOrdinal.append(Int32(ordinal + 1))
-                eId.append(event.eventId)
-                eType.append(event.type)
-                eSchema.append(Int32(bitPattern: event.schemaVersion))
-                eSubject.append(event.subject ?? "")
-                eOccurred.append(event.occurredAt.microsecondsSinceEpoch)
-                eOccurredOffset.append(event.occurredAt.utcOffsetSeconds)
-                eRecorded.append(recorded.microsecondsSinceEpoch)
-                eRecordedOffset.append(recorded.utcOffsetSeconds)
-                eCorrelation.append(event.correlationId ?? nilID)
-                eCausation.append(event.causationId ?? nilID)
-                eMetadata.append(ByteBuffer(bytes: event.metadata))
-                ePayload.append(ByteBuffer(bytes: event.payload))
-                eChecksum.append(EventRow.checksum(
-                    stream: request.stream, header: event.header, recordedAt: recorded, metadata: event.metadata, payload: event.payload))
+                e.append(stream: request.stream, header: event.header, recordedAt: recorded, metadata: event.metadata, payload: event.payload)
             }
         }
         let query: PostgresQuery = """
             SELECT outcomes, first_positions, last_positions, stream_versions, event_indexes, other_streams, \
             other_positions, details FROM logbook.append(\(rStream), \(rExpected), \(rCount), \(rSubject), \(rSubjectLast), \
-            \(rCheckpoint), \(rCheckpointPosition), \(rCheckpointData), \(eRequest), \(eOrdinal), \(eId), \(eType), \(eSchema), \(eSubject), \
-            \(eOccurred), \(eOccurredOffset), \(eRecorded), \(eRecordedOffset), \(eCorrelation), \(eCausation), \
-            \(eMetadata), \(ePayload), \(eChecksum))
+            \(rCheckpoint), \(rCheckpointPosition), \(rCheckpointData), \(eRequest), \(eOrdinal), \(e.ids), \(e.types), \(e.schemas), \
+            \(e.subjects), \(e.occurred), \(e.occurredOffsets), \(e.recorded), \(e.recordedOffsets), \(e.correlations), \(e.causations), \
+            \(e.metadata), \(e.payloads), \(e.checksums))
             """
         // One row of arrays, one entry per request (see the function's comment for the sentinels).
         var answer: ([Int16], [Int64], [Int64], [Int64], [Int32], [String], [Int64], [Int64])?

@@ -207,11 +207,8 @@ final class PostgresLogLoader: LogLoader {
     func insert(_ events: [RecordedEvent]) async throws {
         guard !events.isEmpty else { return }
         var expected = state.withLock { $0.next }
-        let nilID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-        var positions: [Int64] = [], streams: [String] = [], versions: [Int64] = [], ids: [UUID] = [], types: [String] = []
-        var schemas: [Int32] = [], subjects: [String] = [], occurred: [Int64] = [], occurredOffsets: [Int32] = []
-        var recorded: [Int64] = [], recordedOffsets: [Int32] = [], correlations: [UUID] = [], causations: [UUID] = []
-        var metadata: [ByteBuffer] = [], payloads: [ByteBuffer] = [], checksums: [Int64] = []
+        var positions: [Int64] = [], streams: [String] = [], versions: [Int64] = []
+        var columns = EventColumns()
         for event in events {
             guard event.position.rawValue == expected else {
                 throw EventStoreError.storage("a load must bring positions 1, 2, 3, … in order: position \(event.position) came where \(expected) was due")
@@ -223,37 +220,25 @@ final class PostgresLogLoader: LogLoader {
             if let problem = limits.problem(with: AppendRequest(stream: event.stream, events: [proposed], expectedVersion: .any)) {
                 throw problem
             }
-            guard event.subject != "", let version = Int64(exactly: event.streamVersion), let position = Int64(exactly: expected) else {
-                throw EventStoreError.storage("the event at position \(event.position) has an empty subject or a stream version out of range")
+            guard let version = Int64(exactly: event.streamVersion), let position = Int64(exactly: expected) else {
+                throw EventStoreError.storage("the event at position \(event.position) has a stream version out of range")
             }
             positions.append(position)
             streams.append(event.stream)
             versions.append(version)
-            ids.append(event.eventId)
-            types.append(event.type)
-            schemas.append(Int32(bitPattern: event.schemaVersion))
-            subjects.append(event.subject ?? "")
-            occurred.append(event.occurredAt.microsecondsSinceEpoch)
-            occurredOffsets.append(event.occurredAt.utcOffsetSeconds)
-            recorded.append(event.recordedAt.microsecondsSinceEpoch)
-            recordedOffsets.append(event.recordedAt.utcOffsetSeconds)
-            correlations.append(event.correlationId ?? nilID)
-            causations.append(event.causationId ?? nilID)
-            metadata.append(ByteBuffer(bytes: event.metadata))
-            payloads.append(ByteBuffer(bytes: event.payload))
-            checksums.append(EventRow.checksum(
-                stream: event.stream, header: event.envelope.header, recordedAt: event.recordedAt, metadata: event.metadata,
-                payload: event.payload))
+            columns.append(
+                stream: event.stream, header: event.envelope.header, recordedAt: event.recordedAt, metadata: event.metadata, payload: event.payload)
             expected += 1
         }
+        let (nilID, c) = (EventColumns.nilID, columns)
         let query: PostgresQuery = """
             INSERT INTO logbook.events (\(unescaped: EventRow.columns))
             SELECT u.position, u.stream, u.version, u.id, u.type, u.schema, nullif(u.subject, ''), u.occurred, u.occurred_offset,
                    u.recorded, u.recorded_offset, nullif(u.correlation, \(nilID)), nullif(u.causation, \(nilID)), u.metadata, u.payload,
                    u.checksum
-              FROM unnest(\(positions), \(streams), \(versions), \(ids), \(types), \(schemas), \(subjects), \(occurred),
-                          \(occurredOffsets), \(recorded), \(recordedOffsets), \(correlations), \(causations), \(metadata),
-                          \(payloads), \(checksums))
+              FROM unnest(\(positions), \(streams), \(versions), \(c.ids), \(c.types), \(c.schemas), \(c.subjects), \(c.occurred),
+                          \(c.occurredOffsets), \(c.recorded), \(c.recordedOffsets), \(c.correlations), \(c.causations), \(c.metadata),
+                          \(c.payloads), \(c.checksums))
                    AS u(position, stream, version, id, type, schema, subject, occurred, occurred_offset, recorded, recorded_offset,
                         correlation, causation, metadata, payload, checksum)
             """

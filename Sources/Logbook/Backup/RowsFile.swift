@@ -2,6 +2,7 @@ import BinaryCoding
 import Crypto
 package import EventLog
 import Foundation
+import LMDB
 
 /// The files a backup of a shared log holds: its rows, one kind per file, each a magic line
 /// followed by frames (a 4-byte little-endian length, then one row in ``ByteWriter``'s
@@ -263,12 +264,7 @@ package struct RowsFileReader {
         }
     }
 
-    private static func copy(_ span: Span<UInt8>, _ range: Range<Int>) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(range.count)
-        for index in range { bytes.append(span[index]) }
-        return bytes
-    }
+    private static func copy(_ span: Span<UInt8>, _ range: Range<Int>) -> [UInt8] { span.extracting(range).copiedBytes() }
 
     private func failure(_ reason: String) -> BackupError {
         BackupError.unreadableRows(file: kind.rawValue, row: rows, reason: reason)
