@@ -100,6 +100,7 @@ public final class PostgresEventStore: EventStore, Service {
     public func prepare() async throws {
         let migrations = LogSchema.migrations
         let logger = configuration.logger
+        let policy = configuration.schema
         try await operation("prepare the schema", timeout: configuration.prepareTimeout) { client in
             try await client.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(7406224911)", logger: logger)
@@ -111,6 +112,9 @@ public final class PostgresEventStore: EventStore, Service {
                 if foreign {
                     throw EventStoreError.storage(
                         "the database has a logbook schema this store did not make (no logbook.migrations): point Logbook at another database")
+                }
+                if policy == .requireCurrent {
+                    return try await Self.requireCurrentSchema(connection, logger: logger)
                 }
                 try await connection.query("CREATE SCHEMA IF NOT EXISTS logbook", logger: logger)
                 try await connection.query(
@@ -134,6 +138,25 @@ public final class PostgresEventStore: EventStore, Service {
             }
         }
         watcher.publish(try await headPosition().rawValue)
+    }
+
+    /// Throws unless the database holds a Logbook log whose schema is this build's version.
+    private static func requireCurrentSchema(_ connection: PostgresConnection, logger: Logger) async throws {
+        var present = false
+        for try await value in try await connection.query("SELECT to_regclass('logbook.migrations') IS NOT NULL", logger: logger)
+            .decode(Bool.self) { present = value }
+        guard present else {
+            throw EventStoreError.storage("the database holds no Logbook log (no logbook schema): check the URL's database")
+        }
+        var applied = 0
+        for try await version in try await connection.query("SELECT coalesce(max(version), 0) FROM logbook.migrations", logger: logger)
+            .decode(Int32.self) { applied = Int(version) }
+        guard applied == LogSchema.currentVersion else {
+            throw EventStoreError.storage("""
+                the database's log schema is version \(applied) and this build's is \(LogSchema.currentVersion): \
+                use the Logbook build its servers run (a server of this build migrates it when it starts)
+                """)
+        }
     }
 
     /// Follows the head until cancelled or shut down gracefully: listens for `logbook_head`

@@ -30,10 +30,22 @@ public struct PostgresLogConfiguration: Sendable {
     /// How long creating or migrating the schema may take when the store starts (it waits for
     /// other servers doing the same, and DDL is slow on a busy database).
     public var prepareTimeout: Duration = .seconds(120)
+    /// Whether connecting may create or migrate the schema (a server, an import, a restore's
+    /// target) or must find this build's schema already there (a backup, which only reads:
+    /// pointed at the wrong database it must say so, not make an empty log there).
+    public var schema: SchemaPolicy = .createOrMigrate
     /// The clock that stamps `recordedAt`.
     public var clock: any LogClock = SystemLogClock()
     /// Where the store logs reconnections and notification losses.
     public var logger = Logger(label: "logbook.postgres")
 
     public init() {}
+}
+
+/// What ``PostgresEventStore/prepare()`` may do to the database's schema.
+public enum SchemaPolicy: Sendable, Equatable {
+    /// Create the schema in an empty database, or migrate an older one to this build's version.
+    case createOrMigrate
+    /// Change nothing: refuse a database without a Logbook log, or with a schema of another version.
+    case requireCurrent
 }

@@ -27,7 +27,10 @@ struct BackupCommand: AsyncParsableCommand {
         if let url = store.postgresURL {
             let parsed = try PostgresURL(url)
             source = parsed.description
-            let log = try await PostgresEventStore.connect(parsed)
+            // A backup only reads: pointed at a database without a log, it must not make one.
+            var configuration = PostgresLogConfiguration()
+            configuration.schema = .requireCurrent
+            let log = try await PostgresEventStore.connect(parsed, configuration: configuration)
             do {
                 manifest = try await Logbook.backup(sharedLog: log, to: to) { progress.update($0) }
                 await log.close()

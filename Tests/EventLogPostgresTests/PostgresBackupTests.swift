@@ -132,6 +132,34 @@ struct PostgresBackupTests {
         }
     }
 
+    @Test("a backup's connection never makes a log: a database without one, or with another schema version, is refused and left as it was")
+    func backupConnectionNeedsALog() async throws {
+        let empty = try await TestPostgres.freshDatabase()
+        let readOnly: (inout PostgresLogConfiguration) -> Void = { $0.schema = .requireCurrent }
+        do {
+            let store = try await connect(empty, readOnly)
+            await store.close()
+            Issue.record("a database without a log was accepted")
+        } catch let error as EventStoreError {
+            #expect(error.code == .storage && error.reason.contains("no Logbook log"), "\(error)")
+        }
+        #expect(try await TestPostgres.psql(empty, "SELECT to_regnamespace('logbook') IS NULL").contains("t"))
+
+        // This build's schema is accepted; a schema one version behind is refused, not migrated.
+        let made = try await connect(empty)
+        await made.close()
+        let reader = try await connect(empty, readOnly)
+        await reader.close()
+        _ = try await TestPostgres.psql(empty, "DELETE FROM logbook.migrations WHERE version = (SELECT max(version) FROM logbook.migrations)")
+        do {
+            let store = try await connect(empty, readOnly)
+            await store.close()
+            Issue.record("an older schema was accepted")
+        } catch let error as EventStoreError {
+            #expect(error.reason.contains("log schema is version"), "\(error)")
+        }
+    }
+
     @Test("damaged, partial and tampered backups, and a target that holds a log, are refused; the target is left as it was")
     func damagedBackupsRefused() async throws {
         let source = try await TestPostgres.freshDatabase()
