@@ -139,7 +139,7 @@ extension Logbook {
         }
         let rows = BackupRows(
             events: UInt64(events.rows), checkpoints: checkpoints.rows, keptAnswers: answers.rows, rowsDigest: try await reader.rowsDigest())
-        return (reader.head, [try events.finish(), try checkpoints.finish(), try answers.finish()], rows)
+        return (reader.head, [try await events.finish(), try await checkpoints.finish(), try await answers.finish()], rows)
     }
 
     /// Reads the rows files and inserts their rows through `loader`, at most ``bytesPerInsert``

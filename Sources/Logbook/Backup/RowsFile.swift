@@ -104,11 +104,15 @@ package struct RowsFileWriter {
         return frame.bytes
     }
 
-    /// Flushes, makes the file durable and answers its entry for the manifest.
-    mutating func finish() throws -> BackupFile {
+    /// Flushes, makes the file durable (on a thread of its own: an fsync of a large file waits
+    /// on the disk for long) and answers its entry for the manifest.
+    mutating func finish() async throws -> BackupFile {
         try flush()
-        try handle.synchronize()
-        try handle.close()
+        let handle = self.handle
+        try await BlockingWork.onThread {
+            try handle.synchronize()
+            try handle.close()
+        }
         return BackupFile(name: kind.rawValue, bytes: bytes, sha256: hasher.finalize().hex, holds: kind.holds)
     }
 
