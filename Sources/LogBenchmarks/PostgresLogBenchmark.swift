@@ -18,6 +18,8 @@ public struct PostgresLogBenchmark: Sendable {
     public var durableConcurrentAppends = 20_000
     public var concurrentWriters = 64
     public var streamReads = 1_000
+    public var conditionedEvents = 20_000
+    public var conditionedBatchSize = 1_000
     public var pointReads = 10_000
     public var progress: @Sendable (String) -> Void = { _ in }
 
@@ -109,6 +111,11 @@ public struct PostgresLogBenchmark: Sendable {
             throw BenchmarkFailure("scanned \(scanned) log events and \(rawScanned) raw rows, expected \(events)")
         }
 
+        progress("conditioned appends: \(conditionedEvents) events in calls of \(conditionedBatchSize) requests, each with a subject condition")
+        let conditionedSeconds = try await appendConditioned(store, workload, events: conditionedEvents)
+        report.set("append_conditioned_eps", Double(conditionedEvents) / conditionedSeconds)
+        report.set("append_conditioned_ratio", Double(conditionedEvents) / conditionedSeconds / (Double(events) / rawSeconds))
+
         progress("reading streams and positions")
         let (streamSeconds, streamEvents) = try await BenchmarkDrivers.readStreams(store, workload, reads: streamReads)
         let pointSeconds = try await BenchmarkDrivers.readPoints(store, workload, reads: pointReads)
@@ -120,10 +127,21 @@ public struct PostgresLogBenchmark: Sendable {
             try await raw.insert([("single", UInt64(n), workload.event(n + 1, random: &random))], first: UInt64(events + n + 1), recordedAt: workload.base)
         }
         let rawSingleSeconds = clock.seconds
+        // How long commits took (encoding, the call, the round trip) against the wall time: the
+        // rest is the appenders' turnaround between commits.
+        let singleCommitsBefore = (store.statistics?.transactions ?? 0, store.statistics?.commitMicroseconds ?? 0)
         let singleSeconds = try await BenchmarkDrivers.appendConcurrently(store, workload, writers: 1, total: durableSingleAppends)
         let transactionsBefore = store.statistics?.transactions ?? 0
+        let commitMicrosecondsBefore = store.statistics?.commitMicroseconds ?? 0
         let concurrentSeconds = try await BenchmarkDrivers.appendConcurrently(store, workload, writers: concurrentWriters, total: durableConcurrentAppends)
         let concurrentTransactions = (store.statistics?.transactions ?? 0) - transactionsBefore
+        let singleCommits = transactionsBefore - singleCommitsBefore.0
+        let singleCommitMicroseconds = commitMicrosecondsBefore - singleCommitsBefore.1
+        let concurrentCommitMicroseconds = (store.statistics?.commitMicroseconds ?? 0) - commitMicrosecondsBefore
+        report.set("durable_1_writer_commit_ms", Double(singleCommitMicroseconds) / Double(max(singleCommits, 1)) / 1_000)
+        report.set("durable_64_writers_commit_ms", Double(concurrentCommitMicroseconds) / Double(max(concurrentTransactions, 1)) / 1_000)
+        report.set("durable_64_writers_between_commits_ms", max(0, concurrentSeconds * 1_000 / Double(max(concurrentTransactions, 1))
+            - Double(concurrentCommitMicroseconds) / Double(max(concurrentTransactions, 1)) / 1_000))
 
         LogMeasurements(
             events: events, appendSeconds: logSeconds, rawAppendSeconds: rawSeconds, scanned: scanned, scanSeconds: scanSeconds,
@@ -135,6 +153,35 @@ public struct PostgresLogBenchmark: Sendable {
         ).report(into: &report)
         report.set("peak_rss_bytes", ProcessStats.peakResidentBytes)
         return report
+    }
+
+    /// Appends `events` in calls of `conditionedBatchSize` requests of one event each, every
+    /// request with a subject condition (as every append of a server on a shared log carries),
+    /// each subject once per call and each condition current; answers seconds. Streams and
+    /// subjects are the phase's own (`cond-…`), so the conditions start from empty subjects.
+    private func appendConditioned(_ store: PostgresEventStore, _ workload: LogWorkload, events: Int) async throws -> Double {
+        let size = conditionedBatchSize
+        var last = [Position](repeating: .start, count: size)
+        var random = SplitMix64(seed: 1 << 42)
+        let clock = Stopwatch()
+        var written = 0
+        while written < events {
+            let count = min(size, events - written)
+            let requests = (0..<count).map { j -> AppendRequest in
+                let n = written + j + 1
+                var event = workload.event(n, random: &random)
+                event.header.subject = "cond-\(j)"
+                return AppendRequest(
+                    stream: "cond-\(j)", events: [event], expectedVersion: .any,
+                    subjectCondition: SubjectCondition(subject: "cond-\(j)", lastPosition: last[j]))
+            }
+            for (j, result) in try await store.append(batch: requests).enumerated() {
+                guard case .success(let appended) = result else { throw BenchmarkFailure("a conditioned append was refused: \(result)") }
+                last[j] = appended.lastPosition
+            }
+            written += count
+        }
+        return clock.seconds
     }
 
     private func range(_ batch: Int) -> ClosedRange<Int> { (batch * batchSize + 1)...min((batch + 1) * batchSize, events) }
