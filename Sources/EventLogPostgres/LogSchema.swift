@@ -362,8 +362,10 @@ CREATE INDEX request_keys_stored ON logbook.request_keys (stored_us);
 -- the call to logbook.append_one_by_one, version 1's decision loop, which answers each request
 -- exactly as before (retries, conflicts and refusals, in order). Both write through
 -- logbook.write_events, which inserts the rows in position order without a join or a sort.
--- Servers of the previous build keep calling logbook.append during a rolling upgrade and get
--- the same answers.
+-- Servers of the previous build that are running keep calling logbook.append during a rolling
+-- upgrade and get the same answers (one that restarts refuses the newer schema). logbook.append
+-- now refuses arrays of the wrong shape (lengths, NULLs, events out of request order) with an
+-- error, where version 1 answered them in ways of its own.
 
 -- Inserts the events of the written requests (firsts[r] > 0: the request's first position;
 -- bases[r]: its stream's version before it), moves the head from start_head to head and wakes
@@ -447,6 +449,9 @@ DECLARE
     afters bigint[] := array_fill(0::bigint, ARRAY[requests]);
     stored_versions bigint[];
     previous integer[];
+    -- Per request with a subject condition: the call's first request that writes an event of
+    -- that subject (0: none), so the loop searches the call's events only when an earlier one does.
+    subject_writers integer[];
     -- Per request, ids already in the log: how many, the first one's ordinal, the first one of
     -- another stream, their positions and versions, and whether they keep the original order.
     hits integer[] := array_fill(0, ARRAY[requests]);
@@ -507,6 +512,13 @@ BEGIN
               FROM unnest(r_stream) WITH ORDINALITY AS t(stream, req)) u
       LEFT JOIN LATERAL (SELECT max(e.stream_version) AS version FROM logbook.events e WHERE e.stream = u.stream) s ON true;
 
+    SELECT array_agg(coalesce(f.first_req, 0) ORDER BY c.req) INTO subject_writers
+      FROM unnest(r_subject) WITH ORDINALITY AS c(subject, req)
+      LEFT JOIN (SELECT u.subject, min(u.req)::integer AS first_req
+                   FROM unnest(e_subject, e_request) AS u(subject, req)
+                  WHERE u.subject <> ''
+                  GROUP BY u.subject) f ON f.subject = c.subject AND c.subject <> '';
+
     outcomes := array_fill(0::smallint, ARRAY[requests]);
     first_positions := array_fill(0::bigint, ARRAY[requests]);
     last_positions := array_fill(0::bigint, ARRAY[requests]);
@@ -558,9 +570,11 @@ BEGIN
             -- The subject's last event: in the log, or among this call's requests accepted so far.
             SELECT greatest(
                        (SELECT coalesce(max(e.position), 0) FROM logbook.events e WHERE e.subject = subjects[r]),
-                       (SELECT coalesce(max(firsts[u.req] + u.ord - 1), 0)
-                          FROM unnest(e_subject, e_request, e_ordinal) AS u(subject, req, ord)
-                         WHERE u.subject = subjects[r] AND u.req < r AND firsts[u.req] > 0))
+                       CASE WHEN subject_writers[r] BETWEEN 1 AND r - 1 THEN
+                           (SELECT coalesce(max(firsts[u.req] + u.ord - 1), 0)
+                              FROM unnest(e_subject, e_request, e_ordinal) AS u(subject, req, ord)
+                             WHERE u.subject = subjects[r] AND u.req < r AND firsts[u.req] > 0)
+                       ELSE 0 END)
               INTO detail;
             IF detail <> subject_lasts[r] THEN
                 outcome := 6;
@@ -620,16 +634,63 @@ DECLARE
     bases bigint[];
     versions_hold boolean;
     subjects_hold boolean := true;
+    events integer := coalesce(array_length(e_request, 1), 0);
+    problem text;
 BEGIN
+    -- The arrays' shape, checked before anything is read or written, so a caller's mistake is an
+    -- error naming it, never a row in the wrong place: the r_* arrays hold one entry per request
+    -- and the e_* arrays one per event, none NULL; the events come in request order, each
+    -- request's consecutive with ordinals 1 … r_count (logbook.write_events relies on it).
+    IF EXISTS (SELECT FROM unnest(ARRAY[array_length(r_expected, 1), array_length(r_count, 1), array_length(r_subject, 1),
+                                        array_length(r_subject_last, 1), array_length(r_checkpoint, 1),
+                                        array_length(r_checkpoint_position, 1), array_length(r_checkpoint_data, 1)]) AS l(n)
+                WHERE coalesce(l.n, 0) <> requests) THEN
+        problem := 'the request arrays differ in length';
+    ELSIF EXISTS (SELECT FROM unnest(ARRAY[array_length(e_ordinal, 1), array_length(e_id, 1), array_length(e_type, 1),
+                                           array_length(e_schema, 1), array_length(e_subject, 1), array_length(e_occurred, 1),
+                                           array_length(e_occurred_offset, 1), array_length(e_recorded, 1),
+                                           array_length(e_recorded_offset, 1), array_length(e_correlation, 1),
+                                           array_length(e_causation, 1), array_length(e_metadata, 1), array_length(e_payload, 1),
+                                           array_length(e_checksum, 1)]) AS l(n)
+                   WHERE coalesce(l.n, 0) <> events) THEN
+        problem := 'the event arrays differ in length';
+    ELSIF array_position(r_stream, NULL) IS NOT NULL OR array_position(r_expected, NULL) IS NOT NULL
+          OR array_position(r_count, NULL) IS NOT NULL OR array_position(r_subject, NULL) IS NOT NULL
+          OR array_position(r_subject_last, NULL) IS NOT NULL OR array_position(r_checkpoint, NULL) IS NOT NULL
+          OR array_position(r_checkpoint_position, NULL) IS NOT NULL OR array_position(r_checkpoint_data, NULL) IS NOT NULL
+          OR array_position(e_request, NULL) IS NOT NULL OR array_position(e_ordinal, NULL) IS NOT NULL
+          OR array_position(e_id, NULL) IS NOT NULL OR array_position(e_type, NULL) IS NOT NULL
+          OR array_position(e_schema, NULL) IS NOT NULL OR array_position(e_subject, NULL) IS NOT NULL
+          OR array_position(e_occurred, NULL) IS NOT NULL OR array_position(e_occurred_offset, NULL) IS NOT NULL
+          OR array_position(e_recorded, NULL) IS NOT NULL OR array_position(e_recorded_offset, NULL) IS NOT NULL
+          OR array_position(e_correlation, NULL) IS NOT NULL OR array_position(e_causation, NULL) IS NOT NULL
+          OR array_position(e_metadata, NULL) IS NOT NULL OR array_position(e_payload, NULL) IS NOT NULL
+          OR array_position(e_checksum, NULL) IS NOT NULL THEN
+        problem := 'an array holds NULL (sentinels stand for none)';
+    ELSIF (SELECT coalesce(sum(c), 0) FROM unnest(r_count) AS c) <> events THEN
+        problem := 'the requests'' counts do not add up to the events';
+    ELSIF NOT coalesce((SELECT bool_and(
+                   e_request[i] BETWEEN 1 AND requests
+                   AND CASE WHEN i = 1 OR e_request[i] <> e_request[i - 1]
+                            THEN e_ordinal[i] = 1 AND (i = 1 OR e_request[i] > e_request[i - 1])
+                            ELSE e_ordinal[i] = e_ordinal[i - 1] + 1 END
+                   AND (i < events AND e_request[i + 1] = e_request[i] OR e_ordinal[i] = r_count[e_request[i]]))
+                 FROM generate_series(1, events) AS i), true) THEN
+        problem := 'the events are not in request order with ordinals 1 … r_count';
+    END IF;
+    IF problem IS NOT NULL THEN
+        RAISE EXCEPTION 'logbook.append: %', problem USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+
     SELECT h.position INTO start_head FROM logbook.head h WHERE h.id FOR UPDATE;
 
     -- An id of the call already in the log (a retry, or a conflict) is answered one by one. When
     -- every id sorts after the log's greatest (time-ordered ids, as the log and Logbook make
     -- them), none can be there and the join is skipped.
     IF requests = 0
-       OR coalesce((SELECT b.id FROM unnest(e_id) AS b(id) ORDER BY b.id LIMIT 1)
-                   <= (SELECT x.event_id FROM logbook.events x ORDER BY x.event_id DESC LIMIT 1), false)
-          AND EXISTS (SELECT FROM unnest(e_id) AS u(id) JOIN logbook.events e ON e.event_id = u.id) THEN
+       OR (coalesce((SELECT b.id FROM unnest(e_id) AS b(id) ORDER BY b.id LIMIT 1)
+                    <= (SELECT x.event_id FROM logbook.events x ORDER BY x.event_id DESC LIMIT 1), false)
+           AND EXISTS (SELECT FROM unnest(e_id) AS u(id) JOIN logbook.events e ON e.event_id = u.id)) THEN
         RETURN QUERY SELECT * FROM logbook.append_one_by_one(
             r_stream, r_expected, r_count, r_subject, r_subject_last, r_checkpoint, r_checkpoint_position, r_checkpoint_data,
             e_request, e_ordinal, e_id, e_type, e_schema, e_subject, e_occurred, e_occurred_offset, e_recorded,

@@ -64,6 +64,44 @@ struct PostgresAppendPlanTests {
         }
     }
 
+    @Test("arrays of the wrong shape are refused with an error naming it, and nothing is written")
+    func misshapenCallsRefused() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        let store = try await connect(url)
+        await store.close()
+        let none = "'00000000-0000-0000-0000-000000000000'"
+        // Request 1 (stream x) holds event a, request 2 (stream y) events b and c.
+        func call(requests: String, ordinals: String, ids: [String], counts: String = "ARRAY[1,2]") -> String {
+            """
+            SELECT outcomes FROM logbook.append(ARRAY['x','y'], ARRAY[-1,-1]::bigint[], \(counts), ARRAY['',''], ARRAY[-1,-1]::bigint[], \
+            ARRAY['',''], ARRAY[0,0]::bigint[], ARRAY['','']::bytea[], \(requests), \(ordinals), \
+            ARRAY[\(ids.map { "'00000000-0000-7000-8000-00000000000\($0)'" }.joined(separator: ","))]::uuid[], ARRAY['t','t','t'], ARRAY[1,1,1], \
+            ARRAY['','',''], ARRAY[1,2,3]::bigint[], ARRAY[0,0,0], ARRAY[1,2,3]::bigint[], ARRAY[0,0,0], ARRAY[\(none),\(none),\(none)]::uuid[], \
+            ARRAY[\(none),\(none),\(none)]::uuid[], ARRAY['','','']::bytea[], ARRAY['a','b','c']::bytea[], ARRAY[1,2,3]::bigint[])
+            """
+        }
+        let misshapen = [
+            ("the events are not in request order", call(requests: "ARRAY[2,2,1]", ordinals: "ARRAY[1,2,1]", ids: ["b", "c", "a"])),
+            ("the events are not in request order", call(requests: "ARRAY[1,2,2]", ordinals: "ARRAY[1,2,1]", ids: ["a", "b", "c"])),
+            ("do not add up to the events", call(requests: "ARRAY[1,2,2]", ordinals: "ARRAY[1,1,2]", ids: ["a", "b", "c"], counts: "ARRAY[1,1]")),
+            ("holds NULL", call(requests: "ARRAY[1,2,2]", ordinals: "ARRAY[1,1,2]", ids: ["a", "b", "c"], counts: "ARRAY[1,NULL]")),
+        ]
+        for (reason, sql) in misshapen {
+            do {
+                _ = try await TestPostgres.psql(url, sql)
+                Issue.record("accepted a call where \(reason)")
+            } catch {
+                #expect("\(error)".contains(reason), "\(error)")
+            }
+        }
+        #expect(try await TestPostgres.psql(url, "SELECT position || ' ' || (SELECT count(*) FROM logbook.events) FROM logbook.head")
+            .trimmingCharacters(in: .whitespacesAndNewlines) == "0 0")
+        #expect(try await TestPostgres.psql(url, call(requests: "ARRAY[1,2,2]", ordinals: "ARRAY[1,1,2]", ids: ["a", "b", "c"]))
+            .trimmingCharacters(in: .whitespacesAndNewlines) == "{0,0}")
+        #expect(try await TestPostgres.psql(url, "SELECT string_agg(stream || stream_version, ' ' ORDER BY position) FROM logbook.events")
+            .trimmingCharacters(in: .whitespacesAndNewlines) == "x0 y0 y1")
+    }
+
     /// Sends the same calls to `a` and `b` and compares every answer, then both logs and checkpoints.
     func compare(_ a: PostgresEventStore, _ b: PostgresEventStore, seed: UInt64) async throws {
         var random = SplitMix64(seed: seed)
