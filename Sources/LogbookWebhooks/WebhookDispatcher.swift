@@ -564,9 +564,11 @@ public actor WebhookDispatcher {
             throw LogbookError.conflict(stream: id, reason: "this server no longer delivers webhook \(id) (deleted, or another server took over): nothing was stored")
         }
         let (record, through) = (entry.record, entry.through)
-        entries[id]?.stored = through
         entries[id]?.storedAt = .now
         try await write(term: term) { table in try await table.store(record, through: through) }
+        // Counted as stored only once it is: a write that failed leaves it to the next one (or
+        // the shutdown's last store), instead of a checkpoint the table never got.
+        if let stored = entries[id]?.stored, stored < through { entries[id]?.stored = through }
     }
 
     private func storeIfMoved(_ id: String) async throws {
@@ -576,7 +578,8 @@ public actor WebhookDispatcher {
 
     /// An operation that began in `term` may go on only while this server still delivers in it.
     private func requireTerm(_ term: Int) throws {
-        try requireDelivering()
+        // A shutdown stores what its workers delivered before it gives the lease up.
+        if !(stopping && delivering) { try requireDelivering() }
         guard term == self.term else {
             throw LogbookError.conflict(stream: "webhooks", reason: "this server stopped delivering webhooks meanwhile (another took over): nothing was stored")
         }
