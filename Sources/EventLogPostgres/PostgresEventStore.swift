@@ -104,28 +104,36 @@ public final class PostgresEventStore: EventStore, Service {
         try await operation("prepare the schema", timeout: configuration.prepareTimeout) { client in
             try await client.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(7406224911)", logger: logger)
-                var foreign = false
-                let probe: PostgresQuery = """
-                    SELECT to_regclass('logbook.head') IS NOT NULL AND to_regclass('logbook.migrations') IS NULL
-                    """
-                for try await value in try await connection.query(probe, logger: logger).decode(Bool.self) { foreign = value }
-                if foreign {
+                // Whether the schema's head table and migrations table exist.
+                var (head, recorded) = (false, false)
+                let probe: PostgresQuery = "SELECT to_regclass('logbook.head') IS NOT NULL, to_regclass('logbook.migrations') IS NOT NULL"
+                for try await value in try await connection.query(probe, logger: logger).decode((Bool, Bool).self) { (head, recorded) = value }
+                if head && !recorded {
                     throw EventStoreError.storage(
                         "the database has a logbook schema this store did not make (no logbook.migrations): point Logbook at another database")
                 }
                 if policy == .requireCurrent {
-                    return try await Self.requireCurrentSchema(connection, logger: logger)
+                    guard recorded else {
+                        throw EventStoreError.storage("the database holds no Logbook log (no logbook schema): check the URL's database")
+                    }
+                } else {
+                    try await connection.query("CREATE SCHEMA IF NOT EXISTS logbook", logger: logger)
+                    try await connection.query(
+                        "CREATE TABLE IF NOT EXISTS logbook.migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())",
+                        logger: logger)
                 }
-                try await connection.query("CREATE SCHEMA IF NOT EXISTS logbook", logger: logger)
-                try await connection.query(
-                    "CREATE TABLE IF NOT EXISTS logbook.migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())",
-                    logger: logger)
                 var applied = 0
                 for try await version in try await connection.query("SELECT coalesce(max(version), 0) FROM logbook.migrations", logger: logger)
                     .decode(Int32.self) { applied = Int(version) }
                 if applied > LogSchema.currentVersion {
                     throw EventStoreError.storage(
                         "the database's log schema is version \(applied), newer than this build's \(LogSchema.currentVersion): upgrade Logbook")
+                }
+                if policy == .requireCurrent, applied != LogSchema.currentVersion {
+                    throw EventStoreError.storage("""
+                        the database's log schema is version \(applied) and this build's is \(LogSchema.currentVersion): \
+                        use the Logbook build its servers run (a server of this build migrates it when it starts)
+                        """)
                 }
                 for migration in migrations where migration.version > applied {
                     for statement in migration.statements {
@@ -138,25 +146,6 @@ public final class PostgresEventStore: EventStore, Service {
             }
         }
         watcher.publish(try await headPosition().rawValue)
-    }
-
-    /// Throws unless the database holds a Logbook log whose schema is this build's version.
-    private static func requireCurrentSchema(_ connection: PostgresConnection, logger: Logger) async throws {
-        var present = false
-        for try await value in try await connection.query("SELECT to_regclass('logbook.migrations') IS NOT NULL", logger: logger)
-            .decode(Bool.self) { present = value }
-        guard present else {
-            throw EventStoreError.storage("the database holds no Logbook log (no logbook schema): check the URL's database")
-        }
-        var applied = 0
-        for try await version in try await connection.query("SELECT coalesce(max(version), 0) FROM logbook.migrations", logger: logger)
-            .decode(Int32.self) { applied = Int(version) }
-        guard applied == LogSchema.currentVersion else {
-            throw EventStoreError.storage("""
-                the database's log schema is version \(applied) and this build's is \(LogSchema.currentVersion): \
-                use the Logbook build its servers run (a server of this build migrates it when it starts)
-                """)
-        }
     }
 
     /// Follows the head until cancelled or shut down gracefully: listens for `logbook_head`
