@@ -38,6 +38,7 @@ enum LogSchema {
         migration002Servers,
         migration003RequestKeys,
         migration004AppendPlanned,
+        migration005UserKeys,
     ]
 
     /// The schema version this build writes and reads.

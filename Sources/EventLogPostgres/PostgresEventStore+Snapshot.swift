@@ -27,15 +27,15 @@ extension PostgresEventStore: SnapshotLog {
             // The head's lock first, as every append takes it: no append can slip in meanwhile.
             let query: PostgresQuery = """
                 SELECT h.position, (SELECT count(*) FROM logbook.events), (SELECT count(*) FROM logbook.checkpoints), \
-                (SELECT count(*) FROM logbook.request_keys) FROM logbook.head h WHERE h.id FOR UPDATE
+                (SELECT count(*) FROM logbook.request_keys), (SELECT count(*) FROM logbook.user_keys) FROM logbook.head h WHERE h.id FOR UPDATE
                 """
-            for try await (head, events, checkpoints, answers) in try await connection.query(query, logger: logger)
-                .decode((Int64, Int64, Int64, Int64).self)
+            for try await (head, events, checkpoints, answers, keys) in try await connection.query(query, logger: logger)
+                .decode((Int64, Int64, Int64, Int64, Int64).self)
             {
-                guard head == 0, events == 0, checkpoints == 0, answers == 0 else {
+                guard head == 0, events == 0, checkpoints == 0, answers == 0, keys == 0 else {
                     throw EventStoreError.storage(
-                        "the target log is not empty (head \(head), \(events) events, \(checkpoints) checkpoints, \(answers) kept answers): "
-                            + "restore into a database that holds no log yet")
+                        "the target log is not empty (head \(head), \(events) events, \(checkpoints) checkpoints, \(answers) kept answers, "
+                            + "\(keys) users' keys): restore into a database that holds no log yet")
                 }
             }
             let loader = PostgresLogLoader(connection: connection, logger: logger, limits: limits)
@@ -61,7 +61,7 @@ extension PostgresEventStore: SnapshotLog {
             // No server may follow the target while a restore runs (it is empty until the load
             // commits): one that did would have to rebuild its read models after this.
             for statement in ["DELETE FROM logbook.events", "DELETE FROM logbook.checkpoints", "DELETE FROM logbook.request_keys",
-                              "UPDATE logbook.head SET position = 0 WHERE id"] {
+                              "DELETE FROM logbook.user_keys", "DELETE FROM logbook.settings", "UPDATE logbook.head SET position = 0 WHERE id"] {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
             }
         }
@@ -185,6 +185,25 @@ struct PostgresSnapshotReader: LogSnapshotReader {
     func rowsDigest() async throws -> String {
         try await PostgresEventStore.rowsDigest(connection, through: head, logger: logger)
     }
+
+    func payloadFormat() async throws -> String? {
+        var format: String?
+        for try await value in try await connection.query("SELECT value FROM logbook.settings WHERE name = 'payloads'", logger: logger)
+            .decode(String.self) { format = value }
+        return format
+    }
+
+    func userKeys(after user: String, limit: Int) async throws -> [UserKeyRow] {
+        let count = Int64(max(limit, 0))
+        let query: PostgresQuery = """
+            SELECT user_id, key, erasing FROM logbook.user_keys WHERE user_id > \(user) ORDER BY user_id LIMIT \(count)
+            """
+        var rows: [UserKeyRow] = []
+        for try await (user, key, erasing) in try await connection.query(query, logger: logger).decode((String, ByteBuffer?, Bool).self) {
+            rows.append(UserKeyRow(user: user, key: key.map { .key(Array($0.readableBytesView)) } ?? .erased, erasing: erasing))
+        }
+        return rows
+    }
 }
 
 /// A load's inserts, on the connection holding its transaction. Events must come in position
@@ -274,16 +293,47 @@ final class PostgresLogLoader: LogLoader {
         }
     }
 
+    func insert(_ keys: [UserKeyRow]) async throws {
+        guard !keys.isEmpty else { return }
+        // A tombstone goes as empty bytes (arrays bind no NULL), NULL in the table.
+        var users: [String] = [], values: [ByteBuffer] = [], erasing: [Bool] = []
+        for row in keys {
+            if let reason = AppendLimits.nameProblem(row.user, limit: AppendLimits.maxSubjectBytes) {
+                throw EventStoreError.storage("a user's key to load names user \"\(row.user)\": \(reason)")
+            }
+            users.append(row.user)
+            switch row.key {
+            case .key(let bytes):
+                guard bytes.count == 32 else { throw EventStoreError.storage("the key of user \"\(row.user)\" to load is \(bytes.count) bytes, not 32") }
+                values.append(ByteBuffer(bytes: bytes))
+                erasing.append(row.erasing)
+            case .erased:
+                values.append(ByteBuffer())
+                erasing.append(false)
+            }
+        }
+        try await connection.query("""
+            INSERT INTO logbook.user_keys (user_id, key, erasing) \
+            SELECT u, nullif(k, ''::bytea), e FROM unnest(\(users)::text[], \(values)::bytea[], \(erasing)::boolean[]) AS r(u, k, e)
+            """, logger: logger)
+    }
+
+    func recordPayloadFormat(_ format: String) async throws {
+        try await connection.query("""
+            INSERT INTO logbook.settings (name, value) VALUES ('payloads', \(format)) ON CONFLICT (name) DO UPDATE SET value = excluded.value
+            """, logger: logger)
+    }
+
     func finish(head: Position) async throws -> LoadedLog {
         let value = Int64(clamping: head.rawValue)
         try await connection.query("UPDATE logbook.head SET position = \(value) WHERE id", logger: logger)
         var loaded = LoadedLog(head: head, events: 0, checkpoints: 0, keptAnswers: 0, rowsDigest: "")
         let query: PostgresQuery = """
             SELECT (SELECT count(*) FROM logbook.events), (SELECT coalesce(max(position), 0) FROM logbook.events), \
-            (SELECT count(*) FROM logbook.checkpoints), (SELECT count(*) FROM logbook.request_keys)
+            (SELECT count(*) FROM logbook.checkpoints), (SELECT count(*) FROM logbook.request_keys), (SELECT count(*) FROM logbook.user_keys)
             """
-        for try await (events, last, checkpoints, answers) in try await connection.query(query, logger: logger)
-            .decode((Int64, Int64, Int64, Int64).self)
+        for try await (events, last, checkpoints, answers, keys) in try await connection.query(query, logger: logger)
+            .decode((Int64, Int64, Int64, Int64, Int64).self)
         {
             guard events == last, last == value else {
                 throw EventStoreError.storage("the loaded log holds \(events) events up to position \(last), not 1 through \(value)")
@@ -291,6 +341,7 @@ final class PostgresLogLoader: LogLoader {
             loaded.events = UInt64(events)
             loaded.checkpoints = Int(checkpoints)
             loaded.keptAnswers = Int(answers)
+            loaded.userKeys = Int(keys)
         }
         loaded.rowsDigest = try await PostgresEventStore.rowsDigest(connection, through: head, logger: logger)
         try await connection.query("SELECT pg_notify('logbook_head', \(String(value)))", logger: logger)

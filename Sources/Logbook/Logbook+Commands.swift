@@ -57,7 +57,10 @@ extension Logbook {
             // most 511.75 ms in all).
             if attempt > 0 { try await Task.sleep(for: .microseconds(Int.random(in: 0...(250 << min(attempt, 10))))) }
             var appends: [(index: Int, request: AppendRequest, workoutId: String?)] = []
-            for (index, plan) in try await decide(batch, pending) {
+            let plans = try await decide(batch, pending)
+            // A shared log's keys are loaded (and new users' made, committed) before sealing.
+            try await payloads.prepare(plans.lazy.flatMap(Self.subjects), creating: true)
+            for (index, plan) in plans {
                 switch plan {
                 case .answered(let result): results[index] = .success(result)
                 case .refused(let error): results[index] = .failure(error)
@@ -90,6 +93,12 @@ extension Logbook {
         return results.map { $0 ?? .failure(.conflict(stream: "", reason: "gave up after repeated conflicts")) }
     }
 
+    /// The users whose events `plan` appends.
+    private static func subjects(_ plan: (Int, Plan)) -> [String] {
+        guard case .append(let request, _) = plan.1 else { return [] }
+        return request.events.compactMap(\.subject)
+    }
+
     /// What deciding one command came to.
     private enum Plan {
         /// Nothing to write: the answer is known (a repeated import).
@@ -104,6 +113,8 @@ extension Logbook {
     private func decide(_ batch: [(Command, CommandContext)], _ indices: [Int]) async throws -> [(Int, Plan)] {
         let streams = indices.map { batch[$0].0.stream }
         let subjects = indices.compactMap { batch[$0].0.user }
+        // Whether a user was erased, for a shared log: as its key table says when they were loaded.
+        try await payloads.prepare(subjects, creating: false)
         var repeatedImports: [(index: Int, stream: String, workoutId: String?)] = []
         var plans = try await host.withDecisionView(streams: streams, subjects: subjects) { view -> [(Int, Plan)] in
             var decider = Decider(state: view.state, now: .init(microsecondsSinceEpoch: 0))

@@ -81,9 +81,10 @@ extension Logbook {
         try await checkAgainstLog(requests, firstVersions)
         if prepared.isSealed {
             // Sealed before an earlier batch's tombstones may have erased one of its users.
+            try await payloads.prepare(prepared.liveUsers, creating: false)
             try refuseErasedUsers(prepared.liveUsers, prepared.events)
         } else {
-            try sealForRestore(&requests, prepared.events)
+            try await sealForRestore(&requests, prepared.events)
         }
         let results = try await log.append(batch: requests)
         var report = RestoreReport()
@@ -108,13 +109,14 @@ extension Logbook {
     /// Encrypts what is restored with its users' keys (made durably first) and records the users
     /// of tombstones as erased — after checking, before anything is written, that no event of an
     /// erased user comes with data and no tombstone names a user whose events here are not erased.
-    private func sealForRestore(_ requests: inout [AppendRequest], _ events: [WireEvent]) throws {
+    private func sealForRestore(_ requests: inout [AppendRequest], _ events: [WireEvent]) async throws {
         let tombstones = events.filter(\.isErased)
         let erasedUsers = Set(tombstones.compactMap(\.subject))
         let liveUsers = Set(events.filter { !$0.isErased }.compactMap(\.subject))
+        try await payloads.prepare(liveUsers, creating: false)
         try refuseErasedUsers(liveUsers, events, erasedHere: erasedUsers)
-        try payloads.markErased(erasedUsers)
-        try payloads.prepareKeys(for: liveUsers)
+        try await payloads.markErased(erasedUsers)
+        try await payloads.prepareKeys(for: liveUsers)
         let tombstoneIds = Set(tombstones.map(\.eventId))
         for index in requests.indices { try payloads.seal(&requests[index], tombstones: tombstoneIds) }
     }

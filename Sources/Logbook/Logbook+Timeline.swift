@@ -11,6 +11,7 @@ extension Logbook {
     func timelinePage(
         user: String, filter: TimelineFilter, limit: Int, cursor: String?, through end: UInt64?
     ) async throws -> TimelinePage {
+        try await payloads.prepare([user], creating: false)
         // An erased user has no timeline: every event of theirs reads as erased.
         if try isErased(user) { return TimelinePage(entries: [], nextCursor: nil) }
         var start: UInt64

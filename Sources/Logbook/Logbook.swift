@@ -139,21 +139,49 @@ public final class Logbook: Sendable {
     /// with its read models in the local directory `readModelsAt`, following the log by
     /// subscription. The read models are rebuilt or caught up before this returns. Closing the
     /// Logbook closes `log` too.
+    ///
+    /// A shared log (``SharedLog``) keeps each user's key beside the events and seals payloads as
+    /// the embedded store does, if it had no event when its first server opened it
+    /// (``LogbookConfiguration/payloadEncryption``); one written before keeps plaintext.
     public static func open(
         following log: any EventStore, readModelsAt path: String, configuration: LogbookConfiguration = .init(),
         progress: @Sendable (RebuildProgress) -> Void = { _ in }
     ) async throws -> Logbook {
-        // A log shared in PostgreSQL keeps plaintext: its keys would have to be shared too.
-        let logbook = try Logbook(log: log, configuration: configuration, directory: path, payloads: .plaintext) { cache in
-            try FollowingReadModels(log: log, path: path, configuration: configuration, cache: cache)
+        let payloads: PayloadKeys
+        do {
+            payloads = try await sharedPayloadKeys(log, configuration)
+        } catch {
+            await log.close()
+            throw error
+        }
+        let logbook = try Logbook(log: log, configuration: configuration, directory: path, payloads: payloads) { cache in
+            try FollowingReadModels(log: log, path: path, configuration: configuration, cache: cache, payloads: payloads)
         }
         do {
             try await logbook.host.start(logbook, progress: progress)
+            try await logbook.finishCutOffSharedErasures()
             return logbook
         } catch {
             await logbook.close()
             throw error
         }
+    }
+
+    /// The payload keys of a log followed from here: as a shared log records its format (the
+    /// first server to open it records it), plaintext for any other log.
+    private static func sharedPayloadKeys(_ log: any EventStore, _ configuration: LogbookConfiguration) async throws -> PayloadKeys {
+        guard let shared = log as? any SharedLog else { return .plaintext }
+        if configuration.payloadEncryption.isEncrypted, !configuration.payloadEncryption.seals {
+            throw LogbookError.invalidArgument(
+                name: "payloadEncryption",
+                reason: "a new log is made in \(PayloadFormat.current.rawValue); \(configuration.payloadEncryption.rawValue) is read, never written")
+        }
+        let recorded = try await shared.payloadFormat(proposing: configuration.payloadEncryption.rawValue)
+        guard let format = PayloadFormat(rawValue: recorded) else {
+            throw LogbookError.storage("the shared log keeps payloads as \"\(recorded)\", which this build does not know")
+        }
+        guard format.isEncrypted else { return .plaintext }
+        return try PayloadKeys(shared: SharedUserKeys(log: shared, format: format))
     }
 
     /// Stops following the log, commits what is queued and closes the log.

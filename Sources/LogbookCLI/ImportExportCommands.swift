@@ -27,11 +27,18 @@ struct ExportCommand: AsyncParsableCommand {
             let sink = try LineSink(path: output)
             let bar = CountingProgress(total: last - min(after, last), enabled: output != nil, noun: "events exported")
             var written: UInt64 = 0
-            try await logbook.log.scan(after: Position(after), through: Position(last), filter: .all, chunkSize: 16_384) { envelope, metadata, payload in
-                try sink.write { try WireEvent(envelope: envelope, metadata: metadata, payload: payload, of: logbook).appendJSON(to: &$0) }
-                written += 1
-                if written % 4096 == 0 { bar.update(written) }
-                return true
+            var from = min(after, last)
+            while from < last {
+                // In chunks, so that a log shared in PostgreSQL loads each chunk's users' keys first.
+                let through = from + min(last - from, 65_536)
+                try await logbook.loadKeys(openingEventsAfter: Position(from), through: Position(through))
+                try await logbook.log.scan(after: Position(from), through: Position(through), filter: .all, chunkSize: 16_384) { envelope, metadata, payload in
+                    try sink.write { try WireEvent(envelope: envelope, metadata: metadata, payload: payload, of: logbook).appendJSON(to: &$0) }
+                    written += 1
+                    if written % 4096 == 0 { bar.update(written) }
+                    return true
+                }
+                from = through
             }
             bar.update(written)
             try sink.close()

@@ -46,6 +46,7 @@ struct InspectCommand: AsyncParsableCommand {
                 } else {
                     found = try await logbook.log.readAll(from: Position(UInt64.max), direction: .backward, limit: events, filter: .all).events
                 }
+                try await logbook.loadKeys(opening: found)
                 recent = try found.reversed().map { try WireEvent($0, of: logbook).jsonLine }
             }
             return Report(

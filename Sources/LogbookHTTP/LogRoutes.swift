@@ -60,7 +60,7 @@ struct LogRoutes<Context: LogbookRouteContext> {
         } else {
             next = "null"
         }
-        return try page(events, extra: "\"nextVersion\":\(next)")
+        return try await page(events, extra: "\"nextVersion\":\(next)")
     }
 
     /// One user's events in log order, through the subject index.
@@ -68,7 +68,7 @@ struct LogRoutes<Context: LogbookRouteContext> {
         let user = try context.path("user")
         let (direction, from, limit) = (query.direction, query.from, query.limit)
         let events = try await logbook.log.readSubject(user, from: Position(from), direction: direction, limit: limit)
-        return try page(events, extra: "\"nextPosition\":\(nextPosition(events, direction))")
+        return try await page(events, extra: "\"nextPosition\":\(nextPosition(events, direction))")
     }
 
     /// The whole log, filtered by event types and stream prefix (administrators).
@@ -76,7 +76,7 @@ struct LogRoutes<Context: LogbookRouteContext> {
         let (direction, from, limit) = (query.page.direction, query.page.from, query.page.limit)
         let result = try await logbook.log.readAll(from: Position(from), direction: direction, limit: limit, filter: query.filter)
         let scanned = result.scannedThrough.map { "\($0.rawValue)" } ?? "null"
-        return try page(result.events, extra: "\"scannedThrough\":\(scanned),\"reachedEnd\":\(result.reachedEnd)")
+        return try await page(result.events, extra: "\"scannedThrough\":\(scanned),\"reachedEnd\":\(result.reachedEnd)")
     }
 
     private func nextPosition(_ events: [RecordedEvent], _ direction: ReadDirection) -> String {
@@ -84,7 +84,8 @@ struct LogRoutes<Context: LogbookRouteContext> {
         return direction == .forward ? "\(last + 1)" : (last <= 1 ? "null" : "\(last - 1)")
     }
 
-    private func page(_ events: [RecordedEvent], extra: String) throws -> Response {
+    private func page(_ events: [RecordedEvent], extra: String) async throws -> Response {
+        try await logbook.loadKeys(opening: events)
         var body = Array("{\"events\":[".utf8)
         for (index, event) in events.enumerated() {
             if index > 0 { body.append(UInt8(ascii: ",")) }

@@ -63,6 +63,7 @@ struct SSEPump: Sendable {
                 return
             case .element(.event(let event)?, let advanced):
                 iterator = advanced
+                try await logbook.loadKeys(opening: [event])
                 var frame = Array("id: \(event.position.rawValue)\nevent: \(event.type)\ndata: ".utf8)
                 try WireEvent(event, of: logbook).appendJSON(to: &frame)
                 frame += "\n\n".utf8

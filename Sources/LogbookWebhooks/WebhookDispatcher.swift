@@ -399,6 +399,7 @@ public actor WebhookDispatcher {
             from = scanned.next
         }
         guard !events.isEmpty else { return try await discard(id, deadLetter: letter) }
+        try await logbook.loadKeys(opening: events)
         let failure: String?
         switch WebhookBatch.make(webhookId: id, events: events[...], maxBytes: .max, of: logbook) {
         case .batch(let batch, _): failure = await send(batch, to: webhook)

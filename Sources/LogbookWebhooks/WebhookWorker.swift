@@ -54,6 +54,7 @@ struct WebhookWorker: Sendable {
                     through = max(through, position)
                 }
             }
+            try await logbook.loadKeys(opening: wanted)
             var rest = wanted[...]
             while !rest.isEmpty {
                 switch WebhookBatch.make(webhookId: webhook.id, events: rest, maxBytes: policy.limits.maxBatchBytes, of: logbook) {

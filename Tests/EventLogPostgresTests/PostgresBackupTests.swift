@@ -43,7 +43,8 @@ struct PostgresBackupTests {
     func contents(_ url: String) async throws -> String {
         try await TestPostgres.psql(url, """
             SELECT (SELECT position FROM logbook.head) || ' ' || (SELECT count(*) FROM logbook.events) || ' ' || \
-            (SELECT count(*) FROM logbook.checkpoints) || ' ' || (SELECT count(*) FROM logbook.request_keys)
+            (SELECT count(*) FROM logbook.checkpoints) || ' ' || (SELECT count(*) FROM logbook.request_keys) || ' ' || \
+            (SELECT count(*) FROM logbook.user_keys)
             """).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -100,9 +101,11 @@ struct PostgresBackupTests {
             #expect(manifest.head < (written.map(\.position).max() ?? 0), "the writers did not go on during the backup")
             #expect(manifest.source == "postgres")
             #expect(manifest.rows?.events == manifest.head && manifest.rows?.checkpoints == 4 && manifest.rows?.keptAnswers == 1)
-            #expect(Set(manifest.files.map(\.name)) == ["events.rows", "checkpoints.rows", "request-keys.rows"])
+            // Payloads are sealed with each user's key, and the keys are backed up with them.
+            #expect(manifest.rows?.payloads == PayloadFormat.current.rawValue && manifest.rows?.userKeys == Self.users.count)
+            #expect(Set(manifest.files.map(\.name)) == ["events.rows", "checkpoints.rows", "request-keys.rows", "user-keys.rows"])
             #expect(Set(try FileManager.default.contentsOfDirectory(atPath: backup))
-                == ["events.rows", "checkpoints.rows", "request-keys.rows", "manifest.json"])
+                == ["events.rows", "checkpoints.rows", "request-keys.rows", "user-keys.rows", "manifest.json"])
             #expect(manifest.readModels.count == ReadModelKind.allCases.count && manifest.readModels.allSatisfy { $0.position == manifest.head })
 
             let log = try await connect(target)
@@ -128,7 +131,7 @@ struct PostgresBackupTests {
                 let next = try await steps(restored, "w0", 99_999)
                 #expect(next.lastPosition == manifest.head + 1)
             }
-            #expect(try await contents(source) != "0 0 0 0")
+            #expect(try await contents(source) != "0 0 0 0 0")
         }
     }
 
@@ -204,7 +207,7 @@ struct PostgresBackupTests {
                 } catch {
                     #expect(matching(error), "\(what): \(error)")
                 }
-                #expect(try await contents(target) == "0 0 0 0", "\(what) left something in the target")
+                #expect(try await contents(target) == "0 0 0 0 0", "\(what) left something in the target")
             }
             func flip(_ file: String, at offset: Int) -> (String) throws -> Void {
                 { directory in
@@ -267,6 +270,13 @@ struct PostgresBackupTests {
             }
             try await refused("a kept answer's body changed, the manifest forged to match", rewritten("request-keys.rows") { $0[$0.count - 1] ^= 0x01 }) {
                 if case .restoredStateDiffers(what: "rows", _, _)? = $0 as? BackupError { true } else { false }
+            }
+            try await refused("a bit flipped in user-keys.rows", flip("user-keys.rows", at: 30)) {
+                if case .checksumMismatch(name: "user-keys.rows", _, _)? = $0 as? BackupError { true } else { false }
+            }
+            // A user's key changed (its row's last key byte, before the erasing flag): their payloads no longer open.
+            try await refused("a user's key changed, the manifest forged to match", rewritten("user-keys.rows") { $0[$0.count - 2] ^= 0x01 }) {
+                "\($0)".contains("does not open with its user's key")
             }
             try await refused("the events file cut in a row, the manifest forged to match", rewritten { $0 = $0.prefix(eventsBytes / 2) }) {
                 if case .unreadableRows(file: "events.rows", _, _)? = $0 as? BackupError { true } else { false }

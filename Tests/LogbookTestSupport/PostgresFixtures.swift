@@ -54,6 +54,11 @@ public enum TestPostgres {
         try await offThePool { try run("/usr/bin/psql", [url, "-v", "ON_ERROR_STOP=1", "-qAt", "-c", sql]) }
     }
 
+    /// The whole database at `url` as `pg_dump` writes it (plain SQL; bytea columns in hex).
+    public static func dump(_ url: String) async throws -> String {
+        try await offThePool { try run("/usr/bin/pg_dump", [url]) }
+    }
+
     /// Runs blocking work (a child process waited for) on a thread of its own: Swift's
     /// cooperative pool has one thread per core, and tests blocking them starve every other test.
     public static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {

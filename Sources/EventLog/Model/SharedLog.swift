@@ -39,6 +39,44 @@ public protocol SharedLog: EventStore {
     /// Keeps `answer` under `key`, unless an answer kept since `notBefore` is there already (the
     /// first kept wins); removes up to 1,024 answers kept before `notBefore`, oldest first.
     func keepAnswer(_ answer: KeptAnswer, under key: [UInt8], expiringBefore notBefore: Int64) async throws
+
+    // MARK: Each user's payload key (DESIGN §7)
+
+    /// How the log keeps its payloads (a ``PayloadFormat``'s raw value, for the Logbook to read):
+    /// as recorded, or — when nothing is recorded yet — `proposed` if the log has no event, else
+    /// `plaintext`, recorded now. Every server agrees: the first record wins.
+    func payloadFormat(proposing proposed: String) async throws -> String
+
+    /// What the log keeps for each of `users` that has a row (one without is absent).
+    func userKeys(of users: [String]) async throws -> [String: StoredUserKey]
+
+    /// Stores `keys` (32 bytes each) for the users that have no row, in one transaction committed
+    /// before this returns, and answers each user's row as it then stands: a key another server
+    /// made first wins over the one proposed, and an erased user gets none.
+    func makeUserKeys(_ keys: [String: [UInt8]]) async throws -> [String: StoredUserKey]
+
+    /// Records that `user`'s erasure has begun (before `user.erased` is appended), so that a
+    /// server finishes it if a crash cuts it off after the append.
+    func beginErasing(_ user: String) async throws
+
+    /// Destroys `user`'s key (a tombstone in its place, for good) and rewrites the table so its
+    /// bytes leave the table's file; tells other servers. False if it was destroyed already.
+    @discardableResult
+    func destroyUserKey(_ user: String) async throws -> Bool
+
+    /// The users whose erasure has begun and whose key still exists, in byte order.
+    func unfinishedErasures() async throws -> [String]
+
+    /// The users whose key was destroyed, in byte order.
+    func erasedUsers() async throws -> [String]
+}
+
+/// What a shared log keeps for one user's payloads: their key, or the tombstone of an erasure.
+public enum StoredUserKey: Sendable, Hashable {
+    /// The user's 32-byte key.
+    case key([UInt8])
+    /// Destroyed: the user was erased, for good.
+    case erased
 }
 
 /// The answer to a keyed request (HTTP's `Idempotency-Key`), as a shared log keeps it for the

@@ -32,6 +32,10 @@ public protocol LogSnapshotReader: Sendable {
     func checkpoints(after name: String, limit: Int) async throws -> [Checkpoint]
     /// Up to `limit` kept answers whose key sorts after `key` (bytewise).
     func keptAnswers(after key: [UInt8], limit: Int) async throws -> [KeyedAnswer]
+    /// How the log keeps payloads, as recorded (nil: nothing recorded yet).
+    func payloadFormat() async throws -> String?
+    /// Up to `limit` users' key rows after `user`, in byte order of user ids.
+    func userKeys(after user: String, limit: Int) async throws -> [UserKeyRow]
     /// A digest of the whole snapshot in hex — every event's position, stream version and stored
     /// checksum through ``head``, every checkpoint and every kept answer: a load that put every
     /// row back as it was has the same one.
@@ -45,6 +49,9 @@ public protocol LogLoader: Sendable {
     func insert(_ events: [RecordedEvent]) async throws
     func insert(_ checkpoints: [Checkpoint]) async throws
     func insert(_ answers: [KeyedAnswer]) async throws
+    func insert(_ keys: [UserKeyRow]) async throws
+    /// Records how the loaded log keeps payloads (replacing what an empty log recorded).
+    func recordPayloadFormat(_ format: String) async throws
     /// Sets the head to `head` and answers what the loaded log holds, read back inside the
     /// transaction: the caller compares it with what it expected before the load commits.
     func finish(head: Position) async throws -> LoadedLog
@@ -62,6 +69,20 @@ public struct KeyedAnswer: Sendable, Hashable {
     }
 }
 
+/// A user's row in a shared log's key table (``SharedLog/userKeys(of:)``), as backed up.
+public struct UserKeyRow: Sendable, Hashable {
+    public var user: String
+    public var key: StoredUserKey
+    /// Their erasure began and is not finished (a server that opens the log finishes it).
+    public var erasing: Bool
+
+    public init(user: String, key: StoredUserKey, erasing: Bool) {
+        self.user = user
+        self.key = key
+        self.erasing = erasing
+    }
+}
+
 /// What a load put into a log, read back before it commits.
 public struct LoadedLog: Sendable, Hashable {
     public var head: Position
@@ -70,12 +91,15 @@ public struct LoadedLog: Sendable, Hashable {
     public var keptAnswers: Int
     /// As ``LogSnapshotReader/rowsDigest()`` reads it.
     public var rowsDigest: String
+    /// Users' key rows (keys and tombstones).
+    public var userKeys: Int
 
-    public init(head: Position, events: UInt64, checkpoints: Int, keptAnswers: Int, rowsDigest: String) {
+    public init(head: Position, events: UInt64, checkpoints: Int, keptAnswers: Int, rowsDigest: String, userKeys: Int = 0) {
         self.head = head
         self.events = events
         self.checkpoints = checkpoints
         self.keptAnswers = keptAnswers
         self.rowsDigest = rowsDigest
+        self.userKeys = userKeys
     }
 }

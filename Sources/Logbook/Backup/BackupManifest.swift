@@ -45,6 +45,10 @@ public struct BackupRows: Sendable, Hashable, Codable {
     /// kept answers, in hex (the log computes it, in the snapshot and again in the load's
     /// transaction).
     public var rowsDigest: String
+    /// Users' key rows (absent in backups of logs from before keys were kept in PostgreSQL).
+    public var userKeys: Int?
+    /// How the log keeps payloads (absent: plaintext, from before it was recorded).
+    public var payloads: String?
 }
 
 /// One read model as it stood in a backup.

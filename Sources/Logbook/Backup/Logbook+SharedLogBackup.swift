@@ -13,9 +13,10 @@ extension Logbook {
 
     /// Backs a shared log (PostgreSQL) up into `directory` (created, or an existing empty
     /// directory) while servers append to it: from one snapshot, every event through its head,
-    /// every checkpoint and every kept answer, each kind into a rows file of its own, hashed as
-    /// written; then the read models folded from the log through that head (whose events no
-    /// append can change) for their digests; then `manifest.json`, last. A backup that fails or
+    /// every checkpoint, every kept answer and every user's key (or tombstone), each kind into a
+    /// rows file of its own, hashed as written; then the read models folded from the log through
+    /// that head (whose events no append can change), their payloads opened with the snapshot's
+    /// keys, for their digests; then `manifest.json`, last. A backup that fails or
     /// is cancelled removes what it wrote.
     public static func backup(
         sharedLog log: any SnapshotLog, to directory: String, configuration: LogbookConfiguration = .init(),
@@ -24,13 +25,16 @@ extension Logbook {
         let created = try BackupDirectory.prepare(directory)
         do {
             let createdAt = configuration.clock.now()
-            let (head, files, rows) = try await log.readSnapshot { reader in
+            let (head, files, rows, keys) = try await log.readSnapshot { reader in
                 try await Self.writeRows(of: reader, into: directory, progress: progress)
             }
             try Task.checkCancellation()
             let kinds = Set(ReadModelKind.allCases)
+            let format = try payloadFormat(rows.payloads)
+            // The keys as the snapshot held them: a user erased since still folds as then.
+            let payloads = format.isEncrypted ? try PayloadKeys(shared: SharedUserKeys(format: format, fixed: keys)) : .plaintext
             let digests = try await scratchDigests(
-                of: log, payloads: .plaintext, kinds: kinds, through: head.rawValue, configuration: configuration, progress: { _ in })
+                of: log, payloads: payloads, kinds: kinds, through: head.rawValue, configuration: configuration, progress: { _ in })
             let readModels = kinds.sorted().map { kind in
                 BackupReadModel(projection: kind, codeVersion: kind.codeVersion, position: head.rawValue, sha256: digests[kind] ?? "")
             }
@@ -59,7 +63,10 @@ extension Logbook {
         guard manifest.source == postgresSource, let rows = manifest.rows else {
             throw BackupError.wrongSource(backup: manifest.source ?? "embedded", restore: postgresSource)
         }
-        let files = try RowsFile.allCases.map { kind in
+        // A backup of a log from before keys were kept in PostgreSQL has no keys' file.
+        let kinds = RowsFile.allCases.filter { $0 != .userKeys || rows.userKeys != nil }
+        let format = try payloadFormat(rows.payloads)
+        let files = try kinds.map { kind in
             guard let file = manifest.file(named: kind.rawValue) else {
                 throw BackupError.unreadableManifest(path: backup, reason: "it lists no \(kind.rawValue)")
             }
@@ -68,13 +75,15 @@ extension Logbook {
         try await BlockingWork.onThread {
             for file in files { try BackupDirectory.check(file, in: backup) }
         }
-        let checked = Dictionary(uniqueKeysWithValues: zip(RowsFile.allCases, files))
+        let checked = Dictionary(uniqueKeysWithValues: zip(kinds, files))
         let head = Position(manifest.head)
         _ = try await log.loadIntoEmptyLog { loader in
             try await Self.loadRows(from: backup, checkedAgainst: checked, into: loader)
+            try await loader.recordPayloadFormat(format.rawValue)
             let loaded = try await loader.finish(head: head)
             let expected = LoadedLog(
-                head: head, events: rows.events, checkpoints: rows.checkpoints, keptAnswers: rows.keptAnswers, rowsDigest: rows.rowsDigest)
+                head: head, events: rows.events, checkpoints: rows.checkpoints, keptAnswers: rows.keptAnswers, rowsDigest: rows.rowsDigest,
+                userKeys: rows.userKeys ?? 0)
             guard loaded == expected else {
                 throw BackupError.restoredStateDiffers(what: "rows", expected: "\(expected)", actual: "\(loaded)")
             }
@@ -82,8 +91,13 @@ extension Logbook {
         }
         do {
             let current = manifest.readModels.filter { $0.codeVersion == $0.projection.codeVersion }
+            var payloads = PayloadKeys.plaintext
+            if format.isEncrypted {
+                guard let shared = log as? any SharedLog else { throw BackupError.wrongSource(backup: "encrypted \(postgresSource)", restore: "this log") }
+                payloads = try PayloadKeys(shared: SharedUserKeys(log: shared, format: format))
+            }
             let rebuilt = try await scratchDigests(
-                of: log, payloads: .plaintext, kinds: Set(current.map(\.projection)), through: manifest.head, configuration: configuration,
+                of: log, payloads: payloads, kinds: Set(current.map(\.projection)), through: manifest.head, configuration: configuration,
                 progress: { _ in })
             let verification = current.map { recorded in
                 VerificationResult(projection: recorded.projection, position: manifest.head, live: recorded.sha256, rebuilt: rebuilt[recorded.projection] ?? "")
@@ -101,11 +115,20 @@ extension Logbook {
         }
     }
 
+    /// How a backup's log keeps payloads (absent: plaintext, from before it was recorded).
+    private static func payloadFormat(_ recorded: String?) throws -> PayloadFormat {
+        guard let recorded else { return .plaintext }
+        guard let format = PayloadFormat(rawValue: recorded) else {
+            throw BackupError.unreadableManifest(path: "manifest.json", reason: "payloads are kept as \"\(recorded)\", which this build does not know")
+        }
+        return format
+    }
+
     /// Writes the snapshot's rows into the backup's rows files; answers its head, the files'
-    /// entries and what the rows hold.
+    /// entries, what the rows hold and the users' keys.
     private static func writeRows(
         of reader: any LogSnapshotReader, into directory: String, progress: @Sendable (BackupProgress) -> Void
-    ) async throws -> (Position, [BackupFile], BackupRows) {
+    ) async throws -> (Position, [BackupFile], BackupRows, [UserKeyRow]) {
         var events = try RowsFileWriter(.events, in: directory)
         var after = Position.start
         while after < reader.head {
@@ -137,9 +160,22 @@ extension Logbook {
             for answer in page { try answers.write(answer) }
             key = last.key
         }
+        var keyRows = try RowsFileWriter(.userKeys, in: directory)
+        var keys: [UserKeyRow] = []
+        var user = ""
+        while true {
+            try Task.checkCancellation()
+            let page = try await reader.userKeys(after: user, limit: rowsPerPage)
+            guard let last = page.last else { break }
+            for key in page { try keyRows.write(key) }
+            keys += page
+            user = last.user
+        }
         let rows = BackupRows(
-            events: UInt64(events.rows), checkpoints: checkpoints.rows, keptAnswers: answers.rows, rowsDigest: try await reader.rowsDigest())
-        return (reader.head, [try await events.finish(), try await checkpoints.finish(), try await answers.finish()], rows)
+            events: UInt64(events.rows), checkpoints: checkpoints.rows, keptAnswers: answers.rows, rowsDigest: try await reader.rowsDigest(),
+            userKeys: keyRows.rows, payloads: try await reader.payloadFormat() ?? PayloadFormat.plaintext.rawValue)
+        let files = [try await events.finish(), try await checkpoints.finish(), try await answers.finish(), try await keyRows.finish()]
+        return (reader.head, files, rows, keys)
     }
 
     /// Reads the rows files and inserts their rows through `loader`, at most ``bytesPerInsert``
@@ -172,5 +208,18 @@ extension Logbook {
         defer { answers.close() }
         while let answer = try answers.nextAnswer() { try await loader.insert([answer]) }
         try answers.checkAtEnd(against: checked[.keptAnswers]!)
+        guard let keysFile = checked[.userKeys] else { return }
+        var keys = try RowsFileReader(.userKeys, in: backup)
+        defer { keys.close() }
+        var keyPage: [UserKeyRow] = []
+        while let key = try keys.nextUserKey() {
+            keyPage.append(key)
+            if keyPage.count == rowsPerPage * 4 {
+                try await loader.insert(keyPage)
+                keyPage.removeAll(keepingCapacity: true)
+            }
+        }
+        try await loader.insert(keyPage)
+        try keys.checkAtEnd(against: keysFile)
     }
 }

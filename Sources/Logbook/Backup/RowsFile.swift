@@ -12,6 +12,7 @@ package enum RowsFile: String, Sendable, CaseIterable {
     case events = "events.rows"
     case checkpoints = "checkpoints.rows"
     case keptAnswers = "request-keys.rows"
+    case userKeys = "user-keys.rows"
 
     /// The file's first bytes: format and kind.
     package var magic: [UInt8] { Array("logbook rows 1 \(rawValue)\n".utf8) }
@@ -22,6 +23,7 @@ package enum RowsFile: String, Sendable, CaseIterable {
         case .events: "every event through the head: position, stream and version, id, type, times, metadata and payload bytes"
         case .checkpoints: "every checkpoint (webhooks' records and consumers' positions)"
         case .keptAnswers: "answers to Idempotency-Key requests"
+        case .userKeys: "each user's payload key, or the tombstone of an erased user"
         }
     }
 
@@ -52,6 +54,7 @@ package struct RowsFileWriter {
     mutating func write(_ event: RecordedEvent) throws { try frame(Self.row(event)) }
     mutating func write(_ checkpoint: Checkpoint) throws { try frame(Self.row(checkpoint)) }
     mutating func write(_ keyed: KeyedAnswer) throws { try frame(Self.row(keyed)) }
+    mutating func write(_ key: UserKeyRow) throws { try frame(Self.row(key)) }
 
     /// An event's row.
     package static func row(_ event: RecordedEvent) -> [UInt8] {
@@ -93,6 +96,21 @@ package struct RowsFileWriter {
         row.varint(UInt64(max(answer.status, 0)))
         optional(answer.entityTag, &row) { $1.string($0) }
         row.lengthPrefixed(answer.body)
+        return row.bytes
+    }
+
+    /// A user's key row: the user, the key (absent: a tombstone) and whether an erasure is unfinished.
+    package static func row(_ key: UserKeyRow) -> [UInt8] {
+        var row = ByteWriter(capacity: 48 + key.user.utf8.count)
+        row.string(key.user)
+        switch key.key {
+        case .key(let bytes):
+            row.byte(1)
+            row.lengthPrefixed(bytes)
+        case .erased:
+            row.byte(0)
+        }
+        row.byte(key.erasing ? 1 : 0)
         return row.bytes
     }
 
@@ -230,6 +248,19 @@ package struct RowsFileReader {
             let tag = try Self.optional(span, &offset) { span, offset throws(DecodeFailure) in try ByteReader.string(span, &offset) }
             let body = Self.copy(span, try ByteReader.lengthPrefixedRange(span, &offset))
             return KeyedAnswer(key: key, answer: KeptAnswer(keptAt: keptAt, fingerprint: fingerprint, status: status, entityTag: tag, body: body))
+        }
+    }
+
+    package mutating func nextUserKey() throws -> UserKeyRow? {
+        try nextRow { span, offset throws(DecodeFailure) in
+            let user = try ByteReader.string(span, &offset)
+            let key = try Self.optional(span, &offset) { span, offset throws(DecodeFailure) in
+                Self.copy(span, try ByteReader.lengthPrefixedRange(span, &offset))
+            }
+            if let key, key.count != 32 { throw DecodeFailure(reason: "a key of \(key.count) bytes, not 32") }
+            let erasing = try ByteReader.byte(span, &offset)
+            guard erasing <= 1 else { throw DecodeFailure(reason: "erasing flag \(erasing)") }
+            return UserKeyRow(user: user, key: key.map { .key($0) } ?? .erased, erasing: erasing == 1)
         }
     }
 

@@ -21,15 +21,18 @@ final class FollowingReadModels: ReadModelHost {
     private let environment: Environment
     private let cache: QueryCache
     private let configuration: LogbookConfiguration
+    /// Where payloads are opened (a shared log's keys, loaded batch by batch).
+    private let payloads: PayloadKeys
     private let waiters = PositionWaiters()
     private let knownHead = Atomic<UInt64>(0)
     private let follower = Mutex<Task<Void, Never>?>(nil)
 
     /// Read models in directory `path` (created if needed) for `log`.
-    init(log: any EventStore, path: String, configuration: LogbookConfiguration, cache: QueryCache) throws {
+    init(log: any EventStore, path: String, configuration: LogbookConfiguration, cache: QueryCache, payloads: PayloadKeys) throws {
         self.log = log
         self.cache = cache
         self.configuration = configuration
+        self.payloads = payloads
         try PrivateFiles.createDirectory(atPath: path)
         var options = EnvironmentOptions()
         options.initialMapSize = configuration.log.initialMapSize
@@ -52,7 +55,11 @@ final class FollowingReadModels: ReadModelHost {
         waiters.advance(to: from)
         knownHead.store(try await log.headPosition().rawValue, ordering: .relaxed)
         let control = logbook.control
-        let task = Task { await self.follow(control: control) }
+        // Erasures heard from the log are finished beside the following task, which a rebuild needs running.
+        let heard: @Sendable ([String]) -> Void = { [weak logbook] users in
+            Task { await logbook?.finishErasures(heardFromLog: users) }
+        }
+        let task = Task { await self.follow(control: control, heardErasures: heard) }
         follower.withLock { $0 = task }
     }
 
@@ -157,7 +164,7 @@ final class FollowingReadModels: ReadModelHost {
     /// Subscribes from the live read models' floor and folds batch after batch, until the store
     /// closes or the task is cancelled; subscribes again after a failure (backing off) or when a
     /// read model comes back live behind the others.
-    private func follow(control: ReadModelControl) async {
+    private func follow(control: ReadModelControl, heardErasures: @escaping @Sendable ([String]) -> Void) async {
         var projections = store.projectionSet(.init())
         var slots: ReadModelStore.Slots?
         var generations: [ReadModelKind: Int] = [:]
@@ -167,7 +174,9 @@ final class FollowingReadModels: ReadModelHost {
                 var iterator = log.subscribe(after: Position(try liveFloor(control)), filter: .all).makeAsyncIterator()
                 var behind = false
                 while !behind, let batch = try await iterator.nextBatch(limit: configuration.followBatchSize) {
+                    let erased = try await prepareKeys(batch)
                     behind = try fold(batch, into: &projections, slots: &slots, control: control, generations: &generations)
+                    if !behind, !erased.isEmpty { heardErasures(erased) }
                     failures = 0
                     if let head = try? await log.headPosition() { knownHead.store(head.rawValue, ordering: .relaxed) }
                 }
@@ -183,6 +192,23 @@ final class FollowingReadModels: ReadModelHost {
                 try? await Task.sleep(for: .milliseconds(min(5_000, 50 << min(failures, 7))))
             }
         }
+    }
+
+    /// Loads the keys the batch's payloads need (a shared log's), and forgets — before the batch
+    /// is folded — the keys of the users it erases: their events fold as erased from here on.
+    /// Returns those users.
+    private func prepareKeys(_ batch: [SubscriptionElement]) async throws -> [String] {
+        guard payloads.encrypts, let shared = payloads.shared else { return [] }
+        var users = Set<BytewiseString>()
+        var erased: [String] = []
+        for case .event(let event) in batch {
+            guard let user = event.envelope.subject else { continue }
+            users.insert(BytewiseString(user))
+            if event.envelope.type == EventType.userErased.rawValue { erased.append(user) }
+        }
+        try await shared.load(users.lazy.map(\.value), creating: false)
+        for user in erased { shared.markErased(user) }
+        return erased
     }
 
     /// Folds one batch into the live read models in one local write transaction, which reads
@@ -229,7 +255,7 @@ final class FollowingReadModels: ReadModelHost {
                 projections.active = live
                 for element in batch {
                     guard case .event(let event) = element,
-                          let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span, .plaintext) else { continue }
+                          let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span, payloads) else { continue }
                     if !uniform { projections.active = live.filter { checkpoints[$0, default: 0] < fold.position } }
                     let failed = try projections.apply(fold, txn, isolating: older)
                     if !failed.isEmpty {

@@ -1,10 +1,29 @@
-import EventLog
+public import EventLog
 import Foundation
 
 extension Logbook {
     /// How this store keeps its events' payloads: encrypted per user (new stores), or plaintext
     /// (stores from before, and logs shared in PostgreSQL).
     public var payloadFormat: PayloadFormat { payloads.format }
+
+    /// Loads the keys that opening `events`' payloads needs — once per user: a log shared in
+    /// PostgreSQL keeps them there — so that ``WireEvent/init(_:of:)`` can open them. Call it on
+    /// events read from the log before making their wire form; an embedded store needs nothing.
+    public func loadKeys(opening events: some Sequence<RecordedEvent>) async throws {
+        try await payloads.prepare(opening: events.lazy.map(\.envelope))
+    }
+
+    /// ``loadKeys(opening:)`` for the events after `after` through `through`, before a scan of
+    /// them makes their wire form (a shared log's events are read once more, for their users).
+    public func loadKeys(openingEventsAfter after: Position, through: Position) async throws {
+        guard payloads.shared != nil, payloads.encrypts, after < through else { return }
+        var users = Set<BytewiseString>()
+        try await log.scan(after: after, through: through, filter: .all, chunkSize: 16_384) { envelope, _, _ in
+            if let subject = envelope.subject { users.insert(BytewiseString(subject)) }
+            return true
+        }
+        try await payloads.prepare(users.lazy.map(\.value), creating: false)
+    }
 
     /// How the embedded store at `path` keeps payloads, read from its key store without opening
     /// the store (plaintext if it has none).
@@ -21,11 +40,8 @@ extension Logbook {
     /// erased user, every read model is rebuilt once.
     func finishCutOffErasures() async throws {
         guard payloads.encrypts, !configuration.log.readOnly, let store = payloads.store else { return }
-        for user in try store.erasedUsers() where (try? await profile(user: user)) != nil {
-            try await rebuild(Set(ReadModelKind.allCases), fresh: true) { _ in }
-            cache.clear()
-            return
-        }
+        let erased = try store.erasedUsers()
+        try await locks.withLock(Self.privacyLock) { try await rebuildIfHolding(erased) }
     }
 
     /// Forgets `user` (GDPR Art. 17; see <doc:Privacy>): appends `user.erased` to the user's
@@ -39,18 +55,20 @@ extension Logbook {
     /// A retry after it finished writes nothing (`alreadyApplied`); an erasure a crash cut off
     /// after the key was destroyed is finished by the retry, or when the store opens again. Erasures and backups take turns. The rebuild makes the erasure cost a full
     /// rebuild (`/ready` answers 503 meanwhile); queries of other users keep answering from it.
+    ///
+    /// On a log several servers share, the key is destroyed in the log's key table (which is then
+    /// rewritten, so its bytes leave the table's file); every server hears `user.erased` from the
+    /// log, forgets the key and rebuilds its read models (``finishErasures(heardFromLog:)``).
     @discardableResult
     public func erase(user: String, context: CommandContext = .init()) async throws -> CommandResult {
         guard payloads.encrypts else { throw PayloadKeys.plaintextStore(user) }
+        if let shared = payloads.shared { return try await erase(user: user, context: context, sharedKeys: shared) }
         return try await locks.withLock(Self.privacyLock) {
             let stream = "user-\(user)"
             if try isErased(user) {
                 // Erased before, but the read models may still hold the user (the rebuild was cut
                 // off): the profile read model holds every registered user, so it tells.
-                if (try? await profile(user: user)) != nil {
-                    try await rebuild(Set(ReadModelKind.allCases), fresh: true) { _ in }
-                    cache.clear()
-                }
+                try await rebuildIfHolding([user])
                 return CommandResult(
                     stream: stream, firstPosition: 0, lastPosition: 0, streamVersion: try await log.streamVersion(stream) ?? 0,
                     alreadyApplied: true, workoutId: nil)
@@ -60,6 +78,77 @@ extension Logbook {
             try await rebuild(Set(ReadModelKind.allCases), fresh: true) { _ in }
             cache.clear()
             return result
+        }
+    }
+
+    /// ``erase(user:context:)`` on a shared log: the erasure is marked begun in the key table,
+    /// `user.erased` appended, then the key destroyed — a crash in between is finished by the next
+    /// server to open the log, or at once by any server following it, which hears the event.
+    private func erase(user: String, context: CommandContext, sharedKeys shared: SharedUserKeys) async throws -> CommandResult {
+        try await locks.withLock(Self.privacyLock) {
+            let stream = "user-\(user)"
+            try await shared.load([user], creating: false)
+            if shared.entry(for: user)?.isErased == true {
+                try await rebuildIfHolding([user])
+                return CommandResult(
+                    stream: stream, firstPosition: 0, lastPosition: 0, streamVersion: try await log.streamVersion(stream) ?? 0,
+                    alreadyApplied: true, workoutId: nil)
+            }
+            guard let sharedLog = log as? any SharedLog else { throw LogbookError.storage("the shared keys' log is not shared") }
+            try await sharedLog.beginErasing(user)
+            let result = try await decideAndAppendAlone(.eraseUser(user: user), context)
+            shared.markErased(user)
+            try await sharedLog.destroyUserKey(user)
+            try await rebuildIfHolding([user])
+            return result
+        }
+    }
+
+    /// Finishes, on this server, the erasures of `users` whose `user.erased` its read models just
+    /// folded (made here or by another server): their keys are forgotten here already; the key is
+    /// destroyed in the shared table if the erasing server has not done so yet (a crash cut it
+    /// off), and every read model is rebuilt without them. Failures are logged: the next open
+    /// finishes what is left.
+    func finishErasures(heardFromLog users: [String]) async {
+        guard let shared = payloads.shared, let sharedLog = log as? any SharedLog else { return }
+        do {
+            try await locks.withLock(Self.privacyLock) {
+                for user in users {
+                    shared.markErased(user)
+                    try await sharedLog.destroyUserKey(user)
+                }
+                try await rebuildIfHolding(users)
+            }
+        } catch {
+            configuration.logger.error("finishing an erasure heard from the log failed", metadata: ["users": "\(users)", "error": "\(error)"])
+        }
+    }
+
+    /// Finishes the erasures of a shared log that a crash cut off (run on open): keys still held
+    /// by users whose `user.erased` is in the log are destroyed, and the read models are rebuilt
+    /// if they still hold an erased user.
+    func finishCutOffSharedErasures() async throws {
+        guard payloads.encrypts, let shared = payloads.shared, let sharedLog = log as? any SharedLog, !configuration.log.readOnly else { return }
+        for user in try await sharedLog.unfinishedErasures() {
+            // Nothing of a user is appended after their user.erased: it is the subject's last event.
+            let last = try await log.readSubject(user, from: Position(.max), direction: .backward, limit: 1).first
+            if last?.type == EventType.userErased.rawValue {
+                shared.markErased(user)
+                try await sharedLog.destroyUserKey(user)
+            }
+        }
+        let erased = try await sharedLog.erasedUsers()
+        for user in erased { shared.markErased(user) }
+        try await locks.withLock(Self.privacyLock) { try await rebuildIfHolding(erased) }
+    }
+
+    /// Rebuilds every read model (and clears the caches) if the profile read model — which holds
+    /// every registered user — still holds one of `users`. Called under the privacy lock.
+    private func rebuildIfHolding(_ users: [String]) async throws {
+        for user in users where (try? await profile(user: user)) != nil {
+            try await rebuild(Set(ReadModelKind.allCases), fresh: true) { _ in }
+            cache.clear()
+            return
         }
     }
 }

@@ -13,21 +13,32 @@ import Sodium
 /// and refuses to seal anything new until `logbook encrypt-existing` has moved it.
 package final class PayloadKeys: Sendable {
     let store: UserKeyStore?
+    /// The keys of a log several servers share, when they are kept there instead.
+    let shared: SharedUserKeys?
     /// The salt of every payload sealed through these keys (nil: nothing is sealed here).
     private let salt: PayloadCipher.Salt?
 
     /// A store's keys; nil: payloads are plaintext and no user can be erased.
     init(store: UserKeyStore?) throws {
         self.store = store
+        shared = nil
         salt = store?.format == .perUserXChaChaPoly ? try PayloadCipher.Salt.random() : nil
+    }
+
+    /// Keys kept in a log several servers share (``SharedUserKeys``).
+    init(shared: SharedUserKeys) throws {
+        store = nil
+        self.shared = shared
+        salt = shared.format == .perUserXChaChaPoly ? try PayloadCipher.Salt.random() : nil
     }
 
     private init() {
         store = nil
+        shared = nil
         salt = nil
     }
 
-    /// Payloads kept in plaintext (a log shared in PostgreSQL).
+    /// Payloads kept in plaintext (a shared log written before it kept keys).
     static let plaintext = PayloadKeys()
 
     /// Keys in a key store of their own in `directory` (created, encrypting, flushed lazily): the
@@ -39,23 +50,44 @@ package final class PayloadKeys: Sendable {
     package func close() { store?.close() }
 
     /// How this store keeps payloads.
-    package var format: PayloadFormat { store?.format ?? .plaintext }
+    package var format: PayloadFormat { store?.format ?? shared?.format ?? .plaintext }
     var encrypts: Bool { format.isEncrypted }
 
     /// True if `user` was erased (their key destroyed).
     package func isErased(_ user: String) throws -> Bool {
-        guard encrypts, let store else { return false }
-        return try store.entry(for: user)?.isErased == true
+        guard encrypts else { return false }
+        return try entry(for: user)?.isErased == true
+    }
+
+    /// The user's key or tombstone: from the store of its own, or — for a shared log — as loaded
+    /// by ``prepare(_:creating:)``.
+    private func entry(for user: String) throws -> UserKeyStore.Entry? {
+        if let shared { return shared.entry(for: user) }
+        return try store?.entry(for: user)
+    }
+
+    /// Loads (for a shared log) the keys of `users` before their payloads are sealed or opened,
+    /// making those they lack with `creating`; nothing for a store with keys of its own, which
+    /// reads them as it goes.
+    package func prepare(_ users: some Sequence<String>, creating: Bool) async throws {
+        guard encrypts, let shared else { return }
+        try await shared.load(users, creating: creating)
+    }
+
+    /// ``prepare(_:creating:)`` for the subjects of `envelopes`.
+    func prepare(opening envelopes: some Sequence<EventEnvelope>) async throws {
+        guard encrypts, shared != nil else { return }
+        try await prepare(envelopes.lazy.compactMap(\.subject), creating: false)
     }
 
     /// Calls `body` with the plaintext of a stored payload, or with nil if its user was erased.
     /// A payload that does not open (a missing key for a user who was not erased, a changed
     /// byte) is a storage error naming the position: never garbage, never silence.
     package func open<R>(_ envelope: EventEnvelope, _ payload: Span<UInt8>, _ body: (Span<UInt8>?) throws(LogbookError) -> R) throws(LogbookError) -> R {
-        guard encrypts, let store, let user = envelope.subject else { return try body(payload) }
+        guard encrypts, let user = envelope.subject else { return try body(payload) }
         let entry: UserKeyStore.Entry?
         do {
-            entry = try store.entry(for: user)
+            entry = try self.entry(for: user)
         } catch {
             throw Self.storageError(error)
         }
@@ -84,14 +116,22 @@ package final class PayloadKeys: Sendable {
     /// refused; `tombstones` (events imported as erased) are left as they are. A store of the first
     /// format seals nothing new: an event with a subject is refused (``firstFormatSealsNothing()``).
     package func seal(_ request: inout AppendRequest, tombstones: Set<UUID> = []) throws(LogbookError) {
-        guard encrypts, let store else { return }
+        guard encrypts else { return }
         for index in request.events.indices {
             guard let user = request.events[index].subject, !tombstones.contains(request.events[index].eventId) else { continue }
             guard let salt else { throw Self.firstFormatSealsNothing() }
-            // The cache answers once a user has a key; a new user's key is made (durably) first.
+            // The cache answers once a user has a key; a new user's key is made (durably) first
+            // (for a shared log, by ``prepare(_:creating:)``).
             let entry: UserKeyStore.Entry?
             do {
-                entry = try store.cachedEntry(for: user) ?? store.ensureKeys(for: [user])[user]
+                if let shared {
+                    guard let loaded = shared.entry(for: user) else {
+                        throw LogbookError.storage("the key of user \"\(user)\" was not loaded from the shared log before sealing")
+                    }
+                    entry = loaded
+                } else {
+                    entry = try store?.cachedEntry(for: user) ?? store?.ensureKeys(for: [user])[user]
+                }
             } catch {
                 throw Self.storageError(error)
             }
@@ -137,10 +177,10 @@ package final class PayloadKeys: Sendable {
     /// True when every one of `users` has a key here already (so sealing their events makes
     /// nothing); false when a user has none yet or was erased. Always true for plaintext.
     func haveKeys(_ users: Set<String>) throws(LogbookError) -> Bool {
-        guard encrypts, let store else { return true }
+        guard encrypts else { return true }
         do {
             for user in users {
-                guard case .key? = try store.entry(for: user) else { return false }
+                guard case .key? = try entry(for: user) else { return false }
             }
         } catch {
             throw Self.storageError(error)
@@ -150,11 +190,15 @@ package final class PayloadKeys: Sendable {
 
     /// Makes (durably, in one commit) the keys of `users` that have none, before a restore seals
     /// events of many users request by request.
-    func prepareKeys(for users: Set<String>) throws(LogbookError) {
-        guard encrypts, let store, !users.isEmpty else { return }
+    func prepareKeys(for users: Set<String>) async throws(LogbookError) {
+        guard encrypts, !users.isEmpty else { return }
         guard format.seals else { throw Self.firstFormatSealsNothing() }
         do {
-            _ = try store.ensureKeys(for: users)
+            if let shared {
+                try await shared.load(users, creating: true)
+            } else {
+                _ = try store?.ensureKeys(for: users)
+            }
         } catch {
             throw Self.storageError(error)
         }
@@ -162,8 +206,8 @@ package final class PayloadKeys: Sendable {
 
     /// Records `users` as erased without a key ever being made (a restore of tombstones). A user
     /// who has a key here is a conflict: their events here are not erased.
-    func markErased(_ users: Set<String>) throws(LogbookError) {
-        guard let store, encrypts else {
+    func markErased(_ users: Set<String>) async throws(LogbookError) {
+        guard encrypts else {
             guard users.isEmpty else {
                 throw .invalidArgument(name: "erased", reason: "this store keeps payloads in plaintext and cannot hold erased users' events")
             }
@@ -171,11 +215,19 @@ package final class PayloadKeys: Sendable {
         }
         guard format.seals || users.isEmpty else { throw Self.firstFormatSealsNothing() }
         do {
+            if let shared { try await shared.load(users, creating: false) }
             for user in users.sorted() {
-                switch try store.entry(for: user) {
+                switch try entry(for: user) {
                 case .erased?: continue
                 case .key?: throw LogbookError.conflict(stream: "user-\(user)", reason: "erased events of \(user), who is not erased here")
-                case nil: try store.erase(user)
+                case nil:
+                    if let shared {
+                        guard let log = shared.log else { throw LogbookError.storage("a backup's fixed keys erase no one") }
+                        try await log.destroyUserKey(user)
+                        shared.markErased(user)
+                    } else {
+                        try store?.erase(user)
+                    }
                 }
             }
         } catch let error as LogbookError {

@@ -161,6 +161,7 @@ struct Replayer: Sendable {
             if EventType(rawValue: envelope.type) != nil { stored.append((envelope, payload.copiedBytes())) }
             return true
         }
+        try await payloads.prepare(opening: stored.lazy.map(\.0))
         let middle = stored.count / 2
         let halves = stored.count < 256 ? [stored[...]] : [stored[..<middle], stored[middle...]]
         let opened = try await withThrowingTaskGroup(of: (Int, [FoldEvent]).self) { group in

@@ -45,6 +45,9 @@ public enum BackupRowsFuzz {
             case .keptAnswers:
                 guard let answer = try reader.nextAnswer() else { return rows }
                 rows.append(RowsFileWriter.row(answer))
+            case .userKeys:
+                guard let key = try reader.nextUserKey() else { return rows }
+                rows.append(RowsFileWriter.row(key))
             }
         }
     }

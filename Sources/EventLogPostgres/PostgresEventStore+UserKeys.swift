@@ -1,0 +1,135 @@
+public import EventLog
+import Foundation
+import NIOCore
+import PostgresNIO
+
+/// Each user's payload key in `logbook.user_keys`, and how the log keeps payloads in
+/// `logbook.settings` (migration 5). Servers learn of an erasure from the log itself: the
+/// `user.erased` event reaches every subscription in order, woken by the head's NOTIFY.
+extension PostgresEventStore {
+    public func payloadFormat(proposing proposed: String) async throws -> String {
+        guard !proposed.isEmpty, proposed.utf8.count <= 64, !proposed.utf8.contains(0) else {
+            throw EventStoreError.invalidCheckpoint(name: "payloads", reason: "a payload format is 1 to 64 bytes without NUL")
+        }
+        return try await operation("read how the log keeps payloads") { client in
+            // The first server to open the log records it; a log with events already keeps plaintext.
+            try await client.query("""
+                INSERT INTO logbook.settings (name, value) \
+                SELECT 'payloads', CASE WHEN EXISTS (SELECT 1 FROM logbook.events) THEN 'plaintext' ELSE \(proposed) END \
+                ON CONFLICT (name) DO NOTHING
+                """)
+            var format: String?
+            for try await value in try await client.query("SELECT value FROM logbook.settings WHERE name = 'payloads'").decode(String.self) {
+                format = value
+            }
+            guard let format else { throw EventStoreError.storage("logbook.settings has no payload format after recording one") }
+            return format
+        }
+    }
+
+    public func userKeys(of users: [String]) async throws -> [String: StoredUserKey] {
+        let users = try Self.checkedUsers(users)
+        guard !users.isEmpty else { return [:] }
+        return try await operation("read users' keys") { client in try await Self.readKeys(users, client) }
+    }
+
+    public func makeUserKeys(_ keys: [String: [UInt8]]) async throws -> [String: StoredUserKey] {
+        let users = try Self.checkedUsers(Array(keys.keys))
+        guard !users.isEmpty else { return [:] }
+        guard keys.values.allSatisfy({ $0.count == 32 }) else {
+            throw EventStoreError.invalidCheckpoint(name: "user key", reason: "a user's key is 32 bytes")
+        }
+        // In byte order, so two servers making overlapping keys take the rows' locks in one order.
+        let values = users.map { ByteBuffer(bytes: keys[$0]!) }
+        return try await operation("make users' keys") { client in
+            try await client.query("""
+                INSERT INTO logbook.user_keys (user_id, key) SELECT * FROM unnest(\(users)::text[], \(values)::bytea[]) \
+                ON CONFLICT (user_id) DO NOTHING
+                """)
+            return try await Self.readKeys(users, client)
+        }
+    }
+
+    public func beginErasing(_ user: String) async throws {
+        let user = try Self.checkedUsers([user])[0]
+        try await operation("begin an erasure") { client in
+            try await client.query("UPDATE logbook.user_keys SET erasing = true WHERE user_id = \(user) AND key IS NOT NULL")
+            return ()
+        }
+    }
+
+    @discardableResult
+    public func destroyUserKey(_ user: String) async throws -> Bool {
+        let user = try Self.checkedUsers([user])[0]
+        let destroyed = try await operation("destroy a user's key") { client in
+            let query: PostgresQuery = """
+                UPDATE logbook.user_keys k SET key = NULL, erasing = false \
+                FROM (SELECT user_id, key IS NOT NULL AS held FROM logbook.user_keys WHERE user_id = \(user) FOR UPDATE) old \
+                WHERE k.user_id = old.user_id RETURNING old.held
+                """
+            var held: Bool?
+            for try await value in try await client.query(query).decode(Bool.self) { held = value }
+            if held == nil {
+                // A user who never had a key: the tombstone still refuses everything new for them.
+                try await client.query("INSERT INTO logbook.user_keys (user_id, key) VALUES (\(user), NULL) ON CONFLICT (user_id) DO UPDATE SET key = NULL")
+            }
+            return held == true
+        }
+        // An UPDATE leaves the old row's bytes in the table's file until it is rewritten.
+        if destroyed { try await compactUserKeys() }
+        return destroyed
+    }
+
+    /// Rewrites `logbook.user_keys` into a new file (VACUUM FULL: a moment's exclusive lock on a
+    /// table of a few bytes per user), so destroyed keys' bytes are in no file of the table.
+    func compactUserKeys() async throws {
+        try await operation("compact the users' keys") { client in
+            try await client.query("VACUUM FULL logbook.user_keys")
+            return ()
+        }
+    }
+
+    public func unfinishedErasures() async throws -> [String] {
+        try await users("list unfinished erasures", where: "erasing AND key IS NOT NULL")
+    }
+
+    public func erasedUsers() async throws -> [String] {
+        try await users("list erased users", where: "key IS NULL")
+    }
+
+    private func users(_ what: String, where condition: String) async throws -> [String] {
+        try await operation(what) { client in
+            var users: [String] = []
+            for try await user in try await client.query("SELECT user_id FROM logbook.user_keys WHERE \(unescaped: condition) ORDER BY user_id")
+                .decode(String.self)
+            {
+                users.append(user)
+            }
+            return users
+        }
+    }
+
+    private static func readKeys(_ users: [String], _ client: PostgresClient) async throws -> [String: StoredUserKey] {
+        var found: [String: StoredUserKey] = [:]
+        let query: PostgresQuery = "SELECT user_id, key FROM logbook.user_keys WHERE user_id = ANY(\(users)::text[])"
+        for try await (user, key) in try await client.query(query).decode((String, ByteBuffer?).self) {
+            if let key {
+                guard key.readableBytes == 32 else { throw EventStoreError.storage("the key of user \"\(user)\" in logbook.user_keys is not 32 bytes") }
+                found[user] = .key(Array(key.readableBytesView))
+            } else {
+                found[user] = .erased
+            }
+        }
+        return found
+    }
+
+    /// Users as subjects are: checked like stream names, distinct, in byte order.
+    private static func checkedUsers(_ users: [String]) throws -> [String] {
+        for user in users {
+            if let reason = AppendLimits.nameProblem(user, limit: AppendLimits.maxSubjectBytes) {
+                throw EventStoreError.invalidCheckpoint(name: "user \(user)", reason: reason)
+            }
+        }
+        return Set(users.map(BytewiseString.init)).map(\.value).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+}

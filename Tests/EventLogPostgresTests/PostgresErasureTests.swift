@@ -1,0 +1,296 @@
+import DemoData
+import EventLog
+import EventLogPostgres
+import Foundation
+import Logbook
+import LogbookTestSupport
+import LogbookTesting
+import Testing
+
+/// Erasure on a log several servers share in PostgreSQL, the twins of the embedded store's
+/// (`ErasureTests`): payloads sealed with each user's key in `logbook.user_keys`; an erasure
+/// through one server reaches every server's read models, deterministically; nothing of the
+/// user is left in the database, the servers' files, exports or backups; a cut-off erasure is
+/// finished by the next server that opens the log.
+@Suite("Erasure on a log shared in PostgreSQL", .serialized, .timeLimit(.minutes(10)))
+struct PostgresErasureTests {
+    func sha(_ digests: [ReadModelDigest]) -> [String] { digests.map { "\($0.projection.rawValue) \($0.sha256) @\($0.position)" } }
+
+    func configuration() -> LogbookConfiguration {
+        var configuration = LogbookConfiguration()
+        configuration.log.durability = .relaxed
+        configuration.readYourWritesTimeout = .seconds(60)
+        return configuration
+    }
+
+    func open(_ url: String, _ path: String) async throws -> Logbook {
+        try await Logbook.open(following: try await connect(url), readModelsAt: path, configuration: configuration())
+    }
+
+    /// Two servers on one fresh database, read models in `root/a` and `root/b`.
+    func withTwoServers<R>(_ body: (Logbook, Logbook, String, String) async throws -> R) async throws -> R {
+        let url = try await TestPostgres.freshDatabase()
+        return try await withTemporaryDirectory { root in
+            let a = try await open(url, root + "/a")
+            let b: Logbook
+            do {
+                b = try await open(url, root + "/b")
+            } catch {
+                await a.close()
+                throw error
+            }
+            do {
+                let result = try await body(a, b, url, root)
+                await a.close()
+                await b.close()
+                return result
+            } catch {
+                await a.close()
+                await b.close()
+                throw error
+            }
+        }
+    }
+
+    /// Every event of the log in the wire form, as `logbook export` makes it (keys loaded chunk by chunk).
+    func wireEvents(_ logbook: Logbook) async throws -> [WireEvent] {
+        let head = try await logbook.log.headPosition()
+        try await logbook.loadKeys(openingEventsAfter: .start, through: head)
+        var events: [WireEvent] = []
+        try await logbook.log.scan(after: .start, through: head, filter: .all, chunkSize: 4_096) { envelope, metadata, payload in
+            events.append(try WireEvent(envelope: envelope, metadata: metadata, payload: payload, of: logbook))
+            return true
+        }
+        return events
+    }
+
+    /// Waits until `logbook` has folded the head and no longer holds `user` (it rebuilds its
+    /// read models in the background once it hears the erasure from the log).
+    func waitUntilGone(_ user: String, from logbook: Logbook) async throws {
+        try await logbook.catchUp(to: try await logbook.log.headPosition())
+        for _ in 0..<600 {
+            if (try? await logbook.profile(user: user)) == nil { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("the server still holds \(user) a minute after the erasure")
+    }
+
+    @Test("an erasure through one server: both servers' digests equal each other's, a rebuild's, and those of the same log in which the user's events were never recorded")
+    func erasureIsDeterministicOnEveryServer() async throws {
+        try await withTwoServers { a, b, _, _ in
+            #expect(a.payloadFormat == .current && b.payloadFormat == .current)
+            var generator = DemoDataGenerator(seed: 5, users: 4)
+            generator.weeks = 1
+            _ = try await generator.run(on: a)
+            let victim = DemoDataGenerator.userId(1)
+            let other = DemoDataGenerator.userId(2)
+            try await b.catchUp(to: try await a.log.headPosition())
+            let othersTimeline = try await b.timeline(user: other, limit: 50)
+            let before = try await wireEvents(a)
+            #expect(before.contains { $0.subject == victim && !$0.isErased })
+
+            let erased = try await a.erase(user: victim)
+            #expect(!erased.alreadyApplied && erased.stream == "user-\(victim)")
+            try await waitUntilGone(victim, from: b)
+            let head = try await a.log.headPosition()
+            let live = try a.digests()
+            #expect(live.allSatisfy { $0.position == head.rawValue })
+            #expect(sha(try b.digests()) == sha(live), "the other server's read models differ after the erasure")
+            #expect(sha(try await b.rebuild()) == sha(live), "a rebuild after the erasure gives other digests")
+            #expect(try await a.verify().allSatisfy(\.matches))
+
+            // Gone from every query on both servers; the others answer as before.
+            for server in [a, b] {
+                await #expect(throws: LogbookError.self) { _ = try await server.profile(user: victim) }
+                #expect(try await server.timeline(user: victim, limit: 50).entries.isEmpty)
+            }
+            #expect(try await a.timeline(user: other, limit: 50) == othersTimeline)
+
+            // Nothing more for the victim, through either server; a retried erase writes nothing.
+            for server in [b, a] {
+                do {
+                    try await server.execute(.registerUser(user: victim, UserRegistered(displayName: "Back", timeZone: "UTC")))
+                    Issue.record("a server accepted a command for an erased user")
+                } catch let error as LogbookError {
+                    #expect(error.rule == .userErased, "\(error)")
+                }
+                let again = try await server.erase(user: victim)
+                #expect(again.alreadyApplied && again.streamVersion == erased.streamVersion)
+            }
+            #expect(try await a.log.headPosition() == head, "a refused command or a retried erase wrote")
+
+            // The same log without the victim's events (inert events keep the positions), embedded.
+            let after = try await wireEvents(b)
+            #expect(after.filter { $0.subject == victim }.allSatisfy { $0.isErased }, "the victim's events read as tombstones on the other server")
+            #expect(after.count == before.count + 1)
+            try await withTemporaryDirectory { path in
+                var configuration = LogbookConfiguration()
+                configuration.log.durability = .noSync
+                let twin = try await Logbook.open(path: path, configuration: configuration)
+                do {
+                    var pending: [WireEvent] = []
+                    for event in before + [after[after.count - 1]] {
+                        if event.subject != victim {
+                            pending.append(event)
+                            continue
+                        }
+                        if !pending.isEmpty { _ = try await twin.restore(pending) }
+                        pending = []
+                        _ = try await twin.log.append(
+                            [ProposedEvent(type: "test.inert", occurredAt: event.occurredAt, payload: [])], to: "inert", expectedVersion: .any)
+                    }
+                    if !pending.isEmpty { _ = try await twin.restore(pending) }
+                    #expect(try await twin.log.headPosition() == head)
+                    #expect(sha(try twin.digests()) == sha(live), "the erasure left a trace of \(victim) in some read model")
+                } catch {
+                    await twin.close()
+                    throw error
+                }
+                await twin.close()
+            }
+        }
+    }
+
+    @Test("nothing of an erased user is left: not in pg_dump (as text or hex), the key table's file, either server's read-model files, an export or a backup made afterwards")
+    func plaintextIsGone() async throws {
+        try await withTwoServers { a, b, url, root in
+            let name = "Zebedee Quixotic-Marmalade"
+            let note = "hyacinth-tangerine-7731 by the old mill"
+            try await a.execute(.registerUser(user: "zq", UserRegistered(displayName: name, timeZone: "Europe/Berlin")))
+            try await a.execute(.registerUser(user: "other", UserRegistered(displayName: "Someone Else", timeZone: "UTC")))
+            let start = try Timestamp(parsing: "2026-11-20T07:00:00+01:00")
+            for user in ["zq", "other"] {
+                try await b.execute(.importWorkout(user: user, WorkoutImported(
+                    workoutId: "w-\(user)", activityType: .run, startedAt: start, endedAt: try Timestamp(parsing: "2026-11-20T08:00:00+01:00"),
+                    distanceMeters: 10_000, movingSeconds: 3_400, source: WorkoutSource(kind: .garmin, sourceId: "s-\(user)"))))
+                try await b.execute(.editWorkout(user: user, WorkoutEdited(workoutId: "w-\(user)", notes: note)))
+            }
+            try await a.catchUp(to: try await b.log.headPosition())
+            let hex = { (text: String) in Data(text.utf8).map { String(format: "%02x", $0) }.joined() }
+            let key = try await TestPostgres.psql(url, "SELECT encode(key, 'hex') FROM logbook.user_keys WHERE user_id = 'zq'")
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(key.count == 64)
+            let keyTable = try await TestPostgres.psql(url, "CHECKPOINT; SELECT current_setting('data_directory') || '/' || pg_relation_filepath('logbook.user_keys')")
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            func holds(_ file: String, _ bytes: Data) throws -> Bool {
+                try Data(contentsOf: URL(fileURLWithPath: file)).range(of: bytes) != nil
+            }
+            let keyBytes = Data(stride(from: 0, to: key.count, by: 2).map { UInt8(key.dropFirst($0).prefix(2), radix: 16)! })
+            // The test can fail: before the erasure the key is in the table's file and in a dump,
+            // and the read models hold the name in plaintext; the payloads never did.
+            #expect(try holds(keyTable, keyBytes), "the test would prove nothing: the key is not in \(keyTable)")
+            let dumpBefore = try await TestPostgres.dump(url)
+            #expect(dumpBefore.contains(key) && !dumpBefore.contains(name) && !dumpBefore.contains(hex("Zebedee")))
+            #expect(try holds(root + "/a/data.mdb", Data(name.utf8)) && holds(root + "/b/data.mdb", Data(name.utf8)))
+
+            _ = try await a.erase(user: "zq")
+            try await waitUntilGone("zq", from: b)
+            let dump = try await TestPostgres.dump(url)
+            #expect(!dump.contains(key), "the destroyed key is in pg_dump's output")
+            #expect(!dump.contains("Zebedee") && !dump.contains(hex("Zebedee")))
+            _ = try await TestPostgres.psql(url, "CHECKPOINT")
+            let keyTableAfter = try await TestPostgres.psql(url, "SELECT current_setting('data_directory') || '/' || pg_relation_filepath('logbook.user_keys')")
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(keyTableAfter != keyTable, "the key table was not rewritten")
+            #expect(try !holds(keyTableAfter, keyBytes), "the destroyed key's bytes are in the key table's file")
+            for server in ["a", "b"] {
+                #expect(try !holds(root + "/\(server)/data.mdb", Data("Zebedee".utf8)), "server \(server)'s read models hold the name")
+                #expect(try holds(root + "/\(server)/data.mdb", Data(note.utf8)), "the other user's notes should still be on server \(server)")
+            }
+            let export = try await wireEvents(b).map(\.jsonLine).joined(separator: "\n")
+            #expect(!export.contains("Zebedee") && export.contains("\"erased\":true"))
+            #expect(export.components(separatedBy: note).count - 1 == 1, "only the other user's note is exported")
+            let backup = root + "/backup"
+            let manifest = try await b.backup(to: backup)
+            #expect(manifest.rows?.userKeys == 2)
+            for file in try FileManager.default.contentsOfDirectory(atPath: backup) {
+                #expect(try !holds(backup + "/" + file, Data("Zebedee".utf8)) && !holds(backup + "/" + file, keyBytes), "\(file) holds the erased name or key")
+            }
+            // The backup restores, verified, with the tombstone: the user stays erased there.
+            let target = try await TestPostgres.freshDatabase()
+            let log = try await connect(target)
+            let check = try await Logbook.restore(backup: backup, toSharedLog: log, target: "target")
+            await log.close()
+            #expect(check.verification.allSatisfy { $0.matches })
+            let restored = try await open(target, root + "/restored")
+            do {
+                #expect(sha(try restored.digests()) == sha(try a.digests()))
+                await #expect(throws: LogbookError.self) {
+                    try await restored.execute(.registerUser(user: "zq", UserRegistered(displayName: "Back", timeZone: "UTC")))
+                }
+                await restored.close()
+            } catch {
+                await restored.close()
+                throw error
+            }
+        }
+    }
+
+    @Test("an erasure cut off after user.erased was appended, before the key was destroyed, is finished by the next server to open the log; one cut off before the append is left to its retry")
+    func cutOffErasureFinishedOnOpen() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        try await withTemporaryDirectory { root in
+            let a = try await open(url, root + "/a")
+            let keys: [String: String]
+            do {
+                for user in ["gone", "kept"] {
+                    try await a.execute(.registerUser(user: user, UserRegistered(displayName: "Name of \(user)", timeZone: "UTC")))
+                }
+                var found: [String: String] = [:]
+                for user in ["gone", "kept"] {
+                    found[user] = try await TestPostgres.psql(url, "SELECT encode(key, 'hex') FROM logbook.user_keys WHERE user_id = '\(user)'")
+                        .trimmingCharacters(in: .whitespacesAndNewlines)
+                }
+                keys = found
+                _ = try await a.erase(user: "gone")
+                await a.close()
+            } catch {
+                await a.close()
+                throw error
+            }
+            // The crash: the key of "gone" back, its erasure marked begun; "kept" marked begun
+            // too, but nothing appended for it (cut off before user.erased).
+            _ = try await TestPostgres.psql(url, """
+                UPDATE logbook.user_keys SET key = decode('\(keys["gone"]!)', 'hex'), erasing = true WHERE user_id = 'gone';
+                UPDATE logbook.user_keys SET erasing = true WHERE user_id = 'kept'
+                """)
+            let reopened = try await open(url, root + "/c")
+            do {
+                let rows = try await TestPostgres.psql(url, "SELECT user_id || ' ' || coalesce(encode(key, 'hex'), 'none') || ' ' || erasing FROM logbook.user_keys ORDER BY user_id")
+                #expect(rows.split(separator: "\n") == ["gone none false", "kept \(keys["kept"]!) true"])
+                await #expect(throws: LogbookError.self) { _ = try await reopened.profile(user: "gone") }
+                #expect(try await reopened.profile(user: "kept").displayName == "Name of kept")
+                #expect(try await wireEvents(reopened).filter { $0.subject == "gone" }.allSatisfy { $0.isErased })
+                await reopened.close()
+            } catch {
+                await reopened.close()
+                throw error
+            }
+        }
+    }
+
+    @Test("a shared log keeps the payload format its first server recorded: one with events from before keeps plaintext (and refuses erasure), a new one seals")
+    func formatIsRecordedOnce() async throws {
+        try await withPostgresStore { store, url in
+            // Events written before any Logbook opened the log: plaintext it stays.
+            _ = try await store.append([ProposedEvent(type: "test.early", occurredAt: Timestamp(microsecondsSinceEpoch: 0), payload: [1])],
+                                       to: "early", expectedVersion: .any)
+            try await withTemporaryDirectory { root in
+                let logbook = try await open(url, root + "/a")
+                #expect(logbook.payloadFormat == .plaintext)
+                try await logbook.execute(.registerUser(user: "u", UserRegistered(displayName: "U", timeZone: "UTC")))
+                await #expect(throws: LogbookError.self) { try await logbook.erase(user: "u") }
+                await logbook.close()
+            }
+            #expect(try await store.payloadFormat(proposing: PayloadFormat.current.rawValue) == "plaintext")
+        }
+        let fresh = try await TestPostgres.freshDatabase()
+        try await withTemporaryDirectory { root in
+            let first = try await open(fresh, root + "/a")
+            let second = try await open(fresh, root + "/b")
+            #expect(first.payloadFormat == .current && second.payloadFormat == .current)
+            await first.close()
+            await second.close()
+        }
+    }
+}
