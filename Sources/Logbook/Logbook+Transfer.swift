@@ -14,6 +14,7 @@ extension Logbook {
         while done < end {
             let through = min(done + UInt64(max(chunkSize, 1)), end)
             var events: [WireEvent] = []
+            try await source.loadKeys(openingEventsAfter: Position(done), through: Position(through))
             try await source.log.scan(after: Position(done), through: Position(through), filter: .all, chunkSize: chunkSize) {
                 envelope, metadata, payload in
                 events.append(try WireEvent(envelope: envelope, metadata: metadata, payload: payload, of: source))

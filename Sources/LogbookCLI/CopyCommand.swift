@@ -6,8 +6,9 @@ import Foundation
 import Logbook
 
 /// `logbook copy --from DIR --to-postgres URL`: moves an embedded log into PostgreSQL, keeping
-/// positions, ids, times and bytes (so every read model rebuilds to the same digests), then
-/// compares the two logs event by event.
+/// positions, ids, times and bytes (so every read model rebuilds to the same digests), with each
+/// user's key and each erased user's tombstone when the store encrypts payloads, then compares
+/// the two logs event by event.
 struct CopyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "copy",
@@ -33,12 +34,6 @@ struct CopyCommand: AsyncParsableCommand {
         guard FileManager.default.fileExists(atPath: from + "/data.mdb") else {
             throw CLIError("no Logbook at \(from) (expected \(from)/data.mdb)")
         }
-        // The bytes are copied as they are: encrypted payloads would reach servers that hold no keys.
-        let format = try Logbook.payloadFormat(ofStoreAt: from)
-        guard format == .plaintext else {
-            throw CLIError("\(from) keeps each user's payloads encrypted (\(format.rawValue)) and a log shared in PostgreSQL keeps "
-                + "plaintext: move it with `logbook export` and `logbook import --postgres …`, which open the payloads on the way")
-        }
         var readOnly = LogConfiguration()
         readOnly.readOnly = true
         let source = try LMDBEventStore(path: from, configuration: readOnly)
@@ -53,7 +48,10 @@ struct CopyCommand: AsyncParsableCommand {
         var copy = LogCopy(from: source, to: target)
         copy.chunkSize = chunkSize
         let report: LogCopy.Report
+        let keys: Int
         do {
+            // The bytes are copied as they are: encrypted payloads go with their users' keys, first.
+            keys = try await Logbook.copyKeys(ofStoreAt: from, to: target)
             report = try await copy.run { done, _ in bar.update(done.rawValue) }
         } catch {
             await target.close()
@@ -66,7 +64,8 @@ struct CopyCommand: AsyncParsableCommand {
         if json {
             print(try Output.jsonText(report))
         } else {
-            print("copied \(report.copied) events (\(report.alreadyThere) were already there); head \(report.head); \(report.verified) compared equal")
+            print("copied \(report.copied) events (\(report.alreadyThere) were already there) and \(keys) users' keys; "
+                + "head \(report.head); \(report.verified) compared equal")
         }
     }
 }

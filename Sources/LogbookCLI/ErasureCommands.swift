@@ -4,7 +4,9 @@ import Foundation
 import Logbook
 
 /// `logbook erase --user U`: forgets a user (the Privacy article) in a store no server is writing, then
-/// rewrites its data file compacted, so no freed page keeps a byte of the user's read models.
+/// rewrites its data file compacted, so no freed page keeps a byte of the user's read models. With
+/// `--postgres`, in the shared log, beside running servers (each rebuilds its read models when it
+/// hears of it, and compacts their file when it next opens).
 struct EraseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "erase",
@@ -19,10 +21,12 @@ struct EraseCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        guard store.postgresURL == nil else {
-            throw CLIError("a log shared in PostgreSQL keeps plaintext payloads: erasure needs the embedded, encrypted store")
-        }
         let result = try await store.withLogbook(readOnly: false) { logbook in try await logbook.erase(user: user) }
+        guard store.postgresURL == nil else {
+            if json { return print(try Output.jsonText(result)) }
+            return print(result.alreadyApplied ? "\(user) was erased already; nothing written"
+                : "erased \(user): user.erased at position \(result.lastPosition), key destroyed in the shared log; every server rebuilds its read models")
+        }
         let (before, after) = try LMDBEventStore.compact(path: store.path)
         if json { return print(try Output.jsonText(result)) }
         if result.alreadyApplied {
@@ -54,7 +58,9 @@ struct EncryptExistingCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        guard store.postgresURL == nil else { throw CLIError("a log shared in PostgreSQL keeps plaintext payloads") }
+        guard store.postgresURL == nil else {
+            throw CLIError("encrypt-existing rewrites an embedded store; a log in PostgreSQL is sealed from its start, or moved into a new one with `logbook export` and `logbook import --postgres`")
+        }
         guard !FileManager.default.fileExists(atPath: to + "/data.mdb") else {
             throw CLIError("\(to) already holds a Logbook; encrypt into a new directory")
         }

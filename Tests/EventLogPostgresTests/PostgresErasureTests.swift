@@ -31,24 +31,29 @@ struct PostgresErasureTests {
     func withTwoServers<R>(_ body: (Logbook, Logbook, String, String) async throws -> R) async throws -> R {
         let url = try await TestPostgres.freshDatabase()
         return try await withTemporaryDirectory { root in
-            let a = try await open(url, root + "/a")
-            let b: Logbook
-            do {
-                b = try await open(url, root + "/b")
-            } catch {
-                await a.close()
-                throw error
-            }
-            do {
-                let result = try await body(a, b, url, root)
-                await a.close()
-                await b.close()
-                return result
-            } catch {
-                await a.close()
-                await b.close()
-                throw error
-            }
+            try await withServers(url, root) { a, b in try await body(a, b, url, root) }
+        }
+    }
+
+    /// Two servers on the database at `url`, read models in `root/a` and `root/b`, closed after `body`.
+    func withServers<R>(_ url: String, _ root: String, _ body: (Logbook, Logbook) async throws -> R) async throws -> R {
+        let a = try await open(url, root + "/a")
+        let b: Logbook
+        do {
+            b = try await open(url, root + "/b")
+        } catch {
+            await a.close()
+            throw error
+        }
+        do {
+            let result = try await body(a, b)
+            await a.close()
+            await b.close()
+            return result
+        } catch {
+            await a.close()
+            await b.close()
+            throw error
         }
     }
 
@@ -151,79 +156,93 @@ struct PostgresErasureTests {
         }
     }
 
-    @Test("nothing of an erased user is left: not in pg_dump (as text or hex), the key table's file, either server's read-model files, an export or a backup made afterwards")
+    @Test("nothing of an erased user is left: not in pg_dump (as text or hex), the key table's file, either server's read-model files (compacted when they open next), an export or a backup made afterwards")
     func plaintextIsGone() async throws {
-        try await withTwoServers { a, b, url, root in
+        let url = try await TestPostgres.freshDatabase()
+        try await withTemporaryDirectory { root in
             let name = "Zebedee Quixotic-Marmalade"
             let note = "hyacinth-tangerine-7731 by the old mill"
-            try await a.execute(.registerUser(user: "zq", UserRegistered(displayName: name, timeZone: "Europe/Berlin")))
-            try await a.execute(.registerUser(user: "other", UserRegistered(displayName: "Someone Else", timeZone: "UTC")))
-            let start = try Timestamp(parsing: "2026-11-20T07:00:00+01:00")
-            for user in ["zq", "other"] {
-                try await b.execute(.importWorkout(user: user, WorkoutImported(
-                    workoutId: "w-\(user)", activityType: .run, startedAt: start, endedAt: try Timestamp(parsing: "2026-11-20T08:00:00+01:00"),
-                    distanceMeters: 10_000, movingSeconds: 3_400, source: WorkoutSource(kind: .garmin, sourceId: "s-\(user)"))))
-                try await b.execute(.editWorkout(user: user, WorkoutEdited(workoutId: "w-\(user)", notes: note)))
-            }
-            try await a.catchUp(to: try await b.log.headPosition())
             let hex = { (text: String) in Data(text.utf8).map { String(format: "%02x", $0) }.joined() }
-            let key = try await TestPostgres.psql(url, "SELECT encode(key, 'hex') FROM logbook.user_keys WHERE user_id = 'zq'")
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-            #expect(key.count == 64)
-            let keyTable = try await TestPostgres.psql(url, "CHECKPOINT; SELECT current_setting('data_directory') || '/' || pg_relation_filepath('logbook.user_keys')")
-                .trimmingCharacters(in: .whitespacesAndNewlines)
             func holds(_ file: String, _ bytes: Data) throws -> Bool {
                 try Data(contentsOf: URL(fileURLWithPath: file)).range(of: bytes) != nil
             }
-            let keyBytes = Data(stride(from: 0, to: key.count, by: 2).map { UInt8(key.dropFirst($0).prefix(2), radix: 16)! })
-            // The test can fail: before the erasure the key is in the table's file and in a dump,
-            // and the read models hold the name in plaintext; the payloads never did.
-            #expect(try holds(keyTable, keyBytes), "the test would prove nothing: the key is not in \(keyTable)")
-            let dumpBefore = try await TestPostgres.dump(url)
-            #expect(dumpBefore.contains(key) && !dumpBefore.contains(name) && !dumpBefore.contains(hex("Zebedee")))
-            #expect(try holds(root + "/a/data.mdb", Data(name.utf8)) && holds(root + "/b/data.mdb", Data(name.utf8)))
+            func keyTableFile() async throws -> String {
+                try await TestPostgres.psql(url, "CHECKPOINT; SELECT current_setting('data_directory') || '/' || pg_relation_filepath('logbook.user_keys')")
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            var (key, keyTable) = ("", "")
+            try await withServers(url, root) { a, b in
+                try await a.execute(.registerUser(user: "zq", UserRegistered(displayName: name, timeZone: "Europe/Berlin")))
+                try await a.execute(.registerUser(user: "other", UserRegistered(displayName: "Someone Else", timeZone: "UTC")))
+                let start = try Timestamp(parsing: "2026-11-20T07:00:00+01:00")
+                for user in ["zq", "other"] {
+                    try await b.execute(.importWorkout(user: user, WorkoutImported(
+                        workoutId: "w-\(user)", activityType: .run, startedAt: start, endedAt: try Timestamp(parsing: "2026-11-20T08:00:00+01:00"),
+                        distanceMeters: 10_000, movingSeconds: 3_400, source: WorkoutSource(kind: .garmin, sourceId: "s-\(user)"))))
+                    try await b.execute(.editWorkout(user: user, WorkoutEdited(workoutId: "w-\(user)", notes: note)))
+                }
+                try await a.catchUp(to: try await b.log.headPosition())
+                key = try await TestPostgres.psql(url, "SELECT encode(key, 'hex') FROM logbook.user_keys WHERE user_id = 'zq'")
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                #expect(key.count == 64)
+                keyTable = try await keyTableFile()
+                // The test can fail: before the erasure the key is in the table's file and in a
+                // dump, and the read models hold the name in plaintext; the payloads never did.
+                #expect(try holds(keyTable, Self.bytes(hex: key)), "the test would prove nothing: the key is not in \(keyTable)")
+                let dumpBefore = try await TestPostgres.dump(url)
+                #expect(dumpBefore.contains(key) && !dumpBefore.contains(name) && !dumpBefore.contains(hex("Zebedee")))
+                #expect(try holds(root + "/a/data.mdb", Data(name.utf8)) && holds(root + "/b/data.mdb", Data(name.utf8)))
 
-            _ = try await a.erase(user: "zq")
-            try await waitUntilGone("zq", from: b)
+                _ = try await a.erase(user: "zq")
+                try await waitUntilGone("zq", from: b)
+            }
+            let keyBytes = Self.bytes(hex: key)
             let dump = try await TestPostgres.dump(url)
             #expect(!dump.contains(key), "the destroyed key is in pg_dump's output")
             #expect(!dump.contains("Zebedee") && !dump.contains(hex("Zebedee")))
-            _ = try await TestPostgres.psql(url, "CHECKPOINT")
-            let keyTableAfter = try await TestPostgres.psql(url, "SELECT current_setting('data_directory') || '/' || pg_relation_filepath('logbook.user_keys')")
-                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let keyTableAfter = try await keyTableFile()
             #expect(keyTableAfter != keyTable, "the key table was not rewritten")
             #expect(try !holds(keyTableAfter, keyBytes), "the destroyed key's bytes are in the key table's file")
-            for server in ["a", "b"] {
-                #expect(try !holds(root + "/\(server)/data.mdb", Data("Zebedee".utf8)), "server \(server)'s read models hold the name")
-                #expect(try holds(root + "/\(server)/data.mdb", Data(note.utf8)), "the other user's notes should still be on server \(server)")
-            }
-            let export = try await wireEvents(b).map(\.jsonLine).joined(separator: "\n")
-            #expect(!export.contains("Zebedee") && export.contains("\"erased\":true"))
-            #expect(export.components(separatedBy: note).count - 1 == 1, "only the other user's note is exported")
-            let backup = root + "/backup"
-            let manifest = try await b.backup(to: backup)
-            #expect(manifest.rows?.userKeys == 2)
-            for file in try FileManager.default.contentsOfDirectory(atPath: backup) {
-                #expect(try !holds(backup + "/" + file, Data("Zebedee".utf8)) && !holds(backup + "/" + file, keyBytes), "\(file) holds the erased name or key")
-            }
-            // The backup restores, verified, with the tombstone: the user stays erased there.
-            let target = try await TestPostgres.freshDatabase()
-            let log = try await connect(target)
-            let check = try await Logbook.restore(backup: backup, toSharedLog: log, target: "target")
-            await log.close()
-            #expect(check.verification.allSatisfy { $0.matches })
-            let restored = try await open(target, root + "/restored")
-            do {
-                #expect(sha(try restored.digests()) == sha(try a.digests()))
-                await #expect(throws: LogbookError.self) {
-                    try await restored.execute(.registerUser(user: "zq", UserRegistered(displayName: "Back", timeZone: "UTC")))
+            // The servers open again: each rewrites its read models' file compacted first.
+            try await withServers(url, root) { a, b in
+                for server in ["a", "b"] {
+                    #expect(try !holds(root + "/\(server)/data.mdb", Data("Zebedee".utf8)), "server \(server)'s read models hold the name")
+                    #expect(try holds(root + "/\(server)/data.mdb", Data(note.utf8)), "the other user's notes should still be on server \(server)")
+                    #expect(!FileManager.default.fileExists(atPath: root + "/\(server)/compaction-owed"))
                 }
-                await restored.close()
-            } catch {
-                await restored.close()
-                throw error
+                let export = try await wireEvents(b).map(\.jsonLine).joined(separator: "\n")
+                #expect(!export.contains("Zebedee") && export.contains("\"erased\":true"))
+                #expect(export.components(separatedBy: note).count - 1 == 1, "only the other user's note is exported")
+                let backup = root + "/backup"
+                let manifest = try await b.backup(to: backup)
+                #expect(manifest.rows?.userKeys == 2)
+                for file in try FileManager.default.contentsOfDirectory(atPath: backup) {
+                    #expect(try !holds(backup + "/" + file, Data("Zebedee".utf8)) && !holds(backup + "/" + file, keyBytes), "\(file) holds the erased name or key")
+                }
+                // The backup restores, verified, with the tombstone: the user stays erased there.
+                let target = try await TestPostgres.freshDatabase()
+                let log = try await connect(target)
+                let check = try await Logbook.restore(backup: backup, toSharedLog: log, target: "target")
+                await log.close()
+                #expect(check.verification.allSatisfy { $0.matches })
+                let restored = try await open(target, root + "/restored")
+                do {
+                    #expect(sha(try restored.digests()) == sha(try a.digests()))
+                    await #expect(throws: LogbookError.self) {
+                        try await restored.execute(.registerUser(user: "zq", UserRegistered(displayName: "Back", timeZone: "UTC")))
+                    }
+                    await restored.close()
+                } catch {
+                    await restored.close()
+                    throw error
+                }
             }
         }
+    }
+
+    static func bytes(hex: String) -> Data {
+        let digits = Array(hex.utf8)
+        return Data(stride(from: 0, to: digits.count - 1, by: 2).map { UInt8(String(decoding: digits[$0...$0 + 1], as: UTF8.self), radix: 16) ?? 0 })
     }
 
     @Test("an erasure cut off after user.erased was appended, before the key was destroyed, is finished by the next server to open the log; one cut off before the append is left to its retry")
@@ -266,6 +285,55 @@ struct PostgresErasureTests {
                 await reopened.close()
                 throw error
             }
+        }
+    }
+
+    @Test("logbook copy moves an encrypted embedded store into PostgreSQL with its keys and tombstones: same digests, the erased user stays erased, erasure works there; a log keeping another format is refused")
+    func copyCarriesKeys() async throws {
+        try await withTemporaryDirectory { root in
+            let path = root + "/store"
+            var configuration = LogbookConfiguration()
+            configuration.log.durability = .noSync
+            let embedded = try await Logbook.open(path: path, configuration: configuration)
+            let digests: [ReadModelDigest]
+            do {
+                var generator = DemoDataGenerator(seed: 3, users: 3)
+                generator.weeks = 1
+                _ = try await generator.run(on: embedded)
+                _ = try await embedded.erase(user: DemoDataGenerator.userId(0))
+                digests = try embedded.digests()
+                await embedded.close()
+            } catch {
+                await embedded.close()
+                throw error
+            }
+            let url = try await TestPostgres.freshDatabase()
+            let (status, output) = try await runLogbook(["copy", "--from", path, "--to-postgres", url], includeErrors: true)
+            #expect(status == 0, "\(output)")
+            #expect(output.contains("and 3 users' keys"), "\(output)")
+            let server = try await open(url, root + "/server")
+            do {
+                #expect(server.payloadFormat == .current)
+                #expect(sha(try server.digests()) == sha(digests))
+                await #expect(throws: LogbookError.self) { _ = try await server.profile(user: DemoDataGenerator.userId(0)) }
+                _ = try await server.erase(user: DemoDataGenerator.userId(1))
+                await #expect(throws: LogbookError.self) { _ = try await server.profile(user: DemoDataGenerator.userId(1)) }
+                #expect(try await server.profile(user: DemoDataGenerator.userId(2)).displayName.isEmpty == false)
+                await server.close()
+            } catch {
+                await server.close()
+                throw error
+            }
+            // A log whose first server kept plaintext cannot take the store's sealed payloads.
+            let plaintext = try await TestPostgres.freshDatabase()
+            var plain = configuration
+            plain.payloadEncryption = .plaintext
+            let other = try await Logbook.open(following: try await connect(plaintext), readModelsAt: root + "/plain", configuration: plain)
+            #expect(other.payloadFormat == .plaintext)
+            await other.close()
+            let (refused, message) = try await runLogbook(["copy", "--from", path, "--to-postgres", plaintext], includeErrors: true)
+            #expect(refused != 0 && message.contains("keeps payloads as plaintext"), "\(message)")
+            #expect(try await TestPostgres.psql(plaintext, "SELECT count(*) FROM logbook.events").trimmingCharacters(in: .whitespacesAndNewlines) == "0")
         }
     }
 

@@ -26,6 +26,9 @@ final class FollowingReadModels: ReadModelHost {
     private let waiters = PositionWaiters()
     private let knownHead = Atomic<UInt64>(0)
     private let follower = Mutex<Task<Void, Never>?>(nil)
+    /// Written after an erasure's rebuild: the data file's free pages may still hold the erased
+    /// user's records until the next open rewrites the file compacted.
+    private let compactionOwed: String
 
     /// Read models in directory `path` (created if needed) for `log`.
     init(log: any EventStore, path: String, configuration: LogbookConfiguration, cache: QueryCache, payloads: PayloadKeys) throws {
@@ -33,6 +36,7 @@ final class FollowingReadModels: ReadModelHost {
         self.cache = cache
         self.configuration = configuration
         self.payloads = payloads
+        compactionOwed = (path as NSString).appendingPathComponent("compaction-owed")
         try PrivateFiles.createDirectory(atPath: path)
         var options = EnvironmentOptions()
         options.initialMapSize = configuration.log.initialMapSize
@@ -40,12 +44,24 @@ final class FollowingReadModels: ReadModelHost {
         options.maxDatabases = configuration.log.maxDatabases
         // Read models can always be rebuilt from the log: their commits need not wait for the disk.
         options.durability = .relaxed
+        if FileManager.default.fileExists(atPath: compactionOwed) {
+            _ = try Environment.compactDataFile(inDirectory: path, options: options)
+            try FileManager.default.removeItem(atPath: compactionOwed)
+        }
         environment = try Environment(path: path, options: options)
         do {
             store = try ReadModelStore(environment: environment)
         } catch {
             environment.close()
             throw error
+        }
+    }
+
+    /// Records that the data file is to be rewritten compacted when it is next opened (after an
+    /// erasure's rebuild: live, freed pages may keep the erased user's bytes until reused).
+    func oweCompaction() throws {
+        guard PrivateFiles.createFile(atPath: compactionOwed) else {
+            throw LogbookError.storage("could not write \(compactionOwed)")
         }
     }
 

@@ -143,11 +143,13 @@ extension Logbook {
     }
 
     /// Rebuilds every read model (and clears the caches) if the profile read model — which holds
-    /// every registered user — still holds one of `users`. Called under the privacy lock.
+    /// every registered user — still holds one of `users`; read models following a shared log
+    /// then owe a compaction of their file at the next open. Called under the privacy lock.
     private func rebuildIfHolding(_ users: [String]) async throws {
         for user in users where (try? await profile(user: user)) != nil {
             try await rebuild(Set(ReadModelKind.allCases), fresh: true) { _ in }
             cache.clear()
+            try (host as? FollowingReadModels)?.oweCompaction()
             return
         }
     }

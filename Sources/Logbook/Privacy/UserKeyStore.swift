@@ -197,6 +197,26 @@ final class UserKeyStore: @unchecked Sendable {
         _ = try compacted.get()
     }
 
+    /// Every user's key or tombstone, in key order (for a copy of the store).
+    func allEntries() throws -> [(user: String, entry: Entry)] {
+        try lock.withLock {
+            try environment.read { txn in
+                var entries: [(user: String, entry: Entry)] = []
+                try txn.withCursor(keys) { cursor in
+                    var more = try cursor.first()
+                    while more {
+                        let (user, stored) = try cursor.withCurrent { key, value in
+                            (String(decoding: key.copiedBytes(), as: UTF8.self), value.copiedBytes())
+                        }
+                        entries.append((user, try Self.entry(stored: stored, user: user, directory: directory)))
+                        more = try cursor.next()
+                    }
+                }
+                return entries
+            }
+        }
+    }
+
     /// Every user erased here (their key replaced by a tombstone), in key order.
     func erasedUsers() throws -> [String] {
         try lock.withLock {
