@@ -122,12 +122,39 @@ struct PostgresErasureTests {
                 let again = try await server.erase(user: victim)
                 #expect(again.alreadyApplied && again.streamVersion == erased.streamVersion)
             }
-            #expect(try await a.log.headPosition() == head, "a refused command or a retried erase wrote")
+            // An import carrying the victim's data is refused whole; erasing no one is an error.
+            do {
+                _ = try await b.restore(Array(before.filter { $0.subject == victim }.prefix(3)))
+                Issue.record("restored data of an erased user")
+            } catch let error as LogbookError {
+                #expect(error.rule == .userErased, "\(error)")
+            }
+            await #expect(throws: LogbookError.self) { try await a.erase(user: "nobody") }
+            #expect(try await a.log.headPosition() == head, "a refused command, import or a retried erase wrote")
 
             // The same log without the victim's events (inert events keep the positions), embedded.
             let after = try await wireEvents(b)
             #expect(after.filter { $0.subject == victim }.allSatisfy { $0.isErased }, "the victim's events read as tombstones on the other server")
             #expect(after.count == before.count + 1)
+            // Export → import into another shared log → export: the same bytes, tombstones included.
+            let lines = after.map(\.jsonLine)
+            let otherLog = try await TestPostgres.freshDatabase()
+            try await withTemporaryDirectory { path in
+                let copy = try await open(otherLog, path)
+                do {
+                    _ = try await copy.restore(try lines.map { try WireEvent(jsonLine: $0) })
+                    #expect(try await wireEvents(copy).map(\.jsonLine) == lines)
+                    #expect(sha(try copy.digests()) == sha(live))
+                    await #expect(throws: LogbookError.self) {
+                        try await copy.execute(.registerUser(user: victim, UserRegistered(displayName: "Back", timeZone: "UTC")))
+                    }
+                    #expect(try await copy.restore(try lines.map { try WireEvent(jsonLine: $0) }).written == 0)
+                    await copy.close()
+                } catch {
+                    await copy.close()
+                    throw error
+                }
+            }
             try await withTemporaryDirectory { path in
                 var configuration = LogbookConfiguration()
                 configuration.log.durability = .noSync
@@ -334,6 +361,66 @@ struct PostgresErasureTests {
             let (refused, message) = try await runLogbook(["copy", "--from", path, "--to-postgres", plaintext], includeErrors: true)
             #expect(refused != 0 && message.contains("keeps payloads as plaintext"), "\(message)")
             #expect(try await TestPostgres.psql(plaintext, "SELECT count(*) FROM logbook.events").trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        }
+    }
+
+    @Test("SIGKILL while new users register through a server: every acknowledged event is there and every event's payload opens (a key is never missing)")
+    func killedWhileMakingKeys() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        try await withTemporaryDirectory { root in
+            var random = SystemRandomNumberGenerator()
+            var acknowledged: [AppendingChild.Ack] = []
+            for round in 0..<4 {
+                let child = try AppendingChild(mode: "register-loop", arguments: ["--postgres", url, "--path", root + "/child", "--writers", "3"])
+                let deadline = ContinuousClock.now + .seconds(60)
+                while child.acks.count < 10, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+                try await Task.sleep(for: .milliseconds(Int.random(in: 0...200, using: &random)))
+                child.kill()
+                try await Task.sleep(for: .milliseconds(20))
+                #expect(child.acks.count >= 10, "round \(round): the child registered too few users to test anything")
+                acknowledged += child.acks
+
+                let logbook = try await open(url, root + "/check-\(round)")
+                do {
+                    #expect(logbook.payloadFormat == .current)
+                    for ack in acknowledged {
+                        let event = try await logbook.log.event(at: Position(ack.position))
+                        #expect(event?.eventId == ack.eventId, "the acknowledged registration at \(ack.position) is missing")
+                    }
+                    // Every event in the log opens with its user's key: a wire form for each, none a tombstone.
+                    let events = try await wireEvents(logbook)
+                    #expect(events.count == Int(try await logbook.log.headPosition().rawValue))
+                    #expect(events.allSatisfy { !$0.isErased })
+                    #expect(try await logbook.verify().allSatisfy { $0.matches })
+                } catch {
+                    await logbook.close()
+                    throw error
+                }
+                await logbook.close()
+            }
+        }
+    }
+
+    @Test("a payload whose key row is missing (a user who was not erased) is a storage error naming its position, never read as plaintext or skipped")
+    func missingKeyIsAnError() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        try await withTemporaryDirectory { root in
+            let a = try await open(url, root + "/a")
+            do {
+                try await a.execute(.registerUser(user: "u", UserRegistered(displayName: "U", timeZone: "UTC")))
+                await a.close()
+            } catch {
+                await a.close()
+                throw error
+            }
+            _ = try await TestPostgres.psql(url, "DELETE FROM logbook.user_keys")
+            do {
+                let b = try await open(url, root + "/b")
+                await b.close()
+                Issue.record("a server opened a log whose key is missing")
+            } catch {
+                #expect("\(error)".contains("no key for user \"u\"") && "\(error)".contains("position 1"), "\(error)")
+            }
         }
     }
 

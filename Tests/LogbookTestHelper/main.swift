@@ -77,8 +77,13 @@ if mode == "erase-killed" {
 }
 
 if mode == "register-loop" {
+    // With --postgres, a server of the shared log whose read models are in --path.
     guard let path else { fail("register-loop needs --path DIR") }
-    let logbook = try await Logbook.open(path: path)
+    let logbook = if let postgres {
+        try await Logbook.open(following: try await PostgresEventStore.connect(try PostgresURL(postgres)), readModelsAt: path)
+    } else {
+        try await Logbook.open(path: path)
+    }
     let run = UUID().uuidString.prefix(8).lowercased()
     try await runWriters(writers) { writer, sequence in
         let user = "r\(run)-\(writer)-\(sequence)"
