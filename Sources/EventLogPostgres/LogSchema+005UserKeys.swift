@@ -10,8 +10,10 @@ extension LogSchema {
 -- recorded keeps plaintext. A key is made (in a transaction of its own, committed before the
 -- first event it seals is appended) once per user; the first made wins. Erasing a user marks the
 -- row erasing, appends user.erased, then sets key to NULL (the key is destroyed: a NULL key is a
--- tombstone, for good) and rewrites the table (VACUUM FULL), so the key's bytes leave its file.
--- erasing stays true on a row whose erasure a crash cut off; a server that opens the log finishes it.
+-- tombstone, for good) with compaction_owed, and rewrites the table (VACUUM FULL), so the key's
+-- bytes leave its file; compaction_owed is cleared once a rewrite ran with no older snapshot open.
+-- erasing stays true on a row whose erasure a crash cut off; a server that opens the log finishes
+-- it, and any compaction still owed.
 CREATE TABLE logbook.settings (
     name text COLLATE "C" PRIMARY KEY,
     value text NOT NULL
@@ -19,7 +21,8 @@ CREATE TABLE logbook.settings (
 CREATE TABLE logbook.user_keys (
     user_id text COLLATE "C" PRIMARY KEY,
     key bytea CHECK (octet_length(key) = 32),
-    erasing boolean NOT NULL DEFAULT false
+    erasing boolean NOT NULL DEFAULT false,
+    compaction_owed boolean NOT NULL DEFAULT false
 );
 """#)
 }

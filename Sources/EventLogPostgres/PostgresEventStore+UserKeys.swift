@@ -62,8 +62,9 @@ extension PostgresEventStore {
     public func destroyUserKey(_ user: String) async throws -> Bool {
         let user = try Self.checkedUsers([user])[0]
         let destroyed = try await operation("destroy a user's key") { client in
+            // The tombstone records, in its own transaction, that the table's rewrite is owed.
             let query: PostgresQuery = """
-                UPDATE logbook.user_keys k SET key = NULL, erasing = false \
+                UPDATE logbook.user_keys k SET key = NULL, erasing = false, compaction_owed = k.compaction_owed OR old.held \
                 FROM (SELECT user_id, key IS NOT NULL AS held FROM logbook.user_keys WHERE user_id = \(user) FOR UPDATE) old \
                 WHERE k.user_id = old.user_id RETURNING old.held
                 """
@@ -76,15 +77,33 @@ extension PostgresEventStore {
             return held == true
         }
         // An UPDATE leaves the old row's bytes in the table's file until it is rewritten.
-        if destroyed { try await compactUserKeys() }
+        if destroyed { try await finishOwedKeyCompaction() }
         return destroyed
     }
 
     /// Rewrites `logbook.user_keys` into a new file (VACUUM FULL: a moment's exclusive lock on a
-    /// table of a few bytes per user), so destroyed keys' bytes are in no file of the table.
-    func compactUserKeys() async throws {
+    /// table of a few bytes per user) if a destroyed key's rewrite is owed, so its bytes are in no
+    /// file of the table. The debt is cleared only if no other session of the database held a
+    /// snapshot from before the newest owed destruction when the rewrite began (such a snapshot —
+    /// a backup's, say — keeps the old row in the new file): else the next call makes it again.
+    public func finishOwedKeyCompaction() async throws {
         try await operation("compact the users' keys") { client in
+            var owed: [String] = []
+            var quiet = false
+            let query: PostgresQuery = """
+                SELECT array_agg(user_id), NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE datname = current_database() \
+                   AND pid <> pg_backend_pid() AND backend_xmin IS NOT NULL AND age(backend_xmin) >= min(age(k.xmin))) \
+                  FROM logbook.user_keys k WHERE compaction_owed HAVING count(*) > 0
+                """
+            for try await (users, none) in try await client.query(query).decode(([String], Bool).self) {
+                owed = users
+                quiet = none
+            }
+            guard !owed.isEmpty else { return () }
             try await client.query("VACUUM FULL logbook.user_keys")
+            if quiet {
+                try await client.query("UPDATE logbook.user_keys SET compaction_owed = false WHERE user_id = ANY(\(owed)::text[])")
+            }
             return ()
         }
     }

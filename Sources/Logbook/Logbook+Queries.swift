@@ -261,6 +261,8 @@ extension Logbook {
         _ cached: CachedQuery, user: String, parameters: String, asOf: AsOf?, cost: @escaping @Sendable (V) -> Int,
         _ body: @escaping @Sendable (inout ReadModelSet, (any TableReader)?) throws -> V
     ) async throws -> V {
+        // Heard erased from a shared log, before this server's rebuild without them: no one.
+        if payloads.shared?.entry(for: user)?.isErased == true { throw LogbookError.notFound(kind: "user", id: user) }
         if let asOf {
             let end = try await position(asOf)
             var projections = try await projections(user: user, asOf: end)

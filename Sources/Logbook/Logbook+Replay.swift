@@ -173,6 +173,7 @@ extension Logbook {
     /// Every read model of one user (and the catalog) as of `position`, folded in memory from
     /// the user's timeline and the catalog stream: live state is not touched.
     func projections(user: String, asOf position: UInt64) async throws -> ReadModelSet {
+        try await payloads.prepare([user], creating: false)
         var events: [FoldEvent] = []
         var next: UInt64 = 1
         while next <= position {

@@ -60,9 +60,13 @@ public protocol SharedLog: EventStore {
     func beginErasing(_ user: String) async throws
 
     /// Destroys `user`'s key (a tombstone in its place, for good) and rewrites the table so its
-    /// bytes leave the table's file; tells other servers. False if it was destroyed already.
+    /// bytes leave the table's file. False if it was destroyed already.
     @discardableResult
     func destroyUserKey(_ user: String) async throws -> Bool
+
+    /// Rewrites the key table if a destroyed key's rewrite is still owed (a crash, or a snapshot
+    /// that kept the old row, cut the last one short).
+    func finishOwedKeyCompaction() async throws
 
     /// The users whose erasure has begun and whose key still exists, in byte order.
     func unfinishedErasures() async throws -> [String]

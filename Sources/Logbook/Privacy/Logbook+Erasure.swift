@@ -81,6 +81,19 @@ extension Logbook {
         }
     }
 
+    /// True if the profile read model holds `user` (read directly: queries answer an erased
+    /// user as no one even before the rebuild).
+    private func readModelsHold(_ user: String) throws -> Bool {
+        try read { projections, txn in
+            do {
+                _ = try projections.requireProfile(user, txn)
+                return true
+            } catch let error as LogbookError where error.code == .notFound {
+                return false
+            }
+        }
+    }
+
     /// ``erase(user:context:)`` on a shared log: the erasure is marked begun in the key table,
     /// `user.erased` appended, then the key destroyed — a crash in between is finished by the next
     /// server to open the log, or at once by any server following it, which hears the event.
@@ -108,19 +121,26 @@ extension Logbook {
     /// folded (made here or by another server): their keys are forgotten here already; the key is
     /// destroyed in the shared table if the erasing server has not done so yet (a crash cut it
     /// off), and every read model is rebuilt without them. Failures are logged: the next open
-    /// finishes what is left.
+    /// finishes what is left. Meanwhile queries of those users answer as for no user.
     func finishErasures(heardFromLog users: [String]) async {
         guard let shared = payloads.shared, let sharedLog = log as? any SharedLog else { return }
-        do {
-            try await locks.withLock(Self.privacyLock) {
-                for user in users {
-                    shared.markErased(user)
-                    try await sharedLog.destroyUserKey(user)
+        for user in users { shared.markErased(user) }
+        cache.clear()
+        // Tried again (backing off up to 30 s) while the failure is not the log's closing.
+        for attempt in 0..<12 {
+            do {
+                try await locks.withLock(Self.privacyLock) {
+                    for user in users { try await sharedLog.destroyUserKey(user) }
+                    try await rebuildIfHolding(users)
                 }
-                try await rebuildIfHolding(users)
+                return
+            } catch {
+                configuration.logger.error("finishing an erasure heard from the log failed", metadata: [
+                    "users": "\(users)", "error": "\(error)", "attempt": "\(attempt + 1)",
+                ])
+                if case .closed? = (error as? EventStoreError)?.code { return }
+                try? await Task.sleep(for: .milliseconds(min(30_000, 250 << attempt)))
             }
-        } catch {
-            configuration.logger.error("finishing an erasure heard from the log failed", metadata: ["users": "\(users)", "error": "\(error)"])
         }
     }
 
@@ -129,27 +149,42 @@ extension Logbook {
     /// if they still hold an erased user.
     func finishCutOffSharedErasures() async throws {
         guard payloads.encrypts, let shared = payloads.shared, let sharedLog = log as? any SharedLog, !configuration.log.readOnly else { return }
-        for user in try await sharedLog.unfinishedErasures() {
-            // Nothing of a user is appended after their user.erased: it is the subject's last event.
-            let last = try await log.readSubject(user, from: Position(.max), direction: .backward, limit: 1).first
-            if last?.type == EventType.userErased.rawValue {
-                shared.markErased(user)
-                try await sharedLog.destroyUserKey(user)
-            }
+        for user in try await sharedLog.unfinishedErasures() where try await hasErasure(user) {
+            shared.markErased(user)
+            try await sharedLog.destroyUserKey(user)
+        }
+        do {
+            try await sharedLog.finishOwedKeyCompaction()
+        } catch {
+            // The key is destroyed already; its bytes leave the table's file at the next attempt.
+            configuration.logger.warning("rewriting the users' keys table failed; the next open or erasure tries again", metadata: ["error": "\(error)"])
         }
         let erased = try await sharedLog.erasedUsers()
         for user in erased { shared.markErased(user) }
         try await locks.withLock(Self.privacyLock) { try await rebuildIfHolding(erased) }
     }
 
+    /// True if `user`'s own stream (`user-<id>`, a few events: registration, profile changes)
+    /// holds a `user.erased` (an import may have appended after it, so it need not be the last).
+    private func hasErasure(_ user: String) async throws -> Bool {
+        var from = UInt64.max
+        while true {
+            let page = try await log.readStream("user-\(user)", from: from, direction: .backward, limit: 256)
+            if page.contains(where: { $0.type == EventType.userErased.rawValue }) { return true }
+            guard let last = page.last, page.count == 256, last.streamVersion > 0 else { return false }
+            from = last.streamVersion - 1
+        }
+    }
+
     /// Rebuilds every read model (and clears the caches) if the profile read model — which holds
     /// every registered user — still holds one of `users`; read models following a shared log
     /// then owe a compaction of their file at the next open. Called under the privacy lock.
     private func rebuildIfHolding(_ users: [String]) async throws {
-        for user in users where (try? await profile(user: user)) != nil {
+        for user in users where try readModelsHold(user) {
+            // Owed first: a crash during the rebuild must not leave the freed pages uncompacted.
+            try (host as? FollowingReadModels)?.oweCompaction()
             try await rebuild(Set(ReadModelKind.allCases), fresh: true) { _ in }
             cache.clear()
-            try (host as? FollowingReadModels)?.oweCompaction()
             return
         }
     }
