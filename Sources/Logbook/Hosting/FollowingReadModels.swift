@@ -26,6 +26,8 @@ final class FollowingReadModels: ReadModelHost {
     private let waiters = PositionWaiters()
     private let knownHead = Atomic<UInt64>(0)
     private let follower = Mutex<Task<Void, Never>?>(nil)
+    /// Erasures heard from the log being finished (cancelled when the read models close).
+    private let finishing = Mutex<[Task<Void, Never>]>([])
     /// Written after an erasure's rebuild: the data file's free pages may still hold the erased
     /// user's records until the next open rewrites the file compacted.
     private let compactionOwed: String
@@ -72,8 +74,9 @@ final class FollowingReadModels: ReadModelHost {
         knownHead.store(try await log.headPosition().rawValue, ordering: .relaxed)
         let control = logbook.control
         // Erasures heard from the log are finished beside the following task, which a rebuild needs running.
-        let heard: @Sendable ([String]) -> Void = { [weak logbook] users in
-            Task { await logbook?.finishErasures(heardFromLog: users) }
+        let heard: @Sendable ([String]) -> Void = { [weak logbook, weak self] users in
+            let task = Task<Void, Never> { await logbook?.finishErasures(heardFromLog: users) }
+            self?.finishing.withLock { $0.append(task) }
         }
         let task = Task { await self.follow(control: control, heardErasures: heard) }
         follower.withLock { $0 = task }
@@ -163,6 +166,10 @@ final class FollowingReadModels: ReadModelHost {
         }
         task?.cancel()
         await task?.value
+        for finisher in finishing.withLock({ tasks in defer { tasks = [] }; return tasks }) {
+            finisher.cancel()
+            await finisher.value
+        }
         waiters.close()
         environment.close()
     }

@@ -112,6 +112,7 @@ extension Logbook {
             let result = try await decideAndAppendAlone(.eraseUser(user: user), context)
             shared.markErased(user)
             try await sharedLog.destroyUserKey(user)
+            shared.markDestroyed(user)
             try await rebuildIfHolding([user])
             return result
         }
@@ -126,11 +127,12 @@ extension Logbook {
         guard let shared = payloads.shared, let sharedLog = log as? any SharedLog else { return }
         for user in users { shared.markErased(user) }
         cache.clear()
-        // Tried again (backing off up to 30 s) while the failure is not the log's closing.
-        for attempt in 0..<12 {
+        // Tried again (backing off up to 30 s) until the read models close.
+        for attempt in 0..<12 where !Task.isCancelled {
             do {
                 try await locks.withLock(Self.privacyLock) {
-                    for user in users { try await sharedLog.destroyUserKey(user) }
+                    // This server's own erasure destroyed the key and rebuilt already.
+                    for user in users where !shared.destroyedHere(user) { try await sharedLog.destroyUserKey(user) }
                     try await rebuildIfHolding(users)
                 }
                 return
@@ -152,6 +154,7 @@ extension Logbook {
         for user in try await sharedLog.unfinishedErasures() where try await hasErasure(user) {
             shared.markErased(user)
             try await sharedLog.destroyUserKey(user)
+            shared.markDestroyed(user)
         }
         do {
             try await sharedLog.finishOwedKeyCompaction()

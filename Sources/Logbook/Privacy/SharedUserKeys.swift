@@ -19,6 +19,8 @@ final class SharedUserKeys: Sendable {
     let format: PayloadFormat
     /// Keyed by the user id's bytes; users without a row are not cached (another server may make one).
     private let cache = Mutex<[BytewiseString: UserKeyStore.Entry]>([:])
+    /// Users whose key this server destroyed in the shared table (no need to do it again).
+    private let destroyed = Mutex<Set<BytewiseString>>([])
 
     init(log: any SharedLog, format: PayloadFormat) {
         self.log = log
@@ -72,6 +74,16 @@ final class SharedUserKeys: Sendable {
             }
         }
         return entries
+    }
+
+    /// Records that this server destroyed `user`'s key in the shared table.
+    func markDestroyed(_ user: String) {
+        destroyed.withLock { _ = $0.insert(BytewiseString(user)) }
+    }
+
+    /// True if this server destroyed `user`'s key in the shared table.
+    func destroyedHere(_ user: String) -> Bool {
+        destroyed.withLock { $0.contains(BytewiseString(user)) }
     }
 
     /// Forgets `user`'s key here: their `user.erased` is in the log, so their payloads read as
