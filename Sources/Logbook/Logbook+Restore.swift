@@ -21,7 +21,8 @@ public struct PreparedRestore: Sendable {
     let events: [WireEvent]
     var requests: [AppendRequest]
     let firstVersions: [UInt64]
-    var isSealed = false
+    /// True once its payloads are sealed (ahead of the restore).
+    package internal(set) var isSealed = false
 
     /// The users whose data the batch carries.
     var liveUsers: Set<String> { Set(events.lazy.filter { !$0.isErased }.compactMap(\.subject)) }

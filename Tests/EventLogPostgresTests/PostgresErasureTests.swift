@@ -443,6 +443,56 @@ struct PostgresErasureTests {
         }
     }
 
+    @Test("a batch prepared and sealed ahead (as logbook import prepares the next batch while one commits) makes no key, and is refused, writing nothing, when its user was erased before it is restored")
+    func sealedAheadStillRefused() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        try await withTemporaryDirectory { root in
+            let logbook = try await open(url, root + "/a")
+            do {
+                var generator = DemoDataGenerator(seed: 5, users: 2)
+                generator.weeks = 1
+                _ = try await generator.run(on: logbook)
+                let user = DemoDataGenerator.userId(0)
+                let at = { (text: String) in try Timestamp(parsing: text) }
+                func late(_ user: String) throws -> WireEvent {
+                    WireEvent(
+                        position: nil, stream: "steps-late-\(user)", streamVersion: 0, eventId: UUID(), subject: user,
+                        occurredAt: try at("2026-11-21T07:01:00Z"), recordedAt: try at("2026-11-21T07:01:00Z"),
+                        event: .stepsRecorded(StepsRecorded(samples: [
+                            StepSample(start: try at("2026-11-21T07:00:00Z"), end: try at("2026-11-21T07:01:00Z"), count: 10, source: "phone"),
+                        ])))
+                }
+                func keyRows(_ user: String) async throws -> String {
+                    try await TestPostgres.psql(url, "SELECT count(*) FROM logbook.user_keys WHERE user_id = '\(user)'")
+                        .trimmingCharacters(in: .whitespacesAndNewlines)
+                }
+                // A user without a key: prepared, not sealed, and no key made.
+                let newcomer = try logbook.prepareRestore([try late("u-new")], sealing: true)
+                #expect(!newcomer.isSealed)
+                #expect(try await keyRows("u-new") == "0")
+                // A user with a key (this server used it): sealed ahead; erased before the batch is restored: refused.
+                let ahead = try logbook.prepareRestore([try late(user)], sealing: true)
+                #expect(ahead.isSealed)
+                _ = try await logbook.erase(user: user)
+                let head = try await logbook.log.headPosition()
+                do {
+                    _ = try await logbook.restore(ahead)
+                    Issue.record("restored data sealed for a user erased since")
+                } catch let error as LogbookError {
+                    #expect(error.rule == .userErased, "\(error)")
+                }
+                #expect(try await logbook.log.headPosition() == head)
+                // The newcomer's batch is restored as any: sealed then, with a key made then.
+                #expect(try await logbook.restore(newcomer).written == 1)
+                #expect(try await keyRows("u-new") == "1")
+                await logbook.close()
+            } catch {
+                await logbook.close()
+                throw error
+            }
+        }
+    }
+
     @Test("a shared log keeps the payload format its first server recorded: one with events from before keeps plaintext (and refuses erasure), a new one seals")
     func formatIsRecordedOnce() async throws {
         try await withPostgresStore { store, url in
