@@ -22,24 +22,7 @@ struct LogbookOnPostgresTests {
             var configuration = LogbookConfiguration()
             configuration.log.durability = .relaxed
             configuration.readYourWritesTimeout = readYourWritesTimeout
-            let a = try await Logbook.open(following: try await connect(url), readModelsAt: root + "/a", configuration: configuration)
-            let b: Logbook
-            do {
-                b = try await Logbook.open(following: try await connect(url), readModelsAt: root + "/b", configuration: configuration)
-            } catch {
-                await a.close()
-                throw error
-            }
-            do {
-                let result = try await body(a, b)
-                await a.close()
-                await b.close()
-                return result
-            } catch {
-                await a.close()
-                await b.close()
-                throw error
-            }
+            return try await withServers(url, root, configuration: configuration, body)
         }
     }
 

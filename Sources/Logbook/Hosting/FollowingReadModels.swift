@@ -67,6 +67,11 @@ final class FollowingReadModels: ReadModelHost {
         }
     }
 
+    /// Waits for the erasures heard so far to be finished here (keys destroyed, read models rebuilt).
+    func erasuresFinished() async {
+        for task in finishing.withLock({ $0 }) { await task.value }
+    }
+
     func start(_ logbook: Logbook, progress: (RebuildProgress) -> Void) async throws {
         try await logbook.bringReadModelsUpToDate(progress: progress)
         let from = try liveFloor(logbook.control)
@@ -197,9 +202,11 @@ final class FollowingReadModels: ReadModelHost {
                 var iterator = log.subscribe(after: Position(try liveFloor(control)), filter: .all).makeAsyncIterator()
                 var behind = false
                 while !behind, let batch = try await iterator.nextBatch(limit: configuration.followBatchSize) {
+                    // Finished beside the fold, from the moment the users read as erased here (a
+                    // batch delivered again hears them again: the finishing then finds nothing to do).
                     let erased = try await prepareKeys(batch)
+                    if !erased.isEmpty { heardErasures(erased) }
                     behind = try fold(batch, into: &projections, slots: &slots, control: control, generations: &generations)
-                    if !behind, !erased.isEmpty { heardErasures(erased) }
                     failures = 0
                     if let head = try? await log.headPosition() { knownHead.store(head.rawValue, ordering: .relaxed) }
                 }

@@ -81,6 +81,12 @@ extension Logbook {
         }
     }
 
+    /// Waits until this server has finished the erasures it has heard from a shared log so far
+    /// (its read models rebuilt without those users); at once for an embedded store.
+    package func erasuresFinished() async {
+        await (host as? FollowingReadModels)?.erasuresFinished()
+    }
+
     /// True if the profile read model holds `user` (read directly: queries answer an erased
     /// user as no one even before the rebuild).
     private func readModelsHold(_ user: String) throws -> Bool {
