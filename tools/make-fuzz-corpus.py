@@ -9,6 +9,7 @@ records in the log's own layouts. Deterministic: the same files every run.
 """
 import gzip
 import io
+import hashlib
 import json
 import os
 import re
@@ -408,8 +409,14 @@ def wire_seeds():
     write("FuzzCommandBody", "goal-set-path-conflict.bin", bytes([ROUTES.index(("goal.set", "date")), 1]) + b'{"date":"2026-03-02","steps":1}')
     for text in ["2026-11-20", "0002-01-01", "9998-12-31", "2024-02-29", "123", "position:9223372036854775807", "18446744073709551616",
                  "user.registered,goal.set", "goal.set,", "500", "2026-11-20T08:00:00.123456-05:30", "2026-11-20 08:00:00Z",
-                 'W/"3"', "%C3%A9", "jos%65", "%ZZ", "u-1", "2026-11"]:
-        write("FuzzQuery", text.replace("/", "_").replace("%", "pct").replace(":", "_").replace('"', "q").replace(",", "_") + ".txt", text)
+                 'W/"3"', "%C3%A9", "jos%65", "%ZZ", "u-1", "2026-11",
+                 # Places searches: catalog names cut by "|", the last piece searched for as well.
+                 "Caf\u00e9 Einstein|CAFE\u0301 am See|Stra\u00dfe der Pariser|\u0130stanbul Grill|caf",
+                 "\u65e5\u672c|\u03a9mega|\u00df|a", "Ab|aB|ab"]:
+        name = text.replace("/", "_").replace("%", "pct").replace(":", "_").replace('"', "q").replace(",", "_").replace("|", "_")
+        if not name.isascii():
+            name = "search-" + hashlib.sha256(text.encode()).hexdigest()[:12]
+        write("FuzzQuery", name + ".txt", text)
 
 
 # ---------------------------------------------------------------- Logbook: binary payloads and stored records

@@ -33,57 +33,33 @@ public struct PlaceSearch: Sendable, Hashable, CustomStringConvertible {
         return "q=\(text.map { Array($0.utf8).description } ?? "-") near=\(point) r=\(radiusMeters?.bitPattern.description ?? "-")"
     }
 
-    /// `places` narrowed: those whose name, subcategory or address holds the folded text, then
-    /// those within the radius with their distance, nearest first (ties keep the list's order).
-    func apply(_ places: [PlaceView]) -> [PlaceView] {
+    /// Whether the search narrows nothing (no text, no point).
+    var isEmpty: Bool { (text ?? "").isEmpty && near == nil }
+
+    /// The folded bytes a place's text must hold, or nil when the search names no text.
+    var needle: [UInt8]? {
+        guard let text, !text.isEmpty else { return nil }
+        return TextFolding.foldedBytes(text)
+    }
+
+    /// `places` narrowed: those whose name, subcategory or address holds the folded text (each
+    /// place's text folded by `folding`: name, subcategory and address joined by
+    /// ``IndexedPlace/separator``), then those within the radius with their distance, nearest
+    /// first (ties keep the list's order).
+    func apply(_ places: [NumberedPlace], folding: (NumberedPlace) -> [UInt8]) -> [PlaceView] {
         var kept = places
-        if let text, !text.isEmpty {
-            let needle = Array(TextFolding.fold(text).unicodeScalars)
-            kept = kept.filter { view in
-                [view.place.name, view.place.subcategory, view.place.address ?? ""].contains { TextFolding.holds(TextFolding.fold($0), needle) }
-            }
-        }
-        guard let near else { return kept }
+        if let needle { kept = kept.filter { TextFolding.holds(folding($0)[...], needle) } }
+        guard let near else { return kept.map(\.view) }
         let radius = radiusMeters ?? Self.defaultRadiusMeters
         return kept.enumerated()
-            .compactMap { index, view -> (Int, Double, PlaceView)? in
-                let meters = TrackAnalysis.haversine(near.latitude, near.longitude, view.place.latitude, view.place.longitude)
+            .compactMap { index, place -> (Int, Double, PlaceView)? in
+                let meters = TrackAnalysis.haversine(near.latitude, near.longitude, place.view.place.latitude, place.view.place.longitude)
                 guard meters <= radius else { return nil }
-                var placed = view
+                var placed = place.view
                 placed.distanceMeters = Int(meters.rounded())
                 return (index, meters, placed)
             }
             .sorted { $0.1 == $1.1 ? $0.0 < $1.0 : $0.1 < $1.1 }
             .map(\.2)
-    }
-}
-
-/// The one folding text search compares by, the same on every machine and in every locale:
-/// canonical decomposition (NFD), combining marks dropped, each scalar's full Unicode lowercase
-/// mapping (locale-independent), then `ß`/`ẞ` → `ss` and dotless `ı` → `i`. So `Café`, `CAFE`
-/// and `cafe\u{301}` fold alike, `İstanbul` and `ISTANBUL` and `ıstanbul` fold to `istanbul`,
-/// and `Straße` to `strasse`.
-public enum TextFolding {
-    public static func fold(_ text: String) -> String {
-        var scalars = String.UnicodeScalarView()
-        for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars {
-            if scalar.properties.generalCategory == .nonspacingMark { continue }
-            for lower in scalar.properties.lowercaseMapping.decomposedStringWithCanonicalMapping.unicodeScalars {
-                switch lower {
-                case "\u{DF}": scalars.append(contentsOf: "ss".unicodeScalars)
-                case "\u{131}": scalars.append("i")
-                default: if lower.properties.generalCategory != .nonspacingMark { scalars.append(lower) }
-                }
-            }
-        }
-        return String(scalars)
-    }
-
-    /// Whether `folded` holds `needle` scalar for scalar (no locale, no further equivalence).
-    static func holds(_ folded: String, _ needle: [Unicode.Scalar]) -> Bool {
-        let haystack = Array(folded.unicodeScalars)
-        guard !needle.isEmpty else { return true }
-        guard haystack.count >= needle.count else { return false }
-        return (0...(haystack.count - needle.count)).contains { start in haystack[start..<(start + needle.count)].elementsEqual(needle) }
     }
 }

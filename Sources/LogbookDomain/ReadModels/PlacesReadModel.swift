@@ -6,7 +6,9 @@ import Foundation
 struct PlacesReadModel: ReadModel {
     static let kind = ReadModelKind.places
     /// 2: the catalog's size is kept (`size`), so adding a place no longer reads the whole order.
-    static let codeVersion = 2
+    /// 3: the catalog's changes are numbered (`revision`, `changes`), so the search index catches up
+    /// with what changed instead of reading the whole catalog.
+    static let codeVersion = 3
 
     static let folds = Folds<PlacesReadModel>()
         .on(.placeAdded) { try $0.onPlaceAdded($1, $2, $3) }
@@ -21,12 +23,18 @@ struct PlacesReadModel: ReadModel {
     var status: ReadModelTable<UserPlaceKey, UserPlace>
     /// One record (key 0): how many places the catalog holds, which is the last sequence given.
     var size: ReadModelTable<SequenceKey, CountValue>
+    /// One record (key 0): how many changes (places added or edited) the catalog has had.
+    var revision: ReadModelTable<SequenceKey, RevisionValue>
+    /// Each change of the catalog by its revision: the number of the place added or edited.
+    var changes: ReadModelTable<RevisionKey, CountValue>
 
     init(_ tables: ReadModelTables) {
         catalog = tables.table("catalog")
         order = tables.table("order")
         status = tables.table("status")
         size = tables.table("size")
+        revision = tables.table("revision")
+        changes = tables.table("changes")
     }
 
     mutating func onPlaceAdded(_ e: PlaceAdded, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
@@ -37,6 +45,14 @@ struct PlacesReadModel: ReadModel {
         size.set(SequenceKey(0), CountValue(sequence))
         catalog.set(PlaceKey(e.placeId), CatalogPlace(sequence: sequence, place: e))
         order.set(SequenceKey(sequence), TextValue(e.placeId))
+        try recordChange(of: sequence, txn)
+    }
+
+    /// Numbers a change of place `sequence` with the catalog's next revision.
+    private mutating func recordChange(of sequence: UInt32, _ txn: (any TableReader)?) throws {
+        let next = (try revision.get(SequenceKey(0), txn)?.revision ?? 0) + 1
+        revision.set(SequenceKey(0), RevisionValue(next))
+        changes.set(RevisionKey(next), CountValue(sequence))
     }
 
     mutating func onPlaceUpdated(_ e: PlaceUpdated, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
@@ -51,6 +67,7 @@ struct PlacesReadModel: ReadModel {
         e.priceLevel.apply(to: &entry.place.priceLevel)
         e.notes.apply(to: &entry.place.notes)
         catalog.set(PlaceKey(e.placeId), entry)
+        try recordChange(of: entry.sequence, txn)
     }
 
     mutating func onPlaceSwiped(_ e: PlaceSwiped, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
@@ -87,6 +104,8 @@ struct PlacesReadModel: ReadModel {
         try visitor.visit(&order)
         try visitor.visit(&status)
         try visitor.visit(&size)
+        try visitor.visit(&revision)
+        try visitor.visit(&changes)
     }
 
     /// The catalog's entry for `placeId` as it stands (its edits applied), or nil.
@@ -115,54 +134,6 @@ public struct PlaceView: Sendable, Hashable, Codable {
         lastVisit = state.lastVisit
         lastVisitDate = state.lastVisit?.localDate
         userNotes = state.notes
-    }
-}
-
-extension PlacesReadModel {
-    /// Every catalog place with the user's state, in catalog order.
-    mutating func allPlaces(user: String, _ txn: (any TableReader)?) throws -> [PlaceView] {
-        var states: [String: UserPlace] = [:]
-        for (key, value) in try status.records(withPrefix: keyPrefix { $0.keyString(user) }, txn) { states[key.placeId] = value }
-        var views: [PlaceView] = []
-        for (_, id) in try order.records(in: SequenceKey(0)...SequenceKey(.max), txn) {
-            guard let entry = try catalog.get(PlaceKey(id.text), txn) else { continue }
-            views.append(PlaceView(entry.place, states[id.text] ?? UserPlace()))
-        }
-        return views
-    }
-
-    /// One catalog place with the user's state, or nil if the catalog has no such place.
-    mutating func place(user: String, placeId: String, _ txn: (any TableReader)?) throws -> PlaceView? {
-        guard let entry = try catalog.get(PlaceKey(placeId), txn) else { return nil }
-        return PlaceView(entry.place, try status.get(UserPlaceKey(user, placeId), txn) ?? UserPlace())
-    }
-
-    /// The places not seen yet, in catalog order (nearest first when the search names a point).
-    mutating func deck(user: String, limit: Int, search: PlaceSearch, _ txn: (any TableReader)?) throws -> [PlaceView] {
-        Array(search.apply(try allPlaces(user: user, txn).filter { $0.status == .notSeen }).prefix(limit))
-    }
-
-    /// Saved places of a category, by name (Unicode code points of the NFC form), then id (nearest
-    /// first when the search names a point).
-    mutating func saved(user: String, category: PlaceCategory, search: PlaceSearch, _ txn: (any TableReader)?) throws -> [PlaceView] {
-        search.apply(try allPlaces(user: user, txn)
-            .filter { $0.status == .interested && $0.place.category == category }
-            .map { (Array($0.place.name.precomposedStringWithCanonicalMapping.unicodeScalars.map(\.value)), $0) }
-            .sorted { a, b in
-                a.0 == b.0 ? a.1.place.placeId.utf8.lexicographicallyPrecedes(b.1.place.placeId.utf8) : a.0.lexicographicallyPrecedes(b.0)
-            }
-            .map(\.1))
-    }
-
-    /// Visited places of a category, most recent visit first, then id (nearest first when the
-    /// search names a point).
-    mutating func visited(user: String, category: PlaceCategory, search: PlaceSearch, _ txn: (any TableReader)?) throws -> [PlaceView] {
-        search.apply(try allPlaces(user: user, txn)
-            .filter { $0.status == .visited && $0.place.category == category }
-            .sorted { a, b in
-                let (x, y) = (a.lastVisit?.instant ?? .min, b.lastVisit?.instant ?? .min)
-                return x == y ? a.place.placeId.utf8.lexicographicallyPrecedes(b.place.placeId.utf8) : x > y
-            })
     }
 }
 

@@ -133,3 +133,30 @@ struct UserPlace: TableValue, Equatable {
 
     var isBlank: Bool { status == .notSeen && visitCount == 0 && lastVisit == nil && notes == nil }
 }
+
+/// Key of one numbered change of the catalog (a place added or edited): its revision.
+struct RevisionKey: TableKey {
+    let revision: UInt64
+    func encode(into w: inout ByteWriter) {
+        w.keyUInt32(UInt32(truncatingIfNeeded: revision >> 32))
+        w.keyUInt32(UInt32(truncatingIfNeeded: revision))
+    }
+    init(_ revision: UInt64) { self.revision = revision }
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        let high = try KeyReader.uint32(s, &o)
+        revision = UInt64(high) << 32 | UInt64(try KeyReader.uint32(s, &o))
+    }
+    static func < (a: RevisionKey, b: RevisionKey) -> Bool { a.revision < b.revision }
+}
+
+/// The catalog's revision: how many changes (places added or edited) it has had.
+struct RevisionValue: TableValue, Equatable {
+    var revision: UInt64
+    func encode(into w: inout ByteWriter) { w.varint(revision) }
+    init(_ revision: UInt64) { self.revision = revision }
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        revision = try ByteReader.varint(s, &o)
+    }
+}

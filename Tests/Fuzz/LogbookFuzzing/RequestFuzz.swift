@@ -152,6 +152,15 @@ public enum RequestFuzz {
         if let date = CivilDate(parsing: text) {
             try FuzzCheck.expect(CivilDate(parsing: date.description) == date, "date \(text) writes back as \(date.description)")
         }
+        // A places search (`q`): the text searched for, and the catalog names cut from the same bytes.
+        if let search = QueryValues.searchText(text) {
+            let names = text.split(separator: "|", maxSplits: 8).map(String.init)
+            if let violation = CatalogSearchCheck.violation(names: names, text: search) { throw FuzzFailure(violation) }
+            if let last = names.last, let piece = QueryValues.searchText(String(last.prefix(6))),
+               let violation = CatalogSearchCheck.violation(names: names, text: piece) {
+                throw FuzzFailure(violation)
+            }
+        }
     }
 
     /// The timestamp's canonical text reads back as the same timestamp.

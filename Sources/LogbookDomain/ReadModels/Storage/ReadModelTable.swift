@@ -32,6 +32,12 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
         self.database = nil
     }
 
+    /// The cached record under `key`: nil when not cached, `.some(nil)` when known absent.
+    func cachedValue(_ key: Key) -> Value?? { cache[key].map(\.value) }
+
+    /// Whether records changed since the last flush (or, in memory, whether any is held).
+    var hasChanges: Bool { database == nil ? !cache.isEmpty : !dirtyKeys.isEmpty }
+
     /// The cached records (nil: known absent or removed).
     var cacheSnapshot: [Key: Value?] { cache.mapValues(\.value) }
     var cachedCount: Int { cache.count }
