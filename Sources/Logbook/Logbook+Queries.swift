@@ -83,21 +83,21 @@ extension Logbook {
     /// Places the user has not seen yet, in catalog order.
     public func placesDeck(user: String, limit: Int = 20, search: PlaceSearch = .init(), asOf: AsOf? = nil) async throws -> [PlaceView] {
         try await query(.places, user: user, parameters: "deck \(limit) \(search)", asOf: asOf, cost: { 512 * $0.count + 64 }) { projections, txn in
-            try projections.placesDeck(user: user, limit: limit, search: search, txn)
+            try projections.placesDeck(user: user, limit: limit, search: search, index: txn == nil ? nil : self.catalogIndex, txn)
         }
     }
 
     /// Places the user saved (swiped right) in a category, by name (narrowed by `search`).
     public func savedPlaces(user: String, category: PlaceCategory, search: PlaceSearch = .init(), asOf: AsOf? = nil) async throws -> [PlaceView] {
         try await query(.places, user: user, parameters: "saved \(category.rawValue) \(search)", asOf: asOf, cost: { 512 * $0.count + 64 }) { projections, txn in
-            try projections.savedPlaces(user: user, category: category, search: search, txn)
+            try projections.savedPlaces(user: user, category: category, search: search, index: txn == nil ? nil : self.catalogIndex, txn)
         }
     }
 
     /// Places the user visited in a category, most recent visit first (narrowed by `search`).
     public func visitedPlaces(user: String, category: PlaceCategory, search: PlaceSearch = .init(), asOf: AsOf? = nil) async throws -> [PlaceView] {
         try await query(.places, user: user, parameters: "visited \(category.rawValue) \(search)", asOf: asOf, cost: { 512 * $0.count + 64 }) { projections, txn in
-            try projections.visitedPlaces(user: user, category: category, search: search, txn)
+            try projections.visitedPlaces(user: user, category: category, search: search, index: txn == nil ? nil : self.catalogIndex, txn)
         }
     }
 
@@ -265,15 +265,21 @@ extension Logbook {
         if payloads.shared?.entry(for: user)?.isErased == true { throw LogbookError.notFound(kind: "user", id: user) }
         if let asOf {
             let end = try await position(asOf)
-            var projections = try await projections(user: user, asOf: end)
-            let answer = try body(&projections, nil)
+            let folded = try await projections(user: user, asOf: end)
+            let answer = try await queryWork.run(user: user) {
+                var projections = folded
+                return try body(&projections, nil)
+            }
             try recordAsOf(cached.name, user: user, parameters, end)
             return answer
         }
         return try await cache.value(QueryCache.Key(query: cached, user: user, parameters: parameters), bytes: cost) {
-            try self.read { projections, txn in
-                AnswerTrail.record(cached.name, parameters, version: try projections.answerVersion(cached, user: user, txn))
-                return try body(&projections, txn)
+            // Off the request-serving pool, within the user's share of the query threads.
+            try await self.queryWork.run(user: user) {
+                try self.read { projections, txn in
+                    AnswerTrail.record(cached.name, parameters, version: try projections.answerVersion(cached, user: user, txn))
+                    return try body(&projections, txn)
+                }
             }
         }
     }

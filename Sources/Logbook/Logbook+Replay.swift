@@ -84,11 +84,13 @@ extension Logbook {
         let replayer = Replayer(log: log, chunkSize: configuration.rebuildChunkSize, payloads: payloads)
         if fresh { try readModels.environment.write { txn in try readModels.clearNext(kinds, txn) } }
         try replayer.prepare(kinds, in: readModels, fresh: fresh)
+        // The catalog's revisions are numbered again as the places read model is rebuilt.
+        if kinds.contains(.places) { catalogIndex.reset() }
         let head = try await log.headPosition().rawValue
         let folded = try await replayer.fold(kinds, into: readModels, through: head, progress: progress)
         let final = try await host.finishRebuild(kinds, control: control)
         live = true
-        cache.clear()
+        forgetAnswers()
         progress(RebuildProgress(projections: kinds.sorted(), position: final, head: max(head, final),
                                  eventsFolded: Int(final - min(folded, final)), finished: true))
     }
@@ -168,34 +170,5 @@ extension Logbook {
         case .position(let position): position.rawValue
         case .time(let time): try await position(asOf: time).rawValue
         }
-    }
-
-    /// Every read model of one user (and the catalog) as of `position`, folded in memory from
-    /// the user's timeline and the catalog stream: live state is not touched.
-    func projections(user: String, asOf position: UInt64) async throws -> ReadModelSet {
-        try await payloads.prepare([user], creating: false)
-        var events: [FoldEvent] = []
-        var next: UInt64 = 1
-        while next <= position {
-            let page = try await log.readSubject(user, from: Position(next), direction: .forward, limit: 4096)
-            guard !page.isEmpty else { break }
-            for event in page where event.position.rawValue <= position {
-                if let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span, payloads) { events.append(fold) }
-            }
-            next = page[page.count - 1].position.rawValue + 1
-        }
-        var version: UInt64 = 0
-        while true {
-            let page = try await log.readStream(DomainEvent.catalogStream, from: version, direction: .forward, limit: 4096)
-            for event in page where event.position.rawValue <= position {
-                if let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span, payloads) { events.append(fold) }
-            }
-            guard let last = page.last, last.position.rawValue <= position else { break }
-            version = last.streamVersion + 1
-        }
-        events.sort { $0.position < $1.position }
-        var projections = ReadModelSet.inMemory()
-        for event in events { try projections.apply(event, nil) }
-        return projections
     }
 }

@@ -68,8 +68,11 @@ extension Logbook {
                 start = last + 1
             }
         }
-        let entries = try read { projections, txn in
-            try rows.map { event, domainEvent in try projections.timelineEntry(user: user, event: event, domainEvent, txn) }
+        let found = rows
+        let entries = try await queryWork.run(user: user) {
+            try self.read { projections, txn in
+                try found.map { event, domainEvent in try projections.timelineEntry(user: user, event: event, domainEvent, txn) }
+            }
         }
         return TimelinePage(entries: entries, nextCursor: exhausted ? nil : lastExamined.map(String.init))
     }

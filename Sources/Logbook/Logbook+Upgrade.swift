@@ -75,7 +75,7 @@ extension Logbook {
             let switched = try await host.finishUpgrade(kinds, control: control)
             guard let position = switched else { continue }
             // Old answers go at once; then the old tables are emptied.
-            cache.clear()
+            forgetAnswers()
             try readModels.environment.write { txn in try readModels.clearNext(kinds, txn) }
             progress(RebuildProgress(projections: kinds.sorted(), position: position, head: position,
                                      eventsFolded: Int(position - min(from, position)), finished: true))

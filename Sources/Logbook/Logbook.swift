@@ -31,6 +31,13 @@ public final class Logbook: Sendable {
     /// The upgrades in the background that are running.
     let upgrades = BackgroundUpgrades()
     package let cache: QueryCache
+    /// The catalog's search index, derived from the live places read model (see ``forgetAnswers()``).
+    package let catalogIndex = CatalogIndex()
+    /// Where uncached query work runs, within each user's share (``LogbookConfiguration/queryWork``).
+    let queryWork: QueryWorkPool
+    /// The as-of folds running (each holds a user's read models in memory), one user's at a time.
+    let asOfFolds = AsOfFolds()
+    let asOfTurns = KeyedLock()
     let locks = KeyedLock()
     /// The answers to keyed requests, beside the read models (backed up with the store).
     let requestKeys: RequestKeyStore
@@ -46,9 +53,11 @@ public final class Logbook: Sendable {
         log: any EventStore, configuration: LogbookConfiguration, directory: String, payloads: PayloadKeys,
         host: (QueryCache) throws -> any ReadModelHost
     ) throws {
+        if let problem = configuration.queryWork.problem { throw LogbookError.invalidArgument(name: "queryWork", reason: problem) }
         self.log = log
         self.configuration = configuration
         self.payloads = payloads
+        queryWork = QueryWorkPool(limits: configuration.queryWork)
         let cache = QueryCache(maxEntries: configuration.cacheEntries, maxBytes: configuration.cacheBytes)
         self.cache = cache
         self.host = try host(cache)
@@ -187,6 +196,7 @@ public final class Logbook: Sendable {
     /// Stops following the log, commits what is queued and closes the log.
     public func close() async {
         await upgrades.stop(overlapping: nil)
+        await queryWork.shutdown()
         await host.close()
         requestKeys.close()
         await log.close()
@@ -244,6 +254,14 @@ public final class Logbook: Sendable {
             var projections = try readModels.projectionSet(txn)
             return try body(&projections, LMDBTableReader(txn))
         }
+    }
+
+    /// Forgets every answer derived from the live read models as they were — the cached answers
+    /// and the catalog's search index — once the read models were rebuilt, upgraded or had users
+    /// erased.
+    func forgetAnswers() {
+        cache.clear()
+        catalogIndex.reset()
     }
 
     /// The clock's "now", or the caller's.

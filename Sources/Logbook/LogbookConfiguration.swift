@@ -20,6 +20,9 @@ public struct LogbookConfiguration: Sendable {
     /// and switches to it in one step once it has caught up, the old one answering meanwhile
     /// (<doc:ReplayAndVerification>); false rebuilds it before opening returns.
     public var upgradesInBackground = true
+    /// Where uncached query work runs and each user's share of it (threads of its own, per-user
+    /// caps and a CPU budget; a user past them is refused with ``LogbookError/Code/busy``).
+    public var queryWork = QueryWorkLimits()
     /// Bounds of each query cache.
     public var cacheEntries = 10_000
     public var cacheBytes = 64 << 20

@@ -63,6 +63,15 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .customLong("webhook-timeout-seconds"), help: "How long one webhook POST may take before the attempt fails (it is then retried).")
     var webhookTimeoutSeconds = 10
 
+    @Option(name: .customLong("query-threads"), help: "Threads that run uncached queries, at a lower priority than those serving requests (default: one per core).")
+    var queryThreads: Int?
+
+    @Option(name: .customLong("query-cpu-burst-seconds"), help: "CPU seconds one user's uncached queries may spend in a burst; past it the user's reads get 429 until the budget comes back.")
+    var queryBurstSeconds = 5.0
+
+    @Option(name: .customLong("query-cpu-per-second"), help: "CPU seconds a user's query budget regains each second.")
+    var queryRefillPerSecond = 0.5
+
     @Option(name: .customLong("week-closing-seconds"), help: "How often to append stats.week_closed (and training.week_closed for a week with planned workouts) for users whose week has ended (0: never).")
     var weekClosingSeconds = 60
 
@@ -77,6 +86,7 @@ struct ServerOptions: ParsableArguments {
         guard weekClosingSeconds >= 0 else { throw ValidationError("--week-closing-seconds must be 0 (never) or more.") }
         guard (1...3600).contains(webhookTimeoutSeconds) else { throw ValidationError("--webhook-timeout-seconds must be 1 to 3600.") }
         if let maxReadyLagSeconds, !(maxReadyLagSeconds > 0) { throw ValidationError("--max-ready-lag-seconds must be positive.") }
+        if let problem = queryWork.problem { throw ValidationError("--query-threads, --query-cpu-burst-seconds, --query-cpu-per-second: \(problem).") }
         guard maxImportBytes >= 1024 else { throw ValidationError("--max-import-bytes must be at least 1024.") }
         guard maxImports >= 1, maxImportsPerUser >= 1, importReadSeconds >= 1 else {
             throw ValidationError("--max-imports, --max-imports-per-user and --import-read-seconds must be at least 1.")
@@ -126,6 +136,15 @@ struct ServerOptions: ParsableArguments {
         return configuration
     }
 
+    /// Where uncached queries run and each user's share of them.
+    var queryWork: QueryWorkLimits {
+        var limits = QueryWorkLimits()
+        if let queryThreads { limits.threads = queryThreads }
+        if queryBurstSeconds.isFinite, queryBurstSeconds > 0, queryBurstSeconds < 86_400 { limits.burst = .milliseconds(Int64(queryBurstSeconds * 1000)) } else { limits.burst = .zero }
+        limits.refillPerSecond = queryRefillPerSecond
+        return limits
+    }
+
     /// This server as the others sharing its log and the console name it.
     func identity(startedAt: Int64) -> ServerIdentity {
         let wildcard = host == "0.0.0.0" || host == "::" || host == "[::]"
@@ -169,6 +188,7 @@ struct ServeCommand: AsyncParsableCommand {
         MemoryTuning.returnLargeBlocksToTheSystem()
         var configuration = LogbookConfiguration()
         configuration.log.durability = server.durability.value
+        configuration.queryWork = server.queryWork
         let bar = ProgressBar(enabled: true)
         let logbook = try await store.open(configuration, progress: bar)
         bar.finish()

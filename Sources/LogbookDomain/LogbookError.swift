@@ -35,6 +35,9 @@ public struct LogbookError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let storage = Code(rawValue: "storage")
         /// An idempotency key already answered a different request (``LogbookError/id`` is the key).
         public static let idempotencyConflict = Code(rawValue: "idempotency_conflict")
+        /// The user has as much uncached query work waiting as allowed, or has used up their
+        /// budget of it for now: ``retryAfterSeconds`` says when to ask again (``kind`` is the user).
+        public static let busy = Code(rawValue: "busy")
     }
 
     /// What kind of refusal this is.
@@ -57,13 +60,15 @@ public struct LogbookError: Error, Sendable, Hashable, CustomStringConvertible {
     public let codingError: DomainCodingError?
     /// For ``Code/notCaughtUp``: the position waited for.
     public let position: UInt64?
+    /// For ``Code/busy``: whole seconds after which the same request may be answered.
+    public let retryAfterSeconds: Int?
     /// The explanation in words (the rule's message, the reason, the storage's text).
     public let message: String
 
     private init(
         _ code: Code, rule: DomainRule? = nil, kind: String? = nil, id: String? = nil, field: String? = nil,
         stream: String? = nil, expected: UInt64? = nil, current: UInt64? = nil, logError: EventStoreError? = nil,
-        codingError: DomainCodingError? = nil, position: UInt64? = nil, message: String
+        codingError: DomainCodingError? = nil, position: UInt64? = nil, retryAfter: Int? = nil, message: String
     ) {
         self.code = code
         self.rule = rule
@@ -76,6 +81,7 @@ public struct LogbookError: Error, Sendable, Hashable, CustomStringConvertible {
         self.logError = logError
         self.codingError = codingError
         self.position = position
+        self.retryAfterSeconds = retryAfter
         self.message = message
     }
 
@@ -91,6 +97,7 @@ public struct LogbookError: Error, Sendable, Hashable, CustomStringConvertible {
         case .coding: codingError?.description ?? message
         case .notCaughtUp: "the read models did not reach position \(position ?? 0) in time: \(message)"
         case .idempotencyConflict: "idempotency key \"\(id ?? "")\": \(message)"
+        case .busy: "\(message); retry after \(retryAfterSeconds ?? 1) s"
         default: "storage failure: \(message)"
         }
     }
@@ -124,6 +131,11 @@ extension LogbookError {
 
     /// The storage failed, with its own text.
     public static func storage(_ text: String) -> Self { Self(.storage, message: text) }
+
+    /// `user` has too much uncached query work (``Code/busy``); it may ask again after `retryAfter` seconds.
+    public static func busy(user: String, retryAfter: Int, reason: String) -> Self {
+        Self(.busy, kind: "user", id: user, retryAfter: max(1, retryAfter), message: reason)
+    }
 }
 
 /// The rules of <doc:DomainRules>, by name: what a ``LogbookError/Code/ruleViolation`` broke.

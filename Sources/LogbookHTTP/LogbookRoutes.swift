@@ -67,7 +67,7 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
         let open = group.group()
             .add(middleware: ObservabilityMiddleware<Context>(metrics: metrics))
             .add(middleware: ProblemMiddleware<Context>())
-        let live = LiveSubscriptions()
+        let live = LiveSubscriptions(maxPerCaller: configuration.maxSubscriptionsPerCaller)
         HealthRoutes<Context>(
             logbook: logbook, metrics: metrics, live: live, webhooks: webhooks, overview: overview, catalog: catalog, maxLag: configuration.maxReadyLag,
             maxLagSeconds: configuration.maxReadyLagSeconds

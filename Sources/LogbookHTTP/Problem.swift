@@ -19,6 +19,8 @@ public struct Problem: Error, HTTPResponseError, Sendable {
     public var rule: String?
     /// The stream's version now, for version conflicts.
     public var currentVersion: UInt64?
+    /// Seconds after which to ask again (`Retry-After`), for 429 and 503 (1 when not set).
+    public var retryAfterSeconds: Int?
 
     /// A problem with its status, type URI, title and detail, and optionally the field, rule or current version.
     public init(
@@ -45,7 +47,7 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         headers[.contentType] = "application/problem+json"
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         // The log's database is down or the read models are behind: both pass within seconds.
-        if status == .serviceUnavailable || status == .tooManyRequests { headers[.retryAfter] = "1" }
+        if status == .serviceUnavailable || status == .tooManyRequests { headers[.retryAfter] = "\(max(1, retryAfterSeconds ?? 1))" }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 
@@ -137,6 +139,10 @@ public struct Problem: Error, HTTPResponseError, Sendable {
                            detail: error.description, field: "Idempotency-Key")
         case .notCaughtUp:
             return Problem(.serviceUnavailable, type: "/problems/not-caught-up", title: "Read models behind", detail: error.description)
+        case .busy:
+            var problem = Problem(.tooManyRequests, type: "/problems/too-much-uncached-work", title: "Too much uncached work", detail: error.description)
+            problem.retryAfterSeconds = error.retryAfterSeconds
+            return problem
         default:
             break
         }

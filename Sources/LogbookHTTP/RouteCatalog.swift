@@ -45,11 +45,12 @@ final class RouteCatalog: Sendable {
 
 /// Status sets of the common kinds of route.
 enum Statuses {
-    /// A read of one user's data (503: a following server's read models did not reach minPosition in time).
-    static let read = [200, 400, 401, 403, 404, 503]
+    /// A read of one user's data (429: the user's uncached work is over its share; 503: a
+    /// following server's read models did not reach minPosition in time).
+    static let read = [200, 400, 401, 403, 404, 429, 503]
     /// A read answered by Logbook's queries: a read's, and 304 when If-None-Match names its ETag
     /// (``ConditionalReadMiddleware``).
-    static let conditionalRead = [200, 304, 400, 401, 403, 404, 503]
+    static let conditionalRead = [200, 304, 400, 401, 403, 404, 429, 503]
     /// A command: created, or already applied; refusals of every kind (503: the log is unavailable or read-only).
     static let command = [200, 201, 400, 401, 403, 404, 409, 413, 422, 503]
     /// A command that may carry a workout file: a command's, and 429 when the user's import slot

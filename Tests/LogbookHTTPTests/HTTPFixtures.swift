@@ -106,6 +106,7 @@ func serveFollowing<R: Sendable>(
 ) async throws -> R {
     var configuration = LogbookConfiguration()
     configuration.clock = SteppingClock()
+    configuration.queryWork.burst = .seconds(3_600)
     configure(&configuration)
     var logConfiguration = PostgresLogConfiguration()
     logConfiguration.clock = configuration.clock

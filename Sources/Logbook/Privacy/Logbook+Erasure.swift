@@ -76,7 +76,7 @@ extension Logbook {
             let result = try await decideAndAppendAlone(.eraseUser(user: user), context)
             try payloads.destroyKey(of: user)
             try await rebuild(Set(ReadModelKind.allCases), fresh: true) { _ in }
-            cache.clear()
+            forgetAnswers()
             return result
         }
     }
@@ -132,7 +132,7 @@ extension Logbook {
     func finishErasures(heardFromLog users: [String]) async {
         guard let shared = payloads.shared, let sharedLog = log as? any SharedLog else { return }
         for user in users { shared.markErased(user) }
-        cache.clear()
+        forgetAnswers()
         // Tried again (backing off up to 30 s) until the read models close.
         for attempt in 0..<12 where !Task.isCancelled {
             do {
@@ -193,7 +193,7 @@ extension Logbook {
             // Owed first: a crash during the rebuild must not leave the freed pages uncompacted.
             try (host as? FollowingReadModels)?.oweCompaction()
             try await rebuild(Set(ReadModelKind.allCases), fresh: true) { _ in }
-            cache.clear()
+            forgetAnswers()
             return
         }
     }

@@ -167,7 +167,7 @@ public enum OpenAPIDocument {
         409: "Version conflict (with currentVersion), an event id another event has, or a job that is no longer running",
         413: "The body is larger than the configured limit, or a file exceeds one of the reader's stated limits (detail names it)",
         422: "A domain rule refused the command (rule names it), or an Idempotency-Key was used for another request",
-        429: "The user already has as many imports running as allowed (Retry-After)",
+        429: "Too much at once for this user: as many imports running, or uncached queries waiting, as allowed, or their query CPU budget used up for now (Retry-After says when to ask again)",
         500: "An internal error; for a job, the job failed (detail says why)",
         503: "Not ready: a read model is rebuilding or behind the allowed lag, or the server runs as many imports as allowed (Retry-After)",
     ]
