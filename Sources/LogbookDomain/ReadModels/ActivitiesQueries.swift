@@ -81,7 +81,8 @@ extension ActivitiesReadModel {
         var after: ActivityListKey?
         if let cursor {
             let parts = cursor.split(separator: "~", maxSplits: 1)
-            guard parts.count == 2, let instant = Int64(parts[0]) else {
+            // Int64.min has no negation to store it by (keys hold instants negated, newest first).
+            guard parts.count == 2, let instant = Int64(parts[0]), instant != .min else {
                 throw .invalidArgument(name: "cursor", reason: "not a cursor of this list")
             }
             after = ActivityListKey(user, instant, String(parts[1]))
@@ -90,21 +91,26 @@ extension ActivitiesReadModel {
         var found: [ActivityRecord] = []
         var last: ActivityListKey?
         do {
-            let first = after ?? ActivityListKey(user, .max, "")
-            for (key, _) in try list.records(in: first...ActivityListKey(user, .min, "\u{10FFFF}"), txn) where key != after {
-                guard let record = try workouts.get(WorkoutKey(key.workoutId), txn) else { continue }
-                if let type = filter.type, record.activityType != type { continue }
-                if let from = filter.from, record.date < from { continue }
-                if let to = filter.to, record.date > to { continue }
+            let (newest, oldest) = Self.instants(from: filter.from, to: filter.to)
+            var first = ActivityListKey(user, newest ?? .max, "")
+            if let after, first < after { first = after }
+            var matched: [ActivityRecord] = []
+            try forEachCounted(user: user, from: first, oldest: oldest, txn) { key, record in
+                if key == after { return true }
+                if let type = filter.type, record.activityType != type { return true }
+                if let from = filter.from, record.date < from { return true }
+                if let to = filter.to, record.date > to { return true }
                 if let needle {
                     let inTitle = record.title?.lowercased().contains(needle) ?? false
                     let inNotes = record.notes?.lowercased().contains(needle) ?? false
-                    if !inTitle && !inNotes { continue }
+                    if !inTitle && !inNotes { return true }
                 }
-                if found.count == limit { break }
-                found.append(try grouped(record, txn))
+                if matched.count == limit { return false }
+                matched.append(record)
                 last = key
+                return true
             }
+            found = try matched.map { try grouped($0, txn) }
         } catch {
             throw .storage("\(error)")
         }
@@ -125,17 +131,42 @@ extension ActivitiesReadModel {
         return record
     }
 
-    /// Every counted workout of `user` (newest first).
-    mutating func counted(user: String, _ txn: (any TableReader)?) throws -> [ActivityRecord] {
-        try list.records(in: ActivityListKey(user, .max, "")...ActivityListKey(user, .min, "\u{10FFFF}"), txn).compactMap { key, _ in
-            try workouts.get(WorkoutKey(key.workoutId), txn)
+    /// Calls `body` with `user`'s counted workouts, newest first, from `start` (a list key) on,
+    /// until it returns false or the workouts started before `oldest` (an instant) are reached:
+    /// read one at a time, so a query costs the span it reads, not the user's whole list.
+    func forEachCounted(
+        user: String, from start: ActivityListKey, oldest: Int64? = nil, _ txn: (any TableReader)?,
+        _ body: (ActivityListKey, ActivityRecord) throws -> Bool
+    ) throws {
+        try list.forEach(from: start, txn) { key, _ in
+            guard key.user.utf8.elementsEqual(user.utf8) else { return false }
+            if let oldest, key.startInstant < oldest { return false }
+            guard let record = try workouts.peek(WorkoutKey(key.workoutId), txn) else { return true }
+            return try body(key, record)
         }
+    }
+
+    /// The instants between which workouts whose local date lies in `from` … `to` started (a local
+    /// date's offset is at most 18 hours either way): the newest bound to start reading at and
+    /// the oldest to stop at (nil: unbounded).
+    static func instants(from: CivilDate?, to: CivilDate?) -> (newest: Int64?, oldest: Int64?) {
+        let day: Int64 = 86_400_000_000, margin: Int64 = 18 * 3_600_000_000
+        func start(_ date: CivilDate) -> Int64 { Int64(date.daysSinceEpoch).multipliedReportingOverflow(by: day).partialValue }
+        return (to.map { start($0.adding(days: 1)) &+ margin }, from.map { start($0) &- margin })
     }
 
     /// The active days of a month.
     mutating func calendar(user: String, year: Int, month: Int, _ txn: (any TableReader)?) throws -> MonthCalendar {
         var days: [CivilDate: MonthCalendar.Day] = [:]
-        for record in try counted(user: user, txn) where record.date.year == year && record.date.month == month {
+        var records: [ActivityRecord] = []
+        if let first = CivilDate(year: year, month: month, day: 1) {
+            let (newest, oldest) = Self.instants(from: first, to: first.adding(days: CivilDate.daysIn(month: month, year: year) - 1))
+            try forEachCounted(user: user, from: ActivityListKey(user, newest ?? .max, ""), oldest: oldest, txn) { _, record in
+                records.append(record)
+                return true
+            }
+        }
+        for record in records where record.date.year == year && record.date.month == month {
             var day = days[record.date] ?? MonthCalendar.Day(date: record.date, workouts: 0, movingSeconds: 0, types: [])
             day.workouts += 1
             day.movingSeconds += record.movingSeconds
@@ -156,7 +187,13 @@ extension ActivitiesReadModel {
         var byType = Array(repeating: ActivityTotals(), count: ActivityType.allCases.count)
         var paceDistance = 0
         var paceSeconds = 0
-        for record in try counted(user: user, txn) where record.date >= from && record.date <= today {
+        var records: [ActivityRecord] = []
+        let (newest, oldest) = Self.instants(from: from, to: today)
+        try forEachCounted(user: user, from: ActivityListKey(user, newest ?? .max, ""), oldest: oldest, txn) { _, record in
+            records.append(record)
+            return true
+        }
+        for record in records where record.date >= from && record.date <= today {
             let index = ActivityType.allCases.firstIndex(of: record.activityType)!
             byType[index].add(ActivityTotals(workouts: 1, distanceMeters: record.distanceMeters, movingSeconds: record.movingSeconds))
             if record.activityType.usesPace {
