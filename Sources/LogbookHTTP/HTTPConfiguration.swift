@@ -30,6 +30,9 @@ public struct HTTPConfiguration: Sendable {
     /// Where `POST /admin/backup` writes: each backup into a new directory under it. nil: the
     /// route answers 409 (backups are then made with `logbook backup`).
     public var backupDirectory: String?
+    /// Server-Sent Events subscriptions one caller may hold at once (each catches up from the log
+    /// on its own); more get 429.
+    public var maxSubscriptionsPerCaller = 4
     /// How long a quiet Server-Sent Events subscription waits before a keep-alive comment.
     public var sseKeepAlive: Duration = .seconds(15)
     /// How webhooks retry and what they may hold (``WebhookPolicy``).

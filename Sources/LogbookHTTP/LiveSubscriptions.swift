@@ -1,3 +1,4 @@
+import EventLog
 import Synchronization
 
 /// The Server-Sent Events subscriptions this server is streaming, and how far each has been
@@ -7,9 +8,47 @@ final class LiveSubscriptions: Sendable {
     private struct State {
         var nextId: UInt64 = 0
         var positions: [UInt64: UInt64] = [:]
+        /// Subscriptions each caller holds (by user id, as bytes).
+        var held: [BytewiseString: Int] = [:]
     }
 
     private let state = Mutex(State())
+    /// The most subscriptions one caller may hold at once (each catches up from the log on its own).
+    let maxPerCaller: Int
+
+    init(maxPerCaller: Int = 4) { self.maxPerCaller = maxPerCaller }
+
+    /// A subscription slot of one caller, given back when the last reference to it goes (the
+    /// response body that streams, whether it ran or was dropped unsent).
+    final class Slot: Sendable {
+        private let owner: LiveSubscriptions
+        private let caller: BytewiseString
+
+        fileprivate init(owner: LiveSubscriptions, caller: BytewiseString) {
+            self.owner = owner
+            self.caller = caller
+        }
+
+        deinit { owner.release(caller) }
+    }
+
+    /// A slot for `caller`, or nil when they already hold ``maxPerCaller`` subscriptions.
+    func reserve(for caller: String) -> Slot? {
+        let key = BytewiseString(caller)
+        let taken = state.withLock { state -> Bool in
+            guard state.held[key, default: 0] < maxPerCaller else { return false }
+            state.held[key, default: 0] += 1
+            return true
+        }
+        return taken ? Slot(owner: self, caller: key) : nil
+    }
+
+    fileprivate func release(_ caller: BytewiseString) {
+        state.withLock { state in
+            let left = state.held[caller, default: 1] - 1
+            state.held[caller] = left > 0 ? left : nil
+        }
+    }
 
     /// Starts tracking a subscription standing at `position`; returns its ticket.
     func register(at position: UInt64) -> UInt64 {

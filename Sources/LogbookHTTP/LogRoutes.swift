@@ -27,13 +27,13 @@ struct LogRoutes<Context: LogbookRouteContext> {
         group.route(.get, "log", "The whole log, filtered (administrators)", query: WholeLogQuery.self,
                     statuses: Statuses.admin, responses: [200: LogPages.log], administrators: true, catalog: catalog) { try await wholeLog($0, $1, $2) }
         group.route(.get, "log/subscribe", "Live subscription as Server-Sent Events, resuming after Last-Event-ID (administrators)",
-                    query: SubscriptionQuery.self, statuses: Statuses.admin, administrators: true, catalog: catalog) { _, context, query in
-            try await subscribe(query, subject: nil, until: context.identity?.expires)
+                    query: SubscriptionQuery.self, statuses: Statuses.admin + [429], administrators: true, catalog: catalog) { _, context, query in
+            try await subscribe(query, subject: nil, caller: context.identity?.user ?? "", until: context.identity?.expires)
         }
         group.route(.get, "users/{user}/events/subscribe", "The user's own events live as Server-Sent Events, resuming after Last-Event-ID",
                     query: UserSubscriptionQuery.self, statuses: Statuses.read, catalog: catalog) { _, context, query in
             let user = try context.path("user")
-            return try await subscribe(query.subscription, subject: user, until: context.identity?.expires)
+            return try await subscribe(query.subscription, subject: user, caller: user, until: context.identity?.expires)
         }
     }
 
@@ -100,8 +100,16 @@ struct LogRoutes<Context: LogbookRouteContext> {
     /// subscriptions an id-only frame moves the client's resume point past what was scanned.
     /// With `?limit=N` the stream ends after N events (for clients that read in batches). With a
     /// `subject`, only that user's events are sent (the others move the resume point). The stream
-    /// ends when the caller's token expires (`until`).
-    private func subscribe(_ query: SubscriptionQuery, subject: String?, until expires: Date?) async throws -> Response {
+    /// ends when the caller's token expires (`until`). A caller (the user subscribed to, or the
+    /// administrator) holds at most ``LiveSubscriptions/maxPerCaller`` at once: each catches up
+    /// from the log on its own, so more are refused with 429.
+    private func subscribe(_ query: SubscriptionQuery, subject: String?, caller: String, until expires: Date?) async throws -> Response {
+        guard let slot = live.reserve(for: caller) else {
+            var problem = Problem(.tooManyRequests, type: "/problems/too-many-subscriptions", title: "Too many subscriptions",
+                                  detail: "\(caller) already holds \(live.maxPerCaller) event streams, as many as allowed: close one first")
+            problem.retryAfterSeconds = 5
+            throw problem
+        }
         let after = query.after
         var chosen = query.filter
         chosen.subject = subject
@@ -114,6 +122,8 @@ struct LogRoutes<Context: LogbookRouteContext> {
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            // Held while the stream runs; given back when the body ends or is dropped.
+            withExtendedLifetime(slot) {}
             try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
             try await SSEPump(
                 logbook: logbook, after: after, filter: filter, keepAlive: keepAlive, limit: limit, live: live, expires: expires).run(into: &writer)
