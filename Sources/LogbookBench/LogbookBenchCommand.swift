@@ -9,5 +9,6 @@ struct LogbookBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logbook-bench",
         abstract: "Run a benchmark and print its results as JSON (build with -c release).",
-        subcommands: [LogBenchCommand.self, ReadModelsBenchCommand.self, ImportBenchCommand.self, WireBenchCommand.self, WebhookBenchCommand.self])
+        subcommands: [LogBenchCommand.self, ReadModelsBenchCommand.self, ImportBenchCommand.self, WireBenchCommand.self, WebhookBenchCommand.self,
+                      HostileBenchCommand.self])
 }
