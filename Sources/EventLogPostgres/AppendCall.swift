@@ -3,39 +3,41 @@ import Foundation
 import NIOCore
 import PostgresNIO
 
-/// One call of the SQL function `logbook.append`: a batch of independent appends, each with an
-/// optional checkpoint, sent as column arrays in one round trip and committed in one transaction.
+/// One commit of a batch of independent appends, each with an optional checkpoint and an optional
+/// answer to keep: calls of the SQL function `logbook.append` (one round trip each, the column
+/// arrays of many requests), in one transaction (see ``AppendTransaction``).
 struct AppendCall {
     struct Item {
         var request: AppendRequest
         var checkpoint: Checkpoint?
+        /// A keyed request's answer, kept in the same commit (``SharedLog/append(batch:keeping:)``).
+        var keep: AnswerToKeep? = nil
     }
 
     let items: [Item]
     let recordedAt: Timestamp
 
-    /// Runs the call on `client`; one result per item, in order. Items that repeat an event id
-    /// of an earlier item go in a later call (the SQL function needs each id once per call), so
-    /// a retry in the same group commit sees what the first one wrote.
-    func run(on client: PostgresClient) async throws -> [Result<AppendResult, EventStoreError>] {
-        var results: [Result<AppendResult, EventStoreError>] = []
+    /// The items in calls of the SQL function: items that repeat an event id of an earlier item
+    /// go in a later call (the function needs each id once per call), so a retry in the same
+    /// group commit sees what the first one wrote (the calls share one transaction).
+    var parts: [ArraySlice<Item>] {
+        var parts: [ArraySlice<Item>] = []
         var start = 0
         var ids = Set<UUID>()
         for (index, item) in items.enumerated() {
             if item.request.events.contains(where: { ids.contains($0.eventId) }) {
-                results += try await call(items[start..<index], on: client)
+                parts.append(items[start..<index])
                 start = index
                 ids.removeAll(keepingCapacity: true)
             }
             for event in item.request.events { ids.insert(event.eventId) }
         }
-        results += try await call(items[start...], on: client)
-        return results
+        if start < items.count { parts.append(items[start...]) }
+        return parts
     }
 
-    private func call(_ items: ArraySlice<AppendCall.Item>, on client: PostgresClient) async throws -> [Result<AppendResult, EventStoreError>] {
-        guard !items.isEmpty else { return [] }
-        let items = Array(items)
+    /// The query calling `logbook.append` for `items`: one row of arrays, one entry per request.
+    func query(_ items: ArraySlice<Item>) -> PostgresQuery {
         var rStream: [String] = [], rExpected: [Int64] = [], rCount: [Int32] = []
         var rSubject: [String] = [], rSubjectLast: [Int64] = []
         var rCheckpoint: [String] = [], rCheckpointPosition: [Int64] = [], rCheckpointData: [ByteBuffer] = []
@@ -63,18 +65,23 @@ struct AppendCall {
                 e.append(stream: request.stream, header: event.header, recordedAt: recorded, metadata: event.metadata, payload: event.payload)
             }
         }
-        let query: PostgresQuery = """
+        return """
             SELECT outcomes, first_positions, last_positions, stream_versions, event_indexes, other_streams, \
             other_positions, details FROM logbook.append(\(rStream), \(rExpected), \(rCount), \(rSubject), \(rSubjectLast), \
             \(rCheckpoint), \(rCheckpointPosition), \(rCheckpointData), \(eRequest), \(eOrdinal), \(e.ids), \(e.types), \(e.schemas), \
             \(e.subjects), \(e.occurred), \(e.occurredOffsets), \(e.recorded), \(e.recordedOffsets), \(e.correlations), \(e.causations), \
             \(e.metadata), \(e.payloads), \(e.checksums))
             """
+    }
+
+    /// The results of `items` from the function's answer, `rows`.
+    static func results(_ rows: [PostgresRow], for items: ArraySlice<Item>) throws -> [Result<AppendResult, EventStoreError>] {
         // One row of arrays, one entry per request (see the function's comment for the sentinels).
         var answer: ([Int16], [Int64], [Int64], [Int64], [Int32], [String], [Int64], [Int64])?
-        for try await row in try await client.query(query) {
+        for row in rows {
             answer = try row.decode(([Int16], [Int64], [Int64], [Int64], [Int32], [String], [Int64], [Int64]).self)
         }
+        let items = Array(items)
         guard let (outcomes, firsts, lasts, versions, eventIndexes, otherStreams, otherPositions, details) = answer,
               [firsts.count, lasts.count, versions.count, eventIndexes.count, otherStreams.count, otherPositions.count, details.count]
                 .allSatisfy({ $0 == outcomes.count }), outcomes.count == items.count else {

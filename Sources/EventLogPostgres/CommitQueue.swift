@@ -9,7 +9,7 @@ import Synchronization
 /// a backlog of bulk appends builds up, up to ``PostgresLogConfiguration/commitsInFlight``
 /// drainers run: while one commit holds the head row, the next is already on its way.
 final class CommitQueue: Sendable {
-    typealias Results = [Result<AppendResult, EventStoreError>]
+    typealias Results = [KeepingAppendResult]
 
     private struct Entry {
         let items: [AppendCall.Item]

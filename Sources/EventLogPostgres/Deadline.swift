@@ -4,8 +4,13 @@ import Synchronization
 /// Runs `body`, but gives up after `timeout` with ``EventStoreError/Code/unavailable``: while
 /// PostgreSQL is down a connection request can wait for a long time, and callers (an HTTP
 /// request, a command) must fail fast instead. The abandoned work is cancelled.
+///
+/// A write passes `gate`: until it sends its COMMIT the deadline (or the caller's cancellation)
+/// abandons it as any work, and the write rolls back; once the COMMIT is on its way only
+/// PostgreSQL knows whether it commits, so the deadline no longer answers for it and the caller
+/// waits for the write's own answer (which bounds its wait for the commit itself).
 func withDeadline<T: Sendable>(
-    _ timeout: Duration, _ what: String, _ body: @escaping @Sendable () async throws -> T
+    _ timeout: Duration, _ what: String, gate: CommitGate? = nil, _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let race = DeadlineRace<T>()
     return try await withTaskCancellationHandler {
@@ -16,14 +21,40 @@ func withDeadline<T: Sendable>(
             }
             let timer = Task {
                 try? await Task.sleep(for: timeout)
-                if !Task.isCancelled {
+                if !Task.isCancelled, gate?.abandon() ?? true {
                     race.finish(.failure(EventStoreError.unavailable("PostgreSQL did not answer within \(timeout) (\(what))")))
                 }
             }
             race.track(work: work, timer: timer)
         }
     } onCancel: {
-        race.finish(.failure(CancellationError()))
+        if gate?.abandon() ?? true { race.finish(.failure(CancellationError())) }
+    }
+}
+
+/// Whether a write may still be abandoned: until it sends its COMMIT, a deadline may give it up
+/// (it then rolls back instead of committing); from then on, nothing but PostgreSQL's answer
+/// (or its silence, which the write bounds itself) ends it.
+final class CommitGate: Sendable {
+    private enum Phase { case working, abandoned, committing }
+    private let phase = Mutex(Phase.working)
+
+    /// Called by the write before it sends COMMIT: false if it was abandoned (roll back instead).
+    func enterCommit() -> Bool {
+        phase.withLock { phase in
+            guard phase == .working else { return false }
+            phase = .committing
+            return true
+        }
+    }
+
+    /// Called by the deadline: true if the write is abandoned now (or was), false if it commits.
+    func abandon() -> Bool {
+        phase.withLock { phase in
+            guard phase != .committing else { return false }
+            phase = .abandoned
+            return true
+        }
     }
 }
 

@@ -14,8 +14,7 @@ extension PostgresEventStore: SnapshotLog {
         let logger = configuration.logger
         return try await inTransaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
             var head: Int64 = 0
-            for try await position in try await connection.query("SELECT position FROM logbook.head WHERE id", logger: logger)
-                .decode(Int64.self) { head = position }
+            for row in try await connection.rows("SELECT position FROM logbook.head WHERE id", logger: logger) { head = try row.decode(Int64.self) }
             return try await body(PostgresSnapshotReader(connection: connection, logger: logger, head: Position(UInt64(max(head, 0)))))
         }
     }
@@ -29,9 +28,8 @@ extension PostgresEventStore: SnapshotLog {
                 SELECT h.position, (SELECT count(*) FROM logbook.events), (SELECT count(*) FROM logbook.checkpoints), \
                 (SELECT count(*) FROM logbook.request_keys), (SELECT count(*) FROM logbook.user_keys) FROM logbook.head h WHERE h.id FOR UPDATE
                 """
-            for try await (head, events, checkpoints, answers, keys) in try await connection.query(query, logger: logger)
-                .decode((Int64, Int64, Int64, Int64, Int64).self)
-            {
+            for row in try await connection.rows(query, logger: logger) {
+                let (head, events, checkpoints, answers, keys) = try row.decode((Int64, Int64, Int64, Int64, Int64).self)
                 guard head == 0, events == 0, checkpoints == 0, answers == 0, keys == 0 else {
                     throw EventStoreError.storage(
                         "the target log is not empty (head \(head), \(events) events, \(checkpoints) checkpoints, \(answers) kept answers, "
@@ -52,8 +50,9 @@ extension PostgresEventStore: SnapshotLog {
         let expected = Int64(clamping: head.rawValue)
         try await inTransaction("BEGIN") { connection in
             var current: Int64 = -1
-            for try await position in try await connection.query("SELECT position FROM logbook.head WHERE id FOR UPDATE", logger: logger)
-                .decode(Int64.self) { current = position }
+            for row in try await connection.rows("SELECT position FROM logbook.head WHERE id FOR UPDATE", logger: logger) {
+                current = try row.decode(Int64.self)
+            }
             guard current == expected else {
                 throw EventStoreError.storage(
                     "the restored log's head is \(current), not \(expected): something appended after the restore, so it is kept")
@@ -62,7 +61,7 @@ extension PostgresEventStore: SnapshotLog {
             // commits): one that did would have to rebuild its read models after this.
             for statement in ["DELETE FROM logbook.events", "DELETE FROM logbook.checkpoints", "DELETE FROM logbook.request_keys",
                               "DELETE FROM logbook.user_keys", "DELETE FROM logbook.settings", "UPDATE logbook.head SET position = 0 WHERE id"] {
-                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                try await connection.rows(PostgresQuery(unsafeSQL: statement), logger: logger)
             }
         }
     }
@@ -75,14 +74,14 @@ extension PostgresEventStore: SnapshotLog {
         let logger = configuration.logger
         do {
             return try await client.withConnection { connection in
-                try await connection.query(PostgresQuery(unsafeSQL: begin), logger: logger)
+                try await connection.rows(PostgresQuery(unsafeSQL: begin), logger: logger)
                 do {
                     let result = try await body(connection)
-                    try await connection.query("COMMIT", logger: logger)
+                    try await connection.rows("COMMIT", logger: logger)
                     return result
                 } catch {
                     do {
-                        try await connection.query("ROLLBACK", logger: logger)
+                        try await connection.rows("ROLLBACK", logger: logger)
                     } catch {
                         // Still inside the transaction, perhaps holding the head's lock: never back to the pool.
                         try? await connection.close()
@@ -127,8 +126,9 @@ extension PostgresEventStore: SnapshotLog {
         var bindings = PostgresBindings()
         bindings.append(Int64(clamping: head.rawValue))
         var digest = ""
-        for try await hex in try await connection.query(PostgresQuery(unsafeSQL: rowsDigestSQL, binds: bindings), logger: logger)
-            .decode(String.self) { digest = hex }
+        for row in try await connection.rows(PostgresQuery(unsafeSQL: rowsDigestSQL, binds: bindings), logger: logger) {
+            digest = try row.decode(String.self)
+        }
         return digest
     }
 }
@@ -146,7 +146,7 @@ struct PostgresSnapshotReader: LogSnapshotReader {
             ORDER BY position LIMIT \(count)
             """
         var events: [RecordedEvent] = []
-        for try await row in try await connection.query(query, logger: logger) { events.append(try EventRow.decode(row)) }
+        for row in try await connection.rows(query, logger: logger) { events.append(try EventRow.decode(row)) }
         return events
     }
 
@@ -157,7 +157,8 @@ struct PostgresSnapshotReader: LogSnapshotReader {
             ORDER BY name COLLATE "C" LIMIT \(count)
             """
         var checkpoints: [Checkpoint] = []
-        for try await (name, position, data) in try await connection.query(query, logger: logger).decode((String, Int64, ByteBuffer).self) {
+        for row in try await connection.rows(query, logger: logger) {
+            let (name, position, data) = try row.decode((String, Int64, ByteBuffer).self)
             checkpoints.append(Checkpoint(name: name, position: Position(UInt64(max(position, 0))), data: Array(data.readableBytesView)))
         }
         return checkpoints
@@ -170,9 +171,8 @@ struct PostgresSnapshotReader: LogSnapshotReader {
             ORDER BY key LIMIT \(count)
             """
         var answers: [KeyedAnswer] = []
-        for try await (key, stored, fingerprint, status, tag, body)
-            in try await connection.query(query, logger: logger).decode((ByteBuffer, Int64, ByteBuffer, Int32, String?, ByteBuffer).self)
-        {
+        for row in try await connection.rows(query, logger: logger) {
+            let (key, stored, fingerprint, status, tag, body) = try row.decode((ByteBuffer, Int64, ByteBuffer, Int32, String?, ByteBuffer).self)
             answers.append(KeyedAnswer(
                 key: Array(key.readableBytesView),
                 answer: KeptAnswer(
@@ -188,8 +188,9 @@ struct PostgresSnapshotReader: LogSnapshotReader {
 
     func payloadFormat() async throws -> String? {
         var format: String?
-        for try await value in try await connection.query("SELECT value FROM logbook.settings WHERE name = 'payloads'", logger: logger)
-            .decode(String.self) { format = value }
+        for row in try await connection.rows("SELECT value FROM logbook.settings WHERE name = 'payloads'", logger: logger) {
+            format = try row.decode(String.self)
+        }
         return format
     }
 
@@ -199,7 +200,8 @@ struct PostgresSnapshotReader: LogSnapshotReader {
             SELECT user_id, key, erasing FROM logbook.user_keys WHERE user_id > \(user) ORDER BY user_id LIMIT \(count)
             """
         var rows: [UserKeyRow] = []
-        for try await (user, key, erasing) in try await connection.query(query, logger: logger).decode((String, ByteBuffer?, Bool).self) {
+        for row in try await connection.rows(query, logger: logger) {
+            let (user, key, erasing) = try row.decode((String, ByteBuffer?, Bool).self)
             rows.append(UserKeyRow(user: user, key: key.map { .key(Array($0.readableBytesView)) } ?? .erased, erasing: erasing))
         }
         return rows
@@ -261,7 +263,7 @@ final class PostgresLogLoader: LogLoader {
                    AS u(position, stream, version, id, type, schema, subject, occurred, occurred_offset, recorded, recorded_offset,
                         correlation, causation, metadata, payload, checksum)
             """
-        try await connection.query(query, logger: logger)
+        try await connection.rows(query, logger: logger)
         state.withLock { $0.next = expected }
     }
 
@@ -269,7 +271,7 @@ final class PostgresLogLoader: LogLoader {
         for checkpoint in checkpoints {
             if let problem = limits.problem(with: checkpoint) { throw problem }
             let (name, position, data) = (checkpoint.name, Int64(clamping: checkpoint.position.rawValue), ByteBuffer(bytes: checkpoint.data))
-            try await connection.query(
+            try await connection.rows(
                 "INSERT INTO logbook.checkpoints (name, position, data) VALUES (\(name), \(position), \(data))", logger: logger)
         }
     }
@@ -286,7 +288,7 @@ final class PostgresLogLoader: LogLoader {
             }
             let (key, fingerprint, body) = (ByteBuffer(bytes: keyed.key), ByteBuffer(bytes: answer.fingerprint), ByteBuffer(bytes: answer.body))
             let (stored, status, tag) = (answer.keptAt, Int32(answer.status), answer.entityTag)
-            try await connection.query("""
+            try await connection.rows("""
                 INSERT INTO logbook.request_keys (key, stored_us, fingerprint, status, entity_tag, body) \
                 VALUES (\(key), \(stored), \(fingerprint), \(status), \(tag), \(body))
                 """, logger: logger)
@@ -312,29 +314,28 @@ final class PostgresLogLoader: LogLoader {
                 erasing.append(false)
             }
         }
-        try await connection.query("""
+        try await connection.rows("""
             INSERT INTO logbook.user_keys (user_id, key, erasing) \
             SELECT u, nullif(k, ''::bytea), e FROM unnest(\(users)::text[], \(values)::bytea[], \(erasing)::boolean[]) AS r(u, k, e)
             """, logger: logger)
     }
 
     func recordPayloadFormat(_ format: String) async throws {
-        try await connection.query("""
+        try await connection.rows("""
             INSERT INTO logbook.settings (name, value) VALUES ('payloads', \(format)) ON CONFLICT (name) DO UPDATE SET value = excluded.value
             """, logger: logger)
     }
 
     func finish(head: Position) async throws -> LoadedLog {
         let value = Int64(clamping: head.rawValue)
-        try await connection.query("UPDATE logbook.head SET position = \(value) WHERE id", logger: logger)
+        try await connection.rows("UPDATE logbook.head SET position = \(value) WHERE id", logger: logger)
         var loaded = LoadedLog(head: head, events: 0, checkpoints: 0, keptAnswers: 0, rowsDigest: "")
         let query: PostgresQuery = """
             SELECT (SELECT count(*) FROM logbook.events), (SELECT coalesce(max(position), 0) FROM logbook.events), \
             (SELECT count(*) FROM logbook.checkpoints), (SELECT count(*) FROM logbook.request_keys), (SELECT count(*) FROM logbook.user_keys)
             """
-        for try await (events, last, checkpoints, answers, keys) in try await connection.query(query, logger: logger)
-            .decode((Int64, Int64, Int64, Int64, Int64).self)
-        {
+        for row in try await connection.rows(query, logger: logger) {
+            let (events, last, checkpoints, answers, keys) = try row.decode((Int64, Int64, Int64, Int64, Int64).self)
             guard events == last, last == value else {
                 throw EventStoreError.storage("the loaded log holds \(events) events up to position \(last), not 1 through \(value)")
             }
@@ -344,7 +345,7 @@ final class PostgresLogLoader: LogLoader {
             loaded.userKeys = Int(keys)
         }
         loaded.rowsDigest = try await PostgresEventStore.rowsDigest(connection, through: head, logger: logger)
-        try await connection.query("SELECT pg_notify('logbook_head', \(String(value)))", logger: logger)
+        try await connection.rows("SELECT pg_notify('logbook_head', \(String(value)))", logger: logger)
         state.withLock { $0.finished = true }
         return loaded
     }

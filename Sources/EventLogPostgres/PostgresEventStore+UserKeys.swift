@@ -11,16 +11,16 @@ extension PostgresEventStore {
         guard !proposed.isEmpty, proposed.utf8.count <= 64, !proposed.utf8.contains(0) else {
             throw EventStoreError.invalidCheckpoint(name: "payloads", reason: "a payload format is 1 to 64 bytes without NUL")
         }
-        return try await operation("read how the log keeps payloads") { client in
+        return try await write("read how the log keeps payloads") { transaction in
             // The first server to open the log records it; a log with events already keeps plaintext.
-            try await client.query("""
+            try await transaction.rows("""
                 INSERT INTO logbook.settings (name, value) \
                 SELECT 'payloads', CASE WHEN EXISTS (SELECT 1 FROM logbook.events) THEN 'plaintext' ELSE \(proposed) END \
                 ON CONFLICT (name) DO NOTHING
                 """)
             var format: String?
-            for try await value in try await client.query("SELECT value FROM logbook.settings WHERE name = 'payloads'").decode(String.self) {
-                format = value
+            for row in try await transaction.rows("SELECT value FROM logbook.settings WHERE name = 'payloads'") {
+                format = try row.decode(String.self)
             }
             guard let format else { throw EventStoreError.storage("logbook.settings has no payload format after recording one") }
             return format
@@ -30,7 +30,7 @@ extension PostgresEventStore {
     public func userKeys(of users: [String]) async throws -> [String: StoredUserKey] {
         let users = try Self.checkedUsers(users)
         guard !users.isEmpty else { return [:] }
-        return try await operation("read users' keys") { client in try await Self.readKeys(users, client) }
+        return try await operation("read users' keys") { client in try await Self.readKeys(users) { try await client.rows($0) } }
     }
 
     public func makeUserKeys(_ keys: [String: [UInt8]]) async throws -> [String: StoredUserKey] {
@@ -41,19 +41,19 @@ extension PostgresEventStore {
         }
         // In byte order, so two servers making overlapping keys take the rows' locks in one order.
         let values = users.map { ByteBuffer(bytes: keys[$0]!) }
-        return try await operation("make users' keys") { client in
-            try await client.query("""
+        return try await write("make users' keys") { transaction in
+            try await transaction.rows("""
                 INSERT INTO logbook.user_keys (user_id, key) SELECT * FROM unnest(\(users)::text[], \(values)::bytea[]) \
                 ON CONFLICT (user_id) DO NOTHING
                 """)
-            return try await Self.readKeys(users, client)
+            return try await Self.readKeys(users) { try await transaction.rows($0) }
         }
     }
 
     public func beginErasing(_ user: String) async throws {
         let user = try Self.checkedUsers([user])[0]
-        try await operation("begin an erasure") { client in
-            try await client.query("UPDATE logbook.user_keys SET erasing = true WHERE user_id = \(user) AND key IS NOT NULL")
+        try await write("begin an erasure") { transaction in
+            try await transaction.rows("UPDATE logbook.user_keys SET erasing = true WHERE user_id = \(user) AND key IS NOT NULL")
             return ()
         }
     }
@@ -61,7 +61,7 @@ extension PostgresEventStore {
     @discardableResult
     public func destroyUserKey(_ user: String) async throws -> Bool {
         let user = try Self.checkedUsers([user])[0]
-        let destroyed = try await operation("destroy a user's key") { client in
+        let destroyed = try await write("destroy a user's key") { transaction in
             // The tombstone records, in its own transaction, that the table's rewrite is owed.
             let query: PostgresQuery = """
                 UPDATE logbook.user_keys k SET key = NULL, erasing = false, compaction_owed = k.compaction_owed OR old.held \
@@ -69,10 +69,10 @@ extension PostgresEventStore {
                 WHERE k.user_id = old.user_id RETURNING old.held
                 """
             var held: Bool?
-            for try await value in try await client.query(query).decode(Bool.self) { held = value }
+            for row in try await transaction.rows(query) { held = try row.decode(Bool.self) }
             if held == nil {
                 // A user who never had a key: the tombstone still refuses everything new for them.
-                try await client.query("INSERT INTO logbook.user_keys (user_id, key) VALUES (\(user), NULL) ON CONFLICT (user_id) DO UPDATE SET key = NULL")
+                try await transaction.rows("INSERT INTO logbook.user_keys (user_id, key) VALUES (\(user), NULL) ON CONFLICT (user_id) DO UPDATE SET key = NULL")
             }
             return held == true
         }
@@ -87,7 +87,7 @@ extension PostgresEventStore {
     /// snapshot from before the newest owed destruction when the rewrite began (such a snapshot —
     /// a backup's, say — keeps the old row in the new file): else the next call makes it again.
     public func finishOwedKeyCompaction() async throws {
-        try await operation("compact the users' keys") { client in
+        let (owed, quiet) = try await operation("compact the users' keys") { client in
             var owed: [String] = []
             var quiet = false
             let query: PostgresQuery = """
@@ -95,15 +95,15 @@ extension PostgresEventStore {
                    AND pid <> pg_backend_pid() AND backend_xmin IS NOT NULL AND age(backend_xmin) >= min(age(k.xmin))) \
                   FROM logbook.user_keys k WHERE compaction_owed HAVING count(*) > 0
                 """
-            for try await (users, none) in try await client.query(query).decode(([String], Bool).self) {
-                owed = users
-                quiet = none
-            }
-            guard !owed.isEmpty else { return () }
-            try await client.query("VACUUM FULL logbook.user_keys")
-            if quiet {
-                try await client.query("UPDATE logbook.user_keys SET compaction_owed = false WHERE user_id = ANY(\(owed)::text[])")
-            }
+            for row in try await client.rows(query) { (owed, quiet) = try row.decode(([String], Bool).self) }
+            guard !owed.isEmpty else { return (owed: owed, quiet: quiet) }
+            // VACUUM runs outside any transaction and commits before it answers.
+            try await client.rows("VACUUM FULL logbook.user_keys")
+            return (owed: owed, quiet: quiet)
+        }
+        guard quiet, !owed.isEmpty else { return }
+        try await write("record the users' keys compacted") { transaction in
+            try await transaction.rows("UPDATE logbook.user_keys SET compaction_owed = false WHERE user_id = ANY(\(owed)::text[])")
             return ()
         }
     }
@@ -119,19 +119,21 @@ extension PostgresEventStore {
     private func users(_ what: String, where condition: String) async throws -> [String] {
         try await operation(what) { client in
             var users: [String] = []
-            for try await user in try await client.query("SELECT user_id FROM logbook.user_keys WHERE \(unescaped: condition) ORDER BY user_id")
-                .decode(String.self)
-            {
-                users.append(user)
+            for row in try await client.rows("SELECT user_id FROM logbook.user_keys WHERE \(unescaped: condition) ORDER BY user_id") {
+                users.append(try row.decode(String.self))
             }
             return users
         }
     }
 
-    private static func readKeys(_ users: [String], _ client: PostgresClient) async throws -> [String: StoredUserKey] {
+    /// The keys of `users`, read by `rows`.
+    private static func readKeys(
+        _ users: [String], _ rows: (PostgresQuery) async throws -> [PostgresRow]
+    ) async throws -> [String: StoredUserKey] {
         var found: [String: StoredUserKey] = [:]
         let query: PostgresQuery = "SELECT user_id, key FROM logbook.user_keys WHERE user_id = ANY(\(users)::text[])"
-        for try await (user, key) in try await client.query(query).decode((String, ByteBuffer?).self) {
+        for row in try await rows(query) {
+            let (user, key) = try row.decode((String, ByteBuffer?).self)
             if let key {
                 guard key.readableBytes == 32 else { throw EventStoreError.storage("the key of user \"\(user)\" in logbook.user_keys is not 32 bytes") }
                 found[user] = .key(Array(key.readableBytesView))

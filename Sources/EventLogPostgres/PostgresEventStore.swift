@@ -43,12 +43,13 @@ public final class PostgresEventStore: EventStore, Service {
         let watcher = self.watcher
         let clock = configuration.clock
         let timeout = configuration.operationTimeout
+        let logger = configuration.logger
         queue = CommitQueue(configuration: configuration) { items in
             let started = ContinuousClock.now
             let call = AppendCall(items: items, recordedAt: clock.now())
-            let results: [Result<AppendResult, EventStoreError>]
+            let results: [KeepingAppendResult]
             do {
-                results = try await withDeadline(timeout, "append") { try await call.run(on: client) }
+                results = try await AppendTransaction(call: call, client: client, timeout: timeout, logger: logger).run()
             } catch {
                 throw PostgresErrors.mapped(error)
             }
@@ -56,7 +57,7 @@ public final class PostgresEventStore: EventStore, Service {
             var written = 0
             var rejected = 0
             for (item, result) in zip(items, results) {
-                switch result {
+                switch result.result {
                 case .success(let result):
                     head = max(head, result.lastPosition.rawValue)
                     if !result.alreadyWritten { written += item.request.events.count }
@@ -103,11 +104,11 @@ public final class PostgresEventStore: EventStore, Service {
         let policy = configuration.schema
         try await operation("prepare the schema", timeout: configuration.prepareTimeout) { client in
             try await client.withTransaction(logger: logger) { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(7406224911)", logger: logger)
+                try await connection.rows("SELECT pg_advisory_xact_lock(7406224911)", logger: logger)
                 // Whether the schema's head table and migrations table exist.
                 var (head, recorded) = (false, false)
                 let probe: PostgresQuery = "SELECT to_regclass('logbook.head') IS NOT NULL, to_regclass('logbook.migrations') IS NOT NULL"
-                for try await value in try await connection.query(probe, logger: logger).decode((Bool, Bool).self) { (head, recorded) = value }
+                for row in try await connection.rows(probe, logger: logger) { (head, recorded) = try row.decode((Bool, Bool).self) }
                 if head && !recorded {
                     throw EventStoreError.storage(
                         "the database has a logbook schema this store did not make (no logbook.migrations): point Logbook at another database")
@@ -117,14 +118,15 @@ public final class PostgresEventStore: EventStore, Service {
                         throw EventStoreError.storage("the database holds no Logbook log (no logbook schema): check the URL's database")
                     }
                 } else {
-                    try await connection.query("CREATE SCHEMA IF NOT EXISTS logbook", logger: logger)
-                    try await connection.query(
+                    try await connection.rows("CREATE SCHEMA IF NOT EXISTS logbook", logger: logger)
+                    try await connection.rows(
                         "CREATE TABLE IF NOT EXISTS logbook.migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())",
                         logger: logger)
                 }
                 var applied = 0
-                for try await version in try await connection.query("SELECT coalesce(max(version), 0) FROM logbook.migrations", logger: logger)
-                    .decode(Int32.self) { applied = Int(version) }
+                for row in try await connection.rows("SELECT coalesce(max(version), 0) FROM logbook.migrations", logger: logger) {
+                    applied = Int(try row.decode(Int32.self))
+                }
                 if applied > LogSchema.currentVersion {
                     throw EventStoreError.storage(
                         "the database's log schema is version \(applied), newer than this build's \(LogSchema.currentVersion): upgrade Logbook")
@@ -137,11 +139,11 @@ public final class PostgresEventStore: EventStore, Service {
                 }
                 for migration in migrations where migration.version > applied {
                     for statement in migration.statements {
-                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                        try await connection.rows(PostgresQuery(unsafeSQL: statement), logger: logger)
                     }
                     let version = Int32(migration.version)
                     let name = migration.name
-                    try await connection.query("INSERT INTO logbook.migrations (version, name) VALUES (\(version), \(name))", logger: logger)
+                    try await connection.rows("INSERT INTO logbook.migrations (version, name) VALUES (\(version), \(name))", logger: logger)
                 }
             }
         }
@@ -190,7 +192,7 @@ public final class PostgresEventStore: EventStore, Service {
         }
     }
 
-    private var isClosed: Bool { lifecycle.withLock { $0.closed } }
+    var isClosed: Bool { lifecycle.withLock { $0.closed } }
 
     /// Runs `body` against the pool, bounded by the operation timeout, with errors mapped.
     func operation<T: Sendable>(
@@ -215,18 +217,24 @@ public final class PostgresEventStore: EventStore, Service {
         if let checkpoint, let problem = limits.problem(with: checkpoint) { throw problem }
         statistics?.enqueued(1)
         defer { statistics?.answered(1) }
-        return try await queue.submit([AppendCall.Item(request: request, checkpoint: checkpoint)])[0].get()
+        return try await queue.submit([AppendCall.Item(request: request, checkpoint: checkpoint)])[0].result.get()
     }
 
     public func append(batch requests: [AppendRequest]) async throws -> [Result<AppendResult, EventStoreError>] {
-        var results = [Result<AppendResult, EventStoreError>?](repeating: nil, count: requests.count)
+        try await append(batch: requests, keeping: []).map(\.result)
+    }
+
+    /// Appends `requests`, the answers `keeping` names kept in the same commit (missing entries
+    /// keep nothing); see ``SharedLog/append(batch:keeping:)``.
+    public func append(batch requests: [AppendRequest], keeping answers: [AnswerToKeep?]) async throws -> [KeepingAppendResult] {
+        var results = [KeepingAppendResult?](repeating: nil, count: requests.count)
         var items: [AppendCall.Item] = []
         var indices: [Int] = []
         for (index, request) in requests.enumerated() {
             if let problem = limits.problem(with: request) {
-                results[index] = .failure(problem)
+                results[index] = KeepingAppendResult(result: .failure(problem))
             } else {
-                items.append(AppendCall.Item(request: request, checkpoint: nil))
+                items.append(AppendCall.Item(request: request, checkpoint: nil, keep: answers.indices.contains(index) ? answers[index] : nil))
                 indices.append(index)
             }
         }
@@ -251,7 +259,8 @@ public final class PostgresEventStore: EventStore, Service {
         let found = try await operation("find events by id") { client in
             var found: [UUID: EventLocation] = [:]
             let query: PostgresQuery = "SELECT event_id, position, stream, stream_version FROM logbook.events WHERE event_id = ANY(\(ids))"
-            for try await (id, position, stream, version) in try await client.query(query).decode((UUID, Int64, String, Int64).self) {
+            for row in try await client.rows(query) {
+                let (id, position, stream, version) = try row.decode((UUID, Int64, String, Int64).self)
                 found[id] = EventLocation(position: Position(UInt64(position)), stream: stream, streamVersion: UInt64(version))
             }
             return found
@@ -272,7 +281,7 @@ public final class PostgresEventStore: EventStore, Service {
         try await operation("read a stream's version") { client in
             var version: UInt64?
             let query: PostgresQuery = "SELECT max(stream_version) FROM logbook.events WHERE stream = \(stream)"
-            for try await value in try await client.query(query).decode(Int64?.self) { version = value.map { UInt64($0) } }
+            for row in try await client.rows(query) { version = try row.decode(Int64?.self).map { UInt64($0) } }
             return version
         }
     }
@@ -313,7 +322,7 @@ public final class PostgresEventStore: EventStore, Service {
             }
             var head: Int64 = 0
             var events: [RecordedEvent] = []
-            for try await row in try await client.query(query) {
+            for row in try await client.rows(query) {
                 // The event's columns (NULL when none matched), then the head.
                 let cells = row.makeRandomAccess()
                 head = try cells[EventRow.columnCount].decode(Int64.self)
@@ -349,7 +358,7 @@ public final class PostgresEventStore: EventStore, Service {
     public func headPosition() async throws -> Position {
         try await operation("read the head") { client in
             var head: Int64 = 0
-            for try await value in try await client.query("SELECT position FROM logbook.head").decode(Int64.self) { head = value }
+            for row in try await client.rows("SELECT position FROM logbook.head") { head = try row.decode(Int64.self) }
             return Position(UInt64(head))
         }
     }
@@ -372,7 +381,8 @@ public final class PostgresEventStore: EventStore, Service {
         try await operation("read a checkpoint") { client in
             var checkpoint: Checkpoint?
             let query: PostgresQuery = "SELECT position, data FROM logbook.checkpoints WHERE name = \(name)"
-            for try await (position, data) in try await client.query(query).decode((Int64, ByteBuffer).self) {
+            for row in try await client.rows(query) {
+                let (position, data) = try row.decode((Int64, ByteBuffer).self)
                 checkpoint = Checkpoint(name: name, position: Position(UInt64(position)), data: Array(data.readableBytesView))
             }
             return checkpoint
@@ -384,8 +394,8 @@ public final class PostgresEventStore: EventStore, Service {
         let name = checkpoint.name
         let position = Int64(clamping: checkpoint.position.rawValue)
         let data = ByteBuffer(bytes: checkpoint.data)
-        try await operation("store a checkpoint") { client in
-            try await client.query("""
+        try await write("store a checkpoint") { transaction in
+            try await transaction.rows("""
                 INSERT INTO logbook.checkpoints (name, position, data) VALUES (\(name), \(position), \(data)) \
                 ON CONFLICT (name) DO UPDATE SET position = excluded.position, data = excluded.data
                 """)
@@ -403,7 +413,8 @@ public final class PostgresEventStore: EventStore, Service {
                 SELECT c.relname::text, greatest(c.reltuples, 0)::bigint, pg_total_relation_size(c.oid) FROM pg_class c \
                 JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'logbook' AND c.relkind = 'r' ORDER BY c.relname
                 """
-            for try await (name, rows, bytes) in try await client.query(query).decode((String, Int64, Int64).self) {
+            for row in try await client.rows(query) {
+                let (name, rows, bytes) = try row.decode((String, Int64, Int64).self)
                 tables.append(.init(name: name, entries: Int(rows), bytes: Int(bytes)))
             }
             return tables
@@ -439,7 +450,7 @@ public final class PostgresEventStore: EventStore, Service {
     private func rows(_ what: String, _ query: PostgresQuery) async throws -> [RecordedEvent] {
         try await operation(what) { client in
             var events: [RecordedEvent] = []
-            for try await row in try await client.query(query) { events.append(try EventRow.decode(row)) }
+            for row in try await client.rows(query) { events.append(try EventRow.decode(row)) }
             return events
         }
     }

@@ -13,6 +13,23 @@ public struct CatalogImportReport: Sendable, Hashable, Codable {
     /// Places the catalog already held as the file gives them: nothing written for them.
     public var unchanged: Int
     public var result: CommandResult
+
+    /// The report of an import of `places` places whose command appended events of
+    /// `appendedTypes` with `result` (as ``Logbook/importPlaces(_:context:)`` counts them).
+    public init(places: Int, appendedTypes: [String], result: CommandResult) {
+        let added = appendedTypes.count { $0 == EventType.placeAdded.rawValue }
+        let updated = appendedTypes.count { $0 == EventType.placeUpdated.rawValue }
+        self.init(places: places, added: added, updated: updated, unchanged: max(0, places - added - updated), result: result)
+    }
+
+    /// A report of the counts given.
+    public init(places: Int, added: Int, updated: Int, unchanged: Int, result: CommandResult) {
+        self.places = places
+        self.added = added
+        self.updated = updated
+        self.unchanged = unchanged
+        self.result = result
+    }
 }
 
 extension Logbook {

@@ -25,13 +25,13 @@ extension Logbook {
         guard Set(keys).count == keys.count else {
             throw LogbookError.invalidArgument(name: "batch", reason: "two commands for the same user or the catalog in one batch")
         }
-        return try await withLocks(keys.sorted()) { try await self.run(batch) }
+        return try await withLocks(keys.sorted()) { try await self.run(batch, keepingAnswers: true) }
     }
 
     /// Decides and appends one command under its lock, as a batch of its own would be (the
-    /// append half of an erasure).
+    /// append half of an erasure, whose keyed answer is kept only once the erasure is finished).
     func decideAndAppendAlone(_ command: Command, _ context: CommandContext) async throws -> CommandResult {
-        try await withLocks([command.lockKey]) { try await self.run([(command, context)]) }[0].get()
+        try await withLocks([command.lockKey]) { try await self.run([(command, context)], keepingAnswers: false) }[0].get()
     }
 
     private func withLocks<R: Sendable>(_ keys: [String], _ body: () async throws -> R) async throws -> R {
@@ -40,8 +40,9 @@ extension Logbook {
     }
 
     /// Answers repeats, decides, appends and maps the log's answers, deciding again the commands
-    /// whose stream another writer moved in between.
-    private func run(_ batch: [(Command, CommandContext)]) async throws -> [Result<CommandResult, LogbookError>] {
+    /// whose stream another writer moved in between. With `keepingAnswers`, the answers of keyed
+    /// requests being performed are kept in the commit of their events (on a shared log).
+    private func run(_ batch: [(Command, CommandContext)], keepingAnswers: Bool) async throws -> [Result<CommandResult, LogbookError>] {
         var results = [Result<CommandResult, LogbookError>?](repeating: nil, count: batch.count)
         var pending: [Int] = []
         for index in batch.indices {
@@ -76,7 +77,7 @@ extension Logbook {
             }
             pending = []
             guard !appends.isEmpty else { break }
-            let outcomes = try await log.append(batch: appends.map(\.request))
+            let outcomes = try await append(appends.map { ($0.request, batch[$0.index].0, $0.workoutId) }, keepingAnswers: keepingAnswers)
             var written: UInt64 = 0
             for (append, outcome) in zip(appends, outcomes) {
                 let (command, context) = batch[append.index]
@@ -87,10 +88,41 @@ extension Logbook {
                     pending.append(append.index)
                 }
             }
-            // Read your writes: the answer leaves once the read models hold what it wrote.
-            if written > 0 { try await host.waitUntilFolded(written) }
+            // Read your writes: the answer waits (bounded) until the read models hold what it
+            // wrote. A wait that runs out still answers: the write is committed, and its answer
+            // carries the position a later read can name as minPosition.
+            if written > 0 { _ = try? await host.waitUntilFolded(written) }
         }
         return results.map { $0 ?? .failure(.conflict(stream: "", reason: "gave up after repeated conflicts")) }
+    }
+
+    /// Appends `appends` (each with the command it came from and its workout), keeping in the
+    /// same commit the answers of the keyed requests being performed whose first event they carry.
+    private func append(
+        _ appends: [(request: AppendRequest, command: Command, workoutId: String?)], keepingAnswers: Bool
+    ) async throws -> [Result<AppendResult, EventStoreError>] {
+        let requests = appends.map(\.request)
+        guard keepingAnswers, let shared = log as? any SharedLog, let keeper = keptAnswers as? SharedRequestKeys else {
+            return try await log.append(batch: requests)
+        }
+        let calls = keyedCalls.withLock { calls in appends.map { $0.request.events.first.flatMap { calls[$0.eventId] } } }
+        guard calls.contains(where: { $0?.respond != nil }) else { return try await log.append(batch: requests) }
+        let cutoff = keeper.cutoff()
+        let keeping: [AnswerToKeep?] = zip(appends, calls).map { append, call in
+            guard let call, let respond = call.respond else { return nil }
+            let (command, workoutId) = (append.command, append.workoutId)
+            let types = append.request.events.map(\.type)
+            return AnswerToKeep(key: call.request.storageKey, expiringBefore: cutoff) { result in
+                let commandResult = Self.commandResult(result, command, workoutId: workoutId)
+                guard let response = try? respond(commandResult, types), (200..<300).contains(response.status) else { return nil }
+                return keeper.answer(response, for: call.request)
+            }
+        }
+        let outcomes = try await shared.append(batch: requests, keeping: keeping)
+        for (outcome, call) in zip(outcomes, calls) {
+            if let call, let kept = outcome.kept { call.recordKept(SharedRequestKeys.entry(kept), byThisCall: outcome.keptByThisAppend) }
+        }
+        return outcomes.map(\.result)
     }
 
     /// The users whose events `plan` appends.
@@ -168,9 +200,7 @@ extension Logbook {
     ) -> Result<CommandResult, LogbookError>? {
         switch outcome {
         case .success(let result):
-            return .success(CommandResult(
-                stream: command.stream, firstPosition: result.firstPosition.rawValue, lastPosition: result.lastPosition.rawValue,
-                streamVersion: result.streamVersion, alreadyApplied: result.alreadyWritten, workoutId: workoutId))
+            return .success(commandResult(result, command, workoutId: workoutId))
         case .failure(let error) where error.code == .subjectMoved:
             // Another server wrote for the same user after the decision read its state: decide again.
             if mayRetry { return nil }
@@ -186,6 +216,13 @@ extension Logbook {
         case .failure(let error):
             return .failure(.log(error))
         }
+    }
+
+    /// The result of `command` whose append answered `result`.
+    private static func commandResult(_ result: AppendResult, _ command: Command, workoutId: String?) -> CommandResult {
+        CommandResult(
+            stream: command.stream, firstPosition: result.firstPosition.rawValue, lastPosition: result.lastPosition.rawValue,
+            streamVersion: result.streamVersion, alreadyApplied: result.alreadyWritten, workoutId: workoutId)
     }
 
     /// If the caller's event id is already in the log, the command was applied before: its

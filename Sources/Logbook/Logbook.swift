@@ -3,6 +3,7 @@ import EventLogLMDB
 import Foundation
 import LMDB
 import LogbookStorage
+import Synchronization
 
 /// Logbook as a library: the thing a host service embeds.
 ///
@@ -44,6 +45,9 @@ public final class Logbook: Sendable {
     /// Where keyed requests' answers are kept and looked up: ``requestKeys``, or the log itself
     /// when several servers share it.
     let keptAnswers: any RequestKeyKeeper
+    /// The keyed requests being performed (``once(_:_:)``), by the id of their first event: the
+    /// appends that carry it keep the request's answer in their commit (on a shared log).
+    let keyedCalls = Mutex<[UUID: KeyedCall]>([:])
     /// Each user's payload key: where payloads are sealed and opened (the Privacy article).
     package let payloads: PayloadKeys
 

@@ -135,10 +135,15 @@ struct CommandRoutes<Context: LogbookRouteContext> {
             let limit = min(maxImportBytes, CatalogImportFile.maxBytes)
             // The Content-Type names the form the bytes are read in: a retry is the same request only with the same one.
             let contentType = Array((request.headers[.contentType] ?? "").utf8)
-            return try await keyed(request, context, bodyLimit: limit, alsoFingerprinted: contentType) { request, _, commandContext in
+            return try await keyed(request, context, bodyLimit: limit, alsoFingerprinted: contentType) { request, _, commandContext, call in
                 let body = try await request.bodyBytes(limit: limit)
                 let format = CatalogImportFile.format(contentType: request.headers[.contentType])
-                let report = try await logbook.importPlaces(try CatalogImportFile.read(Array(buffer: body), format: format).places, context: commandContext)
+                let places = try CatalogImportFile.read(Array(buffer: body), format: format).places
+                // The answer kept with the events is the report they make.
+                call?.answer { result, types in
+                    Self.answer(result, body: try JSONOutput.encoder.encode(CatalogImportReport(places: places.count, appendedTypes: types, result: result)))
+                }
+                let report = try await logbook.importPlaces(places, context: commandContext)
                 return (report.result, try JSONOutput.encoder.encode(report))
             }
         }
@@ -226,29 +231,36 @@ struct CommandRoutes<Context: LogbookRouteContext> {
     }
 
     /// Runs a command route, once per `Idempotency-Key` when the request has one (see the other
-    /// ``keyed(_:_:bodyLimit:_:)``); the answer is the command's result.
+    /// ``keyed(_:_:bodyLimit:alsoFingerprinted:_:)``); the answer is the command's result.
     private func keyed(
         _ request: Request, _ context: Context,
         _ handler: @escaping @Sendable (Request, Context, CommandContext) async throws -> CommandResult
     ) async throws -> Response {
-        try await keyed(request, context, bodyLimit: maxBodyBytes) { request, context, commandContext in
+        try await keyed(request, context, bodyLimit: maxBodyBytes) { request, context, commandContext, _ in
             let result = try await handler(request, context, commandContext)
             return (result, try JSONOutput.encoder.encode(result))
         }
+    }
+
+    /// The stored answer to a keyed command whose result is `result` and body `body`.
+    static func answer(_ result: CommandResult, body: Data) -> StoredResponse {
+        StoredResponse(status: result.alreadyApplied ? 200 : 201, entityTag: "\"\(result.streamVersion)\"", body: Array(body))
     }
 
     /// Runs a command route whose answer is `body` (201 when the command wrote, 200 when it had
     /// been applied already), once per `Idempotency-Key` when the request has one: the key's
     /// request is fingerprinted (caller, method, path, query, body bytes, at most `bodyLimit`, and
     /// `alsoFingerprinted`, such as a header that changes how the body is read), its
-    /// first event gets the id the key derives, and its answer is kept for retries.
+    /// first event gets the id the key derives, and its answer is kept for retries — in the
+    /// commit of its events, on a shared log: the handler's ``KeyedCall`` says how the answer is
+    /// made of the command's result (the command's result as JSON unless the handler says else).
     private func keyed(
         _ request: Request, _ context: Context, bodyLimit: Int, alsoFingerprinted: [UInt8] = [],
-        _ handler: @Sendable (Request, Context, CommandContext) async throws -> (result: CommandResult, body: Data)
+        _ handler: @Sendable (Request, Context, CommandContext, KeyedCall?) async throws -> (result: CommandResult, body: Data)
     ) async throws -> Response {
         var commandContext = CommandContext(expectedVersion: try request.expectedVersion())
         guard let key = request.idempotencyKey() else {
-            let (result, body) = try await handler(request, context, commandContext)
+            let (result, body) = try await handler(request, context, commandContext, nil)
             return JSONOutput.response(bytes: body, status: result.alreadyApplied ? .ok : .created, headers: JSONOutput.commandHeaders(result))
         }
         var request = request
@@ -260,16 +272,18 @@ struct CommandRoutes<Context: LogbookRouteContext> {
         let keyedRequest = try IdempotentRequest(key: key, scope: identity, fingerprint: fingerprint)
         let buffered = request
         var position: UInt64?
-        let (answer, replayed) = try await logbook.once(keyedRequest) { eventId in
-            commandContext.eventId = eventId
-            let (result, body) = try await handler(buffered, context, commandContext)
+        let (answer, replayed) = try await logbook.once(keyedRequest) { call in
+            commandContext.eventId = call.eventId
+            call.answer { result, _ in Self.answer(result, body: try JSONOutput.encoder.encode(result)) }
+            let (result, body) = try await handler(buffered, context, commandContext, call)
             position = result.lastPosition
-            return StoredResponse(status: result.alreadyApplied ? 200 : 201, entityTag: "\"\(result.streamVersion)\"", body: Array(body))
+            return Self.answer(result, body: body)
         }
         var headers = HTTPFields()
         headers[.eTag] = answer.entityTag
-        // A replayed answer's position is in its stored body; a fresh one's came with the result.
-        if replayed { position = (try? JSONDecoder().decode(PositionOnly.self, from: Data(answer.body)))?.position }
+        // A replayed answer's position is in its stored body; a fresh one's came with the result
+        // (or, when the request failed after its answer was kept with its events, is in that answer).
+        if replayed || position == nil { position = (try? JSONDecoder().decode(PositionOnly.self, from: Data(answer.body)))?.position }
         if let position, position > 0 { headers[.logbookPosition] = String(position) }
         if replayed { headers[HTTPField.Name("Idempotent-Replayed")!] = "true" }
         return JSONOutput.response(bytes: Data(answer.body), status: HTTPResponse.Status(code: answer.status), headers: headers)

@@ -104,8 +104,8 @@ struct PostgresAppendPlanTests {
                 sent.append(request)
             }
             let call = AppendCall(items: items, recordedAt: Self.recordedAt)
-            let fromA = try await call.run(on: a.client)
-            let fromB = try await call.run(on: b.client)
+            let fromA = try await AppendTransaction(call: call, client: a.client, timeout: .seconds(60), logger: a.configuration.logger).run().map(\.result)
+            let fromB = try await AppendTransaction(call: call, client: b.client, timeout: .seconds(60), logger: b.configuration.logger).run().map(\.result)
             #expect("\(fromA)" == "\(fromB)", "round \(round) of seed \(seed)")
         }
         let logA = try await a.readAll(from: .start, direction: .forward, limit: 10_000, filter: EventFilter()).events

@@ -6,6 +6,10 @@
 // `logbook-test-helper erase-killed --path DIR --user U`: erases U from an embedded Logbook and
 // kills itself with SIGKILL right after the key's tombstone is committed, before the key store is
 // compacted (the erasure's crash window).
+// `logbook-test-helper read-loop --postgres URL [--writers N]`: N readers read the whole log in
+// pages, over and over, until it is killed, printing "pass <reader> <events>" after each whole
+// read and "failed <reader>" after a failed page (then reading on): while the test terminates its
+// connections, the process must stay alive.
 //
 // The crash-safety tests run it as a child process and kill it with SIGKILL at random moments;
 // every position printed must be in the log afterwards. A test-only executable: it is built for
@@ -23,8 +27,8 @@ func fail(_ message: String) -> Never {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let mode = arguments.first ?? ""
-guard mode == "append-loop" || mode == "register-loop" || mode == "erase-killed" else {
-    fail("usage: logbook-test-helper (append-loop | register-loop | erase-killed) (--path DIR | --postgres URL) [--writers N] [--name NAME] [--user U]")
+guard ["append-loop", "register-loop", "erase-killed", "read-loop"].contains(mode) else {
+    fail("usage: logbook-test-helper (append-loop | register-loop | erase-killed | read-loop) (--path DIR | --postgres URL) [--writers N] [--name NAME] [--user U]")
 }
 var path: String?
 var user: String?
@@ -74,6 +78,36 @@ if mode == "erase-killed" {
     let logbook = try await Logbook.open(path: path)
     try await logbook.erase(user: user)
     fail("the erasure of \(user) finished: the hook after its tombstone never ran")
+}
+
+if mode == "read-loop" {
+    guard let postgres else { fail("read-loop needs --postgres URL") }
+    var configuration = PostgresLogConfiguration()
+    configuration.operationTimeout = .seconds(30)
+    let store = try await PostgresEventStore.connect(try PostgresURL(postgres), configuration: configuration)
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for reader in 0..<writers {
+            group.addTask {
+                while true {
+                    var position = Position.start
+                    var events = 0
+                    do {
+                        while true {
+                            let page = try await store.readAll(from: Position(position.rawValue + 1), direction: .forward, limit: 500, filter: EventFilter())
+                            events += page.events.count
+                            guard let through = page.scannedThrough, !page.reachedEnd else { break }
+                            position = through
+                        }
+                        FileHandle.standardOutput.write(Data("pass \(reader) \(events)\n".utf8))
+                    } catch {
+                        FileHandle.standardOutput.write(Data("failed \(reader)\n".utf8))
+                        try await Task.sleep(for: .milliseconds(20))
+                    }
+                }
+            }
+        }
+        try await group.waitForAll()
+    }
 }
 
 if mode == "register-loop" {

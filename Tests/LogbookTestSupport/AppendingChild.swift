@@ -1,8 +1,9 @@
-import ChildProcesses
+public import ChildProcesses
 public import Foundation
 import Synchronization
 
-/// A child `logbook-test-helper append-loop` process, its acknowledgements collected as they arrive.
+/// A child `logbook-test-helper` process (`append-loop` by default), its acknowledgements (and
+/// other lines) collected as they arrive.
 public final class AppendingChild: Sendable {
     public struct Ack: Hashable, Sendable {
         public let position: UInt64
@@ -31,6 +32,18 @@ public final class AppendingChild: Sendable {
         Thread.detachNewThread {
             while let chunk = process.read() { output.data.withLock { $0.append(contentsOf: chunk) } }
         }
+    }
+
+    /// Whether the child still runs.
+    public var isRunning: Bool { process.isRunning }
+
+    /// How the child ended (waiting for it).
+    public func ended() -> ChildProcess.Termination { process.wait() }
+
+    /// The lines the child printed so far (complete ones).
+    public var lines: [Substring] {
+        let text = String(decoding: output.data.withLock { $0 }, as: UTF8.self)
+        return text.split(separator: "\n", omittingEmptySubsequences: true).dropLast(text.hasSuffix("\n") ? 0 : 1)
     }
 
     /// Kills the child with SIGKILL and waits for it to die.

@@ -82,6 +82,15 @@ public enum TestPostgres {
         public static func start() async throws -> Cluster { try await offThePool { try start() } }
 
         public func stop() throws { try run(repositoryRoot.appendingPathComponent("tools/postgres").path, ["stop", directory]) }
+        /// Stops the cluster as a crash does (`pg_ctl stop -m immediate`): every backend quits at
+        /// once, nothing is checkpointed, and the next start recovers from the WAL.
+        public func crash() throws { try run(repositoryRoot.appendingPathComponent("tools/postgres").path, ["crash", directory]) }
+        /// Starts the cluster again after ``crash()`` or ``stop()`` (recovering from the WAL after a crash).
+        public func startAgain() throws { _ = try run(repositoryRoot.appendingPathComponent("tools/postgres").path, ["start", directory]) }
+        /// Crashes the cluster, off the cooperative pool.
+        public func crash() async throws { try await offThePool { try crash() } }
+        /// Starts the cluster again, off the cooperative pool.
+        public func startAgain() async throws { try await offThePool { try startAgain() } }
         public func restart() throws { try run(repositoryRoot.appendingPathComponent("tools/postgres").path, ["restart", directory]) }
         /// Stops the cluster, off the cooperative pool.
         public func stop() async throws { try await offThePool { try stop() } }

@@ -29,10 +29,10 @@ struct PayloadCipherRollbackTests {
     /// Runs keyed request `request` on `logbook`, deciding a profile change to `displayName`.
     private func keyedChange(_ logbook: Logbook, _ request: IdempotentRequest, displayName: String) async throws -> UUID {
         var used: UUID?
-        _ = try await logbook.once(request) { eventId in
+        _ = try await logbook.once(request) { call in
             var context = CommandContext()
-            context.eventId = eventId
-            used = eventId
+            context.eventId = call.eventId
+            used = call.eventId
             try await logbook.execute(.updateProfile(user: "u", UserProfileUpdated(displayName: displayName)), context: context)
             return StoredResponse(status: 200, body: [])
         }

@@ -1,6 +1,7 @@
 public import Foundation
 
-/// Why the log refused an operation. Every error names what was wrong; nothing was written.
+/// Why the log refused an operation. Every error names what was wrong; nothing was written
+/// (except where ``Code/unavailable`` says the outcome of a commit is unknown).
 ///
 /// A struct rather than an enum, so a backend or a later version can add a ``Code`` without
 /// breaking code that handles errors: compare ``code`` with the named constants (`error.code ==
@@ -50,6 +51,9 @@ public struct EventStoreError: Error, Sendable, Hashable, CustomStringConvertibl
         /// The store was closed.
         public static let closed = Code(rawValue: "closed")
         /// The store cannot be reached now (a database server is down); retrying later may succeed.
+        /// The one refusal that may not mean "nothing was written": when the database went away
+        /// while a commit was on its way and could not be asked afterwards, ``reason`` says the
+        /// write may have been made (retrying with the same event ids is safe either way).
         public static let unavailable = Code(rawValue: "unavailable")
         /// The underlying storage failed (``reason`` carries the storage's own error text).
         public static let storage = Code(rawValue: "storage")

@@ -38,7 +38,17 @@ public protocol SharedLog: EventStore {
 
     /// Keeps `answer` under `key`, unless an answer kept since `notBefore` is there already (the
     /// first kept wins); removes up to 1,024 answers kept before `notBefore`, oldest first.
-    func keepAnswer(_ answer: KeptAnswer, under key: [UInt8], expiringBefore notBefore: Int64) async throws
+    /// Returns once the keeping is committed, with the answer that stands under `key`: `answer`,
+    /// or the one kept first.
+    @discardableResult
+    func keepAnswer(_ answer: KeptAnswer, under key: [UInt8], expiringBefore notBefore: Int64) async throws -> KeptAnswer
+
+    /// Appends `requests` as ``EventStore/append(batch:)`` does and, in the same commit, keeps
+    /// for each request `i` that succeeds the answer `answers[i]` makes of its result (a keyed
+    /// request's answer): the answer is kept if, and only if, the request's events are in the
+    /// log. One result per request, in order, with the answer that then stands under its key
+    /// (its own, or one kept first, which wins as in ``keepAnswer(_:under:expiringBefore:)``).
+    func append(batch requests: [AppendRequest], keeping answers: [AnswerToKeep?]) async throws -> [KeepingAppendResult]
 
     // MARK: Each user's payload key (DESIGN §7)
 
@@ -151,5 +161,39 @@ public struct AnnouncedServer: Sendable, Hashable {
     public init(announcement: ServerAnnouncement, silentMicroseconds: Int64) {
         self.announcement = announcement
         self.silentMicroseconds = silentMicroseconds
+    }
+}
+
+/// An answer to keep in the commit of an append: a keyed request's answer, made from the append's
+/// result, so a retry that reaches any server answers the same bytes, and an answer is kept if,
+/// and only if, the events it names are in the log (``SharedLog/append(batch:keeping:)``).
+public struct AnswerToKeep: Sendable {
+    /// The request's key: a 32-byte digest of caller and key.
+    public var key: [UInt8]
+    /// Answers kept under `key` before this (microseconds since 1970) have expired: replaced.
+    public var expiringBefore: Int64
+    /// The answer for the append's result; nil keeps nothing. Called inside the commit, once.
+    public var make: @Sendable (AppendResult) -> KeptAnswer?
+
+    public init(key: [UInt8], expiringBefore: Int64, make: @escaping @Sendable (AppendResult) -> KeptAnswer?) {
+        self.key = key
+        self.expiringBefore = expiringBefore
+        self.make = make
+    }
+}
+
+/// One request's result from ``SharedLog/append(batch:keeping:)``: the append's, and the answer
+/// that stands under the request's key once the commit is made (nil: none was to be kept, or the
+/// append failed).
+public struct KeepingAppendResult: Sendable {
+    public var result: Result<AppendResult, EventStoreError>
+    public var kept: KeptAnswer?
+    /// Whether `kept` is the answer this append made (false: one kept earlier stands).
+    public var keptByThisAppend: Bool
+
+    public init(result: Result<AppendResult, EventStoreError>, kept: KeptAnswer? = nil, keptByThisAppend: Bool = false) {
+        self.result = result
+        self.kept = kept
+        self.keptByThisAppend = keptByThisAppend
     }
 }

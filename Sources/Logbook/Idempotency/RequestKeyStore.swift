@@ -63,8 +63,9 @@ final class RequestKeyStore: Sendable {
         return entry
     }
 
-    /// Remembers `response` as the answer to `request`; returns once it is committed.
-    func remember(_ response: StoredResponse, for request: IdempotentRequest) async throws {
+    /// Remembers `response` as the answer to `request`; returns it once it is committed (one
+    /// process owns this store, and ``Logbook/once(_:_:)`` runs one request per key at a time).
+    func remember(_ response: StoredResponse, for request: IdempotentRequest) async throws -> Entry {
         let entry = Entry(storedAt: clock.now(), fingerprint: request.fingerprint, response: response)
         let key = request.storageKey
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
@@ -75,6 +76,7 @@ final class RequestKeyStore: Sendable {
             }
             if schedule { queue.async { self.commitPending() } }
         }
+        return entry
     }
 
     /// How many entries are kept (expired ones not yet pruned included).

@@ -5,8 +5,10 @@ import EventLog
 protocol RequestKeyKeeper: Sendable {
     /// The answer kept for `request`, unless there is none or it is older than the retention.
     func entry(for request: IdempotentRequest) async throws -> RequestKeyStore.Entry?
-    /// Keeps `response` as the answer to `request`; returns once it is stored.
-    func remember(_ response: StoredResponse, for request: IdempotentRequest) async throws
+    /// Keeps `response` as the answer to `request`, unless an answer kept since the retention
+    /// began stands under its key already (the first kept wins); returns, once the keeping is
+    /// committed, the entry that stands.
+    func remember(_ response: StoredResponse, for request: IdempotentRequest) async throws -> RequestKeyStore.Entry
 }
 
 extension RequestKeyStore: RequestKeyKeeper {}
@@ -21,19 +23,29 @@ struct SharedRequestKeys: RequestKeyKeeper {
 
     func entry(for request: IdempotentRequest) async throws -> RequestKeyStore.Entry? {
         guard let answer = try await log.keptAnswer(request.storageKey, keptSince: cutoff()) else { return nil }
-        return RequestKeyStore.Entry(
-            storedAt: Timestamp(microsecondsSinceEpoch: answer.keptAt), fingerprint: answer.fingerprint,
-            response: StoredResponse(status: answer.status, entityTag: answer.entityTag, body: answer.body))
+        return Self.entry(answer)
     }
 
-    func remember(_ response: StoredResponse, for request: IdempotentRequest) async throws {
-        let answer = KeptAnswer(
+    func remember(_ response: StoredResponse, for request: IdempotentRequest) async throws -> RequestKeyStore.Entry {
+        Self.entry(try await log.keepAnswer(answer(response, for: request), under: request.storageKey, expiringBefore: cutoff()))
+    }
+
+    /// What keeping `response` for `request` now stores.
+    func answer(_ response: StoredResponse, for request: IdempotentRequest) -> KeptAnswer {
+        KeptAnswer(
             keptAt: clock.now().microsecondsSinceEpoch, fingerprint: request.fingerprint, status: response.status,
             entityTag: response.entityTag, body: response.body)
-        try await log.keepAnswer(answer, under: request.storageKey, expiringBefore: cutoff())
     }
 
-    private func cutoff() -> Int64 {
+    /// Answers kept before this (microseconds since 1970) have expired.
+    func cutoff() -> Int64 {
         clock.now().microsecondsSinceEpoch.subtractingReportingOverflow(retention.microseconds).partialValue
+    }
+
+    /// A kept answer as an entry.
+    static func entry(_ answer: KeptAnswer) -> RequestKeyStore.Entry {
+        RequestKeyStore.Entry(
+            storedAt: Timestamp(microsecondsSinceEpoch: answer.keptAt), fingerprint: answer.fingerprint,
+            response: StoredResponse(status: answer.status, entityTag: answer.entityTag, body: answer.body))
     }
 }

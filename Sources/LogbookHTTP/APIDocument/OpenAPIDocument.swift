@@ -150,6 +150,9 @@ public enum OpenAPIDocument {
             return ["description": "OK", "content": [type: ["schema": schema]]]
         }
         var description = problemDescriptions[status] ?? "Refused"
+        if status == 503, route.statuses.contains(201) {
+            description = route.statuses.contains(429) ? commandUnavailable + "; or the server runs as many imports as allowed (Retry-After)" : commandUnavailable
+        }
         if status == 422, let rules = CommandRuleCatalog.rules(of: route.path, method: route.method), !rules.isEmpty {
             description += ". Rules this command can break (`rule`): " + rules.map { $0.rawValue }.joined(separator: ", ")
         }
@@ -158,6 +161,12 @@ public enum OpenAPIDocument {
             "content": ["application/problem+json": ["schema": JSONSchema.reference(Problem.self).jsonObject(components: &components)]],
         ]
     }
+
+    /// What 503 means on a write: a committed write is never answered 503.
+    private static let commandUnavailable = "The log is unavailable (its database is down or not answering): nothing was written — unless "
+        + "the detail says a commit's outcome is unknown; send it again with the same Idempotency-Key (Retry-After). A write that was "
+        + "committed answers its result even when this server's read models are still behind (name its lastPosition as minPosition "
+        + "on a later read)"
 
     private static let problemDescriptions = [
         400: "Malformed JSON, a wrong type, an unknown field or event type, an invalid id or parameter (field names it)",
