@@ -23,15 +23,17 @@ struct CommandRoutes<Context: LogbookRouteContext> {
 
     let catalog: RouteCatalog
 
-    func register(on group: RouterGroup<Context>) {
+    /// The users' commands on `group`, the shared catalog's on `administrators`.
+    func register(on group: RouteGroup<Context>, administrators: RouteGroup<Context>) {
         func command(
             _ method: HTTPRequest.Method, _ path: String, _ summary: String, body: EventType?, optionalBody: String? = nil,
-            bodyRequired: Bool = false, emptyBodyAllowed: Bool = false, administrators: Bool = false,
+            bodyRequired: Bool = false, emptyBodyAllowed: Bool = false, in routes: RouteGroup<Context>? = nil,
             _ handler: @escaping @Sendable (Request, Context, CommandContext) async throws -> CommandResult
         ) {
-            group.route(method, path, summary, body: body.map(EventBody.schemaPath) ?? optionalBody,
-                        bodyRequired: bodyRequired || (optionalBody == nil && !emptyBodyAllowed), statuses: Statuses.command,
-                        responses: Self.commandAnswers, administrators: administrators, catalog: catalog) { request, context in
+            (routes ?? group).route(
+                method, path, summary, body: body.map(EventBody.schemaPath) ?? optionalBody,
+                bodyRequired: bodyRequired || (optionalBody == nil && !emptyBodyAllowed), statuses: Statuses.command,
+                responses: Self.commandAnswers, catalog: catalog) { request, context in
                 try await keyed(request, context, handler)
             }
         }
@@ -114,11 +116,11 @@ struct CommandRoutes<Context: LogbookRouteContext> {
         }
         command(.post, "users/{user}/places/reset", "Put every place back in the deck", body: nil) { try await event(.placesReset, $0, $1, $2) }
         command(.post, "catalog/places", "Add a place to the shared catalog (administrators; body: place.added data)", body: .placeAdded,
-                administrators: true) { request, _, commandContext in
+                in: administrators) { request, _, commandContext in
             let payload = try await EventBody.decode(.placeAdded, request.jsonBody(limit: maxBodyBytes))
             return try await logbook.execute(Command(user: "", event: payload), context: commandContext)
         }
-        group.route(
+        administrators.route(
             .post, "catalog/places/import",
             "Import places into the shared catalog (administrators): NDJSON (one place.added object per line) or a GeoJSON "
                 + "FeatureCollection of Points (the form named by Content-Type application/x-ndjson or application/geo+json, else "
@@ -128,7 +130,7 @@ struct CommandRoutes<Context: LogbookRouteContext> {
             body: EventBody.schemaPath(.placeAdded), statuses: Statuses.command,
             responses: [200: .reference(CatalogImportReport.self, "Nothing to change: the catalog holds every place as the file gives it"),
                         201: .reference(CatalogImportReport.self, "Imported: the places added and changed, in one commit")],
-            administrators: true, catalog: catalog
+            catalog: catalog
         ) { request, context in
             // Idempotent by content (the same file again writes nothing) and, with an Idempotency-Key, by key (a
             // retry answers the original report).
@@ -169,7 +171,7 @@ struct CommandRoutes<Context: LogbookRouteContext> {
         // The routes the event declarations give: the body is the type's payload, the path fills its ids.
         for route in DeclaredRoute.all {
             command(HTTPRequest.Method(rawValue: route.method)!, route.path, route.summary, body: route.type,
-                    emptyBodyAllowed: route.emptyBodyAllowed, administrators: route.administrators) { request, context, commandContext in
+                    emptyBodyAllowed: route.emptyBodyAllowed, in: route.administrators ? administrators : group) { request, context, commandContext in
                 // An administrators' route acts on the shared catalog, for no user.
                 let user = route.administrators ? "" : try context.path("user")
                 var values: [String: String] = [:]

@@ -62,28 +62,33 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
         }
     }
 
-    /// Adds every route (and the middleware they need) to `group`.
+    /// Adds every route (and the middleware they need) to `group`, in three groups by who may
+    /// call them (``RouteAccess``): open, signed-in, administrators.
     public func register(on group: RouterGroup<Context>) {
-        let open = group.group()
+        let base = group.group()
             .add(middleware: ObservabilityMiddleware<Context>(metrics: metrics))
             .add(middleware: ProblemMiddleware<Context>())
+        let open = RouteGroup<Context>.open(base)
         let live = LiveSubscriptions()
         HealthRoutes<Context>(
             logbook: logbook, metrics: metrics, live: live, webhooks: webhooks, overview: overview, catalog: catalog, maxLag: configuration.maxReadyLag,
             maxLagSeconds: configuration.maxReadyLagSeconds
         ).register(on: open)
-        ConsoleRoutes<Context>().register(on: open)
-        let secured = open.group().add(middleware: AuthenticationMiddleware<Context>(
+        ConsoleRoutes<Context>().register(on: base)
+        let authenticated = base.group().add(middleware: AuthenticationMiddleware<Context>(
             keys: keys, adminRole: configuration.adminRole, audience: configuration.jwtAudience, issuer: configuration.jwtIssuer))
             .add(middleware: ConditionalReadMiddleware<Context>())
+        let signedIn = RouteGroup<Context>.signedIn(authenticated)
+        let administrators = RouteGroup<Context>.administrators(authenticated)
         CommandRoutes<Context>(
             logbook: logbook, maxBodyBytes: configuration.maxBodyBytes, maxImportBytes: configuration.maxImportBytes,
-            importSlots: importSlots, catalog: catalog).register(on: secured)
-        QueryRoutes<Context>(logbook: logbook, catalog: catalog).register(on: secured)
-        LogRoutes<Context>(logbook: logbook, keepAlive: configuration.sseKeepAlive, live: live, catalog: catalog).register(on: secured)
-        AdminRoutes<Context>(logbook: logbook, jobs: jobs, backupDirectory: configuration.backupDirectory, catalog: catalog).register(on: secured)
-        WebhookRoutes<Context>(webhooks: webhooks, maxBodyBytes: configuration.maxBodyBytes, catalog: catalog).register(on: secured)
-        OverviewRoutes<Context>(sampler: overview, catalog: catalog).register(on: secured)
+            importSlots: importSlots, catalog: catalog).register(on: signedIn, administrators: administrators)
+        QueryRoutes<Context>(logbook: logbook, catalog: catalog).register(on: signedIn)
+        LogRoutes<Context>(logbook: logbook, keepAlive: configuration.sseKeepAlive, live: live, catalog: catalog)
+            .register(on: signedIn, administrators: administrators)
+        AdminRoutes<Context>(logbook: logbook, jobs: jobs, backupDirectory: configuration.backupDirectory, catalog: catalog).register(on: administrators)
+        WebhookRoutes<Context>(webhooks: webhooks, maxBodyBytes: configuration.maxBodyBytes, catalog: catalog).register(on: administrators)
+        OverviewRoutes<Context>(sampler: overview, catalog: catalog).register(on: administrators)
     }
 }
 
@@ -111,7 +116,7 @@ struct HealthRoutes<Context: LogbookRouteContext> {
         }
     }
 
-    func register(on group: RouterGroup<Context>) {
+    func register(on group: RouteGroup<Context>) {
         group.route(.get, "health", "The process answers", statuses: [200], responses: [200: Self.health], catalog: catalog) { _, _ in
             JSONOutput.response(bytes: Data("{\"status\":\"ok\"}".utf8))
         }

@@ -64,7 +64,9 @@ public enum OpenAPIDocument {
         var operation: [String: Any] = [
             "operationId": operationId(route), "summary": route.summary, "parameters": parameters, "responses": responses,
         ]
-        if ["health", "ready", "metrics"].contains(route.path) { operation["security"] = [[String: Any]]() }
+        // Who may call it, for readers and for the test that walks every operation with every kind of token.
+        operation["x-logbook-access"] = route.access.rawValue
+        if route.access == .open { operation["security"] = [[String: Any]]() }
         if let body = route.requestBody {
             var content: [String: Any] = ["application/json": ["schema": ["$ref": body]]]
             if route.path == "catalog/places/import" {
@@ -150,6 +152,10 @@ public enum OpenAPIDocument {
             return ["description": "OK", "content": [type: ["schema": schema]]]
         }
         var description = problemDescriptions[status] ?? "Refused"
+        if status == 403 {
+            description = route.access == .administrator ? "The token lacks the administrator role"
+                : "The token does not give access to this user's data"
+        }
         if status == 422, let rules = CommandRuleCatalog.rules(of: route.path, method: route.method), !rules.isEmpty {
             description += ". Rules this command can break (`rule`): " + rules.map { $0.rawValue }.joined(separator: ", ")
         }
@@ -162,7 +168,6 @@ public enum OpenAPIDocument {
     private static let problemDescriptions = [
         400: "Malformed JSON, a wrong type, an unknown field or event type, an invalid id or parameter (field names it)",
         401: "Missing, malformed, expired or wrongly signed bearer token, a subject that is not a user id, or a missing audience or issuer",
-        403: "The token does not give access to this user's data, or lacks the administrator role",
         404: "No such user, workout, place, stream or job",
         409: "Version conflict (with currentVersion), an event id another event has, or a job that is no longer running",
         413: "The body is larger than the configured limit, or a file exceeds one of the reader's stated limits (detail names it)",

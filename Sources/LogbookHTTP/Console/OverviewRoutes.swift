@@ -11,13 +11,13 @@ struct OverviewRoutes<Context: LogbookRouteContext> {
     let sampler: OverviewSampler
     let catalog: RouteCatalog
 
-    func register(on group: RouterGroup<Context>) {
+    func register(on group: RouteGroup<Context>) {
         group.route(.get, "admin/overview", "The log's head, append rate, commit latency, storage, events by type and every read model (with stall detection), and the samples of the last minutes",
-                    statuses: Statuses.admin, responses: [200: .reference(ConsoleOverview.self)], administrators: true, catalog: catalog) { _, _ in
+                    statuses: Statuses.admin, responses: [200: .reference(ConsoleOverview.self)], catalog: catalog) { _, _ in
             try JSONOutput.response(try await sampler.overview())
         }
         group.route(.get, "admin/overview/subscribe", "The overview once a second as Server-Sent Events (event: overview, data: a ConsoleOverview)",
-                    statuses: Statuses.admin, administrators: true, catalog: catalog) { _, context in
+                    statuses: Statuses.admin, catalog: catalog) { _, context in
             stream(until: context.identity?.expires)
         }
     }
