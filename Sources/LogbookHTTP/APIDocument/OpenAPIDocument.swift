@@ -173,8 +173,8 @@ public enum OpenAPIDocument {
         413: "The body is larger than the configured limit, or a file exceeds one of the reader's stated limits (detail names it)",
         422: "A domain rule refused the command (rule names it), or an Idempotency-Key was used for another request",
         429: "The user already has as many imports running as allowed (Retry-After)",
-        500: "An internal error; for a job, the job failed (detail says why)",
-        503: "Not ready: a read model is rebuilding or behind the allowed lag, or the server runs as many imports as allowed (Retry-After)",
+        500: "An internal error (correlationId names it in the server's log; its own text stays there); for a job, the job failed (detail says why)",
+        503: "Not ready: a read model is rebuilding or behind the allowed lag, the log's storage is unavailable (correlationId), or the server runs as many imports as allowed (Retry-After)",
     ]
 }
 
@@ -190,6 +190,7 @@ extension Problem: DocumentedSchema {
             "field": .string("The request field that was wrong (a body field, query parameter or header)"),
             "rule": .enumeration("The domain rule that was broken (422)", DomainRule.allCases.map(\.rawValue)),
             "currentVersion": .count("The stream's version now (409 version conflicts)"),
+            "correlationId": .string("For a failure of the server (5xx): the id its log records the failure under (the request's X-Request-Id)"),
         ])
     }
 }
