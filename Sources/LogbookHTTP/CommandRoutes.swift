@@ -57,8 +57,13 @@ struct CommandRoutes<Context: LogbookRouteContext> {
                         201: .oneOf("Imported: the command's result, or the file's import report", [.reference(CommandResult.self), .reference(FileImportReport.self)])],
             catalog: catalog
         ) { request, context in
-            let type = request.headers[.contentType]?.lowercased() ?? "application/json"
-            guard type.hasPrefix("application/json") else {
+            let type = MediaType.essence(request.headers[.contentType])
+            guard type == "application/json" else {
+                // A file is sent as its own media type: never as text/plain or a form, which a
+                // page of another site could send without the browser asking the server first.
+                guard let type, WorkoutFileUpload.accepted.contains(type) else {
+                    throw Problem.unsupportedMediaType(request.headers[.contentType], accepted: ["application/json"] + WorkoutFileUpload.mediaTypes)
+                }
                 // A file import is idempotent by its content (a repeat writes nothing); the headers
                 // of commands are still checked, so a malformed one is refused as on any command.
                 _ = try request.expectedVersion()
@@ -139,7 +144,7 @@ struct CommandRoutes<Context: LogbookRouteContext> {
             let contentType = Array((request.headers[.contentType] ?? "").utf8)
             return try await keyed(request, context, bodyLimit: limit, alsoFingerprinted: contentType) { request, _, commandContext in
                 let body = try await request.bodyBytes(limit: limit)
-                let format = CatalogImportFile.format(contentType: request.headers[.contentType])
+                let format = try Self.catalogImportFormat(request.headers[.contentType])
                 let report = try await logbook.importPlaces(try CatalogImportFile.read(Array(buffer: body), format: format).places, context: commandContext)
                 return (report.result, try JSONOutput.encoder.encode(report))
             }
@@ -180,6 +185,17 @@ struct CommandRoutes<Context: LogbookRouteContext> {
                 return try await logbook.execute(Command(user: user, event: payload), context: commandContext)
             }
         }
+    }
+
+    /// The form a catalog import is read in, from its `Content-Type`: GeoJSON, NDJSON, or JSON
+    /// (one place, or as the bytes say); any other media type is refused (415), so no page of
+    /// another site can send one as `text/plain`.
+    static func catalogImportFormat(_ contentType: String?) throws -> CatalogImportFile.Format? {
+        if MediaType.isJSON(contentType) { return nil }
+        guard let format = CatalogImportFile.format(contentType: contentType) else {
+            throw Problem.unsupportedMediaType(contentType, accepted: ["application/json", "application/geo+json", "application/x-ndjson"])
+        }
+        return format
     }
 
     /// What a command answers: its result, 201 when it wrote, 200 when it had been applied already.

@@ -9,8 +9,9 @@ public import LogbookWebhooks
 /// prefix of its own (`LogbookRoutes(…).register(on: router.group("logbook"))`). The context
 /// type is the host's, as long as it can hold an ``Identity``.
 ///
-/// `/health`, `/ready` and `/metrics` are open; everything else needs a bearer token (see
-/// ``HTTPConfiguration``). Every refusal is `application/problem+json`. `Schemas/openapi.json`
+/// `/health`, `/ready`, `/metrics`, the console's files and its sign-in (`POST /console/sessions`)
+/// are open; everything else needs a bearer token (see ``HTTPConfiguration``), and the
+/// administrators' routes a token with the administrator role. Every refusal is `application/problem+json`. `Schemas/openapi.json`
 /// documents every route.
 public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
     public let logbook: Logbook
@@ -65,9 +66,11 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
     /// Adds every route (and the middleware they need) to `group`, in three groups by who may
     /// call them (``RouteAccess``): open, signed-in, administrators.
     public func register(on group: RouterGroup<Context>) {
-        let base = group.group()
+        var base = group.group()
             .add(middleware: ObservabilityMiddleware<Context>(metrics: metrics))
             .add(middleware: ProblemMiddleware<Context>())
+        // Without authentication every caller is an administrator: serve this machine's own clients only.
+        if keys == nil { base = base.add(middleware: DevelopmentModeGuard<Context>()) }
         let open = RouteGroup<Context>.open(base)
         let live = LiveSubscriptions()
         HealthRoutes<Context>(
@@ -75,6 +78,7 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
             maxLagSeconds: configuration.maxReadyLagSeconds
         ).register(on: open)
         ConsoleRoutes<Context>().register(on: base)
+        ConsoleSessionRoutes<Context>(logbook: logbook, keys: keys, configuration: configuration, catalog: catalog).register(on: open)
         let authenticated = base.group().add(middleware: AuthenticationMiddleware<Context>(
             keys: keys, adminRole: configuration.adminRole, audience: configuration.jwtAudience, issuer: configuration.jwtIssuer))
             .add(middleware: ConditionalReadMiddleware<Context>())

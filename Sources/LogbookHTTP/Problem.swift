@@ -95,6 +95,13 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         return problem
     }
 
+    /// A body sent as a media type the route does not read (`Content-Type` names the field).
+    static func unsupportedMediaType(_ contentType: String?, accepted: [String]) -> Problem {
+        let sent = contentType.map { "as \"\($0.prefix(100))\"" } ?? "without a Content-Type"
+        return Problem(.unsupportedMediaType, type: "/problems/unsupported-media-type", title: "Unsupported media type",
+                       detail: "the body is sent \(sent); this route reads \(accepted.joined(separator: ", "))", field: "Content-Type")
+    }
+
     static func tooLarge(_ limit: Int) -> Problem {
         Problem(.contentTooLarge, type: "/problems/too-large", title: "Request body too large",
                 detail: "the body is larger than the limit of \(limit) bytes")

@@ -14,6 +14,9 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             var problem: Problem
             if let known = Problem.from(error) {
                 problem = known
+            } else if let http = error as? HTTPError, http.status == .notFound, http.body == nil {
+                // The router matched no route: name what was asked for.
+                problem = .notFound("no operation \(request.method.rawValue) \(request.uri.path); the API document (openapi.json) lists every one")
             } else if let http = error as? HTTPError {
                 problem = Problem(http.status, type: "/problems/http", title: http.status.reasonPhrase,
                                   detail: http.body ?? http.status.reasonPhrase)

@@ -64,11 +64,12 @@ enum Statuses {
     /// A read answered by Logbook's queries: a read's, and 304 when If-None-Match names its ETag
     /// (``ConditionalReadMiddleware``).
     static let conditionalRead = [200, 304, 400, 401, 403, 404, 503]
-    /// A command: created, or already applied; refusals of every kind (503: the log is unavailable or read-only).
-    static let command = [200, 201, 400, 401, 403, 404, 409, 413, 422, 503]
+    /// A command: created, or already applied; refusals of every kind (415: a body that is not
+    /// `application/json`; 503: the log is unavailable or read-only).
+    static let command = [200, 201, 400, 401, 403, 404, 409, 413, 415, 422, 503]
     /// A command that may carry a workout file: a command's, and 429 when the user's import slot
     /// is taken (a full server answers 503).
-    static let fileImport = [200, 201, 400, 401, 403, 404, 409, 413, 422, 429, 503]
+    static let fileImport = [200, 201, 400, 401, 403, 404, 409, 413, 415, 422, 429, 503]
     /// An administrator's route.
     static let admin = [200, 400, 401, 403, 503]
 }
@@ -109,9 +110,11 @@ struct RouteGroup<Context: LogbookRouteContext> {
     ) {
         precondition(access == .administrator || !(path == "admin" || path.hasPrefix("admin/")),
                      "\(method) \(path) is an administrators' route: register it on the administrators' group")
-        // Any route refuses an unknown query parameter (400) and can fail inside (500); one that
-        // needs a token refuses a missing or bad one (401) and a caller it is not for (403).
-        let refusals = [400, 500] + (access == .open ? [] : [401, 403])
+        // Any route refuses an unknown query parameter (400), a caller it is not for (403: also, on
+        // a server without authentication, a request from off this machine) and can fail inside
+        // (500); one that needs a token refuses a missing or bad one (401); one that reads a JSON
+        // body refuses any other (415).
+        let refusals = [400, 403, 500] + (access == .open ? [] : [401]) + (body == nil ? [] : [415])
         catalog.add(RouteDescriptor(
             method: method.rawValue, path: path, summary: summary, queryParameters: query, requestBody: body, requestBodyRequired: bodyRequired,
             statuses: Set(statuses + refusals).sorted(), responses: responses, access: access))

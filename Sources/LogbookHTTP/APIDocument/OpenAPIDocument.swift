@@ -77,9 +77,15 @@ public enum OpenAPIDocument {
                     content[type] = ["schema": ["type": "string", "format": "binary"]]
                 }
             }
+            let types = route.path == "users/{user}/imports"
+                ? "; a workout file may also be sent as application/fit, application/x-fit, application/tcx+xml or text/xml. "
+                    + "Multipart and form bodies are not read"
+                : route.path == "catalog/places/import" ? "; NDJSON may also be sent as application/ndjson, application/jsonl or application/x-jsonlines"
+                : ""
             operation["requestBody"] = [
                 "required": route.requestBodyRequired, "content": content,
-                "description": route.requestBodyRequired ? "At most the server's body limit (413 beyond it)" : "Optional: an empty body is {}",
+                "description": (route.requestBodyRequired ? "At most the server's body limit (413 beyond it)" : "Optional: an empty body is {}")
+                    + ". Sent with one of these Content-Types, never text/plain (415)" + types,
             ]
         }
         return operation
@@ -141,10 +147,9 @@ public enum OpenAPIDocument {
                 route.path.hasSuffix(".svg") ? ("image/svg+xml", ["type": "string", "description": "An SVG document"])
                 : route.path.hasSuffix(".geojson")
                 ? ("application/geo+json", GeoJSON.feature.jsonObject(components: &components))
-                : route.path == "admin/overview/subscribe"
-                ? ("text/event-stream", ["type": "string", "description": "Server-Sent Events: event = overview, data = a ConsoleOverview, once a second"])
-                : route.path.hasSuffix("subscribe")
-                ? ("text/event-stream", ["type": "string", "description": "Server-Sent Events: id = log position, data = one event in the wire form"])
+                // An event stream's schema is one event's (EventStreams).
+                : route.path == "admin/overview/subscribe" ? ("text/event-stream", EventStreams.overview.jsonObject(components: &components))
+                : route.path.hasSuffix("subscribe") ? ("text/event-stream", EventStreams.log.jsonObject(components: &components))
                 : route.path == "admin/rebuild"
                 ? ("application/x-ndjson", ["type": "string", "description": "One JSON object per line: progress, then {\"digests\":…} or {\"error\":…}"])
                 : route.path == "metrics" ? ("text/plain", ["type": "string", "description": "Prometheus text exposition format 0.0.4"])
@@ -153,8 +158,12 @@ public enum OpenAPIDocument {
         }
         var description = problemDescriptions[status] ?? "Refused"
         if status == 403 {
-            description = route.access == .administrator ? "The token lacks the administrator role"
-                : "The token does not give access to this user's data"
+            let foreign = "on a server without authentication (development), the request's Host is not a loopback name or another site sent it (Origin, Sec-Fetch-Site)"
+            description = switch route.access {
+            case .administrator: "The token lacks the administrator role; or, " + foreign
+            case .signedIn: "The token does not give access to this user's data; or, " + foreign
+            case .open: "Refused: " + foreign
+            }
         }
         if status == 422, let rules = CommandRuleCatalog.rules(of: route.path, method: route.method), !rules.isEmpty {
             description += ". Rules this command can break (`rule`): " + rules.map { $0.rawValue }.joined(separator: ", ")
@@ -171,6 +180,7 @@ public enum OpenAPIDocument {
         404: "No such user, workout, place, stream or job",
         409: "Version conflict (with currentVersion), an event id another event has, or a job that is no longer running",
         413: "The body is larger than the configured limit, or a file exceeds one of the reader's stated limits (detail names it)",
+        415: "The body's Content-Type is not one the operation reads (field: Content-Type); a JSON body must be sent as application/json",
         422: "A domain rule refused the command (rule names it), or an Idempotency-Key was used for another request",
         429: "The user already has as many imports running as allowed (Retry-After)",
         500: "An internal error (correlationId names it in the server's log; its own text stays there); for a job, the job failed (detail says why)",
