@@ -59,4 +59,21 @@ extension Logbook {
         }
         return entry.response
     }
+
+    /// Spends the one-time credential `id` (a random id of at least 16 characters, such as a
+    /// sign-in code's): true the first time, false ever after, on this server and on every server
+    /// sharing its log, for ``LogbookConfiguration/idempotencyKeyRetention`` (so a credential must
+    /// expire sooner). The spending is kept where the answers to keyed requests are, under `scope`:
+    /// beside the read models, or in the shared log, where the first server to keep it wins and
+    /// each server reads back whose it is.
+    public func spendOnce(_ id: String, scope: String) async throws -> Bool {
+        // This spending's own mark: whoever reads it back kept it first.
+        let mark = IdempotentRequest.fingerprint([Array(UUID().uuidString.utf8), Array(id.utf8)])
+        let request = try IdempotentRequest(key: id, scope: "one-time:" + scope, fingerprint: mark)
+        return try await locks.withLock("idempotency-key:\(request.scope)\u{0}\(request.key)") {
+            if try await keptAnswers.entry(for: request) != nil { return false }
+            let standing = try await keptAnswers.remember(StoredResponse(status: 204, entityTag: nil, body: []), for: request)
+            return standing.fingerprint == mark
+        }
+    }
 }

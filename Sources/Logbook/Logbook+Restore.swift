@@ -79,7 +79,7 @@ extension Logbook {
         guard !prepared.events.isEmpty else { return RestoreReport() }
         var requests = prepared.requests
         let firstVersions = prepared.firstVersions
-        try await checkAgainstLog(requests, firstVersions)
+        let present = try await checkAgainstLog(&requests, firstVersions)
         if prepared.isSealed {
             // Sealed before an earlier batch's tombstones may have erased one of its users.
             try await payloads.prepare(prepared.liveUsers, creating: false)
@@ -88,7 +88,7 @@ extension Logbook {
             try await sealForRestore(&requests, prepared.events)
         }
         let results = try await log.append(batch: requests)
-        var report = RestoreReport()
+        var report = RestoreReport(alreadyPresent: present)
         var written: UInt64 = 0
         for (index, result) in results.enumerated() {
             switch result {
@@ -132,9 +132,12 @@ extension Logbook {
     }
 
     /// Each request's stream must stand exactly before its first event, or already hold the same
-    /// events (a repeated import); anything else is a conflict.
-    private func checkAgainstLog(_ requests: [AppendRequest], _ firstVersions: [UInt64]) async throws {
+    /// events (a repeated import); anything else is a conflict. A request whose first events the
+    /// stream holds and whose others follow on (an import of a newer export of the same log) keeps
+    /// only those that follow; answers how many events were dropped so.
+    private func checkAgainstLog(_ requests: inout [AppendRequest], _ firstVersions: [UInt64]) async throws -> Int {
         var versions: [String: UInt64?] = [:]
+        var present = 0
         for (index, request) in requests.enumerated() {
             let first = firstVersions[index]
             let current: UInt64?
@@ -148,8 +151,14 @@ extension Logbook {
                 guard stored.map(\.eventId) == request.events.prefix(stored.count).map(\.eventId) else {
                     throw LogbookError.versionConflict(stream: request.stream, expected: first == 0 ? 0 : first - 1, current: current)
                 }
+                if stored.count < request.events.count {
+                    requests[index].events.removeFirst(stored.count)
+                    requests[index].expectedVersion = .exactly(first + UInt64(stored.count) - 1)
+                    present += stored.count
+                }
             }
             versions[request.stream] = max(next, first + UInt64(request.events.count)) - 1
         }
+        return present
     }
 }

@@ -3,29 +3,32 @@ import LogbookDomain
 import Foundation
 import LogbookHTTP
 
-/// `logbook console-url`: prints a link that opens the console signed in, carrying a
-/// short-lived administrator's token in the URL's fragment (which browsers never send to the
-/// server, so it stays out of access logs). The page moves the token into the tab's session
-/// storage and removes it from the address bar.
+/// `logbook console-url`: prints a link that opens the console and signs in once. Its fragment
+/// (which browsers never send to the server, so it stays out of access logs) carries a one-time
+/// code, not a token: the page exchanges it at once for a short-lived administrator's token kept
+/// in its tab, and takes it out of the address bar. The code is good for one exchange within
+/// 2 minutes, so the link left in the browser's history or the terminal's scrollback opens nothing.
 struct ConsoleURLCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "console-url",
-        abstract: "Print a short-lived signed link to the console in the browser, signed with $LOGBOOK_JWT_SECRET or --jwt-secret-file.")
+        abstract: "Print a one-time sign-in link to the console in the browser (one use, within 2 minutes), signed with $LOGBOOK_JWT_SECRET or --jwt-secret-file.")
 
     @Option(help: "The server's base URL, as the browser reaches it.")
     var url = "http://127.0.0.1:8080"
 
-    @Option(help: "The administrator the token names (its sub).")
+    @Option(help: "The administrator the session names (its sub).")
     var user = "operator"
 
-    @Option(help: "Lifetime of the token in seconds (at most a day); the console asks to sign in again after it.")
+    @Option(help: "Lifetime of the console session in seconds (at most an hour); the console asks to sign in again after it.")
     var lifetime = 900
 
     @OptionGroup var tokens: TokenSecretOptions
 
     func validate() throws {
         guard try tokens.secret() != nil else { throw ValidationError("set LOGBOOK_JWT_SECRET or --jwt-secret-file to the server's secret.") }
-        guard (1...86_400).contains(lifetime) else { throw ValidationError("--lifetime must be between 1 and 86400 seconds.") }
+        guard (1...ConsoleSignIn.maxSessionLifetime).contains(lifetime) else {
+            throw ValidationError("--lifetime must be between 1 and \(ConsoleSignIn.maxSessionLifetime) seconds.")
+        }
         guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil, parsed.fragment == nil, parsed.query == nil else {
             throw ValidationError("--url must be an http or https URL with a host and no query or fragment, e.g. http://127.0.0.1:8080.")
         }
@@ -34,13 +37,13 @@ struct ConsoleURLCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let secret = try tokens.secret() else { throw ValidationError("the secret is gone") }
-        let token = try await TokenKeys(secret: secret).token(
-            user: user, admin: true, lifetime: TimeInterval(lifetime), audience: tokens.audience, issuer: tokens.issuer)
-        print(Self.link(base: url, token: token))
+        let code = try await TokenKeys(secret: secret).consoleCode(
+            user: user, sessionLifetime: lifetime, audience: tokens.audience, issuer: tokens.issuer)
+        print(Self.link(base: url, code: code))
     }
 
-    /// The console's address under `base`, signed in with `token`.
-    static func link(base: String, token: String) -> String {
-        (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/console/#token=" + token
+    /// The console's address under `base`, signing in with the one-time `code`.
+    static func link(base: String, code: String) -> String {
+        (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/console/#code=" + code
     }
 }

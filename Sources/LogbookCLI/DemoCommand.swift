@@ -120,6 +120,8 @@ struct DemoTokens: Sendable {
     let user: String
     let userToken: String
     let adminToken: String?
+    /// A one-time console sign-in code (2 minutes, one use).
+    let consoleCode: String?
 
     init(secret: String?, audience: String?, issuer: String?) async throws {
         user = DemoDataGenerator.userId(0)
@@ -127,9 +129,11 @@ struct DemoTokens: Sendable {
             let keys = await TokenKeys(secret: secret)
             userToken = try await keys.token(user: user, audience: audience, issuer: issuer)
             adminToken = try await keys.token(user: "operator", admin: true, audience: audience, issuer: issuer)
+            consoleCode = try await keys.consoleCode(user: "operator", sessionLifetime: 900, audience: audience, issuer: issuer)
         } else {
             userToken = "none"
             adminToken = nil
+            consoleCode = nil
         }
     }
 
@@ -143,7 +147,7 @@ struct DemoTokens: Sendable {
         export TOKEN=\(userToken)        # \(user), valid 24 h
         \(adminToken.map { "export ADMIN=\($0)        # administrator" } ?? "(authentication is off)")
 
-        Console in the browser: \(adminToken.map { ConsoleURLCommand.link(base: base, token: $0) } ?? base + "/console/")
+        Console in the browser: \(consoleCode.map { ConsoleURLCommand.link(base: base, code: $0) + "\n          (signs in once, within 2 minutes; later: logbook console-url --url \(base))" } ?? base + "/console/")
 
         curl -s \(auth) '\(base)/users/\(user)/stats/weekly?date=2026-10-28'
         curl -s \(auth) '\(base)/users/\(user)/stats/weekly.svg?date=2026-10-28' > week.svg

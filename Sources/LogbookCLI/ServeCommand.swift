@@ -91,7 +91,7 @@ struct ServerOptions: ParsableArguments {
         guard maxImports >= 1, maxImportsPerUser >= 1, importReadSeconds >= 1 else {
             throw ValidationError("--max-imports, --max-imports-per-user and --import-read-seconds must be at least 1.")
         }
-        if insecureNoAuth, !Self.isLoopback(host) {
+        if insecureNoAuth, !Loopback.isLoopback(host) {
             throw ValidationError("--insecure-no-auth serves every caller as an administrator: it listens only on a loopback address (127.0.0.1, ::1 or localhost), not \(host).")
         }
     }
@@ -101,13 +101,6 @@ struct ServerOptions: ParsableArguments {
         if name.isEmpty || name.utf8.count > 200 { return "must be 1 to 200 bytes" }
         if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "must not hold control characters" }
         return nil
-    }
-
-    /// True for the addresses only this machine can reach.
-    static func isLoopback(_ host: String) -> Bool {
-        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 
     /// `serve` needs a secret (or the explicit development flag); `demo` makes one up.

@@ -14,40 +14,39 @@ struct AdminRoutes<Context: LogbookRouteContext> {
     let backupDirectory: String?
     let catalog: RouteCatalog
 
-    func register(on group: RouterGroup<Context>) {
+    func register(on group: RouteGroup<Context>) {
         group.route(.get, "admin/projections", "Every projection's checkpoint, code version and lag", statuses: Statuses.admin,
-                    responses: [200: .reference([ReadModelStatus].self)], administrators: true, catalog: catalog) { _, _ in
+                    responses: [200: .reference([ReadModelStatus].self)], catalog: catalog) { _, _ in
             try JSONOutput.response(try await logbook.projectionStatus())
         }
         group.route(.post, "admin/rebuild", "Rebuild projections as a job, in place or (mode=background) beside the live ones without downtime, streaming NDJSON progress (wait=false: answer 202 with the job at once)",
-                    query: RebuildQuery.self, statuses: Statuses.admin + [202], responses: [202: Self.startedJob], administrators: true,
-                    catalog: catalog) { try await rebuild($2) }
+                    query: RebuildQuery.self, statuses: Statuses.admin + [202], responses: [202: Self.startedJob], catalog: catalog) { try await rebuild($2) }
         group.route(.post, "admin/verify", "Rebuild into a scratch store and compare digests with the live read models, as a job (wait=false: 202 with the job)",
                     query: JobQuery.self, statuses: Statuses.admin + [202, 500],
-                    responses: [200: .reference(VerifyReport.self), 202: Self.startedJob], administrators: true, catalog: catalog) { try await verify($2) }
+                    responses: [200: .reference(VerifyReport.self), 202: Self.startedJob], catalog: catalog) { try await verify($2) }
         group.route(.post, "admin/backup", "Back the store up (log, read models, idempotency answers) into a new directory under the server's backup directory, as a job (wait=false: 202 with the job)",
                     query: BackupQuery.self, statuses: Statuses.admin + [202, 409, 500],
-                    responses: [200: .reference(FinishedBackup.self), 202: Self.startedJob], administrators: true, catalog: catalog) { try await backup($2) }
+                    responses: [200: .reference(FinishedBackup.self), 202: Self.startedJob], catalog: catalog) { try await backup($2) }
         group.route(.get, "admin/jobs", "Administrative jobs (rebuilds, verifications, backups), newest first", statuses: Statuses.admin,
-                    responses: [200: .reference([AdminJob].self)], administrators: true, catalog: catalog) { _, _ in
+                    responses: [200: .reference([AdminJob].self)], catalog: catalog) { _, _ in
             try JSONOutput.response(jobs.all())
         }
         group.route(.get, "admin/jobs/{job}", "One administrative job: state, progress, result", statuses: Statuses.admin + [404],
-                    responses: [200: .reference(AdminJob.self)], administrators: true, catalog: catalog) { _, context in
+                    responses: [200: .reference(AdminJob.self)], catalog: catalog) { _, context in
             try JSONOutput.response(try job(context))
         }
         group.route(.delete, "admin/jobs/{job}", "Cancel a running job (it stops after its current chunk)", statuses: [202, 400, 401, 403, 404, 409],
-                    responses: [202: .reference(AdminJob.self, "The job, asked to stop")], administrators: true, catalog: catalog) { _, context in
+                    responses: [202: .reference(AdminJob.self, "The job, asked to stop")], catalog: catalog) { _, context in
             let job = try job(context)
             guard jobs.cancel(job.id) else { throw Problem(.conflict, type: "/problems/conflict", title: "Conflict", detail: "job \(job.id) is \(job.state.rawValue)") }
             return try JSONOutput.response(jobs.job(job.id) ?? job, status: .accepted)
         }
         group.route(.get, "admin/caches", "Entries, bytes, hits and misses of every query cache", statuses: Statuses.admin,
-                    responses: [200: .reference([CacheStatus].self)], administrators: true, catalog: catalog) { _, _ in
+                    responses: [200: .reference([CacheStatus].self)], catalog: catalog) { _, _ in
             try JSONOutput.response(logbook.cacheStatus())
         }
         group.route(.get, "admin/storage", "Sizes of the log and its databases, map use, readers", statuses: Statuses.admin,
-                    responses: [200: .reference(LogStorageInfo.self)], administrators: true, catalog: catalog) { _, _ in
+                    responses: [200: .reference(LogStorageInfo.self)], catalog: catalog) { _, _ in
             try JSONOutput.response(try await logbook.log.storageInfo())
         }
     }

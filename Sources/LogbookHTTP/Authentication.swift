@@ -29,15 +29,22 @@ public struct TokenClaims: JWTPayload {
     }
 }
 
-/// Signs and verifies bearer tokens with one HMAC-SHA256 secret.
+/// Signs and verifies bearer tokens with one HMAC-SHA256 secret. A token's header must name HS256
+/// and nothing else (no other algorithm, no key id): ``TokenHeader`` judges it before the
+/// signature is checked.
 public struct TokenKeys: Sendable {
     let keys: JWTKeyCollection
+    /// The key of console sign-in codes (``ConsoleSignIn``), derived from the secret.
+    let codeKeys: JWTKeyCollection
 
     /// Keys from the server's HS256 secret.
     public init(secret: String) async {
         let keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
         self.keys = keys
+        let codeKeys = JWTKeyCollection()
+        await codeKeys.add(hmac: HMACKey(key: ConsoleSignIn.codeKey(secret: secret)), digestAlgorithm: .sha256)
+        self.codeKeys = codeKeys
     }
 
     /// A token for `user`, an administrator's if `admin`, valid for `lifetime` seconds, with an
@@ -48,8 +55,11 @@ public struct TokenKeys: Sendable {
             user: user, expires: Date().addingTimeInterval(lifetime), role: admin ? adminRole : nil, audience: audience, issuer: issuer))
     }
 
+    /// The claims of `token` once its header names HS256 and nothing else (``TokenHeader``) and
+    /// its signature and expiry verify.
     func verify(_ token: String) async throws -> TokenClaims {
-        try await keys.verify(token, as: TokenClaims.self)
+        if let refusal = TokenHeader.refusal(token) { throw Problem.unauthorized(refusal) }
+        return try await keys.verify(token, as: TokenClaims.self)
     }
 }
 
@@ -85,6 +95,8 @@ struct AuthenticationMiddleware<Context: LogbookRouteContext>: RouterMiddleware 
         let claims: TokenClaims
         do {
             claims = try await keys.verify(token)
+        } catch let problem as Problem {
+            throw problem
         } catch let error as JWTError {
             switch error.errorType {
             case .claimVerificationFailure: throw Problem.unauthorized("the token has expired")

@@ -23,15 +23,17 @@ struct CommandRoutes<Context: LogbookRouteContext> {
 
     let catalog: RouteCatalog
 
-    func register(on group: RouterGroup<Context>) {
+    /// The users' commands on `group`, the shared catalog's on `administrators`.
+    func register(on group: RouteGroup<Context>, administrators: RouteGroup<Context>) {
         func command(
             _ method: HTTPRequest.Method, _ path: String, _ summary: String, body: EventType?, optionalBody: String? = nil,
-            bodyRequired: Bool = false, emptyBodyAllowed: Bool = false, administrators: Bool = false,
+            bodyRequired: Bool = false, emptyBodyAllowed: Bool = false, in routes: RouteGroup<Context>? = nil,
             _ handler: @escaping @Sendable (Request, Context, CommandContext) async throws -> CommandResult
         ) {
-            group.route(method, path, summary, body: body.map(EventBody.schemaPath) ?? optionalBody,
-                        bodyRequired: bodyRequired || (optionalBody == nil && !emptyBodyAllowed), statuses: Statuses.command,
-                        responses: Self.commandAnswers, administrators: administrators, catalog: catalog) { request, context in
+            (routes ?? group).route(
+                method, path, summary, body: body.map(EventBody.schemaPath) ?? optionalBody,
+                bodyRequired: bodyRequired || (optionalBody == nil && !emptyBodyAllowed), statuses: Statuses.command,
+                responses: Self.commandAnswers, catalog: catalog) { request, context in
                 try await keyed(request, context, handler)
             }
         }
@@ -55,8 +57,13 @@ struct CommandRoutes<Context: LogbookRouteContext> {
                         201: .oneOf("Imported: the command's result, or the file's import report", [.reference(CommandResult.self), .reference(FileImportReport.self)])],
             catalog: catalog
         ) { request, context in
-            let type = request.headers[.contentType]?.lowercased() ?? "application/json"
-            guard type.hasPrefix("application/json") else {
+            let type = MediaType.essence(request.headers[.contentType])
+            guard type == "application/json" else {
+                // A file is sent as its own media type: never as text/plain or a form, which a
+                // page of another site could send without the browser asking the server first.
+                guard let type, WorkoutFileUpload.accepted.contains(type) else {
+                    throw Problem.unsupportedMediaType(request.headers[.contentType], accepted: ["application/json"] + WorkoutFileUpload.mediaTypes)
+                }
                 // A file import is idempotent by its content (a repeat writes nothing); the headers
                 // of commands are still checked, so a malformed one is refused as on any command.
                 _ = try request.expectedVersion()
@@ -114,11 +121,11 @@ struct CommandRoutes<Context: LogbookRouteContext> {
         }
         command(.post, "users/{user}/places/reset", "Put every place back in the deck", body: nil) { try await event(.placesReset, $0, $1, $2) }
         command(.post, "catalog/places", "Add a place to the shared catalog (administrators; body: place.added data)", body: .placeAdded,
-                administrators: true) { request, _, commandContext in
+                in: administrators) { request, _, commandContext in
             let payload = try await EventBody.decode(.placeAdded, request.jsonBody(limit: maxBodyBytes))
             return try await logbook.execute(Command(user: "", event: payload), context: commandContext)
         }
-        group.route(
+        administrators.route(
             .post, "catalog/places/import",
             "Import places into the shared catalog (administrators): NDJSON (one place.added object per line) or a GeoJSON "
                 + "FeatureCollection of Points (the form named by Content-Type application/x-ndjson or application/geo+json, else "
@@ -128,7 +135,7 @@ struct CommandRoutes<Context: LogbookRouteContext> {
             body: EventBody.schemaPath(.placeAdded), statuses: Statuses.command,
             responses: [200: .reference(CatalogImportReport.self, "Nothing to change: the catalog holds every place as the file gives it"),
                         201: .reference(CatalogImportReport.self, "Imported: the places added and changed, in one commit")],
-            administrators: true, catalog: catalog
+            catalog: catalog
         ) { request, context in
             // Idempotent by content (the same file again writes nothing) and, with an Idempotency-Key, by key (a
             // retry answers the original report).
@@ -137,7 +144,7 @@ struct CommandRoutes<Context: LogbookRouteContext> {
             let contentType = Array((request.headers[.contentType] ?? "").utf8)
             return try await keyed(request, context, bodyLimit: limit, alsoFingerprinted: contentType) { request, _, commandContext, call in
                 let body = try await request.bodyBytes(limit: limit)
-                let format = CatalogImportFile.format(contentType: request.headers[.contentType])
+                let format = try Self.catalogImportFormat(request.headers[.contentType])
                 let places = try CatalogImportFile.read(Array(buffer: body), format: format).places
                 // The answer kept with the events is the report they make.
                 call?.answer { result, types in
@@ -174,7 +181,7 @@ struct CommandRoutes<Context: LogbookRouteContext> {
         // The routes the event declarations give: the body is the type's payload, the path fills its ids.
         for route in DeclaredRoute.all {
             command(HTTPRequest.Method(rawValue: route.method)!, route.path, route.summary, body: route.type,
-                    emptyBodyAllowed: route.emptyBodyAllowed, administrators: route.administrators) { request, context, commandContext in
+                    emptyBodyAllowed: route.emptyBodyAllowed, in: route.administrators ? administrators : group) { request, context, commandContext in
                 // An administrators' route acts on the shared catalog, for no user.
                 let user = route.administrators ? "" : try context.path("user")
                 var values: [String: String] = [:]
@@ -183,6 +190,17 @@ struct CommandRoutes<Context: LogbookRouteContext> {
                 return try await logbook.execute(Command(user: user, event: payload), context: commandContext)
             }
         }
+    }
+
+    /// The form a catalog import is read in, from its `Content-Type`: GeoJSON, NDJSON, or JSON
+    /// (one place, or as the bytes say); any other media type is refused (415), so no page of
+    /// another site can send one as `text/plain`.
+    static func catalogImportFormat(_ contentType: String?) throws -> CatalogImportFile.Format? {
+        if MediaType.isJSON(contentType) { return nil }
+        guard let format = CatalogImportFile.format(contentType: contentType) else {
+            throw Problem.unsupportedMediaType(contentType, accepted: ["application/json", "application/geo+json", "application/x-ndjson"])
+        }
+        return format
     }
 
     /// What a command answers: its result, 201 when it wrote, 200 when it had been applied already.

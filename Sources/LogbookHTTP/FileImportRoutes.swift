@@ -62,6 +62,10 @@ enum WorkoutFileUpload {
         "text/csv", "application/octet-stream",
     ]
 
+    /// Every media type a workout file is accepted as: ``mediaTypes`` and the other names of the
+    /// same formats.
+    static let accepted: Set<String> = Set(mediaTypes + ["application/fit", "application/x-fit", "application/tcx+xml", "text/xml"])
+
     /// The file's extension from the body's media type (the format itself is detected from the bytes).
     static func fileExtension(_ contentType: String?) -> String {
         let type = (contentType ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""

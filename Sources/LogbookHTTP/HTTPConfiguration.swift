@@ -3,8 +3,9 @@ public import LogbookWebhooks
 
 /// How the HTTP layer authenticates and what it accepts.
 public struct HTTPConfiguration: Sendable {
-    /// The HMAC-SHA256 secret that signs bearer tokens (JWT, `HS256`): at least 256 bits
-    /// (``TokenSecret``), or the routes refuse to start.
+    /// The HMAC-SHA256 secret that signs bearer tokens (JWT, `HS256`): about 256 bits by what it
+    /// shows (``TokenSecret``), or the routes refuse to start. Console sign-in codes are signed
+    /// with a key derived from it (``ConsoleSignIn``).
     public var jwtSecret: String?
     /// The audience (`aud`) every token must name; nil: not checked.
     public var jwtAudience: String?
@@ -12,7 +13,12 @@ public struct HTTPConfiguration: Sendable {
     public var jwtIssuer: String?
     /// The `role` claim value that makes a token an administrator's.
     public var adminRole = "admin"
-    /// Serve without authentication (development only; logged loudly). Every caller is an admin.
+    /// Serve without authentication (development only; logged loudly), when no secret is set.
+    /// Every caller is an administrator, so only this machine's own clients are served: a request
+    /// whose `Host` is not a loopback name, whose `Origin` is not the server's own or whose
+    /// `Sec-Fetch-Site` says another site sent it is refused (403), and
+    /// ``LogbookServer/application(logbook:configuration:metrics:host:port:logger:onServerRunning:)``
+    /// listens on a loopback address only.
     public var allowUnauthenticated = false
     /// The largest request body accepted, in bytes (larger ones get 413).
     public var maxBodyBytes = 1 << 20

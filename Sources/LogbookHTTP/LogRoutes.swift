@@ -17,17 +17,18 @@ struct LogRoutes<Context: LogbookRouteContext> {
 
     let catalog: RouteCatalog
 
-    func register(on group: RouterGroup<Context>) {
+    /// The stream and user routes on `group`, the whole log's on `administrators`.
+    func register(on group: RouteGroup<Context>, administrators: RouteGroup<Context>) {
         group.route(.get, "streams/{stream}", "A stream's events (a user may read streams holding only their events)",
                     query: StreamPageQuery.self, statuses: Statuses.read, responses: [200: LogPages.stream], catalog: catalog) {
             try await stream($0, $1, $2.page)
         }
         group.route(.get, "users/{user}/events", "The user's events in log order", query: LogPageQuery.self,
                     statuses: Statuses.read, responses: [200: LogPages.user], catalog: catalog) { try await userEvents($0, $1, $2) }
-        group.route(.get, "log", "The whole log, filtered (administrators)", query: WholeLogQuery.self,
-                    statuses: Statuses.admin, responses: [200: LogPages.log], administrators: true, catalog: catalog) { try await wholeLog($0, $1, $2) }
-        group.route(.get, "log/subscribe", "Live subscription as Server-Sent Events, resuming after Last-Event-ID (administrators)",
-                    query: SubscriptionQuery.self, statuses: Statuses.admin + [429], administrators: true, catalog: catalog) { _, context, query in
+        administrators.route(.get, "log", "The whole log, filtered (administrators)", query: WholeLogQuery.self,
+                             statuses: Statuses.admin, responses: [200: LogPages.log], catalog: catalog) { try await wholeLog($0, $1, $2) }
+        administrators.route(.get, "log/subscribe", "Live subscription as Server-Sent Events, resuming after Last-Event-ID (administrators)",
+                             query: SubscriptionQuery.self, statuses: Statuses.admin + [429], catalog: catalog) { _, context, query in
             try await subscribe(query, subject: nil, caller: context.identity?.user ?? "", until: context.identity?.expires)
         }
         group.route(.get, "users/{user}/events/subscribe", "The user's own events live as Server-Sent Events, resuming after Last-Event-ID",

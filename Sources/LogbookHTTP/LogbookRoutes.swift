@@ -9,8 +9,9 @@ public import LogbookWebhooks
 /// prefix of its own (`LogbookRoutes(…).register(on: router.group("logbook"))`). The context
 /// type is the host's, as long as it can hold an ``Identity``.
 ///
-/// `/health`, `/ready` and `/metrics` are open; everything else needs a bearer token (see
-/// ``HTTPConfiguration``). Every refusal is `application/problem+json`. `Schemas/openapi.json`
+/// `/health`, `/ready`, `/metrics`, the console's files and its sign-in (`POST /console/sessions`)
+/// are open; everything else needs a bearer token (see ``HTTPConfiguration``), and the
+/// administrators' routes a token with the administrator role. Every refusal is `application/problem+json`. `Schemas/openapi.json`
 /// documents every route.
 public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
     public let logbook: Logbook
@@ -62,28 +63,36 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
         }
     }
 
-    /// Adds every route (and the middleware they need) to `group`.
+    /// Adds every route (and the middleware they need) to `group`, in three groups by who may
+    /// call them (``RouteAccess``): open, signed-in, administrators.
     public func register(on group: RouterGroup<Context>) {
-        let open = group.group()
+        var base = group.group()
             .add(middleware: ObservabilityMiddleware<Context>(metrics: metrics))
             .add(middleware: ProblemMiddleware<Context>())
+        // Without authentication every caller is an administrator: serve this machine's own clients only.
+        if keys == nil { base = base.add(middleware: DevelopmentModeGuard<Context>()) }
+        let open = RouteGroup<Context>.open(base)
         let live = LiveSubscriptions(maxPerCaller: configuration.maxSubscriptionsPerCaller)
         HealthRoutes<Context>(
             logbook: logbook, metrics: metrics, live: live, webhooks: webhooks, overview: overview, catalog: catalog, maxLag: configuration.maxReadyLag,
             maxLagSeconds: configuration.maxReadyLagSeconds
         ).register(on: open)
-        ConsoleRoutes<Context>().register(on: open)
-        let secured = open.group().add(middleware: AuthenticationMiddleware<Context>(
+        ConsoleRoutes<Context>().register(on: base)
+        ConsoleSessionRoutes<Context>(logbook: logbook, keys: keys, configuration: configuration, catalog: catalog).register(on: open)
+        let authenticated = base.group().add(middleware: AuthenticationMiddleware<Context>(
             keys: keys, adminRole: configuration.adminRole, audience: configuration.jwtAudience, issuer: configuration.jwtIssuer))
             .add(middleware: ConditionalReadMiddleware<Context>())
+        let signedIn = RouteGroup<Context>.signedIn(authenticated)
+        let administrators = RouteGroup<Context>.administrators(authenticated)
         CommandRoutes<Context>(
             logbook: logbook, maxBodyBytes: configuration.maxBodyBytes, maxImportBytes: configuration.maxImportBytes,
-            importSlots: importSlots, catalog: catalog).register(on: secured)
-        QueryRoutes<Context>(logbook: logbook, catalog: catalog).register(on: secured)
-        LogRoutes<Context>(logbook: logbook, keepAlive: configuration.sseKeepAlive, live: live, catalog: catalog).register(on: secured)
-        AdminRoutes<Context>(logbook: logbook, jobs: jobs, backupDirectory: configuration.backupDirectory, catalog: catalog).register(on: secured)
-        WebhookRoutes<Context>(webhooks: webhooks, maxBodyBytes: configuration.maxBodyBytes, catalog: catalog).register(on: secured)
-        OverviewRoutes<Context>(sampler: overview, catalog: catalog).register(on: secured)
+            importSlots: importSlots, catalog: catalog).register(on: signedIn, administrators: administrators)
+        QueryRoutes<Context>(logbook: logbook, catalog: catalog).register(on: signedIn)
+        LogRoutes<Context>(logbook: logbook, keepAlive: configuration.sseKeepAlive, live: live, catalog: catalog)
+            .register(on: signedIn, administrators: administrators)
+        AdminRoutes<Context>(logbook: logbook, jobs: jobs, backupDirectory: configuration.backupDirectory, catalog: catalog).register(on: administrators)
+        WebhookRoutes<Context>(webhooks: webhooks, maxBodyBytes: configuration.maxBodyBytes, catalog: catalog).register(on: administrators)
+        OverviewRoutes<Context>(sampler: overview, catalog: catalog).register(on: administrators)
     }
 }
 
@@ -111,7 +120,7 @@ struct HealthRoutes<Context: LogbookRouteContext> {
         }
     }
 
-    func register(on group: RouterGroup<Context>) {
+    func register(on group: RouteGroup<Context>) {
         group.route(.get, "health", "The process answers", statuses: [200], responses: [200: Self.health], catalog: catalog) { _, _ in
             JSONOutput.response(bytes: Data("{\"status\":\"ok\"}".utf8))
         }

@@ -34,13 +34,16 @@ public enum LogbookServer {
         logbook: Logbook, configuration: HTTPConfiguration, metrics: LogbookMetrics?, logger: Logger
     ) async throws -> (router: Router<LogbookRequestContext>, routes: LogbookRoutes<LogbookRequestContext>) {
         let router = Router(context: LogbookRequestContext.self)
+        // Around the router's own answers too: a path or method no route matches is a problem.
+        router.add(middleware: ProblemMiddleware<LogbookRequestContext>())
         let routes = try await LogbookRoutes<LogbookRequestContext>(
             logbook: logbook, configuration: configuration, metrics: metrics, logger: logger)
         routes.register(on: router.group())
         return (router, routes)
     }
 
-    /// An application serving `logbook` on `host:port` that delivers its webhooks, and ends its
+    /// An application serving `logbook` on `host:port` (a loopback address only, without
+    /// authentication) that delivers its webhooks, and ends its
     /// administrative jobs, stops its webhooks and closes it on graceful shutdown
     /// (SIGTERM or SIGINT with `runService()`). `onServerRunning` hears the bound port (useful
     /// with port 0).
@@ -49,6 +52,10 @@ public enum LogbookServer {
         host: String = "127.0.0.1", port: Int = 8080, logger: Logger = Logger(label: "logbook"),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
+        if configuration.allowUnauthenticated, configuration.jwtSecret?.isEmpty ?? true, !Loopback.isLoopback(host) {
+            throw LogbookError.invalidArgument(
+                name: "host", reason: "without authentication every caller is an administrator: listen on a loopback address (127.0.0.1, ::1, localhost), not \(host)")
+        }
         let (router, routes) = try await routerAndRoutes(logbook: logbook, configuration: configuration, metrics: metrics, logger: logger)
         return Application(
             router: router,

@@ -21,6 +21,12 @@ public struct Problem: Error, HTTPResponseError, Sendable {
     public var currentVersion: UInt64?
     /// Seconds after which to ask again (`Retry-After`), for 429 and 503 (1 when not set).
     public var retryAfterSeconds: Int?
+    /// For a failure of the server (5xx): the id its log records the failure under, the request's
+    /// id (`X-Request-Id`), so an operator can find what the client was not told.
+    public var correlationId: String?
+    /// For a failure inside the server: the error's own text (paths, SQL, hosts), which goes to
+    /// the server's log under ``correlationId`` and never to the client.
+    var cause: String?
 
     /// A problem with its status, type URI, title and detail, and optionally the field, rule or current version.
     public init(
@@ -42,6 +48,7 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         if let field { body += ",\"field\":\(quoted(field))" }
         if let rule { body += ",\"rule\":\(quoted(rule))" }
         if let currentVersion { body += ",\"currentVersion\":\(currentVersion)" }
+        if let correlationId { body += ",\"correlationId\":\(quoted(correlationId))" }
         body += ",\"instance\":\(quoted(request.uri.path))}"
         var headers = HTTPFields()
         headers[.contentType] = "application/problem+json"
@@ -78,6 +85,23 @@ public struct Problem: Error, HTTPResponseError, Sendable {
 
     static func forbidden(_ detail: String) -> Problem {
         Problem(.forbidden, type: "/problems/forbidden", title: "Forbidden", detail: detail)
+    }
+
+    /// A failure inside the server: the client hears that it failed, the log hears `cause`.
+    static func internalFailure(
+        _ status: HTTPResponse.Status = .internalServerError, type: String = "/problems/internal", title: String = "Internal error", cause: String
+    ) -> Problem {
+        let what = status == .serviceUnavailable ? "the log's storage is unavailable; retry" : "the server failed to answer"
+        var problem = Problem(status, type: type, title: title, detail: what)
+        problem.cause = cause
+        return problem
+    }
+
+    /// A body sent as a media type the route does not read (`Content-Type` names the field).
+    static func unsupportedMediaType(_ contentType: String?, accepted: [String]) -> Problem {
+        let sent = contentType.map { "as \"\($0.prefix(100))\"" } ?? "without a Content-Type"
+        return Problem(.unsupportedMediaType, type: "/problems/unsupported-media-type", title: "Unsupported media type",
+                       detail: "the body is sent \(sent); this route reads \(accepted.joined(separator: ", "))", field: "Content-Type")
     }
 
     static func tooLarge(_ limit: Int) -> Problem {
@@ -146,7 +170,7 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         default:
             break
         }
-        return Problem(.internalServerError, type: "/problems/storage", title: "Storage failure", detail: error.message)
+        return internalFailure(type: "/problems/storage", title: "Storage failure", cause: error.description)
     }
 
     static func from(_ error: EventStoreError) -> Problem {
@@ -158,10 +182,13 @@ public struct Problem: Error, HTTPResponseError, Sendable {
             return Problem(.conflict, type: "/problems/idempotency-conflict", title: "Idempotency conflict", detail: error.description)
         case .eventTooLarge:
             return tooLarge(error.limit ?? 0)
-        case .closed, .readOnly, .unavailable:
+        case .closed, .readOnly:
             return Problem(.serviceUnavailable, type: "/problems/unavailable", title: "Unavailable", detail: error.description)
+        case .unavailable:
+            // The database's own words (its host, its SQL state) stay in the server's log.
+            return internalFailure(.serviceUnavailable, type: "/problems/unavailable", title: "Unavailable", cause: error.description)
         case .corruption, .storage:
-            return Problem(.internalServerError, type: "/problems/storage", title: "Storage failure", detail: error.description)
+            return internalFailure(type: "/problems/storage", title: "Storage failure", cause: error.description)
         default:
             return badRequest(error.description)
         }
@@ -178,7 +205,7 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         case .unknownSchemaVersion:
             return badRequest(error.description, field: "schemaVersion")
         case .undecodable:
-            return Problem(.internalServerError, type: "/problems/storage", title: "Undecodable event", detail: error.description)
+            return internalFailure(type: "/problems/storage", title: "Undecodable event", cause: error.description)
         }
     }
 }

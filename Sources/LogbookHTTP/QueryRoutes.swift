@@ -10,7 +10,7 @@ struct QueryRoutes<Context: LogbookRouteContext> {
 
     let catalog: RouteCatalog
 
-    func register(on group: RouterGroup<Context>) {
+    func register(on group: RouteGroup<Context>) {
         /// A read of one user's read model: its own query, then where it answers from (``ReadPoint``).
         func read<Query: RouteQuery>(
             _ path: String, _ summary: String, query: Query.Type, returns answer: JSONSchema? = nil,

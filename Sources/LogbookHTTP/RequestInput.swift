@@ -19,10 +19,15 @@ extension Request {
         }
     }
 
-    /// The body's bytes (an empty body is `{}`).
+    /// The body's bytes (an empty body is `{}`). A body must be sent as `application/json`
+    /// (415 otherwise): a page of another site can send `text/plain` or a form without asking,
+    /// but `application/json` only after the browser asked the server first (CORS), which this
+    /// server never allows.
     func jsonBody(limit: Int) async throws -> Data {
         let buffer = try await bodyBytes(limit: limit)
-        return buffer.readableBytes == 0 ? Data("{}".utf8) : Data(buffer.readableBytesView)
+        if buffer.readableBytes == 0 { return Data("{}".utf8) }
+        guard MediaType.isJSON(headers[.contentType]) else { throw Problem.unsupportedMediaType(headers[.contentType], accepted: ["application/json"]) }
+        return Data(buffer.readableBytesView)
     }
 
     /// The body as a JSON object (an empty body is `{}`).
@@ -60,4 +65,18 @@ extension LogbookRouteContext {
         guard let raw = parameters.get(name) else { throw Problem.badRequest("the path needs \(name)", field: name) }
         return try QueryValues.pathValue(raw, name: name)
     }
+}
+
+/// The media type of a `Content-Type` value.
+enum MediaType {
+    /// The type and subtype, lowercased, without parameters (`application/json; charset=utf-8` is `application/json`).
+    static func essence(_ contentType: String?) -> String? {
+        guard let contentType else { return nil }
+        let essence = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let trimmed = essence.trimmingCharacters(in: .whitespaces).lowercased()
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// True for `application/json` (with any parameters).
+    static func isJSON(_ contentType: String?) -> Bool { essence(contentType) == "application/json" }
 }

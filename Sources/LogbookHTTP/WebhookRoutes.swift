@@ -15,37 +15,37 @@ struct WebhookRoutes<Context: LogbookRouteContext> {
 
     private static var one: JSONSchema { .reference(WebhookStatus.self) }
 
-    func register(on group: RouterGroup<Context>) {
+    func register(on group: RouteGroup<Context>) {
         group.route(.post, "admin/webhooks", "Make a webhook: matching events are POSTed to its URL in signed batches, in log order, at least once",
                     body: "requests/webhook.create.schema.json", statuses: [201, 400, 401, 403, 409, 503],
-                    responses: [201: .reference(WebhookStatus.self, "The webhook, delivering")], administrators: true, catalog: catalog) { request, _ in
+                    responses: [201: .reference(WebhookStatus.self, "The webhook, delivering")], catalog: catalog) { request, _ in
             let (webhook, after) = try Self.webhookRequest(try await request.jsonObject(limit: maxBodyBytes))
             return try JSONOutput.response(try await webhooks.create(webhook, after: after), status: .created)
         }
         group.route(.get, "admin/webhooks", "Every webhook: checkpoint, lag, failures, dead letters", statuses: Statuses.admin,
-                    responses: [200: .reference([WebhookStatus].self)], administrators: true, catalog: catalog) { _, _ in
+                    responses: [200: .reference([WebhookStatus].self)], catalog: catalog) { _, _ in
             try JSONOutput.response(try await webhooks.list())
         }
         group.route(.get, "admin/webhooks/{webhook}", "One webhook: checkpoint, lag, failures, dead letters", statuses: Statuses.admin + [404],
-                    responses: [200: Self.one], administrators: true, catalog: catalog) { _, context in
+                    responses: [200: Self.one], catalog: catalog) { _, context in
             try JSONOutput.response(try await webhooks.status(try context.path("webhook")))
         }
         group.route(.delete, "admin/webhooks/{webhook}", "Delete a webhook (it stops at once; its dead letters go with it)",
-                    statuses: [204, 400, 401, 403, 404, 409, 503], administrators: true, catalog: catalog) { _, context in
+                    statuses: [204, 400, 401, 403, 404, 409, 503], catalog: catalog) { _, context in
             try await webhooks.delete(try context.path("webhook"))
             return Response(status: .noContent)
         }
         group.route(.post, "admin/webhooks/{webhook}/pause", "Pause a webhook: nothing is delivered, its checkpoint stays",
-                    statuses: Statuses.admin + [404, 409], responses: [200: Self.one], administrators: true, catalog: catalog) { _, context in
+                    statuses: Statuses.admin + [404, 409], responses: [200: Self.one], catalog: catalog) { _, context in
             try JSONOutput.response(try await webhooks.setPaused(try context.path("webhook"), true))
         }
         group.route(.post, "admin/webhooks/{webhook}/resume", "Resume a webhook from its checkpoint (409 while its dead letters are at their limit)",
-                    statuses: Statuses.admin + [404, 409], responses: [200: Self.one], administrators: true, catalog: catalog) { _, context in
+                    statuses: Statuses.admin + [404, 409], responses: [200: Self.one], catalog: catalog) { _, context in
             try JSONOutput.response(try await webhooks.setPaused(try context.path("webhook"), false))
         }
         group.route(.post, "admin/webhooks/{webhook}/dead-letters/{deadLetter}/replay",
                     "Send a dead letter again, once, now: gone on the receiver's 2xx, else kept with the new failure (502)",
-                    statuses: Statuses.admin + [404, 409, 502], responses: [200: Self.one], administrators: true, catalog: catalog) { _, context in
+                    statuses: Statuses.admin + [404, 409, 502], responses: [200: Self.one], catalog: catalog) { _, context in
             do {
                 return try JSONOutput.response(try await webhooks.replay(try context.path("webhook"), deadLetter: try context.path("deadLetter")))
             } catch let error as WebhookReplayError {
@@ -53,7 +53,7 @@ struct WebhookRoutes<Context: LogbookRouteContext> {
             }
         }
         group.route(.delete, "admin/webhooks/{webhook}/dead-letters/{deadLetter}", "Discard a dead letter unsent",
-                    statuses: Statuses.admin + [404, 409], responses: [200: Self.one], administrators: true, catalog: catalog) { _, context in
+                    statuses: Statuses.admin + [404, 409], responses: [200: Self.one], catalog: catalog) { _, context in
             try JSONOutput.response(try await webhooks.discard(try context.path("webhook"), deadLetter: try context.path("deadLetter")))
         }
     }

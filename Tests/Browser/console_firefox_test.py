@@ -4,7 +4,7 @@ Firefox speaks itself (Playwright drives only its own Firefox build, and Debian 
 geckodriver), against a running `logbook serve` over demo data. Read-only: run it before the
 Chromium test, which writes.
 
-    console_firefox_test.py --base http://127.0.0.1:PORT --admin ADMIN_TOKEN --screenshots DIR
+    console_firefox_test.py --base http://127.0.0.1:PORT --admin ADMIN_TOKEN --code SIGN_IN_CODE --screenshots DIR
 
 Checks: the signed link signs in and leaves the address bar; every page loads with no console
 error (a CSP violation is one) and no stray `null` or `[object …]` text; the overview's head and
@@ -127,6 +127,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--base', required=True)
     parser.add_argument('--admin', required=True)
+    parser.add_argument('--code', required=True, help='a one-time console sign-in code (logbook console-url)')
     parser.add_argument('--screenshots', required=True)
     parser.add_argument('--firefox', default=os.environ.get('FIREFOX', '/usr/bin/firefox-esr'))
     args = parser.parse_args()
@@ -143,10 +144,10 @@ def main():
     measured = {'firefox': firefox.version}
     try:
         started = time.time()
-        firefox.navigate(f'{base}/console/#token={admin}')
+        firefox.navigate(f'{base}/console/#code={args.code}')
         firefox.wait_for("document.querySelector('main[data-loaded=\"overview\"]') !== null", 30, 'the overview to load')
         measured['overview_loaded_ms'] = round((time.time() - started) * 1000)
-        check('token=' not in firefox.evaluate('location.href'), 'the token stays in the address bar')
+        check('code=' not in firefox.evaluate('location.href'), 'the sign-in code stays in the address bar')
         # The page follows the overview live (a sample a second, events by type counted a chunk
         # at a time): compare it with the API's answer until both show the same sample.
         deadline, same = time.time() + 15, False

@@ -2,16 +2,18 @@
 """The console in a real browser: Debian's chromium driven by Playwright (launched with
 executable_path, so nothing is downloaded), against a running `logbook serve` over demo data.
 
-    console_test.py --base http://127.0.0.1:PORT --admin ADMIN_TOKEN --user-token TOKEN --user u-1000 \
-                    --erase u-1002 --screenshots DIR
+    console_test.py --base http://127.0.0.1:PORT --admin ADMIN_TOKEN --code SIGN_IN_CODE --user-token TOKEN \
+                    --user u-1000 --erase u-1002 --screenshots DIR
 
 Checks: every page loads with no console error (a CSP violation is one); the numbers shown equal
-the API's; an append moves the overview live; a rebuild's progress bar reaches 100 %; a wrong token
+the API's; the one-time sign-in link signs in, leaves the address bar and the tab keeps a short-lived
+token, not the code, and the same link refused in another tab; an append moves the overview live; a rebuild's progress bar reaches 100 %; a wrong token
 and a user's token are refused; keyboard-only navigation (Tab) reaches every action on every page,
 and Enter starts one; an erasure names the user and needs them typed. Saves a screenshot of each
 page and prints measurements (asset bytes, first contentful paint) as one JSON line.
 """
 import argparse
+import base64
 import json
 import os
 import sys
@@ -103,6 +105,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--base', required=True)
     parser.add_argument('--admin', required=True)
+    parser.add_argument('--code', required=True, help='a one-time console sign-in code (logbook console-url)')
     parser.add_argument('--user-token', required=True)
     parser.add_argument('--user', required=True)
     parser.add_argument('--erase', required=True)
@@ -150,10 +153,23 @@ def main():
         page.screenshot(path=f'{args.screenshots}/0-sign-in-refused.png', full_page=True)
         errors.clear()  # the refusals' 401 and 403 are logged by the browser as failed loads
 
-        # The signed link: the overview, its first paint, and the token gone from the address bar.
-        page.goto(f'{base}/console/#token={admin}')
+        # The one-time link: the overview, its first paint, the code gone from the address bar, and a
+        # short-lived token (not the code) in the tab.
+        page.goto(f'{base}/console/#code={args.code}')
         loaded('overview')
-        check.that('token=' not in page.url, 'the token stays in the address bar')
+        check.that('code=' not in page.url, 'the code stays in the address bar')
+        held = page.evaluate("() => sessionStorage.getItem('logbook-console-token')") or ''
+        check.that(held and held != args.code and held != admin, 'the tab does not hold a token of its own from the exchange')
+        if held.count('.') == 2:
+            claims = json.loads(base64.urlsafe_b64decode(held.split('.')[1] + '=' * (-len(held.split('.')[1]) % 4)))
+            check.that(claims.get('role') == 'admin' and claims['exp'] - time.time() <= 3600, f'the session token is not short-lived: {claims}')
+        # The same link again, in another tab: refused, the pages not shown.
+        other = browser.new_context().new_page()
+        other.goto(f'{base}/console/#code={args.code}')
+        other.wait_for_selector('#sign-in-error:has-text("used already")', timeout=10_000)
+        check.that(other.is_hidden('#nav'), 'a spent sign-in link shows the pages')
+        check.that('code=' not in other.url, 'a spent code stays in the address bar')
+        other.context.close()
         paint = page.evaluate("() => (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || null")
         measured['first_contentful_paint_ms'] = paint
         measured['overview_loaded_ms'] = page.evaluate("() => performance.now()")

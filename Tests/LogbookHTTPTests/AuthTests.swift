@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import JWTKit
@@ -92,5 +93,72 @@ struct AuthTests {
             #expect(registered.status == .created, "\(registered.text)")
             #expect(try await server.call(.get, "/admin/projections").status == .ok)
         }
+    }
+
+    /// A token made by hand: `header` and `claims` as given, signed HS256 with `secret`.
+    static func handMade(header: String, claims: String, secret: String = testSecret) -> String {
+        func encoded(_ data: Data) -> String {
+            data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+        let signed = encoded(Data(header.utf8)) + "." + encoded(Data(claims.utf8))
+        let mac = HMAC<SHA256>.authenticationCode(for: Data(signed.utf8), using: SymmetricKey(data: Data(secret.utf8)))
+        return signed + "." + encoded(Data(mac))
+    }
+
+    @Test("a token whose header names another algorithm, a key id or anything but alg and typ is refused before its signature is checked")
+    func headerIsJudgedFirst() async throws {
+        try await withServer { server in
+            let claims = #"{"sub":"op","role":"admin","exp":\#(Int(Date().timeIntervalSince1970) + 3600)}"#
+            func status(_ header: String) async throws -> (HTTPResponse.Status, String) {
+                var headers = HTTPFields()
+                headers[.authorization] = "Bearer \(Self.handMade(header: header, claims: claims))"
+                let response = server.checked(try await server.client.execute(uri: "/admin/projections", method: .get, headers: headers), .get, "/admin/projections")
+                return (response.status, String(buffer: response.body))
+            }
+            // The same token with the header the server writes is accepted: only the header differs below.
+            #expect(try await status(#"{"alg":"HS256","typ":"JWT"}"#).0 == .ok)
+            #expect(try await status(#"{"alg":"HS256"}"#).0 == .ok)
+            for (header, words) in [
+                (#"{"alg":"HS512","typ":"JWT"}"#, "HS512"), (#"{"alg":"none","typ":"JWT"}"#, "none"), (#"{"typ":"JWT"}"#, "no algorithm"),
+                (#"{"alg":"HS256","typ":"JWT","kid":"elsewhere"}"#, "key id"), (#"{"alg":"HS256","kid":""}"#, "key id"),
+                (#"{"alg":"HS256","typ":"JWT","crit":["exp"]}"#, "crit"), (#"{"alg":"HS256","jku":"https://evil.example/keys"}"#, "jku"),
+                (#"{"alg":"HS256","typ":"JOSE+JSON"}"#, "typ"), ("not json", "base64url"),
+            ] {
+                let (code, body) = try await status(header)
+                #expect(code == .unauthorized, "\(header): \(code)")
+                #expect(body.contains(words), "\(header): \(body)")
+            }
+        }
+    }
+
+    @Test("secrets with repeats, runs or a short alphabet are refused, saying how to make one; random ones pass however they are written")
+    func lowEntropySecrets() async throws {
+        let weak = [
+            String(repeating: "ab", count: 32), String(repeating: "0123456789abcdef", count: 4), String(repeating: "secret", count: 12),
+            String(repeating: "a1b2c3d4", count: 8), "abcdefghijklmnopqrstuvwxyz" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ" + "0123456789",
+            String(repeating: "01", count: 100), String(repeating: "x", count: 300), "short",
+        ]
+        for secret in weak {
+            let weakness = TokenSecret.weakness(secret)
+            #expect(weakness?.contains("openssl rand") == true, "\(secret): \(weakness ?? "accepted")")
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let base64 = Data(bytes).base64EncodedString()
+            for written in [bytes.map { String(format: "%02x", $0) }.joined(), base64,
+                            base64.replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")] {
+                #expect(TokenSecret.weakness(written) == nil, "\(written): \(TokenSecret.weakness(written) ?? "")")
+            }
+        }
+        #expect(TokenSecret.weakness(testSecret) == nil)
+        _ = try await withLogbook { logbook, _ in
+            await #expect(throws: LogbookError.self) {
+                _ = try await LogbookRoutes<LogbookRequestContext>(logbook: logbook, configuration: HTTPConfiguration(jwtSecret: String(repeating: "ab", count: 32)))
+            }
+        }
+        let (status, output) = try await runLogbook(["token", "--user", "u-1"], environment: ["LOGBOOK_JWT_SECRET": String(repeating: "ab", count: 32)], includeErrors: true)
+        #expect(status != 0 && output.contains("openssl rand"), "\(output)")
     }
 }

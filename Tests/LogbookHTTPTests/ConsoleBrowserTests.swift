@@ -25,15 +25,18 @@ struct ConsoleBrowserTests {
             let keys = await TokenKeys(secret: testSecret)
             let admin = try await keys.token(user: "operator", admin: true, lifetime: 900)
             let user = try await keys.token(user: "u-1001")
+            // Each browser signs in with a one-time link of its own, as `logbook console-url` prints them.
             let (firefoxStatus, firefoxOutput) = try await APIFuzzTests.python([
                 APIFuzzTests.root.appendingPathComponent("Tests/Browser/console_firefox_test.py").path,
-                "--base", url, "--admin", admin, "--screenshots", screenshots, "--firefox", firefox,
+                "--base", url, "--admin", admin, "--code", try await keys.consoleCode(user: "operator", sessionLifetime: 900),
+                "--screenshots", screenshots, "--firefox", firefox,
             ])
             print("console in Firefox: \(firefoxOutput.split(separator: "\n").last ?? "")")
             #expect(firefoxStatus == 0, "\(firefoxOutput.suffix(8_000))")
             let (status, output) = try await APIFuzzTests.python([
                 APIFuzzTests.root.appendingPathComponent("Tests/Browser/console_test.py").path,
-                "--base", url, "--admin", admin, "--user-token", user, "--user", "u-1001", "--erase", "u-1002",
+                "--base", url, "--admin", admin, "--code", try await keys.consoleCode(user: "operator", sessionLifetime: 900),
+                "--user-token", user, "--user", "u-1001", "--erase", "u-1002",
                 "--screenshots", screenshots, "--chromium", chromium,
             ])
             print("console browser test: \(output.split(separator: "\n").last ?? "")")

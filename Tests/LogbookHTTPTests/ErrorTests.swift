@@ -107,4 +107,17 @@ struct ErrorTests {
             #expect(good.status == .created)
         }
     }
+
+    @Test("an unknown path or method is a problem naming it")
+    func unknownRoutes() async throws {
+        try await withServer { server in
+            for (method, uri) in [(HTTPRequest.Method.get, "/nowhere"), (.get, "/users/ana/nothing-here"), (.delete, "/health")] {
+                let response = try await server.call(method, uri, as: "ana")
+                #expect(response.status == .notFound, "\(method) \(uri): \(response.status)")
+                #expect(response.headers[.contentType] == "application/problem+json", "\(method) \(uri): \(response.text)")
+                #expect(response.json["status"] as? Int == 404 && response.json["instance"] as? String == uri, "\(response.text)")
+                #expect((response.json["detail"] as? String)?.contains("\(method.rawValue) \(uri)") == true, "\(response.text)")
+            }
+        }
+    }
 }

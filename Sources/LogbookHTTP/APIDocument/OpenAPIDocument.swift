@@ -64,7 +64,9 @@ public enum OpenAPIDocument {
         var operation: [String: Any] = [
             "operationId": operationId(route), "summary": route.summary, "parameters": parameters, "responses": responses,
         ]
-        if ["health", "ready", "metrics"].contains(route.path) { operation["security"] = [[String: Any]]() }
+        // Who may call it, for readers and for the test that walks every operation with every kind of token.
+        operation["x-logbook-access"] = route.access.rawValue
+        if route.access == .open { operation["security"] = [[String: Any]]() }
         if let body = route.requestBody {
             var content: [String: Any] = ["application/json": ["schema": ["$ref": body]]]
             if route.path == "catalog/places/import" {
@@ -75,9 +77,15 @@ public enum OpenAPIDocument {
                     content[type] = ["schema": ["type": "string", "format": "binary"]]
                 }
             }
+            let types = route.path == "users/{user}/imports"
+                ? "; a workout file may also be sent as application/fit, application/x-fit, application/tcx+xml or text/xml. "
+                    + "Multipart and form bodies are not read"
+                : route.path == "catalog/places/import" ? "; NDJSON may also be sent as application/ndjson, application/jsonl or application/x-jsonlines"
+                : ""
             operation["requestBody"] = [
                 "required": route.requestBodyRequired, "content": content,
-                "description": route.requestBodyRequired ? "At most the server's body limit (413 beyond it)" : "Optional: an empty body is {}",
+                "description": (route.requestBodyRequired ? "At most the server's body limit (413 beyond it)" : "Optional: an empty body is {}")
+                    + ". Sent with one of these Content-Types, never text/plain (415)" + types,
             ]
         }
         return operation
@@ -139,10 +147,9 @@ public enum OpenAPIDocument {
                 route.path.hasSuffix(".svg") ? ("image/svg+xml", ["type": "string", "description": "An SVG document"])
                 : route.path.hasSuffix(".geojson")
                 ? ("application/geo+json", GeoJSON.feature.jsonObject(components: &components))
-                : route.path == "admin/overview/subscribe"
-                ? ("text/event-stream", ["type": "string", "description": "Server-Sent Events: event = overview, data = a ConsoleOverview, once a second"])
-                : route.path.hasSuffix("subscribe")
-                ? ("text/event-stream", ["type": "string", "description": "Server-Sent Events: id = log position, data = one event in the wire form"])
+                // An event stream's schema is one event's (EventStreams).
+                : route.path == "admin/overview/subscribe" ? ("text/event-stream", EventStreams.overview.jsonObject(components: &components))
+                : route.path.hasSuffix("subscribe") ? ("text/event-stream", EventStreams.log.jsonObject(components: &components))
                 : route.path == "admin/rebuild"
                 ? ("application/x-ndjson", ["type": "string", "description": "One JSON object per line: progress, then {\"digests\":…} or {\"error\":…}"])
                 : route.path == "metrics" ? ("text/plain", ["type": "string", "description": "Prometheus text exposition format 0.0.4"])
@@ -152,6 +159,14 @@ public enum OpenAPIDocument {
         var description = problemDescriptions[status] ?? "Refused"
         if status == 503, route.statuses.contains(201) {
             description = route.statuses.contains(429) ? commandUnavailable + "; or the server runs as many imports as allowed (Retry-After)" : commandUnavailable
+        }
+        if status == 403 {
+            let foreign = "on a server without authentication (development), the request's Host is not a loopback name or another site sent it (Origin, Sec-Fetch-Site)"
+            description = switch route.access {
+            case .administrator: "The token lacks the administrator role; or, " + foreign
+            case .signedIn: "The token does not give access to this user's data; or, " + foreign
+            case .open: "Refused: " + foreign
+            }
         }
         if status == 422, let rules = CommandRuleCatalog.rules(of: route.path, method: route.method), !rules.isEmpty {
             description += ". Rules this command can break (`rule`): " + rules.map { $0.rawValue }.joined(separator: ", ")
@@ -171,14 +186,14 @@ public enum OpenAPIDocument {
     private static let problemDescriptions = [
         400: "Malformed JSON, a wrong type, an unknown field or event type, an invalid id or parameter (field names it)",
         401: "Missing, malformed, expired or wrongly signed bearer token, a subject that is not a user id, or a missing audience or issuer",
-        403: "The token does not give access to this user's data, or lacks the administrator role",
         404: "No such user, workout, place, stream or job",
         409: "Version conflict (with currentVersion), an event id another event has, or a job that is no longer running",
         413: "The body is larger than the configured limit, or a file exceeds one of the reader's stated limits (detail names it)",
+        415: "The body's Content-Type is not one the operation reads (field: Content-Type); a JSON body must be sent as application/json",
         422: "A domain rule refused the command (rule names it), or an Idempotency-Key was used for another request",
-        429: "Too much at once for this user: as many imports running, or uncached queries waiting, as allowed, or their query CPU budget used up for now (Retry-After says when to ask again)",
-        500: "An internal error; for a job, the job failed (detail says why)",
-        503: "Not ready: a read model is rebuilding or behind the allowed lag, or the server runs as many imports as allowed (Retry-After)",
+        429: "Too much at once for this user: as many imports running, live subscriptions open or uncached queries waiting as allowed, or their query CPU budget used up for now (Retry-After says when to ask again)",
+        500: "An internal error (correlationId names it in the server's log; its own text stays there); for a job, the job failed (detail says why)",
+        503: "Not ready: a read model is rebuilding or behind the allowed lag, the log's storage is unavailable (correlationId), or the server runs as many imports as allowed (Retry-After)",
     ]
 }
 
@@ -194,6 +209,7 @@ extension Problem: DocumentedSchema {
             "field": .string("The request field that was wrong (a body field, query parameter or header)"),
             "rule": .enumeration("The domain rule that was broken (422)", DomainRule.allCases.map(\.rawValue)),
             "currentVersion": .count("The stream's version now (409 version conflicts)"),
+            "correlationId": .string("For a failure of the server (5xx): the id its log records the failure under (the request's X-Request-Id)"),
         ])
     }
 }

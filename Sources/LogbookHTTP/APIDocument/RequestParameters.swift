@@ -39,7 +39,8 @@ enum RequestParameters {
                 schema: .string("A stream version, as an entity tag (\"3\", W/\"3\") or a bare number", pattern: #"^[ \t]*(W/)?("[0-9]{1,19}"|[0-9]{1,19})[ \t]*$"#),
                 description: "The stream version the client expects; 409 with currentVersion if it moved."))
         }
-        if route.path.hasSuffix("subscribe") {
+        // The log's subscriptions resume; the overview's stream has nothing to resume.
+        if route.path.hasSuffix("subscribe"), route.path != "admin/overview/subscribe" {
             parameters.append(Parameter(
                 name: "Last-Event-ID", location: .header, required: false,
                 schema: .string("A log position", pattern: #"^[ \t]*[0-9]{1,19}[ \t]*$"#),

@@ -1,5 +1,6 @@
-// The console's shell: sign-in (a pasted token or the link `logbook console-url` prints, kept in
-// this tab's session storage only), the hash router over the pages, and the status line.
+// The console's shell: sign-in (a pasted token, or the one-time link `logbook console-url` prints,
+// exchanged for a short-lived token; either kept in this tab's session storage only), the hash
+// router over the pages, and the status line.
 import { Api, ApiError } from './api.js';
 import { h, fill } from './view.js';
 import * as overview from './overview.js';
@@ -43,7 +44,7 @@ function signInForm(message) {
   });
   fill(main, h('section', { id: 'sign-in', 'aria-labelledby': 'sign-in-title' },
     h('h2', { id: 'sign-in-title' }, 'Sign in'),
-    h('p', {}, 'Paste an administrator\'s bearer token, or open the link ', h('code', {}, 'logbook console-url'),
+    h('p', {}, 'Paste an administrator\'s bearer token, or open the one-time link ', h('code', {}, 'logbook console-url'),
       ' prints. The token stays in this tab only.'),
     form));
   document.title = 'Sign in · Logbook console';
@@ -107,15 +108,46 @@ async function show() {
 }
 
 /**
- * A link from `logbook console-url` carries the token in the fragment (never sent to the
- * server): sign in with it and take it out of the address bar. False when there is none.
+ * A link from `logbook console-url` carries a one-time code in the fragment (never sent to the
+ * server): take it out of the address bar at once, exchange it for a short-lived token (the
+ * code is then spent: the link opens nothing again) and sign in with that. False when the
+ * address holds no link.
  */
 function signInFromLink() {
-  const linked = location.hash.match(/^#token=([A-Za-z0-9._-]+)$/);
+  const linked = location.hash.match(/^#(code|token)=([A-Za-z0-9._-]+)$/);
   if (!linked) return false;
   history.replaceState(null, '', location.pathname);
-  signIn(linked[1]);
+  // Links no longer carry tokens: one in the address bar is not used (and is gone from it now).
+  if (linked[1] === 'token') {
+    signInForm('Sign-in links carry a one-time code now: run logbook console-url for a new one.');
+    return true;
+  }
+  exchange(linked[2]);
   return true;
+}
+
+/** Exchanges a link's one-time code for a token (POST /console/sessions) and signs in with it. */
+async function exchange(code) {
+  status('Signing in…');
+  let session;
+  try {
+    const response = await fetch(base + '/console/sessions', {
+      method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify({ code }),
+    });
+    const text = await response.text();
+    let answer = null;
+    try { answer = JSON.parse(text); } catch { /* not JSON */ }
+    if (!response.ok) {
+      status('');
+      return signInForm(`This sign-in link was refused: ${(answer && answer.detail) || response.statusText}`);
+    }
+    session = answer;
+  } catch (error) {
+    status('');
+    return signInForm(`The server did not answer: ${error.message}`);
+  }
+  status('');
+  signIn(session.token);
 }
 
 function start() {
