@@ -63,6 +63,9 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .customLong("webhook-timeout-seconds"), help: "How long one webhook POST may take before the attempt fails (it is then retried).")
     var webhookTimeoutSeconds = 10
 
+    @Flag(name: .customLong("webhook-allow-private"), help: "Let webhooks reach receivers on this machine and its networks (loopback, private, link-local, unique-local addresses); without it they reach public addresses only.")
+    var webhookAllowPrivate = false
+
     @Option(name: .customLong("week-closing-seconds"), help: "How often to append stats.week_closed (and training.week_closed for a week with planned workouts) for users whose week has ended (0: never).")
     var weekClosingSeconds = 60
 
@@ -118,6 +121,7 @@ struct ServerOptions: ParsableArguments {
         configuration.backupDirectory = backupDir
         configuration.weekClosingInterval = weekClosingSeconds > 0 ? .seconds(weekClosingSeconds) : nil
         configuration.webhooks.requestTimeout = .seconds(webhookTimeoutSeconds)
+        configuration.webhooks.allowPrivateAddresses = webhookAllowPrivate
         configuration.deliversWebhooks = !noWebhooks
         configuration.maxImportBytes = maxImportBytes
         configuration.fileImports.maxConcurrent = maxImports
