@@ -161,15 +161,23 @@ let package = Package(
             // The console's files, compiled into the binary (nothing is read from disk at run time).
             resources: [.embedInCode("Console/Assets")],
             swiftSettings: strictSettings),
+        // Where outbound calls (webhooks) may go and how their answers are read, with no HTTP client: URLs
+        // read as the client reads them, addresses classified against the public-address policy, names
+        // resolved once, answers judged within bounds (so its fuzz targets need not build the HTTP stack).
+        .target(
+            name: "LogbookOutbound",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: strictSettings),
         // Webhooks: the log delivered to receivers' URLs in signed batches, at least once, in log order,
         // with retries, dead letters and checkpoints in the log's checkpoint table.
         .target(
             name: "LogbookWebhooks",
             dependencies: [
-                "Logbook", "LogbookDomain", "EventLog",
+                "Logbook", "LogbookDomain", "EventLog", "LogbookOutbound",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -288,6 +296,20 @@ let package = Package(
             path: "Tests/Fuzz/PostgresFuzzing", swiftSettings: strictSettings),
         .executableTarget(
             name: "FuzzPostgresRow", dependencies: ["FuzzSupport", "PostgresFuzzing"], path: "Tests/Fuzz/FuzzPostgresRow", swiftSettings: strictSettings),
+        // Webhook receivers' side: the URLs and addresses a webhook names, and the answers receivers send
+        // (raw bytes through SwiftNIO's HTTP/1 response decoder, as the HTTP client reads them, then judged).
+        .target(
+            name: "WebhookFuzzing",
+            dependencies: [
+                "FuzzSupport", "LogbookOutbound", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            path: "Tests/Fuzz/WebhookFuzzing", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "FuzzWebhookURL", dependencies: ["FuzzSupport", "WebhookFuzzing"], path: "Tests/Fuzz/FuzzWebhookURL", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "FuzzWebhookAnswer", dependencies: ["FuzzSupport", "WebhookFuzzing"], path: "Tests/Fuzz/FuzzWebhookAnswer",
+            swiftSettings: strictSettings),
         .testTarget(
             name: "WorkoutFilesTests", dependencies: ["WorkoutFiles", "Zlib", "WorkoutFileFixtures", "DemoData", "EventLog", "FuzzSupport", "WorkoutFilesFuzzing"],
             swiftSettings: strictSettings),
@@ -322,15 +344,18 @@ let package = Package(
             name: "LogbookTests",
             // LogbookCLI: the replay tests run the built `logbook` binary in another time zone.
             dependencies: ["Logbook", "LogbookDomain", "LogbookInput", "LogbookStorage", "EventLog", "EventLogLMDB", "LMDB", "LogbookTesting", "LogbookTestSupport", "LogbookCLI", "DemoData", "BinaryCoding",
-                           "Sodium", "FuzzSupport", "LogbookFuzzing", "PostgresFuzzing", "ChildProcesses", .product(name: "Crypto", package: "swift-crypto")],
+                           "Sodium", "FuzzSupport", "LogbookFuzzing", "PostgresFuzzing", "WebhookFuzzing", "ChildProcesses", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "LogbookHTTPTests",
             dependencies: [
                 "LogbookHTTP", "LogbookOpenAPI", "Logbook", "EventLog", "EventLogPostgres", "LogbookTestSupport", "LogbookCLI", "LogbookBench",
-                "DemoData", "WorkoutFileFixtures", "ChildProcesses", "LogbookWebhooks",
+                "DemoData", "WorkoutFileFixtures", "ChildProcesses", "LogbookWebhooks", "LogbookOutbound",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // A receiver of webhooks over TLS, with a certificate of the tests' own authority.
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),

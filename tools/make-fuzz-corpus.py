@@ -542,6 +542,40 @@ def backup_rows_seeds():
     write("FuzzBackupRows", "answer-no-tag.bin", b"\x02" + frame(answer.replace(b"\x01" + string('"v1"'), b"\x00")))
 
 
+# ---------------------------------------------------------------- Webhooks: URLs, addresses, receivers' answers
+
+def webhook_seeds():
+    urls = [
+        "https://push.example/logbook", "http://127.0.0.1:8080/hook", "http://localhost/hook", "http://0.0.0.0/",
+        "http://2130706433/", "http://0x7f.1/", "http://0177.0.0.01/", "http://127.1/", "http://[::1]/", "http://[::ffff:127.0.0.1]/",
+        "http://[::ffff:a9fe:a9fe]/", "http://169.254.169.254/latest/meta-data/", "http://[fe80::1%25eth0]/", "http://[64:ff9b::7f00:1]/",
+        "http://[2002:7f00:1::]/", "https://hooks.example.com/x?token=abc&y=1", "http://user:pw@example.com/", "http://example.com/#frag",
+        "http://xn--bcher-kva.example./", "http://1.2.3.4.5/", "http://example.0x10/", "HTTP://Push.Example.COM:65535/a/b",
+        "http://example.com:0/", "ftp://example.com/", "http://exa%2Fmple.com/", "http://[127.0.0.1]/", "http://4294967295/",
+    ]
+    for index, url in enumerate(urls):
+        write("FuzzWebhookURL", f"url-{index:02d}.txt", url)
+    for index, host in enumerate(["0x7f.0x0.0x0.0x1", "999999999999999999999", "08", "0x", "1.2.3.", "::ffff:0:7f00:1", "2001:db8::1"]):
+        write("FuzzWebhookURL", f"host-{index:02d}.txt", host)
+    # Raw addresses: 16 bytes read as IPv6, the first 4 as IPv4.
+    write("FuzzWebhookURL", "bytes-mapped.bin", bytes(10) + b"\xff\xff" + bytes([127, 0, 0, 1]))
+    write("FuzzWebhookURL", "bytes-6to4.bin", b"\x20\x02" + bytes([169, 254, 169, 254]) + bytes(10))
+    answers = {
+        "ok": b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
+        "no-content": b"HTTP/1.1 204 No Content\r\n\r\n",
+        "teapot": b"HTTP/1.1 418 I'm a teapot\r\nContent-Length: 5\r\n\r\nshort",
+        "redirect": b"HTTP/1.1 302 Found\r\nLocation: http://169.254.169.254/\r\nContent-Length: 0\r\n\r\n",
+        "server-error-chunked": b"HTTP/1.1 503 Service Unavailable\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+        "continue-then-ok": b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+        "until-close": b"HTTP/1.0 200 OK\r\n\r\n" + b"x" * 70000,
+        "large-chunks": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + (b"8000\r\n" + b"y" * 0x8000 + b"\r\n") * 3 + b"0\r\n\r\n",
+        "odd-status": b"HTTP/1.1 999 Whatever\r\nContent-Length: 0\r\n\r\n",
+        "garbage": b"SSH-2.0-OpenSSH_9.6\r\n",
+    }
+    for name, data in answers.items():
+        write("FuzzWebhookAnswer", name + ".bin", data)
+
+
 def main():
     if OUT.exists():
         shutil.rmtree(OUT)
@@ -553,6 +587,7 @@ def main():
     binary_seeds()
     postgres_seeds()
     backup_rows_seeds()
+    webhook_seeds()
     total = sum(f.stat().st_size for f in OUT.rglob("*") if f.is_file())
     count = sum(1 for f in OUT.rglob("*") if f.is_file())
     print(f"{count} seed files, {total // 1024} KiB, in {OUT.relative_to(ROOT)}")

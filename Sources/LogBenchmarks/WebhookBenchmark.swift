@@ -77,7 +77,10 @@ public struct WebhookBenchmark: Sendable {
             let head = try await logbook.log.headPosition().rawValue
 
             progress("webhook: delivering the backlog")
-            let dispatcher = WebhookDispatcher(logbook: logbook, logger: logger)
+            // The receiver listens on loopback: the operator's opt-in to receivers on this machine.
+            var policy = WebhookPolicy()
+            policy.allowPrivateAddresses = true
+            let dispatcher = WebhookDispatcher(logbook: logbook, policy: policy, logger: logger)
             let started = clock.seconds
             try await dispatcher.start()
             _ = try await dispatcher.create(WebhookRequest(url: url, secret: "bench-secret-0123456789"), after: 0)

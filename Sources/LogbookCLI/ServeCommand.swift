@@ -72,6 +72,9 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .customLong("query-cpu-per-second"), help: "CPU seconds a user's query budget regains each second.")
     var queryRefillPerSecond = 0.5
 
+    @Flag(name: .customLong("webhook-allow-private"), help: "Let webhooks reach receivers on this machine and its networks (loopback, private, link-local, unique-local addresses); without it they reach public addresses only.")
+    var webhookAllowPrivate = false
+
     @Option(name: .customLong("week-closing-seconds"), help: "How often to append stats.week_closed (and training.week_closed for a week with planned workouts) for users whose week has ended (0: never).")
     var weekClosingSeconds = 60
 
@@ -121,6 +124,7 @@ struct ServerOptions: ParsableArguments {
         configuration.backupDirectory = backupDir
         configuration.weekClosingInterval = weekClosingSeconds > 0 ? .seconds(weekClosingSeconds) : nil
         configuration.webhooks.requestTimeout = .seconds(webhookTimeoutSeconds)
+        configuration.webhooks.allowPrivateAddresses = webhookAllowPrivate
         configuration.deliversWebhooks = !noWebhooks
         configuration.maxImportBytes = maxImportBytes
         configuration.fileImports.maxConcurrent = maxImports

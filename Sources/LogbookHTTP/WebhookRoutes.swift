@@ -5,7 +5,8 @@ import LogbookInput
 import LogbookWebhooks
 
 /// Operators' routes over webhooks (administrator role): make, list, read, pause, resume and
-/// delete them, and replay or discard their dead letters. The delivering itself is
+/// delete them, replay or discard their dead letters, and rotate their secrets. URLs are answered
+/// with their query redacted, secrets never. The delivering itself is
 /// ``WebhookDispatcher``'s. On a log several servers share, every server lists them; changes
 /// are made on the one delivering (elsewhere they answer 409, naming it).
 struct WebhookRoutes<Context: LogbookRouteContext> {
@@ -56,6 +57,18 @@ struct WebhookRoutes<Context: LogbookRouteContext> {
                     statuses: Statuses.admin + [404, 409], responses: [200: Self.one], catalog: catalog) { _, context in
             try JSONOutput.response(try await webhooks.discard(try context.path("webhook"), deadLetter: try context.path("deadLetter")))
         }
+        group.route(.post, "admin/webhooks/{webhook}/secret",
+                    "Rotate a webhook's secret: its batches are signed with the new and the old one until the rotation ends (409 while one runs)",
+                    body: "requests/webhook.secret.schema.json", statuses: Statuses.admin + [404, 409], responses: [200: Self.one],
+                    administrators: true, catalog: catalog) { request, context in
+            let secret = try Self.secretRequest(try await request.jsonObject(limit: maxBodyBytes))
+            return try JSONOutput.response(try await webhooks.rotateSecret(try context.path("webhook"), to: secret))
+        }
+        group.route(.delete, "admin/webhooks/{webhook}/previous-secret",
+                    "End a secret's rotation: only the new secret signs from now on (409 when none runs)",
+                    statuses: Statuses.admin + [404, 409], responses: [200: Self.one], administrators: true, catalog: catalog) { _, context in
+            try JSONOutput.response(try await webhooks.endRotation(try context.path("webhook")))
+        }
     }
 
     /// The body of `POST /admin/webhooks` (`Schemas/requests/webhook.create.schema.json`): any
@@ -83,5 +96,15 @@ struct WebhookRoutes<Context: LogbookRouteContext> {
             after = count
         }
         return (WebhookRequest(url: url, eventTypes: try texts("eventTypes"), users: try texts("users"), secret: secret), after)
+    }
+
+    /// The body of `POST /admin/webhooks/{webhook}/secret` (`Schemas/requests/webhook.secret.schema.json`):
+    /// the new secret, nothing else; its length is checked by the dispatcher.
+    static func secretRequest(_ body: [String: Any]) throws(InputError) -> String {
+        if let unknown = body.keys.filter({ $0 != "secret" }).sorted().first {
+            throw InputError("unknown field \"\(unknown)\"", field: unknown)
+        }
+        guard let secret = body["secret"] as? String else { throw InputError("secret is required, a text", field: "secret") }
+        return secret
     }
 }

@@ -1,8 +1,9 @@
-import AsyncHTTPClient
 import EventLog
 import Foundation
 public import Logbook
+package import LogbookOutbound
 public import Logging
+package import NIOSSL
 
 /// Delivers the log to webhooks: one worker task per running webhook reads the log from the
 /// webhook's checkpoint, POSTs batches in log order, retries with backoff, turns a batch that
@@ -12,8 +13,13 @@ public import Logging
 /// Workers only read the log (LMDB readers never block its writer) and each waits on its own
 /// receiver, so a slow or dead receiver slows neither writers nor other webhooks. Definitions,
 /// checkpoints and dead letters live in the log's checkpoint table (``WebhookTable``), so they
-/// survive restarts and come with the log's backups (secrets included: guard backups as you
-/// guard the store).
+/// survive restarts and come with the log's backups. Secrets are sealed there with a key of the
+/// store's own (`SecretSeal`, in the key store beside the payload keys), and listings show URLs
+/// with their query redacted.
+///
+/// Receivers are reached at public addresses only, unless ``WebhookPolicy/allowPrivateAddresses``:
+/// each attempt resolves the URL's host once, checks the address, and connects to that address
+/// (`WebhookClients`), so no second lookup can lead it elsewhere.
 ///
 /// On a log several servers share (PostgreSQL, a ``SharedLog``), every server runs a dispatcher
 /// and one of them delivers: the holder of the lease `webhooks`, renewed every
@@ -30,8 +36,10 @@ public import Logging
 public actor WebhookDispatcher {
     /// A webhook as this server holds it: its stored record, how far it has delivered, its
     /// worker, and what this process has seen of it.
-    private struct Entry {
+    struct Entry {
         var record: WebhookRecord
+        /// The secrets that sign its batches, opened (nil: they do not open with the store's key).
+        var signing: [String]?
         /// Delivered (or passed over) through here.
         var through: Position
         /// What the table holds (skipped stretches are stored at most once a second).
@@ -55,28 +63,33 @@ public actor WebhookDispatcher {
     public let policy: WebhookPolicy
     /// This server, as the lease and the console name it.
     public nonisolated let server: ServerIdentity
-    private let logger: Logger
-    private let table: WebhookTable
+    let logger: Logger
+    let table: WebhookTable
     /// The log, when several servers share it and one of them delivers.
-    private let shared: (any SharedLog)?
+    let shared: (any SharedLog)?
+    /// How hosts are resolved, and how TLS is verified (nil: the system's trust roots).
+    private let resolver: any HostResolving
+    private let tlsConfiguration: TLSConfiguration?
     /// Whether this server delivers now (it loaded the webhooks and runs their workers): on a
     /// shared log, while it holds the lease; otherwise, from start to shutdown.
-    private var delivering = false
+    private(set) var delivering = false
     private var takingOver = false
     private var stopping = false
     /// Bumped whenever this server starts or stops delivering: an operation that awaited across
     /// a change writes nothing (its view of the webhooks is another term's).
-    private var term = 0
+    private(set) var term = 0
     /// Every worker's generation, unique across terms, so a worker of an earlier term never
     /// passes for a current one.
     private var generations = 0
     /// The lease's holder as last seen, and how long this server may deliver without renewing.
-    private var holder: String?
+    private(set) var holder: String?
     private var leaseValidUntil: ContinuousClock.Instant?
     private var leaseTasks: [Task<Void, Never>] = []
-    private var entries: [String: Entry] = [:]
-    private var order: [String] = []
-    private var client: HTTPClient?
+    var entries: [String: Entry] = [:]
+    var order: [String] = []
+    private var clients: WebhookClients?
+    /// The key webhooks' secrets are sealed with, once read or made.
+    var seal: SecretSeal?
     private var started = false
     private var starting = false
     /// The last write to the table: each write waits for the one before it.
@@ -88,6 +101,17 @@ public actor WebhookDispatcher {
         logbook: Logbook, policy: WebhookPolicy = WebhookPolicy(), server: ServerIdentity? = nil,
         logger: Logger = Logger(label: "logbook.webhooks")
     ) {
+        self.init(logbook: logbook, policy: policy, server: server, logger: logger, resolver: SystemResolver(), tlsConfiguration: nil)
+    }
+
+    /// A dispatcher that resolves hosts with `resolver` and verifies TLS with `tlsConfiguration`
+    /// (nil: the system's trust roots): for tests with receivers of their own.
+    package init(
+        logbook: Logbook, policy: WebhookPolicy, server: ServerIdentity?, logger: Logger, resolver: any HostResolving,
+        tlsConfiguration: TLSConfiguration?
+    ) {
+        self.resolver = resolver
+        self.tlsConfiguration = tlsConfiguration
         self.logbook = logbook
         self.policy = policy
         self.logger = logger
@@ -110,18 +134,15 @@ public actor WebhookDispatcher {
         }
         starting = true
         defer { starting = false }
-        var configuration = HTTPClient.Configuration()
-        configuration.redirectConfiguration = .disallow
-        configuration.connectionPool.idleTimeout = .seconds(30)
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        clients = WebhookClients(tlsConfiguration: tlsConfiguration)
         started = true
         guard shared != nil else {
             do {
                 try await takeOver()
             } catch {
                 started = false
-                try? await client?.shutdown()
-                client = nil
+                await clients?.shutdown()
+                clients = nil
                 throw error
             }
             return
@@ -167,15 +188,24 @@ public actor WebhookDispatcher {
                 logger.error("webhook skipped: its stored state cannot be read", metadata: ["webhook": "\(id)", "error": "\(error)"])
             }
         }
+        let opened = try await openSecrets(loaded.map(\.1))
         guard started, !delivering else { return }
         entries = [:]
         order = []
         delivering = true
         term += 1
-        for (id, record, position) in loaded {
-            entries[id] = Entry(record: record, through: position, stored: position, storedAt: .now)
+        for ((id, _, position), (record, signing)) in zip(loaded, opened) {
+            entries[id] = Entry(record: record, signing: signing, through: position, stored: position, storedAt: .now)
             order.append(id)
             if !record.webhook.paused { startWorker(id) }
+        }
+        // A record made before secrets were sealed is written again, sealed.
+        for ((id, stored, _), (record, _)) in zip(loaded, opened) where stored != record {
+            do {
+                try await persist(id)
+            } catch {
+                logger.error("a webhook's secret could not be sealed in its record", metadata: ["webhook": "\(id)", "error": "\(error)"])
+            }
         }
     }
 
@@ -229,7 +259,7 @@ public actor WebhookDispatcher {
         started = false
         stopping = true
         defer { stopping = false }
-        let client = self.client
+        let clients = self.clients
         // Cancelled, then waited for, then disowned: a batch the receiver took while the
         // worker stopped still moves the checkpoint, so whoever delivers next does not send it again.
         let workers = entries.values.compactMap(\.worker)
@@ -250,8 +280,8 @@ public actor WebhookDispatcher {
         term += 1
         entries = [:]
         order = []
-        if self.client === client { self.client = nil }
-        try? await client?.shutdown()
+        if self.clients === clients { self.clients = nil }
+        await clients?.shutdown()
     }
 
     private func nextGeneration() -> Int {
@@ -259,200 +289,21 @@ public actor WebhookDispatcher {
         return generations
     }
 
-    // MARK: The admin operations
-
-    /// Makes a webhook from `request` and starts delivering to it the events after `after`
-    /// (default: the log's head now, so only what happens from here on).
-    public func create(_ request: WebhookRequest, after: UInt64? = nil) async throws -> WebhookStatus {
-        try requireDelivering()
-        let term = self.term
-        let head = try await logbook.log.headPosition()
-        if let after, after > head.rawValue {
-            throw LogbookError.invalidArgument(name: "after", reason: "is past the log's head (\(head.rawValue))")
-        }
-        let id = "wh-" + (0..<8).map { _ in UInt8.random(in: 0...255) }.hexDigits
-        let webhook = try request.validated(id: id, now: logbook.configuration.clock.now(), limits: policy.limits)
-        let record = WebhookRecord(webhook: webhook)
-        try WebhookTable.checkSize(record)
-        try requireTerm(term)
-        guard entries.count < policy.limits.maxWebhooks else {
-            throw LogbookError.conflict(stream: "webhooks", reason: "this store has \(policy.limits.maxWebhooks) webhooks, its limit: delete one first")
-        }
-        let start = after.map { Position($0) } ?? head
-        // Held in memory before the writes, so a create running meanwhile writes an index that
-        // holds this one too (and the limit counts it).
-        order.append(id)
-        entries[id] = Entry(record: record, through: start, stored: start, storedAt: .now)
-        do {
-            try await write(term: term) { table in try await table.store(record, through: start) }
-            let ids = order
-            try await write(term: term) { table in try await table.storeIds(ids) }
-        } catch {
-            order.removeAll { $0 == id }
-            entries[id] = nil
-            throw error
-        }
-        if entries[id] != nil { startWorker(id) }
-        return try await status(id)
-    }
-
-    /// Every webhook, in the order they were made (on a server standing by, as the table holds them).
-    public func list() async throws -> [WebhookStatus] {
-        guard delivering else {
-            let head = try await logbook.log.headPosition().rawValue
-            var statuses: [WebhookStatus] = []
-            for id in try await table.ids() {
-                guard let (record, through) = try await table.record(id) else { continue }
-                statuses.append(status(Entry(record: record, through: through, stored: through, storedAt: .now), head: head))
-            }
-            return statuses
-        }
-        let head = try await logbook.log.headPosition().rawValue
-        return order.compactMap { id in entries[id].map { status($0, head: head) } }
-    }
-
-    /// One webhook's status.
-    public func status(_ id: String) async throws -> WebhookStatus {
-        let head = try await logbook.log.headPosition().rawValue
-        // Whether this server delivers is decided after the await: it may have stood down meanwhile.
-        if delivering {
-            guard let entry = entries[id] else { throw LogbookError.notFound(kind: "webhook", id: id) }
-            return status(entry, head: head)
-        }
-        guard try await table.ids().contains(id), let (record, through) = try await table.record(id) else {
-            throw LogbookError.notFound(kind: "webhook", id: id)
-        }
-        return status(Entry(record: record, through: through, stored: through, storedAt: .now), head: head)
-    }
-
-    /// The server delivering the webhooks, on a shared log (nil on a store one process opens).
-    private var deliveredBy: String? {
-        guard shared != nil else { return nil }
-        return delivering ? server.id : holder
-    }
-
-    private func status(_ entry: Entry, head: UInt64) -> WebhookStatus {
-        let id = entry.record.webhook.id
-        let webhook = entry.record.webhook
-        func time(_ micros: Int64?) -> String? { micros.map { Timestamp(microsecondsSinceEpoch: $0).rfc3339 } }
-        return WebhookStatus(
-            id: id, url: webhook.url, eventTypes: webhook.eventTypes, users: webhook.users, paused: webhook.paused,
-            pausedReason: entry.record.pausedReason, createdAt: time(webhook.createdAt)!, deliveredThrough: entry.through.rawValue,
-            head: head, lagEvents: head > entry.through.rawValue ? head - entry.through.rawValue : 0,
-            batchesDelivered: entry.batches, eventsDelivered: entry.events, failures: entry.failures, lastError: entry.lastError,
-            lastDeliveredAt: time(entry.lastDeliveredAt), nextAttemptAt: time(entry.nextAttemptAt),
-            deadLetters: entry.record.deadLetters.map(DeadLetterStatus.init), deliveredBy: deliveredBy)
-    }
-
-    /// Stops and forgets webhook `id`.
-    public func delete(_ id: String) async throws {
-        let entry = try entry(id)
-        let term = self.term
-        // Gone from memory at once: nothing started, paused or replayed from here on writes it back.
-        entries[id] = nil
-        order.removeAll { $0 == id }
-        if let worker = entry.worker {
-            worker.cancel()
-            await worker.value
-        }
-        try requireTerm(term)
-        let ids = order
-        try await write(term: term) { table in try await table.storeIds(ids) }
-        try await write(term: term) { table in try await table.remove(id) }
-    }
-
-    /// Pauses (delivering nothing, the checkpoint kept) or resumes webhook `id`. A webhook that
-    /// paused itself for its dead letters resumes only once there is room for more.
-    public func setPaused(_ id: String, _ paused: Bool) async throws -> WebhookStatus {
-        let entry = try entry(id)
-        if !paused, entry.record.deadLetters.count >= policy.limits.maxDeadLetters {
-            throw LogbookError.conflict(
-                stream: id, reason: "it holds \(entry.record.deadLetters.count) dead letters, its limit: replay or discard some first")
-        }
-        entries[id]?.record.webhook.paused = paused
-        entries[id]?.record.pausedReason = nil
-        if paused {
-            stopWorker(id)
-        } else if entries[id]?.worker == nil {
-            startWorker(id)
-        }
-        try await persist(id)
-        return try await status(id)
-    }
-
-    /// Sends dead letter `letter` of webhook `id` again, once, now: on the receiver's 2xx it is
-    /// gone; otherwise it stays, with the new failure, and this throws ``WebhookReplayError``.
-    public func replay(_ id: String, deadLetter letter: String) async throws -> WebhookStatus {
-        let entry = try entry(id)
-        let term = self.term
-        guard let dead = entry.record.deadLetters.first(where: { $0.id == letter }) else {
-            throw LogbookError.notFound(kind: "dead letter", id: letter)
-        }
-        let webhook = entry.record.webhook
-        let subjects = webhook.subjects
-        var events: [RecordedEvent] = []
-        var from = Position(dead.first)
-        while from.rawValue <= dead.last {
-            let page = try await logbook.log.readAll(from: from, direction: .forward, limit: policy.limits.maxBatchEvents, filter: webhook.logFilter)
-            events += page.events.filter { $0.position.rawValue <= dead.last && subjects.wants($0.envelope.subject) }
-            guard let scanned = page.scannedThrough, !page.reachedEnd else { break }
-            from = scanned.next
-        }
-        guard !events.isEmpty else { return try await discard(id, deadLetter: letter) }
-        try await logbook.loadKeys(opening: events)
-        let failure: String?
-        switch WebhookBatch.make(webhookId: id, events: events[...], maxBytes: .max, of: logbook) {
-        case .batch(let batch, _): failure = await send(batch, to: webhook)
-        case .unencodable(_, let reason): failure = "an event has no wire form: \(reason)"
-        }
-        try requireTerm(term)
-        guard entries[id]?.record.deadLetters.contains(where: { $0.id == letter }) == true else { return try await status(id) }
-        if let failure {
-            let now = logbook.configuration.clock.now().instant
-            let letters = entries[id]?.record.deadLetters ?? []
-            entries[id]?.record.deadLetters = letters.map { dead in
-                guard dead.id == letter else { return dead }
-                var tried = dead
-                tried.attempts += 1
-                tried.error = DeadLetter.shortened(failure)
-                tried.failedAt = now
-                return tried
-            }
-            try await persist(id)
-            throw WebhookReplayError(deadLetter: letter, reason: failure)
-        }
-        entries[id]?.record.deadLetters.removeAll { $0.id == letter }
-        try await persist(id)
-        return try await status(id)
-    }
-
-    /// Drops dead letter `letter` of webhook `id` unsent.
-    public func discard(_ id: String, deadLetter letter: String) async throws -> WebhookStatus {
-        let entry = try entry(id)
-        guard entry.record.deadLetters.contains(where: { $0.id == letter }) else {
-            throw LogbookError.notFound(kind: "dead letter", id: letter)
-        }
-        entries[id]?.record.deadLetters.removeAll { $0.id == letter }
-        try await persist(id)
-        return try await status(id)
-    }
-
     // MARK: Workers
 
-    private func startWorker(_ id: String) {
-        guard started, delivering, var entry = entries[id], !entry.record.webhook.paused, let client else { return }
+    func startWorker(_ id: String) {
+        guard started, delivering, var entry = entries[id], !entry.record.webhook.paused else { return }
         entry.worker?.cancel()
         entry.generation = nextGeneration()
         let worker = WebhookWorker(
-            dispatcher: self, logbook: logbook, webhook: entry.record.webhook, generation: entry.generation, policy: policy,
-            sender: WebhookSender(client: client), logger: logger)
+            dispatcher: self, logbook: logbook, webhook: entry.record.webhook, generation: entry.generation, policy: policy, logger: logger)
         let from = entry.through
         entry.worker = Task { await worker.run(after: from) }
         entries[id] = entry
     }
 
     /// Cancels webhook `id`'s worker; from now on nothing it reports counts.
-    private func stopWorker(_ id: String) {
+    func stopWorker(_ id: String) {
         entries[id]?.worker?.cancel()
         entries[id]?.worker = nil
         entries[id]?.generation = nextGeneration()
@@ -532,17 +383,21 @@ public actor WebhookDispatcher {
         return !full
     }
 
-    /// Sends `batch` to `webhook` now, signed with the Logbook's clock.
-    func send(_ batch: WebhookBatch, to webhook: Webhook) async -> String? {
-        guard let client else { return "the webhook dispatcher is not running" }
+    /// Sends `batch` to `webhook` now, signed with its secrets in use and the Logbook's clock;
+    /// nil when the receiver took it.
+    func send(_ batch: WebhookBatch, to webhook: Webhook) async -> DeliveryFailure? {
+        guard let clients, let entry = entries[webhook.id] else { return .notRunning }
+        guard let signing = entry.signing, !signing.isEmpty else { return .secretUnavailable }
         let seconds = logbook.configuration.clock.now().instant / 1_000_000
-        return await WebhookSender(client: client).send(batch, to: webhook, seconds: seconds, timeout: policy.requestTimeout)
+        let sender = WebhookSender(
+            clients: clients, addresses: AddressPolicy(allowsPrivate: policy.allowPrivateAddresses), resolver: resolver, logger: logger)
+        return await sender.send(batch, to: webhook, secrets: signing, seconds: seconds, timeout: policy.requestTimeout)
     }
 
     // MARK: Storing
 
     /// Runs `body` on the table after every write asked for before it.
-    private func write(term: Int, _ body: @escaping @Sendable (WebhookTable) async throws -> Void) async throws {
+    func write(term: Int, _ body: @escaping @Sendable (WebhookTable) async throws -> Void) async throws {
         try requireTerm(term)
         let previous = writes
         let table = self.table
@@ -560,7 +415,7 @@ public actor WebhookDispatcher {
     }
 
     /// Stores webhook `id` as this server holds it; throws 409 when it no longer delivers it.
-    private func persist(_ id: String) async throws {
+    func persist(_ id: String) async throws {
         guard let entry = entries[id] else {
             throw LogbookError.conflict(stream: id, reason: "this server no longer delivers webhook \(id) (deleted, or another server took over): nothing was stored")
         }
@@ -578,7 +433,7 @@ public actor WebhookDispatcher {
     }
 
     /// An operation that began in `term` may go on only while this server still delivers in it.
-    private func requireTerm(_ term: Int) throws {
+    func requireTerm(_ term: Int) throws {
         // A shutdown stores what its workers delivered before it gives the lease up.
         if !(stopping && delivering) { try requireDelivering() }
         guard term == self.term else {
@@ -586,14 +441,14 @@ public actor WebhookDispatcher {
         }
     }
 
-    private func entry(_ id: String) throws -> Entry {
+    func entry(_ id: String) throws -> Entry {
         try requireDelivering()
         guard let entry = entries[id] else { throw LogbookError.notFound(kind: "webhook", id: id) }
         return entry
     }
 
     /// Changes are made by the server delivering: elsewhere they answer 409, naming it.
-    private func requireDelivering() throws {
+    func requireDelivering() throws {
         guard started else { throw LogbookError.conflict(stream: "webhooks", reason: "the webhook dispatcher is not running") }
         guard !delivering else { return }
         guard shared != nil else { throw LogbookError.conflict(stream: "webhooks", reason: "the webhook dispatcher is starting") }

@@ -41,6 +41,13 @@ public struct WebhookPolicy: Sendable, Hashable {
     /// that stops without giving it up is replaced after this), and how often its holder renews it.
     public var leaseDuration: Duration = .seconds(10)
     public var leaseRenewInterval: Duration = .seconds(2)
+    /// Whether receivers on this machine and its networks may be reached: loopback, private,
+    /// link-local (cloud metadata services answer there), unique-local and reserved addresses.
+    /// Off, a webhook reaches public addresses only — the address checked after resolving its
+    /// host, each time, and connected to — and a URL naming another address is refused when the
+    /// webhook is made. `logbook serve --webhook-allow-private` turns it on. Unspecified,
+    /// multicast and broadcast addresses are refused either way.
+    public var allowPrivateAddresses = false
     public var limits = WebhookLimits()
 
     public init() {}

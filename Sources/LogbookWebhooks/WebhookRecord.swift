@@ -13,7 +13,7 @@ public struct DeadLetter: Sendable, Hashable, Codable {
     /// Events the batch held.
     public var events: Int
     public var attempts: Int
-    /// The last attempt's failure, as the receiver or the connection gave it.
+    /// The last attempt's failure, in one of a few coarse categories (`DeliveryFailure`).
     public var error: String
     /// When the last attempt failed, in microseconds since 1970.
     public var failedAt: Int64

@@ -1,57 +1,90 @@
 import AsyncHTTPClient
 import Foundation
+import LogbookOutbound
+import Logging
 import NIOCore
 
-/// POSTs a webhook's batches with AsyncHTTPClient: signed, within the policy's time limit (the
-/// whole exchange, the answer's body included), judged by the status alone (any 2xx is
-/// delivered; at most 64 KiB of the answer's body is read, then dropped).
+/// POSTs a webhook's batches: checks where the URL leads (`CheckedTarget`: a name resolved
+/// once, every address checked against the policy, the one connected to the one checked), signs
+/// the batch with each secret in use, and judges the answer by its status alone (any 2xx is
+/// delivered; at most 64 KiB of its body is read, then dropped) — all within the policy's time
+/// limit, resolving and the answer's body included. A failure is one of
+/// `DeliveryFailure`'s coarse categories; the details go to the log, at debug level.
 struct WebhookSender: Sendable {
-    let client: HTTPClient
+    let clients: WebhookClients
+    let addresses: AddressPolicy
+    let resolver: any HostResolving
+    let logger: Logger
 
-    /// The most of a receiver's answer read before it is dropped.
-    static let maxAnswerBytes = 64 << 10
+    /// Sends `batch` to `webhook` signed with `secrets` (the first in use, then one being rotated
+    /// out) at `seconds`; nil when the receiver answered 2xx within `timeout`, else why not.
+    func send(_ batch: WebhookBatch, to webhook: Webhook, secrets: [String], seconds: Int64, timeout: Duration) async -> DeliveryFailure? {
+        let this = self
+        return await withTaskGroup(of: DeliveryFailure?.self) { group in
+            group.addTask { await this.attempt(batch, to: webhook, secrets: secrets, seconds: seconds, timeout: timeout) }
+            group.addTask {
+                do { try await Task.sleep(for: timeout) } catch { return .notRunning }
+                return .noAnswer(within: timeout)
+            }
+            let first = await group.next() ?? .notRunning
+            group.cancelAll()
+            return first
+        }
+    }
 
-    /// Sends `batch` to `webhook` signed at `seconds`; nil when the receiver answered 2xx within
-    /// `timeout`, else why the attempt failed.
-    func send(_ batch: WebhookBatch, to webhook: Webhook, seconds: Int64, timeout: Duration) async -> String? {
+    private func attempt(_ batch: WebhookBatch, to webhook: Webhook, secrets: [String], seconds: Int64, timeout: Duration) async -> DeliveryFailure? {
+        let url: OutboundURL
+        do {
+            url = try OutboundURL(webhook.url)
+        } catch {
+            report(webhook, "its URL cannot be called: \(error)")
+            return .invalidURL
+        }
+        let target: CheckedTarget
+        do {
+            target = try await CheckedTarget.check(url, policy: addresses, resolver: resolver, limit: timeout)
+        } catch {
+            report(webhook, error == .addressRefused ? "\(url.host) is, or resolves only to, addresses the policy refuses" : "\(url.host) did not resolve")
+            return error
+        }
+        guard let lease = await clients.lease(target) else { return .notRunning }
+        let failure = await post(batch, to: webhook, target: target, client: lease.client, secrets: secrets, seconds: seconds, timeout: timeout)
+        await clients.release(lease)
+        return failure
+    }
+
+    private func post(
+        _ batch: WebhookBatch, to webhook: Webhook, target: CheckedTarget, client: HTTPClient, secrets: [String], seconds: Int64, timeout: Duration
+    ) async -> DeliveryFailure? {
         var request = HTTPClientRequest(url: webhook.url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "User-Agent", value: "Logbook-Webhooks/1")
         request.headers.add(name: "Logbook-Webhook", value: webhook.id)
         request.headers.add(name: "Logbook-Delivery", value: batch.deliveryId)
-        request.headers.add(name: "Logbook-Signature", value: WebhookSignature.header(secret: webhook.secret, seconds: seconds, body: batch.body))
+        request.headers.add(name: "Logbook-Signature", value: WebhookSignature.header(secrets: secrets, seconds: seconds, body: batch.body))
         request.body = .bytes(ByteBuffer(bytes: batch.body))
-        let (client, prepared) = (self.client, request)
-        let limit = TimeAmount.microseconds(timeout.microseconds)
-        // The client's deadline covers the wait for the answer's head; the race below covers
-        // its body too (a receiver that trickles it is cut off at the limit).
-        return await withTaskGroup(of: String?.self) { group in
-            group.addTask {
-                do {
-                    let response = try await client.execute(prepared, timeout: limit)
-                    var read = 0
-                    for try await part in response.body {
-                        read += part.readableBytes
-                        if read > Self.maxAnswerBytes { break }
-                    }
-                    guard (200..<300).contains(response.status.code) else { return "the receiver answered \(response.status.code)" }
-                    return nil
-                } catch let error as HTTPClientError where error == .deadlineExceeded {
-                    return "no answer within \(timeout)"
-                } catch is CancellationError {
-                    return "no answer within \(timeout)"
-                } catch {
-                    return "\(error)"
-                }
+        do {
+            // The client's deadline covers the wait for the answer's head; the caller's race
+            // covers the rest (a receiver that trickles its body is cut off at the limit).
+            let response = try await client.execute(request, timeout: .microseconds(timeout.microseconds))
+            var answer = ReceiverAnswer(status: Int(response.status.code))
+            for try await part in response.body {
+                guard answer.read(part.readableBytes) else { break }
             }
-            group.addTask {
-                do { try await Task.sleep(for: timeout) } catch { return "cancelled" }
-                return "no answer within \(timeout)"
-            }
-            let first = await group.next() ?? "no answer"
-            group.cancelAll()
-            return first
+            if answer.failure != nil { report(webhook, "\(target.address) answered \(response.status.code)") }
+            return answer.failure
+        } catch is CancellationError {
+            return .noAnswer(within: timeout)
+        } catch {
+            report(webhook, "\(target.address): \(error)")
+            return .noAnswer(within: timeout)
         }
+    }
+
+    /// What went wrong in detail, for the server's log at debug level (the URL's query redacted).
+    private func report(_ webhook: Webhook, _ detail: String) {
+        logger.debug(
+            "webhook attempt failed", metadata: ["webhook": "\(webhook.id)", "url": "\(OutboundURL.redacting(webhook.url))", "detail": "\(detail)"])
     }
 }

@@ -4,10 +4,25 @@ import LogbookDomain
 
 /// `Logbook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`: how a receiver
 /// knows a batch came from this Logbook, unaltered, and recently (swift-crypto's HMAC).
+///
+/// During a secret's rotation the header carries one `v1` per secret in use, the new one first
+/// (`t=…,v1=<new>,v1=<old>`): a receiver that still holds the old secret, or already the new
+/// one, finds the signature it can check.
 public enum WebhookSignature {
     /// The header's value for `body` sent at `seconds` (since 1970), keyed with `secret`.
     public static func header(secret: String, seconds: Int64, body: some DataProtocol) -> String {
-        "t=\(seconds),v1=\(code(secret: secret, seconds: seconds, body: body).hexDigits)"
+        header(secrets: [secret], seconds: seconds, body: body)
+    }
+
+    /// The header's value for `body` sent at `seconds` (since 1970): one `v1` per secret, in order.
+    public static func header(secrets: [String], seconds: Int64, body: some DataProtocol) -> String {
+        (["t=\(seconds)"] + secrets.map { "v1=" + code(secret: $0, seconds: seconds, body: body).hexDigits }).joined(separator: ",")
+    }
+
+    /// Whether `header` signs `body` with any of `secrets` (a receiver rotating its own: the new
+    /// and the old), at most `tolerance` seconds from `now` (compared in constant time).
+    public static func verify(header: String, secrets: [String], body: some DataProtocol, now: Int64, tolerance: Int64 = 300) -> Bool {
+        secrets.contains { verify(header: header, secret: $0, body: body, now: now, tolerance: tolerance) }
     }
 
     /// Whether `header` signs `body` with `secret`, at most `tolerance` seconds from `now`

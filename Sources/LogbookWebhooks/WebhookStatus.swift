@@ -1,9 +1,10 @@
 import EventLog
 
-/// A webhook as the admin routes answer it: its definition without the secret, how far it has
-/// delivered, how far behind the log it is, and what went wrong.
+/// A webhook as the admin routes answer it: its definition without the secret (its URL's query
+/// redacted), how far it has delivered, how far behind the log it is, and what went wrong.
 public struct WebhookStatus: Sendable, Hashable, Encodable {
     public var id: String
+    /// The URL with its query, if any, replaced by `[redacted]` (tokens are often passed there).
     public var url: String
     public var eventTypes: [String]?
     public var users: [String]?
@@ -30,6 +31,8 @@ public struct WebhookStatus: Sendable, Hashable, Encodable {
     /// On a log several servers share: the server delivering the webhooks (``ServerIdentity/id``;
     /// nil while none holds the lease). Absent on a store one process opens.
     public var deliveredBy: String?
+    /// While a rotation of its secret runs (the new and the old secret both sign): when it began.
+    public var rotationStartedAt: String?
 }
 
 /// A dead letter as the admin routes answer it.

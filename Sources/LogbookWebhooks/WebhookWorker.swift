@@ -15,7 +15,6 @@ struct WebhookWorker: Sendable {
     let webhook: Webhook
     let generation: Int
     let policy: WebhookPolicy
-    let sender: WebhookSender
     let logger: Logger
 
     func run(after start: Position) async {
@@ -90,11 +89,11 @@ struct WebhookWorker: Sendable {
             try Task.checkCancellation()
             if attempt >= policy.maxAttempts {
                 return try await dispatcher.deadLettered(
-                    webhook.id, generation, first: batch.first, last: batch.last, events: batch.count, attempts: attempt, error: failure,
-                    through: through)
+                    webhook.id, generation, first: batch.first, last: batch.last, events: batch.count, attempts: attempt,
+                    error: failure.description, through: through)
             }
             let delay = policy.delay(afterAttempt: attempt, unit: Double.random(in: 0...1))
-            await dispatcher.failed(webhook.id, generation, attempt: attempt, error: failure, retryIn: delay)
+            await dispatcher.failed(webhook.id, generation, attempt: attempt, error: failure.description, retryIn: delay)
             try await Task.sleep(for: delay)
         }
     }

@@ -133,6 +133,41 @@ struct SharedWebhookTests {
         }
     }
 
+    @Test("a secret one server sealed opens on the other: the log holds it sealed, the server taking over signs with it and rotates it")
+    func sealedSecretsShared() async throws {
+        let secret = WebhookSecretTests.uniqueSecret(), next = WebhookSecretTests.uniqueSecret()
+        let receiver = WebhookReceiver(secret: secret)
+        try await receiver.start()
+        defer { Task { await receiver.stop() } }
+        try await Self.withTwoServers { a, serverA, b, serverB, _ in
+            try await a.routes.webhooks.start()
+            try await b.routes.webhooks.start()
+            try await register(serverA, "ana")
+            let made = try await serverA.call(
+                .post, "/admin/webhooks", as: "root", admin: true, body: #"{"url":"\#(receiver.url)?token=abc","secret":"\#(secret)"}"#)
+            #expect(made.status == .created, "\(made.text)")
+            let id = try #require(made.json["id"] as? String)
+            try await WebhookTests.step(serverA, "ana", 0)
+            try await eventually("alpha's delivery") { receiver.deliveries.count >= 1 }
+            let stored = String(decoding: try #require(try await b.logbook.log.checkpoint(named: "webhook/\(id)")).data, as: UTF8.self)
+            #expect(!stored.contains(secret) && stored.contains(#""current":"xc1:"#), "\(stored)")
+            // The standby lists it with the query redacted, as the holder does.
+            #expect(try await serverB.call(.get, "/admin/webhooks", as: "root", admin: true).array.first?["url"] as? String == receiver.url + "?[redacted]")
+
+            await a.routes.webhooks.shutdown()
+            try await WebhookTests.step(serverB, "ana", 1)
+            try await eventually("beta's delivery") { receiver.deliveries.count >= 2 }
+            #expect(receiver.deliveries.allSatisfy { $0.signed }, "beta signs with the secret alpha sealed")
+            let rotated = try await serverB.call(.post, "/admin/webhooks/\(id)/secret", as: "root", admin: true, body: #"{"secret":"\#(next)"}"#)
+            #expect(rotated.status == .ok, "\(rotated.text)")
+            try await WebhookTests.step(serverB, "ana", 2)
+            try await eventually("the delivery after the rotation") { receiver.deliveries.count >= 3 }
+            let last = try #require(receiver.deliveries.last)
+            let seconds = Int64(last.signature.split(separator: ",")[0].dropFirst(2)) ?? 0
+            #expect(last.signed && WebhookSignature.verify(header: last.signature, secret: next, body: last.body, now: seconds))
+        }
+    }
+
     @Test("a holder gone silent is replaced once its lease runs out; what it then tries to store is refused, and it stands by")
     func silentHolderReplaced() async throws {
         let receiver = WebhookReceiver(secret: WebhookTests.secret)

@@ -21,7 +21,8 @@ struct WebhookCrashTests {
         try await withTemporaryDirectory { path in
             // A generous time limit per POST: the suite loads this machine, and an answer past the limit
             // would be sent again (a duplicate this test would see as a rewind before the kill).
-            let options = ["--webhook-timeout-seconds", "300"]
+            // The receiver listens on loopback: the opt-in to receivers on this machine.
+            let options = ["--webhook-timeout-seconds", "300", "--webhook-allow-private"]
             let (first, firstBase) = try await ServerProcessTests.startServer(path: path + "/data", options)
             defer { if first.isRunning { first.send(SIGKILL) } }
             let client = HTTPClient(eventLoopGroupProvider: .singleton)

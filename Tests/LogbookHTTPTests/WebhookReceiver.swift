@@ -1,15 +1,17 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdTLS
 import Logging
 import LogbookWebhooks
 import NIOCore
+import NIOSSL
 import ServiceLifecycle
 import Synchronization
 
-/// A real HTTP receiver of webhooks on 127.0.0.1, for the tests: it takes batches (checking
-/// their signature), or fails them with a status, or stalls; it can be stopped and started
-/// again on the same port.
+/// A real HTTP receiver of webhooks on 127.0.0.1 (over TLS when given a configuration), for the
+/// tests: it takes batches (checking their signature), or fails them with a status, or stalls; it
+/// can be stopped and started again on the same port.
 final class WebhookReceiver: Sendable {
     enum Mode: Sendable, Equatable {
         /// Take every batch (200).
@@ -32,6 +34,9 @@ final class WebhookReceiver: Sendable {
         let signed: Bool
         /// The order it was taken in, across restarts.
         let sequence: Int
+        /// Its `Logbook-Signature` header and body, to check against other secrets.
+        let signature: String
+        let body: [UInt8]
     }
 
     private struct State {
@@ -44,14 +49,21 @@ final class WebhookReceiver: Sendable {
     }
 
     let secret: String
+    /// Set: the receiver speaks HTTPS with this configuration.
+    let tls: TLSConfiguration?
     private let state = Mutex(State())
     private let running = Mutex<(group: ServiceGroup, task: Task<Void, any Error>)?>(nil)
     private let boundPort = Mutex(0)
 
-    init(secret: String) { self.secret = secret }
+    init(secret: String, tls: TLSConfiguration? = nil) {
+        self.secret = secret
+        self.tls = tls
+    }
 
     var port: Int { boundPort.withLock { $0 } }
-    var url: String { "http://127.0.0.1:\(port)/hook" }
+    var url: String { url(host: "127.0.0.1") }
+    /// Its URL under the host name `host` (which must lead to 127.0.0.1).
+    func url(host: String) -> String { "\(tls == nil ? "http" : "https")://\(host):\(port)/hook" }
 
     func set(_ mode: Mode) { state.withLock { $0.mode = mode } }
     var deliveries: [Delivery] { state.withLock { $0.deliveries } }
@@ -77,7 +89,8 @@ final class WebhookReceiver: Sendable {
         logger.logLevel = .critical
         let (stream, continuation) = AsyncStream<Int>.makeStream()
         let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: requested ?? port)),
+            router: router, server: try tls.map { try .tls(.http1(), tlsConfiguration: $0) } ?? .http1(),
+            configuration: .init(address: .hostname("127.0.0.1", port: requested ?? port)),
             onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
         state.withLock { $0.accepting = true }
@@ -132,7 +145,7 @@ final class WebhookReceiver: Sendable {
                 webhook: request.headers[HTTPField.Name("Logbook-Webhook")!] ?? "", delivery: request.headers[HTTPField.Name("Logbook-Delivery")!] ?? "",
                 positions: events.compactMap { ($0["position"] as? NSNumber)?.uint64Value }, types: events.compactMap { $0["type"] as? String },
                 subjects: events.map { $0["subject"] as? String }, signed: signed && object["delivery"] as? String == request.headers[HTTPField.Name("Logbook-Delivery")!],
-                sequence: state.deliveries.count))
+                sequence: state.deliveries.count, signature: signature, body: bytes))
         }
         return Response(status: .ok)
     }

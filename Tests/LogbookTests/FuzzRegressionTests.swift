@@ -3,14 +3,15 @@ import FuzzSupport
 import Testing
 import LogbookFuzzing
 import PostgresFuzzing
+import WebhookFuzzing
 
 /// Every input a fuzz target of Logbook's readers (wire form, command bodies, query texts, stored
-/// records and rows) ever broke (`Tests/Fuzz/Regressions/<Target>/`) and every seed of its corpus (`Tests/Fuzz/Corpus/<Target>/`), run through the target's own
+/// records and rows, webhooks' URLs and receivers' answers) ever broke (`Tests/Fuzz/Regressions/<Target>/`) and every seed of its corpus (`Tests/Fuzz/Corpus/<Target>/`), run through the target's own
 /// checks on every `swift test` — the same code libFuzzer runs (`tools/fuzz`).
 @Suite struct FuzzRegressionTests {
     static let targets = [
         WireFuzz.wireEvent, WireFuzz.binaryPayload, RequestFuzz.commandBody, RequestFuzz.query, StoredRecordFuzz.logRecord,
-        StoredRecordFuzz.readModelRecord, PostgresRowFuzz.row, BackupRowsFuzz.rows,
+        StoredRecordFuzz.readModelRecord, PostgresRowFuzz.row, BackupRowsFuzz.rows, WebhookFuzz.url, WebhookFuzz.answer,
     ]
     static let fuzzRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fuzz")

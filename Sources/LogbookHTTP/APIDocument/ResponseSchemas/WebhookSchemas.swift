@@ -5,7 +5,7 @@ extension WebhookStatus: DocumentedSchema {
     package static var schema: JSONSchema {
         .object("A webhook (its secret never answered): where it stands against the log, and what went wrong", required: [
             "id": .string("The webhook's id: wh- and 16 hex digits", pattern: "^wh-[0-9a-f]{16}$"),
-            "url": .string("Where its batches are POSTed"),
+            "url": .string("Where its batches are POSTed, its query (if any) shown as ?[redacted]"),
             "paused": .boolean("Paused: nothing is delivered, the checkpoint stays"),
             "createdAt": .dateTime("When it was made, by the Logbook's clock"),
             "deliveredThrough": .count("The last log position delivered (or passed over, wanting nothing there)"),
@@ -19,9 +19,10 @@ extension WebhookStatus: DocumentedSchema {
             "eventTypes": .array("Only these event types (left out: every type)", of: .string("An event type")),
             "users": .array("Only these users' events (left out: every user)", of: .string("A user id")),
             "pausedReason": .string("Why it paused itself (its dead letters reached their limit)"),
-            "lastError": .string("The last failed attempt's reason"),
+            "lastError": .string("The last failed attempt's reason, in a coarse category (not sent: address not public; no answer in time; the receiver answered 3xx, 4xx or 5xx; …)"),
             "lastDeliveredAt": .dateTime("When a batch was last taken, by the Logbook's clock"),
             "nextAttemptAt": .dateTime("When the next attempt after a failure is due"),
+            "rotationStartedAt": .dateTime("While a rotation of its secret runs (the new and the old secret both sign its batches): when it began"),
             "deliveredBy": .string("On a log several servers share: the id of the server delivering the webhooks (absent while none does, and on an embedded store)"),
         ])
     }
@@ -35,7 +36,7 @@ extension DeadLetterStatus: DocumentedSchema {
             "last": .count("The position of its last event"),
             "events": .count("Events it held"),
             "attempts": .count("Attempts made"),
-            "error": .string("Why the last attempt failed"),
+            "error": .string("Why the last attempt failed, in a coarse category"),
             "failedAt": .dateTime("When the last attempt failed"),
         ])
     }

@@ -1,0 +1,14 @@
+import FuzzSupport
+import WebhookFuzzing
+
+/// libFuzzer's entry for `FuzzWebhookAnswer` (built by `tools/fuzz` with `-sanitize=fuzzer,address`).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    WebhookFuzz.answer.testOneInput(data, size)
+}
+
+/// libFuzzer's driver in a fuzz build; otherwise runs the files or directories named on the command line.
+@main
+enum Main {
+    static func main() { WebhookFuzz.answer.main(fuzzTestOneInput) }
+}
