@@ -19,7 +19,7 @@ enum TokenHeader {
         guard encoded.count <= maxLength else { return "the token's header is longer than \(maxLength) characters" }
         guard let bytes = base64URLDecoded(encoded),
               let header = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
-        else { return "the token's header is not base64url-encoded JSON" }
+        else { return "the token is malformed: its header is not base64url-encoded JSON" }
         guard let algorithm = header["alg"] as? String else { return "the token's header names no algorithm (alg)" }
         guard algorithm.utf8.elementsEqual(Self.algorithm.utf8) else {
             return "the token's header names the algorithm \"\(algorithm.prefix(32))\"; this server signs and accepts \(Self.algorithm) only"

@@ -60,13 +60,13 @@ struct WebhookRoutes<Context: LogbookRouteContext> {
         group.route(.post, "admin/webhooks/{webhook}/secret",
                     "Rotate a webhook's secret: its batches are signed with the new and the old one until the rotation ends (409 while one runs)",
                     body: "requests/webhook.secret.schema.json", statuses: Statuses.admin + [404, 409], responses: [200: Self.one],
-                    administrators: true, catalog: catalog) { request, context in
+                    catalog: catalog) { request, context in
             let secret = try Self.secretRequest(try await request.jsonObject(limit: maxBodyBytes))
             return try JSONOutput.response(try await webhooks.rotateSecret(try context.path("webhook"), to: secret))
         }
         group.route(.delete, "admin/webhooks/{webhook}/previous-secret",
                     "End a secret's rotation: only the new secret signs from now on (409 when none runs)",
-                    statuses: Statuses.admin + [404, 409], responses: [200: Self.one], administrators: true, catalog: catalog) { _, context in
+                    statuses: Statuses.admin + [404, 409], responses: [200: Self.one], catalog: catalog) { _, context in
             try JSONOutput.response(try await webhooks.endRotation(try context.path("webhook")))
         }
     }
