@@ -14,7 +14,8 @@ struct RequestCostTests {
     func budget() async throws {
         try await withServer(logbook: {
             $0.queryWork.burst = .nanoseconds(1)
-            $0.queryWork.refillPerSecond = 0.001
+            // Regained so slowly (a nanosecond a second) that no pause between the calls refills it.
+            $0.queryWork.refillPerSecond = 1e-9
         }) { server in
             // Registered straight through the library: the first uncached query is the one under test.
             for user in ["ana", "ben"] {

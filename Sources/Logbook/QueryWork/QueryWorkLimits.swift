@@ -30,7 +30,7 @@ public struct QueryWorkLimits: Sendable, Hashable {
     public var problem: String? {
         if threads < 1 || threads > 1_024 { return "threads must be 1 to 1,024, not \(threads)" }
         if runningPerUser < 1 { return "runningPerUser must be at least 1, not \(runningPerUser)" }
-        if waitingPerUser < 0 { return "waitingPerUser must not be negative" }
+        if waitingPerUser < 1 { return "waitingPerUser must be at least 1 (a query waits its turn before it runs)" }
         if burst <= .zero { return "burst must be positive" }
         if !(refillPerSecond > 0) || !refillPerSecond.isFinite { return "refillPerSecond must be a positive number" }
         return nil

@@ -16,14 +16,22 @@ final class QueryWorkPool: @unchecked Sendable {
     /// One piece of work and how its caller hears the result.
     private final class Job: @unchecked Sendable {
         let user: BytewiseString
-        /// Runs the work and resumes the caller (set once, under the pool's lock).
-        var run: (() -> Void)?
+        /// A later step of work already admitted (the next page of a fold): charged to the user's
+        /// budget, never refused for it halfway.
+        let continuing: Bool
+        /// Runs the work and gives back what resumes the caller with its result (set once, under
+        /// the pool's lock). The caller is resumed only after the work's CPU time is charged, so its
+        /// next query is judged by a budget that already counts this one.
+        var run: (() -> () -> Void)?
         /// Resumes the caller with an error instead (set with ``run``).
         var fail: ((any Error) -> Void)?
         var cancelled = false
         var started = false
 
-        init(user: BytewiseString) { self.user = user }
+        init(user: BytewiseString, continuing: Bool) {
+            self.user = user
+            self.continuing = continuing
+        }
     }
 
     /// One user's jobs and budget.
@@ -77,15 +85,22 @@ final class QueryWorkPool: @unchecked Sendable {
     /// Runs `body` on one of the pool's threads for `user` and returns what it returns; refuses
     /// with ``LogbookError/Code/busy`` when the user has as much waiting as allowed or has used
     /// up their budget.
-    func run<T: Sendable>(user: String, _ body: @escaping @Sendable () throws -> T) async throws -> T {
-        let job = Job(user: BytewiseString(user))
+    ///
+    /// `continuing` marks a later step of work whose first step was admitted (a fold done a page
+    /// at a time): it waits its turn and is charged, but is not refused for the user's budget or
+    /// queue, so work once admitted can finish.
+    func run<T: Sendable>(user: String, continuing: Bool = false, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        let job = Job(user: BytewiseString(user), continuing: continuing)
         // The caller's answer trail goes with the work to the thread that runs it.
         let trail = AnswerTrail.current
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 condition.lock()
                 defer { condition.unlock() }
-                job.run = { continuation.resume(with: Result { try AnswerTrail.$current.withValue(trail) { try body() } }) }
+                job.run = {
+                    let result = Result { try AnswerTrail.$current.withValue(trail) { try body() } }
+                    return { continuation.resume(with: result) }
+                }
                 job.fail = { continuation.resume(throwing: $0) }
                 if job.cancelled { return finish(job, CancellationError()) }
                 if stopping { return finish(job, LogbookError.storage("the query threads are stopping: the Logbook is closing")) }
@@ -141,12 +156,12 @@ final class QueryWorkPool: @unchecked Sendable {
         let now = ContinuousClock.now
         var work = users[job.user] ?? UserWork(budget: burstSeconds, refilledAt: now)
         refill(&work, now)
-        if work.budget <= 0 {
+        if work.budget <= 0, !job.continuing {
             let seconds = Int(min(86_400, (-work.budget / limits.refillPerSecond).rounded(.up))) + 1
             users[job.user] = work
             return .busy(user: job.user.value, retryAfter: seconds, reason: "the user's uncached queries used up their CPU budget for now")
         }
-        guard work.waitingCount < limits.waitingPerUser else {
+        guard work.waitingCount < limits.waitingPerUser || job.continuing else {
             users[job.user] = work
             return .busy(user: job.user.value, retryAfter: 1, reason: "the user has \(work.waitingCount) uncached queries waiting, as many as allowed")
         }
@@ -257,10 +272,13 @@ final class QueryWorkPool: @unchecked Sendable {
             job.fail = nil
             condition.unlock()
             let started = Self.threadCPUSeconds()
-            run?()
+            let resume = run?()
             let spent = Self.threadCPUSeconds() - started
             condition.lock()
             finished(job.user, cpuSeconds: spent)
+            condition.unlock()
+            resume?()
+            condition.lock()
         }
         threadsAlive -= 1
         condition.unlock()
