@@ -13,15 +13,14 @@ extension Logbook {
     /// all held at once) and the read models they fold into; the folding runs on the query
     /// threads as the user's uncached work (``QueryWorkLimits``).
     ///
-    /// A fold holds the user's read models in memory, so one user's folds run one at a time (the
-    /// others wait their turn) and the server folds for at most as many users at once as it has
-    /// query threads (past that the query is refused as busy).
+    /// A fold holds the user's read models in memory, so a user has one fold at a time and the
+    /// server folds for at most as many users at once as it has query threads: past either, the
+    /// query is refused as busy at once, never queued. The budget is judged before the first page;
+    /// a fold once admitted runs to its end (each page charged to the user's budget).
     func projections(user: String, asOf position: UInt64) async throws -> ReadModelSet {
-        try await asOfTurns.withLock(user) {
-            let pass = try asOfFolds.enter(user, limit: configuration.queryWork.threads)
-            defer { asOfFolds.leave(pass) }
-            return try await fold(user: user, asOf: position)
-        }
+        let pass = try asOfFolds.enter(user, limit: configuration.queryWork.threads)
+        defer { asOfFolds.leave(pass) }
+        return try await fold(user: user, asOf: position)
     }
 
     private func fold(user: String, asOf position: UInt64) async throws -> ReadModelSet {
@@ -34,6 +33,7 @@ extension Logbook {
             try await log.readStream(DomainEvent.catalogStream, from: next, direction: .forward, limit: Self.asOfPage)
         } resume: { $0.streamVersion + 1 }
         catalog.next = 0
+        var continuing = false
         while true {
             var batch: [RecordedEvent] = []
             while batch.count < Self.asOfPage {
@@ -49,11 +49,12 @@ extension Logbook {
             }
             if batch.isEmpty { return folded.projections }
             let (events, payloads) = (batch, self.payloads)
-            try await queryWork.run(user: user) {
+            try await queryWork.run(user: user, continuing: continuing) {
                 for event in events {
                     if let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span, payloads) { try folded.projections.apply(fold, nil) }
                 }
             }
+            continuing = true
         }
     }
 }
@@ -105,14 +106,13 @@ final class AsOfFolds: Sendable {
     /// Admits a fold for `user`, or refuses it as busy.
     func enter(_ user: String, limit: Int) throws -> BytewiseString {
         let key = BytewiseString(user)
-        let admitted = running.withLock { running -> Bool in
-            guard running[key] == nil, running.count < limit else { return false }
+        let refusal = running.withLock { running -> String? in
+            if running[key] != nil { return "the user's earlier as-of query is still being folded (one at a time)" }
+            if running.count >= limit { return "the server is folding as-of queries for as many users as it allows" }
             running[key] = 1
-            return true
+            return nil
         }
-        guard admitted else {
-            throw LogbookError.busy(user: user, retryAfter: 1, reason: "the server is folding as-of queries for as many users as it allows")
-        }
+        if let refusal { throw LogbookError.busy(user: user, retryAfter: 1, reason: refusal) }
         return key
     }
 

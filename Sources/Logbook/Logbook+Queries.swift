@@ -266,7 +266,8 @@ extension Logbook {
         if let asOf {
             let end = try await position(asOf)
             let folded = try await projections(user: user, asOf: end)
-            let answer = try await queryWork.run(user: user) {
+            // The fold was admitted: its answer is not refused after it.
+            let answer = try await queryWork.run(user: user, continuing: true) {
                 var projections = folded
                 return try body(&projections, nil)
             }

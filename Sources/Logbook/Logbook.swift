@@ -38,7 +38,6 @@ public final class Logbook: Sendable {
     let queryWork: QueryWorkPool
     /// The as-of folds running (each holds a user's read models in memory), one user's at a time.
     let asOfFolds = AsOfFolds()
-    let asOfTurns = KeyedLock()
     let locks = KeyedLock()
     /// The answers to keyed requests, beside the read models (backed up with the store).
     let requestKeys: RequestKeyStore
