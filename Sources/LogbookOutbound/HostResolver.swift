@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -15,14 +16,22 @@ package protocol HostResolving: Sendable {
 }
 
 /// The system's resolver (`getaddrinfo`: the hosts file, then DNS), run on a thread of Dispatch's
-/// global pool, as SwiftNIO runs it: a lookup that hangs holds that thread, never a task's.
+/// global pool, as SwiftNIO runs it: a lookup that hangs holds that thread, never a task's. A
+/// cancelled lookup answers no addresses at once (the thread finishes the lookup on its own), so
+/// a caller's time limit covers a name server that never answers.
 package struct SystemResolver: HostResolving {
     /// The system's resolver.
     package init() {}
 
     package func addresses(of host: String) async -> [IPAddress] {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: Self.lookUp(host)) }
+        let answer = LookupAnswer()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                guard answer.wait(continuation) else { return }
+                DispatchQueue.global().async { answer.give(Self.lookUp(host)) }
+            }
+        } onCancel: {
+            answer.give([])
         }
     }
 
@@ -63,5 +72,38 @@ package struct SystemResolver: HostResolving {
             if let address, !found.contains(address) { found.append(address) }
         }
         return found
+    }
+}
+
+/// The one answer of a lookup: the addresses found, or none when its task was cancelled first;
+/// whichever comes first resumes the caller, once.
+private final class LookupAnswer: Sendable {
+    private enum State {
+        case idle
+        case waiting(CheckedContinuation<[IPAddress], Never>)
+        case given
+    }
+
+    private let state = Mutex(State.idle)
+
+    /// Holds `continuation` until the answer; false (and resumed with none) if it came already.
+    func wait(_ continuation: CheckedContinuation<[IPAddress], Never>) -> Bool {
+        let waiting = state.withLock { state -> Bool in
+            guard case .idle = state else { return false }
+            state = .waiting(continuation)
+            return true
+        }
+        if !waiting { continuation.resume(returning: []) }
+        return waiting
+    }
+
+    /// Resumes the caller with `addresses`, unless it was answered already.
+    func give(_ addresses: [IPAddress]) {
+        let continuation = state.withLock { state -> CheckedContinuation<[IPAddress], Never>? in
+            defer { state = .given }
+            guard case .waiting(let continuation) = state else { return nil }
+            return continuation
+        }
+        continuation?.resume(returning: addresses)
     }
 }
