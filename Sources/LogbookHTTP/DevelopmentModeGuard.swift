@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// Names of this machine: what a server without authentication listens on and answers to.
 public enum Loopback {
@@ -28,18 +29,28 @@ public enum Loopback {
 
 /// Serving without authentication (``HTTPConfiguration/allowUnauthenticated``, development only)
 /// makes every caller an administrator, so only this machine's own clients are served, whatever
-/// address the server listens on: a request whose `Host` is not a loopback name (a DNS-rebinding
+/// address the server listens on: a request from a peer that is not a loopback address (when the
+/// context keeps it, as ``LogbookRequestContext`` does), whose `Host` is not a loopback name (a DNS-rebinding
 /// page names its own), whose `Origin` is not the server's own origin (a page of another site), or
 /// whose `Sec-Fetch-Site` says another site or origin sent it, is refused with 403 before any route
 /// runs. A browser's own navigation (`Sec-Fetch-Site: none`) and same-origin requests (the
 /// console) pass; so do tools that send no `Origin`, such as curl.
 struct DevelopmentModeGuard<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let refusal = Self.refusal(request) {
+        if let refusal = Self.refusal(peer: (context as? any RemoteAddressRequestContext)?.remoteAddress) ?? Self.refusal(request) {
             throw Problem(.forbidden, type: "/problems/foreign-request", title: "Not from this machine",
                           detail: refusal + "; this server runs without authentication and serves only this machine's own clients")
         }
         return try await next(request, context)
+    }
+
+    /// Why a request from `peer` is not from this machine, nil when it is (or the context does not
+    /// say: a connection without an address, or a context that does not keep it).
+    static func refusal(peer: SocketAddress?) -> String? {
+        guard let peer, let ip = peer.ipAddress else { return nil }
+        let lowered = ip.lowercased()
+        let embedded = lowered.hasPrefix("::ffff:") ? String(lowered.dropFirst(7)) : lowered
+        return Loopback.isLoopback(embedded) ? nil : "the request comes from \(ip.prefix(64)), not from this machine"
     }
 
     static func refusal(_ request: Request) -> String? {

@@ -1,5 +1,6 @@
 public import Foundation
 public import Hummingbird
+public import NIOCore
 
 /// Who is calling, from a verified bearer token: the user id (`sub`), whether the token
 /// carries the administrator role, and when it expires.
@@ -34,16 +35,21 @@ public protocol LogbookRouteContext: RequestContext {
     var identity: Identity? { get set }
 }
 
-/// The request context of Logbook's routes: Hummingbird's core storage plus the caller's identity.
-/// A host application that mounts the routes uses this context type (or wraps it).
-public struct LogbookRequestContext: LogbookRouteContext {
+/// The request context of Logbook's routes: Hummingbird's core storage, the caller's identity and
+/// the address the request came from. A host application that mounts the routes uses this context
+/// type (or wraps it; a context that is also a `RemoteAddressRequestContext` lets a server without
+/// authentication refuse requests from other machines by their address, not their `Host` alone).
+public struct LogbookRequestContext: LogbookRouteContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by the authenticator; nil before it ran (or when authentication is off).
     public var identity: Identity?
+    /// The connection's peer (nil for a connection that has none, such as a test's).
+    public let remoteAddress: SocketAddress?
 
     /// A context for one request, before authentication.
     public init(source: Source) {
         coreContext = .init(source: source)
         identity = nil
+        remoteAddress = source.channel.remoteAddress
     }
 }

@@ -2,10 +2,11 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logbook
-import LogbookHTTP
+@testable import LogbookHTTP
 import LogbookTestSupport
 import LogbookTesting
 import Logging
+import NIOCore
 import Testing
 
 /// What a page of another site can make a browser send — `text/plain` and form bodies without
@@ -101,5 +102,18 @@ struct CrossSiteTests {
             }
             _ = try await LogbookServer.application(logbook: logbook, configuration: configuration, host: "127.0.0.1", port: 0, logger: Logger(label: "test"))
         }
+    }
+
+    @Test("without authentication, a request from another machine's address is refused whatever Host it names; this machine's are served")
+    func peerAddress() throws {
+        for local in ["127.0.0.1", "127.8.9.10", "::1", "::ffff:127.0.0.1"] {
+            #expect(DevelopmentModeGuard<LogbookRequestContext>.refusal(peer: try SocketAddress(ipAddress: local, port: 50_000)) == nil, "\(local)")
+        }
+        for remote in ["192.0.2.7", "10.0.0.1", "::ffff:192.0.2.7", "2001:db8::1", "0.0.0.0"] {
+            let refusal = DevelopmentModeGuard<LogbookRequestContext>.refusal(peer: try SocketAddress(ipAddress: remote, port: 50_000))
+            #expect(refusal?.contains("not from this machine") == true, "\(remote): \(refusal ?? "served")")
+        }
+        // A connection without an address (a test's, a Unix socket's) is judged by its Host alone.
+        #expect(DevelopmentModeGuard<LogbookRequestContext>.refusal(peer: nil) == nil)
     }
 }
