@@ -34,7 +34,8 @@ struct LogRoutes<Context: LogbookRouteContext> {
         group.route(.get, "users/{user}/events/subscribe", "The user's own events live as Server-Sent Events, resuming after Last-Event-ID",
                     query: UserSubscriptionQuery.self, statuses: Statuses.read, catalog: catalog) { _, context, query in
             let user = try context.path("user")
-            return try await subscribe(query.subscription, subject: user, caller: user, until: context.identity?.expires)
+            // The cap is the caller's (an administrator's tool following users counts against itself).
+            return try await subscribe(query.subscription, subject: user, caller: context.identity?.user ?? user, until: context.identity?.expires)
         }
     }
 

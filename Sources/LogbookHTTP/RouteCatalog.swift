@@ -27,6 +27,9 @@ public struct RouteDescriptor: Sendable, Hashable {
     /// Who may call it: anyone, a signed-in caller (on one user's data: that user), or an
     /// administrator. It is the group the route was registered on, whose middleware checks it.
     public let access: RouteAccess
+    /// True for a write that answers 201 through the command path (it reads `Idempotency-Key`
+    /// and `If-Match`); the console's sign-in answers 201 with a session and reads neither.
+    package var isCommand: Bool { statuses.contains(201) && !path.hasPrefix("console/") }
 
     /// A route is its method and path (one handler each).
     public static func == (lhs: RouteDescriptor, rhs: RouteDescriptor) -> Bool { lhs.method == rhs.method && lhs.path == rhs.path }

@@ -157,7 +157,7 @@ public enum OpenAPIDocument {
             return ["description": "OK", "content": [type: ["schema": schema]]]
         }
         var description = problemDescriptions[status] ?? "Refused"
-        if status == 503, route.statuses.contains(201) {
+        if status == 503, route.isCommand {
             description = route.statuses.contains(429) ? commandUnavailable + "; or the server runs as many imports as allowed (Retry-After)" : commandUnavailable
         }
         if status == 403 {

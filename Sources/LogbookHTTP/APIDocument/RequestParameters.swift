@@ -26,7 +26,7 @@ enum RequestParameters {
             parameters.append(Parameter(name: parameter.name, location: .query, required: parameter.required, schema: parameter.schema,
                                         description: parameter.description))
         }
-        if route.statuses.contains(201) {
+        if route.isCommand {
             parameters.append(Parameter(
                 name: "Idempotency-Key", location: .header, required: false,
                 schema: .string("1 to 255 visible ASCII characters", pattern: "^[!-~]{1,255}$", minLength: 1, maxLength: 255),

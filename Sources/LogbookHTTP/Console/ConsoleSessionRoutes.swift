@@ -21,7 +21,7 @@ struct ConsoleSessionRoutes<Context: LogbookRouteContext> {
         group.route(.post, "console/sessions",
                     "Exchange the one-time code of a console sign-in link (logbook console-url) for a short-lived administrator's token: "
                         + "a code lasts 2 minutes and is exchanged once, on whichever server sharing the log it reaches",
-                    body: "requests/console.session.schema.json", statuses: [201, 400, 401, 409, 503],
+                    body: "requests/console.session.schema.json", statuses: [201, 400, 401, 409, 413, 503],
                     responses: [201: .reference(ConsoleSession.self, "Signed in: the token to send as Bearer, until it expires")],
                     catalog: catalog) { request, _ in
             try await exchange(request)
@@ -34,8 +34,9 @@ struct ConsoleSessionRoutes<Context: LogbookRouteContext> {
             throw Problem(.conflict, type: "/problems/conflict", title: "Conflict",
                           detail: "this server runs without authentication: the console needs no sign-in")
         }
-        // Spent codes are kept as long as answers to keyed requests: they must outlast every code.
-        guard logbook.configuration.idempotencyKeyRetention >= .seconds(ConsoleSignIn.codeLifetime) else {
+        // Spent codes are kept as long as answers to keyed requests: they must outlast every code,
+        // with ten minutes to spare for servers whose clocks disagree (each judges expiry by its own).
+        guard logbook.configuration.idempotencyKeyRetention >= .seconds(ConsoleSignIn.codeLifetime + 600) else {
             throw Problem(.conflict, type: "/problems/conflict", title: "Conflict",
                           detail: "this server keeps spent sign-in codes (idempotencyKeyRetention) for less than a code lasts; sign in with a token")
         }
