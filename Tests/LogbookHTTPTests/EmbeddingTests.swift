@@ -37,8 +37,10 @@ struct EmbeddingTests {
                 #expect(String(buffer: hello.body) == "hello from acme")
                 var headers = HTTPFields()
                 headers[.authorization] = "Bearer \(token)"
+                var writing = headers
+                writing[.contentType] = "application/json"
                 let registered = try await client.execute(
-                    uri: "/api/logbook/users/ana", method: .post, headers: headers,
+                    uri: "/api/logbook/users/ana", method: .post, headers: writing,
                     body: ByteBuffer(string: #"{"displayName":"Ana","timeZone":"Asia/Tokyo","weekStart":"sunday","units":"metric"}"#))
                 #expect(registered.status == .created)
                 let profile = try await client.execute(uri: "/api/logbook/users/ana/profile", method: .get, headers: headers)

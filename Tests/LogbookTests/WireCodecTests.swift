@@ -285,7 +285,14 @@ struct WireCodecTests {
     @Test("an import with one fuzzed line among good ones writes nothing, whichever line is broken")
     func fuzzedImportWritesNothing() async throws {
         try await withTemporaryDirectory { directory in
-            let lines = SchemaTests.samples.enumerated().map { SchemaTests.wire($0.element, $0.offset).jsonLine }
+            // Good lines make a good import: each stream's versions follow on from 0.
+            var versions: [String: UInt64] = [:]
+            let lines = SchemaTests.samples.enumerated().map { index, event in
+                var wire = SchemaTests.wire(event, index)
+                wire.envelope.streamVersion = versions[wire.envelope.stream, default: 0]
+                versions[wire.envelope.stream] = wire.envelope.streamVersion + 1
+                return wire.jsonLine
+            }
             var rng = SplitMix64(seed: 5)
             for attempt in 0..<6 {
                 var broken = lines.map { Array($0.utf8) }
