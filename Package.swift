@@ -253,41 +253,18 @@ let package = Package(
             name: "WorkoutFileFixtures", dependencies: ["ChildProcesses", .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/WorkoutFileFixtures", swiftSettings: strictSettings),
         // Fuzzing (Tests/Fuzz, run by tools/fuzz): the checks each libFuzzer target makes, in libraries the
-        // regression tests share, and one small executable per target. None of it is a product or shipped;
-        // a fuzz build (scratch path .build-fuzz) builds only a target's own dependency closure.
+        // regression tests share, and one program, LogbookFuzz, holding every target (the one a run checks is
+        // named by LOGBOOK_FUZZ_TARGET), so a fuzz build (scratch path .build-fuzz) is one build and one link.
+        // None of it is a declared product or shipped.
         // libFuzzer's driver entry (from the toolchain's runtime, linked only by -sanitize=fuzzer).
         .systemLibrary(name: "CLibFuzzer", path: "Tests/Fuzz/CLibFuzzer"),
         .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Tests/Fuzz/FuzzSupport", swiftSettings: strictSettings),
         .target(
             name: "WorkoutFilesFuzzing", dependencies: ["FuzzSupport", "WorkoutFiles"], path: "Tests/Fuzz/WorkoutFilesFuzzing",
             swiftSettings: strictSettings),
-        .executableTarget(
-            name: "FuzzFIT", dependencies: ["FuzzSupport", "WorkoutFilesFuzzing"], path: "Tests/Fuzz/FuzzFIT", swiftSettings: strictSettings),
-        .executableTarget(
-            name: "FuzzXML", dependencies: ["FuzzSupport", "WorkoutFilesFuzzing"], path: "Tests/Fuzz/FuzzXML", swiftSettings: strictSettings),
-        .executableTarget(
-            name: "FuzzArchive", dependencies: ["FuzzSupport", "WorkoutFilesFuzzing"], path: "Tests/Fuzz/FuzzArchive",
-            swiftSettings: strictSettings),
-        .executableTarget(
-            name: "FuzzStravaCSV", dependencies: ["FuzzSupport", "WorkoutFilesFuzzing"], path: "Tests/Fuzz/FuzzStravaCSV",
-            swiftSettings: strictSettings),
         .target(
             name: "LogbookFuzzing", dependencies: ["FuzzSupport", "Logbook", "LogbookInput", "EventLog", "EventLogLMDB", "BinaryCoding"],
             path: "Tests/Fuzz/LogbookFuzzing", swiftSettings: strictSettings),
-        .executableTarget(
-            name: "FuzzWireEvent", dependencies: ["FuzzSupport", "LogbookFuzzing"], path: "Tests/Fuzz/FuzzWireEvent", swiftSettings: strictSettings),
-        .executableTarget(
-            name: "FuzzBinaryPayload", dependencies: ["FuzzSupport", "LogbookFuzzing"], path: "Tests/Fuzz/FuzzBinaryPayload", swiftSettings: strictSettings),
-        .executableTarget(
-            name: "FuzzCommandBody", dependencies: ["FuzzSupport", "LogbookFuzzing"], path: "Tests/Fuzz/FuzzCommandBody", swiftSettings: strictSettings),
-        .executableTarget(
-            name: "FuzzQuery", dependencies: ["FuzzSupport", "LogbookFuzzing"], path: "Tests/Fuzz/FuzzQuery", swiftSettings: strictSettings),
-        .executableTarget(
-            name: "FuzzLogRecord", dependencies: ["FuzzSupport", "LogbookFuzzing"], path: "Tests/Fuzz/FuzzLogRecord", swiftSettings: strictSettings),
-        .executableTarget(
-            name: "FuzzBackupRows", dependencies: ["FuzzSupport", "LogbookFuzzing"], path: "Tests/Fuzz/FuzzBackupRows", swiftSettings: strictSettings),
-        .executableTarget(
-            name: "FuzzReadModel", dependencies: ["FuzzSupport", "LogbookFuzzing"], path: "Tests/Fuzz/FuzzReadModel", swiftSettings: strictSettings),
         .target(
             name: "PostgresFuzzing",
             dependencies: [
@@ -295,8 +272,6 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tests/Fuzz/PostgresFuzzing", swiftSettings: strictSettings),
-        .executableTarget(
-            name: "FuzzPostgresRow", dependencies: ["FuzzSupport", "PostgresFuzzing"], path: "Tests/Fuzz/FuzzPostgresRow", swiftSettings: strictSettings),
         // Webhook receivers' side: the URLs and addresses a webhook names, and the answers receivers send
         // (raw bytes through SwiftNIO's HTTP/1 response decoder, as the HTTP client reads them, then judged).
         .target(
@@ -306,11 +281,10 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             path: "Tests/Fuzz/WebhookFuzzing", swiftSettings: strictSettings),
+        // The fuzz program: every target behind one libFuzzer entry, LOGBOOK_FUZZ_TARGET picking a run's target.
         .executableTarget(
-            name: "FuzzWebhookURL", dependencies: ["FuzzSupport", "WebhookFuzzing"], path: "Tests/Fuzz/FuzzWebhookURL", swiftSettings: strictSettings),
-        .executableTarget(
-            name: "FuzzWebhookAnswer", dependencies: ["FuzzSupport", "WebhookFuzzing"], path: "Tests/Fuzz/FuzzWebhookAnswer",
-            swiftSettings: strictSettings),
+            name: "LogbookFuzz", dependencies: ["FuzzSupport", "WorkoutFilesFuzzing", "LogbookFuzzing", "PostgresFuzzing", "WebhookFuzzing"],
+            path: "Tests/Fuzz/LogbookFuzz", swiftSettings: strictSettings),
         .testTarget(
             name: "WorkoutFilesTests", dependencies: ["WorkoutFiles", "Zlib", "WorkoutFileFixtures", "DemoData", "EventLog", "FuzzSupport", "WorkoutFilesFuzzing"],
             swiftSettings: strictSettings),

@@ -18,9 +18,10 @@ public struct FuzzFailure: Error, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// One fuzz target: a name (its folder under `Tests/Fuzz/`, its corpus and regression folders)
-/// and the checks it runs on one input. The libFuzzer entry, the replay `main` of a normal build
-/// and the regression tests all call ``check`` and nothing else.
+/// One fuzz target: a name (the value of `LOGBOOK_FUZZ_TARGET` that picks it in the fuzz program,
+/// and its folders under `Tests/Fuzz/Corpus/` and `Tests/Fuzz/Regressions/`) and the checks it
+/// runs on one input. The libFuzzer entry, the replay `main` of a normal build and the regression
+/// tests all call ``check`` and nothing else.
 public struct FuzzTarget: Sendable {
     /// The target's name, e.g. `FuzzFIT`.
     public let name: String
@@ -45,9 +46,10 @@ public struct FuzzTarget: Sendable {
         return 0
     }
 
-    /// The target's `main`: in a fuzz build (`-DLOGBOOK_FUZZING`, linked with `-sanitize=fuzzer`)
-    /// libFuzzer's driver with the command line and `entry` (the target's `LLVMFuzzerTestOneInput`);
-    /// in a normal build ``replay(_:)`` of the files named on the command line.
+    /// The fuzz program's `main` once it has chosen this target: in a fuzz build (`-DLOGBOOK_FUZZING`,
+    /// linked with `-sanitize=fuzzer`) libFuzzer's driver with the command line and `entry` (the
+    /// program's `LLVMFuzzerTestOneInput`, which calls ``testOneInput(_:_:)`` of this target); in a
+    /// normal build ``replay(_:)`` of the files named on the command line.
     public func main(_ entry: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> Never {
         #if LOGBOOK_FUZZING
         var argc = CommandLine.argc
