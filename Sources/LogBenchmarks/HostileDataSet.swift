@@ -67,9 +67,9 @@ struct HostileDataSet {
         var written = 1
         var day = 0
         var batch: [(Command, CommandContext)] = []
+        // One user's commands go one at a time (a batch holds one command per user).
         func flush() async throws {
-            guard !batch.isEmpty else { return }
-            for result in try await logbook.execute(batch: batch) { _ = try result.get() }
+            for (command, context) in batch { _ = try await logbook.execute(command, context: context) }
             batch.removeAll(keepingCapacity: true)
         }
         while written < attackerEvents {
