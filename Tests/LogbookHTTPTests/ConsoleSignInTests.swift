@@ -26,14 +26,15 @@ struct ConsoleSignInTests {
 
     @Test("the link logbook console-url prints holds no bearer token; its code signs in once, for a short-lived token")
     func linkSignsInOnce() async throws {
-        let (status, output) = try await runLogbook(["console-url", "--url", "http://127.0.0.1:9", "--lifetime", "600"],
-                                                    environment: ["LOGBOOK_JWT_SECRET": testSecret], includeErrors: true)
-        try #require(status == 0, "\(output)")
-        let link = output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let fragment = try #require(link.split(separator: "#", maxSplits: 1).last.map(String.init), "\(link)")
-        let (name, value) = (fragment.prefix { $0 != "=" }, String(fragment.drop { $0 != "=" }.dropFirst()))
-        #expect(link.hasPrefix("http://127.0.0.1:9/console/#") && name == "code", "\(link)")
         try await withServer { server in
+            // The link is made once the server runs: a code lasts 2 minutes, even on a loaded machine.
+            let (status, output) = try await runLogbook(["console-url", "--url", "http://127.0.0.1:9", "--lifetime", "600"],
+                                                        environment: ["LOGBOOK_JWT_SECRET": testSecret], includeErrors: true)
+            try #require(status == 0, "\(output)")
+            let link = output.trimmingCharacters(in: .whitespacesAndNewlines)
+            let fragment = try #require(link.split(separator: "#", maxSplits: 1).last.map(String.init), "\(link)")
+            let (name, value) = (fragment.prefix { $0 != "=" }, String(fragment.drop { $0 != "=" }.dropFirst()))
+            #expect(link.hasPrefix("http://127.0.0.1:9/console/#") && name == "code", "\(link)")
             // What the link carries opens nothing by itself: it is no bearer token.
             #expect(try await Self.status(server, bearer: value) == .unauthorized)
             let signedIn = try await Self.exchange(server, value)
