@@ -23,8 +23,8 @@ struct InternalErrorTests {
 
     @Test("an unexpected error, a storage failure, a corrupt record and an unreachable database: a problem with a correlation id, the text only in the log")
     func internalTextStaysInside() async throws {
-        let records = LogRecords()
-        var logger = Logger(label: "test") { _ in RecordingLogHandler(records: records) }
+        let records = LogLines()
+        var logger = Logger(label: "test") { _ in CollectingLogHandler(lines: records) }
         logger.logLevel = .debug
         let router = Router(context: LogbookRequestContext.self)
         let routes = router.group().add(middleware: ProblemMiddleware<LogbookRequestContext>())
@@ -50,33 +50,9 @@ struct InternalErrorTests {
                 let id = try #require(problem["correlationId"] as? String, "\(path): \(text)")
                 #expect(!id.isEmpty && (problem["detail"] as? String)?.contains(id) == true, "\(path): \(text)")
                 // The log line with that id holds what the client was not told.
-                let logged = records.lines.filter { $0.contains(id) }
+                let logged = records.all.filter { $0.contains(id) }
                 #expect(logged.contains { line in Self.secrets.contains { line.contains($0) } }, "\(path): \(logged)")
             }
         }
-    }
-}
-
-/// Log lines as text (message and metadata), kept for the test to read.
-final class LogRecords: Sendable {
-    private let storage = Mutex<[String]>([])
-    var lines: [String] { storage.withLock { $0 } }
-    func append(_ line: String) { storage.withLock { $0.append(line) } }
-}
-
-/// A log handler writing into ``LogRecords``.
-struct RecordingLogHandler: LogHandler {
-    let records: LogRecords
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let all = metadata.merging(event.metadata ?? [:]) { $1 }
-        records.append("\(event.level) \(event.message) " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
     }
 }
