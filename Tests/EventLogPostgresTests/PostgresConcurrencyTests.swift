@@ -63,15 +63,15 @@ struct PostgresConcurrencyTests {
 
     @Test("a commit on one server wakes a subscription on another through NOTIFY, long before the poll")
     func notificationsCrossServers() async throws {
-        try await withPostgresStore({ $0.pollInterval = .seconds(30) }) { listener, url in
-            let writer = try await connect(url) { $0.pollInterval = .seconds(30) }
+        try await withPostgresStore({ $0.pollInterval = .seconds(600) }) { listener, url in
+            let writer = try await connect(url) { $0.pollInterval = .seconds(600) }
             var iterator = listener.subscribe(after: .start).makeAsyncIterator()
             let started = ContinuousClock.now
             let written = try await writer.append([testEvent("hello")], to: "s")
             let element = try await iterator.next()
             #expect(element?.event?.position == written.firstPosition)
-            // Far below the 30 s poll, far above a loaded machine's wake-up (1–2 s when quiet).
-            #expect(ContinuousClock.now - started < .seconds(20))
+            // Far below the 10-minute poll, far above a loaded machine's wake-up (1–2 s when quiet).
+            #expect(ContinuousClock.now - started < .seconds(120))
             await writer.close()
         }
     }

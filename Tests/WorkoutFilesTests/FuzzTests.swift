@@ -48,16 +48,24 @@ import WorkoutFileFixtures
         var failures = 0
         for _ in 0..<200 {
             let mutated = Self.mutate(original, &rng)
-            let started = Date()
+            let started = Self.threadCPUSeconds()
             do {
                 _ = try WorkoutFileReader.parse(bytes: mutated, fileName: name)
             } catch is WorkoutFileError {
                 failures += 1
             }
-            // A size-proportional budget: far above a normal parse, far below a hang.
-            #expect(Date().timeIntervalSince(started) < 4 + Double(mutated.count) / 10_000)
+            // A size-proportional budget of this thread's own CPU time (so a loaded machine does
+            // not count against it): far above a normal parse, far below a hang.
+            #expect(Self.threadCPUSeconds() - started < 4 + Double(mutated.count) / 10_000)
         }
         #expect(failures <= 200)
+    }
+
+    /// The CPU time this thread has used, in seconds (a parse runs on the caller's thread).
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     @Test func mutatedCompressedStreams() throws {
