@@ -39,6 +39,13 @@ public struct HTTPConfiguration: Sendable {
     /// Server-Sent Events subscriptions one caller may hold at once (each catches up from the log
     /// on its own); more get 429.
     public var maxSubscriptionsPerCaller = 4
+    /// Reads (GET) one signed-in caller may have in progress at once; the next
+    /// ``maxReadsWaitingPerCaller`` wait their turn, and past those a read gets 429
+    /// (``CallerReadGate``): a caller on many connections takes no more of the threads that serve
+    /// everyone than this.
+    public var maxReadsInFlightPerCaller = 2
+    /// Reads of one caller that may wait for a slot (past ``maxReadsInFlightPerCaller``).
+    public var maxReadsWaitingPerCaller = 64
     /// How long a quiet Server-Sent Events subscription waits before a keep-alive comment.
     public var sseKeepAlive: Duration = .seconds(15)
     /// How webhooks retry and what they may hold (``WebhookPolicy``).

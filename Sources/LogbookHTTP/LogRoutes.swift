@@ -62,7 +62,7 @@ struct LogRoutes<Context: LogbookRouteContext> {
         } else {
             next = "null"
         }
-        return try await page(events, extra: "\"nextVersion\":\(next)")
+        return try await page(events, for: identity.user, extra: "\"nextVersion\":\(next)")
     }
 
     /// One user's events in log order, through the subject index.
@@ -70,7 +70,7 @@ struct LogRoutes<Context: LogbookRouteContext> {
         let user = try context.path("user")
         let (direction, from, limit) = (query.direction, query.from, query.limit)
         let events = try await logbook.log.readSubject(user, from: Position(from), direction: direction, limit: limit)
-        return try await page(events, extra: "\"nextPosition\":\(nextPosition(events, direction))")
+        return try await page(events, for: user, extra: "\"nextPosition\":\(nextPosition(events, direction))")
     }
 
     /// The whole log, filtered by event types and stream prefix (administrators).
@@ -78,7 +78,7 @@ struct LogRoutes<Context: LogbookRouteContext> {
         let (direction, from, limit) = (query.page.direction, query.page.from, query.page.limit)
         let result = try await logbook.log.readAll(from: Position(from), direction: direction, limit: limit, filter: query.filter)
         let scanned = result.scannedThrough.map { "\($0.rawValue)" } ?? "null"
-        return try await page(result.events, extra: "\"scannedThrough\":\(scanned),\"reachedEnd\":\(result.reachedEnd)")
+        return try await page(result.events, for: context.identity?.user ?? "", extra: "\"scannedThrough\":\(scanned),\"reachedEnd\":\(result.reachedEnd)")
     }
 
     private func nextPosition(_ events: [RecordedEvent], _ direction: ReadDirection) -> String {
@@ -86,15 +86,21 @@ struct LogRoutes<Context: LogbookRouteContext> {
         return direction == .forward ? "\(last + 1)" : (last <= 1 ? "null" : "\(last - 1)")
     }
 
-    private func page(_ events: [RecordedEvent], extra: String) async throws -> Response {
+    /// A page of events as JSON. Opening and encoding a page is the caller's work: it runs on
+    /// the query threads, in `caller`'s turn and within their budget (429 once it is spent).
+    private func page(_ events: [RecordedEvent], for caller: String, extra: String) async throws -> Response {
         try await logbook.loadKeys(opening: events)
-        var body = Array("{\"events\":[".utf8)
-        for (index, event) in events.enumerated() {
-            if index > 0 { body.append(UInt8(ascii: ",")) }
-            try WireEvent(event, of: logbook).appendJSON(to: &body)
+        let logbook = logbook
+        let body = try await logbook.work(for: caller, admitted: false) {
+            var body = Array("{\"events\":[".utf8)
+            for (index, event) in events.enumerated() {
+                if index > 0 { body.append(UInt8(ascii: ",")) }
+                try WireEvent(event, of: logbook).appendJSON(to: &body)
+            }
+            body += "],\(extra)}".utf8
+            return Data(body)
         }
-        body += "],\(extra)}".utf8
-        return JSONOutput.response(bytes: Data(body))
+        return JSONOutput.response(bytes: body)
     }
 
     /// Server-Sent Events from the position after `Last-Event-ID` (or `?after=`), catching up

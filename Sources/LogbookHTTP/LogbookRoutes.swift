@@ -82,7 +82,8 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
         let authenticated = base.group().add(middleware: AuthenticationMiddleware<Context>(
             keys: keys, adminRole: configuration.adminRole, audience: configuration.jwtAudience, issuer: configuration.jwtIssuer))
             .add(middleware: ConditionalReadMiddleware<Context>())
-        let signedIn = RouteGroup<Context>.signedIn(authenticated)
+        let reads = CallerReadGate(maxInFlight: configuration.maxReadsInFlightPerCaller, maxWaiting: configuration.maxReadsWaitingPerCaller)
+        let signedIn = RouteGroup<Context>.signedIn(authenticated.group().add(middleware: CallerReadGateMiddleware<Context>(gate: reads)))
         let administrators = RouteGroup<Context>.administrators(authenticated)
         CommandRoutes<Context>(
             logbook: logbook, maxBodyBytes: configuration.maxBodyBytes, maxImportBytes: configuration.maxImportBytes,

@@ -149,6 +149,8 @@ struct QueryRoutes<Context: LogbookRouteContext> {
     /// Checks access, reads `asOf`, runs the query and encodes its answer. Live answers are
     /// encoded once and the bytes cached beside the answer (in `cache`, with the same exact
     /// invalidation), so a repeated query costs no JSON encoding; `asOf` answers are not cached.
+    /// The encoding is the user's work as the query is: it runs on the query threads, charged to
+    /// the user, so a user asking for large answers slows no one else's requests.
     private func answer<V: Encodable & Sendable>(
         _ cache: CachedQuery, _ request: Request, _ context: Context, cacheable: Bool = true, key: String = "",
         _ query: @escaping @Sendable (String, AsOf?) async throws -> V
@@ -158,9 +160,14 @@ struct QueryRoutes<Context: LogbookRouteContext> {
         let asOf = point.asOf
         // Read-your-writes across servers: wait (bounded) until the read models hold that position.
         if let position = point.minPosition { try await logbook.catchUp(to: position) }
-        if asOf != nil || !cacheable { return try JSONOutput.response(try await query(user, asOf)) }
+        let logbook = logbook
+        @Sendable func encoded(_ asOf: AsOf?) async throws -> Data {
+            let value = try await query(user, asOf)
+            return try await logbook.work(for: user) { try JSONOutput.encoder.encode(value) }
+        }
+        if asOf != nil || !cacheable { return JSONOutput.response(bytes: try await encoded(asOf)) }
         let body = try await logbook.cachedDerivation(of: cache, user: user, key: "json \(request.uri) \(key)", bytes: { $0.count }) {
-            try JSONOutput.encoder.encode(try await query(user, nil))
+            try await encoded(nil)
         }
         return JSONOutput.response(bytes: body)
     }
@@ -177,9 +184,8 @@ struct QueryRoutes<Context: LogbookRouteContext> {
         let workoutId = try context.path("workoutId")
         return try await derived(request, context, contentType: "application/geo+json") { logbook, user, asOf in
             let (record, track) = try await logbook.activityTrack(user: user, workoutId: workoutId, asOf: asOf)
-            guard let track, let json = TrackAnalysis.geoJSON(track, workoutId: workoutId, activityType: record.activityType) else {
-                throw Problem.notFound("workout \(workoutId) has no recorded route")
-            }
+            let json = try await logbook.work(for: user) { track.flatMap { TrackAnalysis.geoJSON($0, workoutId: workoutId, activityType: record.activityType) } }
+            guard let json else { throw Problem.notFound("workout \(workoutId) has no recorded route") }
             return Data(json.utf8)
         }
     }
@@ -192,12 +198,14 @@ struct QueryRoutes<Context: LogbookRouteContext> {
         return try await derived(request, context, contentType: "image/svg+xml") { logbook, user, asOf in
             let (_, track) = try await logbook.activityTrack(user: user, workoutId: workoutId, asOf: asOf)
             let profile = try await logbook.profile(user: user, asOf: asOf)
-            let points = track.map(TrackAnalysis.points) ?? []
-            return Data(ActivityChart(points: points, metric: metric, axis: axis, units: profile.units).svg.utf8)
+            return try await logbook.work(for: user) {
+                Data(ActivityChart(points: track.map(TrackAnalysis.points) ?? [], metric: metric, axis: axis, units: profile.units).svg.utf8)
+            }
         }
     }
 
-    /// A non-JSON answer computed from the activities read model, cached like the JSON ones.
+    /// A non-JSON answer computed from the activities read model, cached like the JSON ones
+    /// (`render` draws on the query threads, through ``Logbook/work(for:admitted:_:)``).
     private func derived(
         _ request: Request, _ context: Context, contentType: String, key: String = "",
         _ render: @escaping @Sendable (Logbook, String, AsOf?) async throws -> Data
@@ -224,7 +232,8 @@ struct QueryRoutes<Context: LogbookRouteContext> {
         if let position = point.minPosition { try await logbook.catchUp(to: position) }
         let logbook = logbook
         let render: @Sendable () async throws -> Data = {
-            Data(TrainingLoadChart(load: try await logbook.trainingLoad(user: user, from: query.from, to: query.to, asOf: asOf)).svg.utf8)
+            let load = try await logbook.trainingLoad(user: user, from: query.from, to: query.to, asOf: asOf)
+            return try await logbook.work(for: user) { Data(TrainingLoadChart(load: load).svg.utf8) }
         }
         let svg = asOf == nil
             ? try await logbook.cachedDerivation(of: .trainingLoad, user: user, key: "svg \(request.uri)", bytes: { $0.count }, compute: render)
@@ -240,7 +249,7 @@ struct QueryRoutes<Context: LogbookRouteContext> {
             let q = query.summary
             let summary = try await logbook.statsSummary(user: user, period: q.period, from: q.from, to: q.to, type: q.type, asOf: asOf)
             let profile = try await logbook.profile(user: user, asOf: asOf)
-            return Data(SummaryChart(summary: summary, metric: query.metric, units: profile.units).svg.utf8)
+            return try await logbook.work(for: user) { Data(SummaryChart(summary: summary, metric: query.metric, units: profile.units).svg.utf8) }
         }
     }
 
@@ -255,7 +264,7 @@ struct QueryRoutes<Context: LogbookRouteContext> {
         let render: @Sendable () async throws -> Data = {
             let stats = try await logbook.weeklyStats(user: user, containing: date, asOf: asOf)
             let profile = try await logbook.profile(user: user, asOf: asOf)
-            return Data(WeeklyChart(stats: stats, metric: metric, units: profile.units).svg.utf8)
+            return try await logbook.work(for: user) { Data(WeeklyChart(stats: stats, metric: metric, units: profile.units).svg.utf8) }
         }
         let svg = asOf == nil
             ? try await logbook.cachedDerivation(of: .stats, user: user, key: "svg \(request.uri)", bytes: { $0.count }, compute: render)
