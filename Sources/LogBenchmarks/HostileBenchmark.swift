@@ -43,22 +43,32 @@ public struct HostileBenchmark: Sendable {
 
         let server = try await ServedStore(program: program, path: root)
         defer { server.stop() }
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(timeout: .init(connect: .seconds(5), read: .seconds(120))))
+        // The victim and the attacker are two clients, as two people's apps are: each with its
+        // own connections (a shared pool of 8 would queue the victim's reads behind the
+        // attacker's 8 loops in the client itself, and measure that), the attacker with one
+        // connection per loop.
+        let timeout = HTTPClient.Configuration.Timeout(connect: .seconds(5), read: .seconds(120))
+        var attackerConfiguration = HTTPClient.Configuration(timeout: timeout)
+        attackerConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(8, attackers)
+        let clients = (victim: HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(timeout: timeout)),
+                       attacker: HTTPClient(eventLoopGroupProvider: .singleton, configuration: attackerConfiguration))
         do {
-            let report = try await measure(server: server, client: client)
-            try await client.shutdown()
+            let report = try await measure(server: server, victimClient: clients.victim, attackerClient: clients.attacker)
+            try await clients.victim.shutdown()
+            try await clients.attacker.shutdown()
             return report
         } catch {
-            try? await client.shutdown()
+            try? await clients.victim.shutdown()
+            try? await clients.attacker.shutdown()
             throw error
         }
     }
 
-    private func measure(server: ServedStore, client: HTTPClient) async throws -> BenchmarkReport {
+    private func measure(server: ServedStore, victimClient: HTTPClient, attackerClient: HTTPClient) async throws -> BenchmarkReport {
         let base = "http://127.0.0.1:\(server.port)"
-        let victim = Caller(client: client, base: base, token: try server.token(user: HostileDataSet.victim))
-        let attacker = Caller(client: client, base: base, token: try server.token(user: HostileDataSet.attacker))
-        let admin = Caller(client: client, base: base, token: try server.token(user: "bench", admin: true))
+        let victim = Caller(client: victimClient, base: base, token: try server.token(user: HostileDataSet.victim))
+        let attacker = Caller(client: attackerClient, base: base, token: try server.token(user: HostileDataSet.attacker))
+        let admin = Caller(client: victimClient, base: base, token: try server.token(user: "bench", admin: true))
         let head = try await admin.head()
 
         var report = BenchmarkReport()

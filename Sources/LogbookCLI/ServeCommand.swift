@@ -72,6 +72,9 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .customLong("query-cpu-per-second"), help: "CPU seconds a user's query budget regains each second.")
     var queryRefillPerSecond = 0.5
 
+    @Option(name: .customLong("reads-per-caller"), help: "Reads one signed-in caller may have in progress at once, however many connections they use; the next 64 wait their turn, then 429.")
+    var readsPerCaller = 2
+
     @Flag(name: .customLong("webhook-allow-private"), help: "Let webhooks reach receivers on this machine and its networks (loopback, private, link-local, unique-local addresses); without it they reach public addresses only.")
     var webhookAllowPrivate = false
 
@@ -90,6 +93,7 @@ struct ServerOptions: ParsableArguments {
         guard (1...3600).contains(webhookTimeoutSeconds) else { throw ValidationError("--webhook-timeout-seconds must be 1 to 3600.") }
         if let maxReadyLagSeconds, !(maxReadyLagSeconds > 0) { throw ValidationError("--max-ready-lag-seconds must be positive.") }
         if let problem = queryWork.problem { throw ValidationError("--query-threads, --query-cpu-burst-seconds, --query-cpu-per-second: \(problem).") }
+        guard (1...1_024).contains(readsPerCaller) else { throw ValidationError("--reads-per-caller must be 1 to 1024.") }
         guard maxImportBytes >= 1024 else { throw ValidationError("--max-import-bytes must be at least 1024.") }
         guard maxImports >= 1, maxImportsPerUser >= 1, importReadSeconds >= 1 else {
             throw ValidationError("--max-imports, --max-imports-per-user and --import-read-seconds must be at least 1.")
@@ -130,6 +134,7 @@ struct ServerOptions: ParsableArguments {
         configuration.fileImports.maxConcurrent = maxImports
         configuration.fileImports.maxConcurrentPerUser = maxImportsPerUser
         configuration.fileImports.readTimeLimit = .seconds(importReadSeconds)
+        configuration.maxReadsInFlightPerCaller = readsPerCaller
         return configuration
     }
 
