@@ -136,7 +136,7 @@ struct LogRoutes<Context: LogbookRouteContext> {
             withExtendedLifetime(slot) {}
             try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
             try await SSEPump(
-                logbook: logbook, after: after, filter: filter, keepAlive: keepAlive, limit: limit, live: live, expires: expires).run(into: &writer)
+                logbook: logbook, after: after, filter: filter, keepAlive: keepAlive, limit: limit, live: live, expires: expires, caller: caller).run(into: &writer)
             try await writer.finish(nil)
         })
     }

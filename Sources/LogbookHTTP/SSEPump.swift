@@ -7,7 +7,9 @@ import ServiceLifecycle
 /// Writes a log subscription to a response as Server-Sent Events until the client goes away,
 /// the log closes, the caller's token expires, or the server shuts down gracefully. Sends a keep-alive comment when the log
 /// has been quiet for a while (so proxies keep the connection) and never buffers more than the
-/// subscription's own chunk: a slow client only falls behind.
+/// subscription's own chunk: a slow client only falls behind. Events are framed and written a batch
+/// at a time (what the subscription already holds, up to ``batchLimit``), so catching up from far
+/// back costs one write and one turn on the query threads per batch, not per event.
 struct SSEPump: Sendable {
     let logbook: Logbook
     let after: UInt64
@@ -21,12 +23,18 @@ struct SSEPump: Sendable {
     /// fresh token and `Last-Event-ID`). nil: never.
     let expires: Date?
 
+    /// The caller the stream is read for: framing its events is their work, done on the query
+    /// threads in their turn (see ``Logbook/work(for:admitted:_:)``).
+    let caller: String
+    /// At most this many elements are framed and written at once.
+    static let batchLimit = 256
+
     private enum Step: Sendable {
-        case element(SubscriptionElement?, Handoff)
+        case elements([SubscriptionElement]?, Handoff)
         case quiet
     }
 
-    /// Moves the iterator into the child task that awaits its next element and back out. It is
+    /// Moves the iterator into the child task that awaits its next elements and back out. It is
     /// only ever used by one task at a time: the parent waits for the child (the task group
     /// ends only when every child has), and a cancelled child's copy is dropped unused.
     private struct Handoff: @unchecked Sendable {
@@ -49,9 +57,10 @@ struct SSEPump: Sendable {
                 }
                 window = min(window, .milliseconds(Int64((left * 1000).rounded(.up))))
             }
+            let most = Int(min(UInt64(Self.batchLimit), (limit ?? .max) - sent))
             let step: Step
             do {
-                step = try await cancelWhenGracefulShutdown { [iterator, window] in try await Self.next(iterator, within: window) }
+                step = try await cancelWhenGracefulShutdown { [iterator, window] in try await Self.next(iterator, most: most, within: window) }
             } catch is CancellationError {
                 return
             }
@@ -59,38 +68,57 @@ struct SSEPump: Sendable {
             case .quiet:
                 if let expires, expires.timeIntervalSinceNow <= 0 { continue }
                 try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
-            case .element(nil, _):
+            case .elements(nil, _):
                 return
-            case .element(.event(let event)?, let advanced):
+            case .elements(let elements?, let advanced):
                 iterator = advanced
-                try await logbook.loadKeys(opening: [event])
-                var frame = Array("id: \(event.position.rawValue)\nevent: \(event.type)\ndata: ".utf8)
-                try WireEvent(event, of: logbook).appendJSON(to: &frame)
-                frame += "\n\n".utf8
-                try await writer.write(ByteBuffer(bytes: frame))
-                lastId = event.position.rawValue
+                let events = elements.compactMap(\.event)
+                if !events.isEmpty { try await logbook.loadKeys(opening: events) }
+                let (frames, through) = try await frame(elements, after: lastId)
+                guard through > lastId else { continue }
+                try await writer.write(ByteBuffer(bytes: frames))
+                lastId = through
                 live.advance(ticket, to: lastId)
-                sent += 1
-            case .element(.scanned(let through)?, let advanced):
-                iterator = advanced
-                if through.rawValue > lastId {
-                    // An id-only frame: no event is dispatched, but the client's Last-Event-ID moves on.
-                    try await writer.write(ByteBuffer(string: "id: \(through.rawValue)\n\n"))
-                    lastId = through.rawValue
-                    live.advance(ticket, to: lastId)
-                }
+                sent += UInt64(events.count)
             }
         }
     }
 
-    /// The iterator's next element, or `.quiet` if none arrives within `window`. The iterator
-    /// only awaits while it holds nothing, so abandoning a copy that was cancelled loses nothing.
-    private static func next(_ handoff: Handoff, within window: Duration) async throws -> Step {
+    /// The frames of `elements`, in order, and the id the last of them leaves the client at. An
+    /// event is a full frame; a scan past `after` is an id-only frame (no event is dispatched, but
+    /// the client's Last-Event-ID moves on). Turning events into JSON runs on the query threads.
+    private func frame(_ elements: [SubscriptionElement], after: UInt64) async throws -> ([UInt8], UInt64) {
+        let logbook = logbook
+        return try await logbook.work(for: caller) {
+            var frames: [UInt8] = []
+            var lastId = after
+            for element in elements {
+                switch element {
+                case .event(let event):
+                    frames += "id: \(event.position.rawValue)\nevent: \(event.type)\ndata: ".utf8
+                    try WireEvent(event, of: logbook).appendJSON(to: &frames)
+                    frames += "\n\n".utf8
+                    lastId = event.position.rawValue
+                case .scanned(let through) where through.rawValue > lastId:
+                    frames += "id: \(through.rawValue)\n\n".utf8
+                    lastId = through.rawValue
+                case .scanned:
+                    break
+                }
+            }
+            return (frames, lastId)
+        }
+    }
+
+    /// The iterator's next elements (at least one, at most `most`, taking without waiting again
+    /// what it already holds), or `.quiet` if none arrives within `window`. The iterator only
+    /// awaits while it holds nothing, so abandoning a copy that was cancelled loses nothing.
+    private static func next(_ handoff: Handoff, most: Int, within window: Duration) async throws -> Step {
         try await withThrowingTaskGroup(of: Step.self) { group in
             group.addTask {
                 var handoff = handoff
-                let element = try await handoff.iterator.next()
-                return .element(element, handoff)
+                let elements = try await handoff.iterator.nextBatch(limit: most)
+                return .elements(elements, handoff)
             }
             group.addTask {
                 try await Task.sleep(for: window)
@@ -99,9 +127,9 @@ struct SSEPump: Sendable {
             var outcome: Step?
             while let result = await group.nextResult() {
                 switch result {
-                case .success(.element(let element, let advanced)):
+                case .success(.elements(let elements, let advanced)):
                     group.cancelAll()
-                    return .element(element, advanced)
+                    return .elements(elements, advanced)
                 case .success(.quiet):
                     group.cancelAll()
                     outcome = .quiet

@@ -75,11 +75,30 @@ struct SubscriptionTests {
                 try await logbook.execute(.registerUser(user: "zed", UserRegistered(displayName: "Zed", timeZone: "UTC")))
             }
             let live = LiveSubscriptions()
-            try await SSEPump(logbook: logbook, after: head, filter: .all, keepAlive: .milliseconds(20), limit: 1, live: live, expires: nil).run(into: &writer)
+            try await SSEPump(logbook: logbook, after: head, filter: .all, keepAlive: .milliseconds(20), limit: 1, live: live, expires: nil, caller: "admin").run(into: &writer)
             let text = (writer as! CollectingWriter).text
             #expect(live.snapshot().count == 0, "a pump that ended is no longer counted")
             #expect(text.hasPrefix(": keep-alive\n\n"))
             #expect(SubscriptionTests.eventIds(text) == [head + 1])
+        }
+    }
+
+    @Test("catching up from the start frames the events a batch at a time: every event once, in order, in few writes")
+    func catchUpInBatches() async throws {
+        try await withLogbook({ $0.clock = SteppingClock() }) { logbook, _ in
+            for index in 0..<600 {
+                try await logbook.execute(.registerUser(user: "u\(index)", UserRegistered(displayName: "U\(index)", timeZone: "UTC")))
+            }
+            let head = try await logbook.log.headPosition().rawValue
+            var writer: any ResponseBodyWriter = CollectingWriter { _ in }
+            try await SSEPump(
+                logbook: logbook, after: 0, filter: .all, keepAlive: .seconds(5), limit: head, live: LiveSubscriptions(), expires: nil,
+                caller: "admin"
+            ).run(into: &writer)
+            let collected = writer as! CollectingWriter
+            #expect(SubscriptionTests.eventIds(collected.text) == Array(1...head))
+            let batches = (Int(head) + SSEPump.batchLimit - 1) / SSEPump.batchLimit
+            #expect(collected.writes <= 2 * batches, "\(collected.writes) writes for \(head) events")
         }
     }
 
@@ -128,12 +147,15 @@ struct SubscriptionTests {
 struct CollectingWriter: ResponseBodyWriter {
     let observe: @Sendable (String) async throws -> Void
     var text = ""
+    /// How many times the pump wrote.
+    var writes = 0
 
     init(observe: @escaping @Sendable (String) async throws -> Void) { self.observe = observe }
 
     mutating func write(_ buffer: ByteBuffer) async throws {
         let part = String(buffer: buffer)
         text += part
+        writes += 1
         try await observe(part)
     }
 
