@@ -41,7 +41,7 @@ struct BoundedReadTests {
         }
     }
 
-    @Test("a deck page, a text search and a search near a point read tens of records of a 3,000-place catalog")
+    @Test("a deck page, a text search, a one-letter search and a search near a point read tens of records of a 3,000-place catalog")
     func deck() async throws {
         try await withLogbook { logbook, _ in
             try await logbook.execute(.registerUser(user: "u1", UserRegistered(displayName: "Ana", timeZone: "UTC")), context: when("2026-11-20T08:00:00Z"))
@@ -55,13 +55,20 @@ struct BoundedReadTests {
             _ = try await logbook.importPlaces(entries, context: when("2026-11-20T08:00:00Z"))
             // Build the index once (its one read of the whole catalog), then count.
             _ = try await logbook.placesDeck(user: "u1", search: PlaceSearch(text: "zebra"))
-            let index = logbook.catalogIndex
+            let index = logbook.catalogIndex.pinned()
             var zebras: [PlaceView] = []
             let searched = try Self.recordsRead(logbook) { projections, txn in
                 zebras = try projections.placesDeck(user: "u1", limit: 20, search: PlaceSearch(text: "ZEBRA"), index: index, txn)
             }
             #expect(zebras.map(\.place.placeId) == ["p1000", "p2000", "p3000"])
             #expect(searched < 40, "a search finding 3 places read \(searched) records")
+            // One letter only the three zebras hold: its posting list, not the catalog in order.
+            var letter: [PlaceView] = []
+            let lettered = try Self.recordsRead(logbook) { projections, txn in
+                letter = try projections.placesDeck(user: "u1", limit: 20, search: PlaceSearch(text: "z"), index: index, txn)
+            }
+            #expect(letter.map(\.place.placeId) == ["p1000", "p2000", "p3000"])
+            #expect(lettered < 40, "a one-letter search finding 3 places read \(lettered) records")
             var near: [PlaceView] = []
             let walked = try Self.recordsRead(logbook) { projections, txn in
                 near = try projections.placesDeck(

@@ -49,13 +49,13 @@ struct IndexedPlace: Sendable {
     }
 }
 
-/// An immutable part of the catalog's search index: versions of places, the pairs and triples of
-/// folded bytes each holds (posting lists of place numbers, in order) and a tree of where they are.
+/// An immutable part of the catalog's search index: versions of places, the bytes, pairs and
+/// triples of folded bytes each holds (posting lists of place numbers, in order) and a tree of where they are.
 /// Built once; the index adds new segments as the catalog changes and merges them as they pile up.
 final class CatalogIndexSegment: Sendable {
     /// By place number, then in the order the versions came.
     let places: [IndexedPlace]
-    /// Each pair or triple of folded bytes → the place numbers whose text holds it, ascending, once each.
+    /// Each byte, pair or triple of folded bytes → the place numbers whose text holds it, ascending, once each.
     let postings: [UInt32: [UInt32]]
     /// Where the versions are (payload: the index in ``places``).
     let tree: SpherePointTree
@@ -108,12 +108,14 @@ final class CatalogIndexSegment: Sendable {
         return places[low..<end]
     }
 
-    /// The keys a needle of folded bytes is looked up by: its triples, or with two bytes its pair
-    /// (nil for a single byte: no key narrows it).
+    /// The keys a needle of folded bytes is looked up by: its triples, with two bytes its pair,
+    /// with one its byte (nil for an empty needle: no key narrows it).
     static func keys(of needle: [UInt8]) -> [UInt32]? {
-        guard needle.count >= 2 else { return nil }
+        guard !needle.isEmpty else { return nil }
         var keys: [UInt32] = []
-        if needle.count == 2 {
+        if needle.count == 1 {
+            keys.append(single(needle[0]))
+        } else if needle.count == 2 {
             keys.append(pair(needle[0], needle[1]))
         } else {
             for i in 0...(needle.count - 3) { keys.append(triple(needle[i], needle[i + 1], needle[i + 2])) }
@@ -138,12 +140,14 @@ final class CatalogIndexSegment: Sendable {
         return result
     }
 
+    private static func single(_ a: UInt8) -> UInt32 { 2 << 24 | UInt32(a) }
     private static func pair(_ a: UInt8, _ b: UInt8) -> UInt32 { UInt32(a) << 8 | UInt32(b) }
     private static func triple(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt32 { 1 << 24 | UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c) }
 
-    /// Every distinct pair and triple of `folded` that crosses no separator.
+    /// Every distinct byte, pair and triple of `folded` that crosses no separator.
     private static func grams(of folded: ArraySlice<UInt8>, into grams: inout [UInt32]) {
         let bytes = Array(folded)
+        for byte in bytes where byte != IndexedPlace.separator { grams.append(single(byte)) }
         for i in bytes.indices.dropLast() where bytes[i] != IndexedPlace.separator && bytes[i + 1] != IndexedPlace.separator {
             grams.append(pair(bytes[i], bytes[i + 1]))
             if i + 2 < bytes.count, bytes[i + 2] != IndexedPlace.separator { grams.append(triple(bytes[i], bytes[i + 1], bytes[i + 2])) }
