@@ -82,22 +82,22 @@ extension Logbook {
 
     /// Places the user has not seen yet, in catalog order.
     public func placesDeck(user: String, limit: Int = 20, search: PlaceSearch = .init(), asOf: AsOf? = nil) async throws -> [PlaceView] {
-        try await query(.places, user: user, parameters: "deck \(limit) \(search)", asOf: asOf, cost: { 512 * $0.count + 64 }) { projections, txn in
-            try projections.placesDeck(user: user, limit: limit, search: search, index: txn == nil ? nil : self.catalogIndex, txn)
+        try await query(.places, user: user, parameters: "deck \(limit) \(search)", asOf: asOf, cost: { 512 * $0.count + 64 }) { [index = catalogIndex.pinned()] projections, txn in
+            try projections.placesDeck(user: user, limit: limit, search: search, index: txn == nil ? nil : index, txn)
         }
     }
 
     /// Places the user saved (swiped right) in a category, by name (narrowed by `search`).
     public func savedPlaces(user: String, category: PlaceCategory, search: PlaceSearch = .init(), asOf: AsOf? = nil) async throws -> [PlaceView] {
-        try await query(.places, user: user, parameters: "saved \(category.rawValue) \(search)", asOf: asOf, cost: { 512 * $0.count + 64 }) { projections, txn in
-            try projections.savedPlaces(user: user, category: category, search: search, index: txn == nil ? nil : self.catalogIndex, txn)
+        try await query(.places, user: user, parameters: "saved \(category.rawValue) \(search)", asOf: asOf, cost: { 512 * $0.count + 64 }) { [index = catalogIndex.pinned()] projections, txn in
+            try projections.savedPlaces(user: user, category: category, search: search, index: txn == nil ? nil : index, txn)
         }
     }
 
     /// Places the user visited in a category, most recent visit first (narrowed by `search`).
     public func visitedPlaces(user: String, category: PlaceCategory, search: PlaceSearch = .init(), asOf: AsOf? = nil) async throws -> [PlaceView] {
-        try await query(.places, user: user, parameters: "visited \(category.rawValue) \(search)", asOf: asOf, cost: { 512 * $0.count + 64 }) { projections, txn in
-            try projections.visitedPlaces(user: user, category: category, search: search, index: txn == nil ? nil : self.catalogIndex, txn)
+        try await query(.places, user: user, parameters: "visited \(category.rawValue) \(search)", asOf: asOf, cost: { 512 * $0.count + 64 }) { [index = catalogIndex.pinned()] projections, txn in
+            try projections.visitedPlaces(user: user, category: category, search: search, index: txn == nil ? nil : index, txn)
         }
     }
 

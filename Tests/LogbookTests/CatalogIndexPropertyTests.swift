@@ -170,4 +170,28 @@ struct CatalogIndexEdgeTests {
             #expect(tied.map(\.place.placeId) == ["e10", "e20", "e30"])
         }
     }
+
+    @Test("a query pinned before the index was reset is answered without it, and never builds it from what it reads")
+    func pinnedBeforeReset() async throws {
+        try await withLogbook { logbook, _ in
+            try await logbook.execute(.registerUser(user: "u1", UserRegistered(displayName: "Ana", timeZone: "UTC")), context: when(CatalogIndexPropertyTests.now))
+            for number in 1...20 {
+                try await logbook.execute(.addPlace(PlaceAdded(
+                    placeId: "r\(number)", name: number % 5 == 0 ? "Zebra \(number)" : "Place \(number)", category: .restaurant,
+                    subcategory: "x", latitude: 1, longitude: 1)), context: when(CatalogIndexPropertyTests.now))
+            }
+            let before = logbook.catalogIndex.pinned()
+            logbook.catalogIndex.reset()
+            func zebras(_ pinned: CatalogIndex.Pinned) throws -> [String] {
+                try logbook.read { projections, txn in
+                    try projections.placesDeck(user: "u1", limit: 20, search: PlaceSearch(text: "zebra"), index: pinned, txn).map(\.place.placeId)
+                }
+            }
+            let expected = ["r5", "r10", "r15", "r20"]
+            #expect(try zebras(before) == expected)
+            #expect(logbook.catalogIndex.size.versions == 0, "a query pinned before the reset built the index")
+            #expect(try zebras(logbook.catalogIndex.pinned()) == expected)
+            #expect(logbook.catalogIndex.size.versions == 20)
+        }
+    }
 }

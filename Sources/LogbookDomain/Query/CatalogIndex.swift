@@ -1,8 +1,8 @@
 import Synchronization
 
 /// The catalog's search index, in memory, so a search of the places deck costs what it returns
-/// and not the size of the catalog: every place's text folded once, posting lists of the pairs and
-/// triples of folded bytes, and a tree of where places are.
+/// and not the size of the catalog: every place's text folded once, posting lists of the bytes,
+/// pairs and triples of folded bytes, and a tree of where places are.
 ///
 /// The index is derived, never stored: built from the places read model the first time a search
 /// needs it, then brought up to date from the read model's numbered list of catalog changes
@@ -22,16 +22,33 @@ package final class CatalogIndex: Sendable {
         var previous: UInt64 = 0
         var lastChanges: [(revision: UInt64, sequence: UInt32)] = []
         var segments: [CatalogIndexSegment] = []
+        /// How many times the index was reset: a query pinned to an earlier count may read read
+        /// models the reset was for, and is not served.
+        var generation: UInt64 = 0
+    }
+
+    /// The index as a query takes it before it opens its snapshot of the read models: a query
+    /// pinned before a reset is not served by the index after it (its snapshot may be of the read
+    /// models the reset replaced), so the index is never built or caught up from them.
+    package struct Pinned: Sendable {
+        let index: CatalogIndex
+        let generation: UInt64
     }
 
     private let state = Mutex(State())
 
     package init() {}
 
+    /// The index pinned to now: take it before the query's read transaction begins.
+    package func pinned() -> Pinned {
+        Pinned(index: self, generation: state.withLock(\.generation))
+    }
+
     /// Forgets everything: the next search builds the index again (after the read models were
-    /// rebuilt, restored or replaced, when their revisions may name another history).
+    /// rebuilt, restored or replaced, when their revisions may name another history). Queries
+    /// pinned before it are answered without the index.
     package func reset() {
-        state.withLock { $0 = State() }
+        state.withLock { state in state = State(generation: state.generation + 1) }
     }
 
     /// How many segments and place versions the index holds (0 and 0 before its first build).
@@ -42,17 +59,18 @@ package final class CatalogIndex: Sendable {
     /// The index for a query that reads the catalog at `revision`: built with `loadAll` if it is
     /// not yet, caught up with `loadChanges(after:)` if it is behind (the catalog changes after a
     /// revision, up to `revision`, each with its place's version as `revision` has it); nil if it
-    /// cannot serve that snapshot.
+    /// cannot serve that snapshot, or it was reset since `generation` (the pin's).
     ///
     /// A catch-up holds each changed place as it is at the revision caught up to, so a snapshot
     /// between the last two catch-ups is served only if no place changed both before and after
     /// it within that span (else its version at the snapshot may be missing); older snapshots,
     /// rare (a query that began before two later catalog changes were seen), are not served.
     func view(
-        at revision: UInt64, loadAll: () throws -> [IndexedPlace],
+        at revision: UInt64, generation: UInt64, loadAll: () throws -> [IndexedPlace],
         loadChanges: (_ after: UInt64) throws -> (versions: [IndexedPlace], changes: [(revision: UInt64, sequence: UInt32)])
     ) throws -> CatalogIndexView? {
         try state.withLock { state -> CatalogIndexView? in
+            guard generation == state.generation else { return nil }
             guard let base = state.base else {
                 state.segments = [CatalogIndexSegment(try loadAll())]
                 state.base = revision
@@ -89,7 +107,7 @@ struct CatalogIndexView {
     let segments: [CatalogIndexSegment]
 
     /// The place numbers whose text (some version of it) may hold the folded `needle`, ascending;
-    /// nil when the needle is too short for the posting lists (one byte): every place may.
+    /// nil when the needle is empty: every place may.
     func candidates(_ needle: [UInt8]) -> [UInt32]? {
         guard let keys = CatalogIndexSegment.keys(of: needle) else { return nil }
         var merged: [UInt32] = []

@@ -72,7 +72,7 @@ extension ReadModelSet {
     /// Places the user has not seen yet, in catalog order. With `index` (the live read models'
     /// search index) a search costs what it finds, not the catalog.
     package mutating func placesDeck(
-        user: String, limit: Int, search: PlaceSearch = .init(), index: CatalogIndex? = nil, _ txn: (any TableReader)?
+        user: String, limit: Int, search: PlaceSearch = .init(), index: CatalogIndex.Pinned? = nil, _ txn: (any TableReader)?
     ) throws -> [PlaceView] {
         _ = try requireProfile(user, txn)
         return try places.deck(user: user, limit: max(0, limit), search: search, index: index, txn)
@@ -80,7 +80,7 @@ extension ReadModelSet {
 
     /// The user's saved places of `category`, by name.
     package mutating func savedPlaces(
-        user: String, category: PlaceCategory, search: PlaceSearch = .init(), index: CatalogIndex? = nil, _ txn: (any TableReader)?
+        user: String, category: PlaceCategory, search: PlaceSearch = .init(), index: CatalogIndex.Pinned? = nil, _ txn: (any TableReader)?
     ) throws -> [PlaceView] {
         _ = try requireProfile(user, txn)
         return try places.saved(user: user, category: category, search: search, index: index, txn)
@@ -88,7 +88,7 @@ extension ReadModelSet {
 
     /// The user's visited places of `category`, most recent visit first.
     package mutating func visitedPlaces(
-        user: String, category: PlaceCategory, search: PlaceSearch = .init(), index: CatalogIndex? = nil, _ txn: (any TableReader)?
+        user: String, category: PlaceCategory, search: PlaceSearch = .init(), index: CatalogIndex.Pinned? = nil, _ txn: (any TableReader)?
     ) throws -> [PlaceView] {
         _ = try requireProfile(user, txn)
         return try places.visited(user: user, category: category, search: search, index: index, txn)

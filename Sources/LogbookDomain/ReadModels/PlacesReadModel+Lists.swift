@@ -22,7 +22,7 @@ extension PlacesReadModel {
     /// at most `limit`. With the index (a live query), it costs the user's own records plus the
     /// places it looks at to fill the page; without it (an as-of query, or tables of an older
     /// code version), the whole catalog.
-    func deck(user: String, limit: Int, search: PlaceSearch, index: CatalogIndex?, _ txn: (any TableReader)?) throws -> [PlaceView] {
+    func deck(user: String, limit: Int, search: PlaceSearch, index: CatalogIndex.Pinned?, _ txn: (any TableReader)?) throws -> [PlaceView] {
         guard limit > 0 else { return [] }
         let states = try userStates(user, txn)
         if let index, let txn, let view = try indexView(index, txn) {
@@ -49,7 +49,7 @@ extension PlacesReadModel {
 
     /// Saved places of a category, by name (Unicode code points of the NFC form), then id (nearest
     /// first when the search names a point). Costs the user's own records.
-    func saved(user: String, category: PlaceCategory, search: PlaceSearch, index: CatalogIndex?, _ txn: (any TableReader)?) throws -> [PlaceView] {
+    func saved(user: String, category: PlaceCategory, search: PlaceSearch, index: CatalogIndex.Pinned?, _ txn: (any TableReader)?) throws -> [PlaceView] {
         let places = try ownPlaces(user: user, status: .interested, category: category, txn)
             .map { (Array($0.view.place.name.precomposedStringWithCanonicalMapping.unicodeScalars.map(\.value)), $0) }
             .sorted { a, b in
@@ -61,7 +61,7 @@ extension PlacesReadModel {
 
     /// Visited places of a category, most recent visit first, then id (nearest first when the
     /// search names a point). Costs the user's own records.
-    func visited(user: String, category: PlaceCategory, search: PlaceSearch, index: CatalogIndex?, _ txn: (any TableReader)?) throws -> [PlaceView] {
+    func visited(user: String, category: PlaceCategory, search: PlaceSearch, index: CatalogIndex.Pinned?, _ txn: (any TableReader)?) throws -> [PlaceView] {
         let places = try ownPlaces(user: user, status: .visited, category: category, txn)
             .sorted { a, b in
                 let (x, y) = (a.view.lastVisit?.instant ?? .min, b.view.lastVisit?.instant ?? .min)
@@ -81,7 +81,7 @@ extension PlacesReadModel {
     }
 
     /// How a search folds a place's text: from the index when a live query has it, else afresh.
-    private func folding(_ index: CatalogIndex?, _ txn: (any TableReader)?) throws -> (NumberedPlace) -> [UInt8] {
+    private func folding(_ index: CatalogIndex.Pinned?, _ txn: (any TableReader)?) throws -> (NumberedPlace) -> [UInt8] {
         guard let index, let txn, let view = try indexView(index, txn) else {
             return { IndexedPlace(sequence: $0.sequence, place: $0.view.place).folded }
         }

@@ -9,11 +9,11 @@ extension PlacesReadModel {
     static let textCandidatesMeasuredAtOnce = 2_048
 
     /// The catalog index as this snapshot can use it (built or caught up first), or nil.
-    func indexView(_ index: CatalogIndex, _ txn: any TableReader) throws -> CatalogIndexView? {
+    func indexView(_ pinned: CatalogIndex.Pinned, _ txn: any TableReader) throws -> CatalogIndexView? {
         let size = try self.size.peek(SequenceKey(0), txn)?.count ?? 0
         let revision = try self.revision.peek(SequenceKey(0), txn)?.revision ?? 0
-        return try index.view(
-            at: revision,
+        return try pinned.index.view(
+            at: revision, generation: pinned.generation,
             loadAll: {
                 var versions: [IndexedPlace] = []
                 versions.reserveCapacity(Int(size))
