@@ -55,18 +55,17 @@ extension WebhookDispatcher {
         guard let seal = try await sealKey(creating: true) else { throw LogbookError.storage("no key was made to seal webhooks' secrets") }
         let sealed = try seal.seal(secret, owner: id)
         try requireTerm(term)
-        guard var current = entries[id] else { throw LogbookError.notFound(kind: "webhook", id: id) }
+        guard let current = entries[id] else { throw LogbookError.notFound(kind: "webhook", id: id) }
         guard current.record.webhook.secrets?.previous == nil else {
             throw LogbookError.conflict(stream: id, reason: "a rotation of its secret runs already (two secrets sign its batches): end it first")
         }
         let old = current.signing?.first
-        current.record.webhook.secrets = WebhookSecrets(
-            current: sealed, previous: old == nil ? nil : current.record.webhook.secrets?.current,
-            rotatedAt: old == nil ? nil : logbook.configuration.clock.now().instant)
-        current.record.webhook.plaintextSecret = nil
-        current.signing = [secret] + (old.map { [$0] } ?? [])
-        entries[id] = current
-        try await persist(id)
+        try await storeSecrets(
+            id,
+            WebhookSecrets(
+                current: sealed, previous: old == nil ? nil : current.record.webhook.secrets?.current,
+                rotatedAt: old == nil ? nil : logbook.configuration.clock.now().instant),
+            signing: [secret] + (old.map { [$0] } ?? []))
         return try await status(id)
     }
 
@@ -78,11 +77,30 @@ extension WebhookDispatcher {
         }
         current.previous = nil
         current.rotatedAt = nil
-        guard var entry = entries[id] else { throw LogbookError.notFound(kind: "webhook", id: id) }
-        entry.record.webhook.secrets = current
-        entry.signing = entry.signing.map { Array($0.prefix(1)) }
-        entries[id] = entry
-        try await persist(id)
+        guard let entry = entries[id] else { throw LogbookError.notFound(kind: "webhook", id: id) }
+        try await storeSecrets(id, current, signing: entry.signing.map { Array($0.prefix(1)) })
         return try await status(id)
+    }
+
+    /// Gives webhook `id` the sealed `secrets` (and `signing`, the secrets they open to) and
+    /// stores its record. A store that fails puts the secrets it had back (unless another change
+    /// came meanwhile), so what this server signs with is never what its table does not hold.
+    private func storeSecrets(_ id: String, _ secrets: WebhookSecrets, signing: [String]?) async throws {
+        guard var entry = entries[id] else { throw LogbookError.notFound(kind: "webhook", id: id) }
+        let before = (secrets: entry.record.webhook.secrets, plaintext: entry.record.webhook.plaintextSecret, signing: entry.signing)
+        entry.record.webhook.secrets = secrets
+        entry.record.webhook.plaintextSecret = nil
+        entry.signing = signing
+        entries[id] = entry
+        do {
+            try await persist(id)
+        } catch {
+            if entries[id]?.record.webhook.secrets == secrets {
+                entries[id]?.record.webhook.secrets = before.secrets
+                entries[id]?.record.webhook.plaintextSecret = before.plaintext
+                entries[id]?.signing = before.signing
+            }
+            throw error
+        }
     }
 }
