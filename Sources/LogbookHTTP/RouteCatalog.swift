@@ -28,8 +28,10 @@ public struct RouteDescriptor: Sendable, Hashable {
     /// administrator. It is the group the route was registered on, whose middleware checks it.
     public let access: RouteAccess
     /// True for a write that answers 201 through the command path (it reads `Idempotency-Key`
-    /// and `If-Match`); the console's sign-in answers 201 with a session and reads neither.
-    package var isCommand: Bool { statuses.contains(201) && !path.hasPrefix("console/") }
+    /// and `If-Match`). The console's sign-in answers 201 with a session, and an administrator's
+    /// `admin/…` routes that answer 201 (a webhook made) change the server's own state, not the
+    /// log through a command: they read neither.
+    package var isCommand: Bool { statuses.contains(201) && !path.hasPrefix("console/") && !path.hasPrefix("admin/") }
 
     /// A route is its method and path (one handler each).
     public static func == (lhs: RouteDescriptor, rhs: RouteDescriptor) -> Bool { lhs.method == rhs.method && lhs.path == rhs.path }
