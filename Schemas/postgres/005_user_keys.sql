@@ -1,4 +1,4 @@
--- Logbook's log in PostgreSQL, schema version 5: each user's payload key (DESIGN §7), so a log
+-- Logbook's log in PostgreSQL, schema version 5: each user's payload key, so a log
 -- several servers share seals its events' payloads as the embedded store does and can erase a user.
 --
 -- settings holds how the log keeps payloads (name 'payloads': plaintext, or the sealing format),

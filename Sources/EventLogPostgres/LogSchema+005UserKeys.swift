@@ -2,7 +2,7 @@ extension LogSchema {
     /// Schema version 5: each user's payload key, and how the log keeps payloads.
     /// `Schemas/postgres/005_user_keys.sql`, verbatim.
     static let migration005UserKeys = Migration(version: 5, name: "005_user_keys", sql: #"""
--- Logbook's log in PostgreSQL, schema version 5: each user's payload key (DESIGN §7), so a log
+-- Logbook's log in PostgreSQL, schema version 5: each user's payload key, so a log
 -- several servers share seals its events' payloads as the embedded store does and can erase a user.
 --
 -- settings holds how the log keeps payloads (name 'payloads': plaintext, or the sealing format),

@@ -5,7 +5,7 @@ import LogbookTestSupport
 import LogbookTesting
 import Testing
 
-/// One activity from several sources over HTTP (DESIGN §9): the list's `alsoRecordedBy`, a
+/// One activity from several sources over HTTP: the list's `alsoRecordedBy`, a
 /// duplicate's `primaryWorkoutId`, `preferredWorkoutSources` in the profile, and
 /// `POST …/workouts/{workoutId}/keep-separate` with its refusals.
 @Suite("One activity, many sources over HTTP")

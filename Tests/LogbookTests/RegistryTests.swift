@@ -61,7 +61,7 @@ struct RegistryTests {
                 longitudeE7: [85_000_000, 85_000_000, 85_000_000], altitudeCentimeters: [40_000, 40_500, 40_200],
                 heartRate: [140, 152, 161])), context: now)
             try await logbook.execute(.editWorkout(user: user, WorkoutEdited(workoutId: "x-edited", title: "Long", activityType: .hike)), context: now)
-            // The same hike from a second source: grouped, then preferred, then kept apart (DESIGN §9).
+            // The same hike from a second source: grouped, then preferred, then kept apart.
             try await logbook.execute(.importWorkout(user: user, WorkoutImported(
                 workoutId: "x-twin", activityType: .hike, startedAt: start, endedAt: at("2026-09-08T08:00:00+02:00"),
                 distanceMeters: 11_900, movingSeconds: 3_450, source: WorkoutSource(kind: .garmin, sourceId: "x2"))), context: now)

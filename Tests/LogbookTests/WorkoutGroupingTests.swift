@@ -4,7 +4,7 @@ import Logbook
 import LogbookTestSupport
 import Testing
 
-/// One activity however many devices recorded it (DESIGN §9), against a model of §9 written here
+/// One activity however many devices recorded it, against a model of its rules written here
 /// on its own (every pair compared, groups by union–find): seeded random recordings of the same
 /// activities from several sources, with tracks arriving late, type edits, deletions, pairs kept
 /// apart and a preferred source, applied in several shuffled orders. Every order must list,
@@ -14,7 +14,7 @@ struct WorkoutGroupingTests {
     static let now = "2026-11-25T12:00:00+01:00"
     static let user = "u"
 
-    // MARK: The model of §9
+    // MARK: The model of the rules
 
     /// A counted workout as the model sees it.
     struct Modelled {
@@ -262,7 +262,7 @@ struct WorkoutGroupingTests {
         #expect(holders.allSatisfy { groups[$0] != nil }, note)
     }
 
-    @Test("every arrival order counts each activity once, as the model of §9 says; live = rebuild = verify = as-of",
+    @Test("every arrival order counts each activity once, as the model of the rules says; live = rebuild = verify = as-of",
           arguments: [UInt64(1), 2, 3, 4])
     func shuffledArrivals(seed: UInt64) async throws {
         let steps = Self.history(seed: seed)

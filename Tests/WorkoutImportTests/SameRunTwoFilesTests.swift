@@ -6,7 +6,7 @@ import Testing
 import WorkoutFileFixtures
 import WorkoutImport
 
-/// One run from two devices' files (DESIGN §9): the Garmin watch's FIT file and the Apple Health
+/// One run from two devices' files: the Garmin watch's FIT file and the Apple Health
 /// export that synced the same run, both generated here, counted once whatever the order of the
 /// imports and however often they are repeated.
 @Suite("The same run from two files")

@@ -50,7 +50,7 @@ public protocol SharedLog: EventStore {
     /// (its own, or one kept first, which wins as in ``keepAnswer(_:under:expiringBefore:)``).
     func append(batch requests: [AppendRequest], keeping answers: [AnswerToKeep?]) async throws -> [KeepingAppendResult]
 
-    // MARK: Each user's payload key (DESIGN §7)
+    // MARK: Each user's payload key
 
     /// How the log keeps its payloads (a ``PayloadFormat``'s raw value, for the Logbook to read):
     /// as recorded, or — when nothing is recorded yet — `proposed` if the log has no event, else

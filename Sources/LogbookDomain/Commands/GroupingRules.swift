@@ -1,7 +1,7 @@
 import EventLog
 
 extension Decider {
-    /// `workout.kept_separate` (DESIGN §9): two different workouts, both the user's and not
+    /// `workout.kept_separate`: two different workouts, both the user's and not
     /// deleted. Keeping apart a pair that is not grouped is allowed: it stays apart if a later
     /// change (an edit of type, a third workout) would relate it.
     mutating func keepSeparate(_ e: WorkoutKeptSeparate, user: String?) throws -> Decision {

@@ -118,7 +118,7 @@ extension ActivitiesReadModel {
         return ActivityPage(activities: found, nextCursor: more ? last.map { "\($0.startInstant)~\($0.workoutId)" } : nil)
     }
 
-    /// `record` with its group (DESIGN §9): the other recordings of a primary, a duplicate's primary.
+    /// `record` with its group: the other recordings of a primary, a duplicate's primary.
     mutating func grouped(_ record: ActivityRecord, _ txn: (any TableReader)?) throws -> ActivityRecord {
         guard let member = try groups.member(record.workoutId, txn), member.counted else { return record }
         var record = record

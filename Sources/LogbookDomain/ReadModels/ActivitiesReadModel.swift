@@ -5,7 +5,7 @@ import EventLog
 /// the recorded tracks (one row per `workout.track_recorded` part) and the pauses of recorded
 /// workouts.
 ///
-/// The list holds only primaries (DESIGN §9); the embedded ``WorkoutGroups`` says which workouts
+/// The list holds only primaries; the embedded ``WorkoutGroups`` says which workouts
 /// they are and, for the detail, each workout's group.
 struct ActivitiesReadModel: CountsPrimaries {
     static let kind = ReadModelKind.activities

@@ -49,7 +49,7 @@ public struct ActivityRecord: Sendable, Hashable, Codable {
     public var trackParts: Int = 0
     /// Points of the recorded track received so far.
     public var trackPoints: Int = 0
-    /// For the primary of a group of the same activity (DESIGN §9): the other recordings, in log
+    /// For the primary of a group of the same activity: the other recordings, in log
     /// order. Filled when read (not stored with the record); nil when the workout is alone.
     public var alsoRecordedBy: [RecordedBy]?
     /// For a recording that is not its group's primary: the primary, the workout that counts.

@@ -146,7 +146,7 @@ struct LedgerWorkout: TableValue {
 /// ten workouts, 100 km in total, a marathon) are read off the ledger; step and goal milestones
 /// (a 10,000-step day, a 7-day goal streak) off the stats and goals, when queried.
 ///
-/// Only primaries count (DESIGN §9): a workout enters the ledger when grouping says it counts
+/// Only primaries count: a workout enters the ledger when grouping says it counts
 /// (several may at one position, so entries are keyed by position and workout id).
 struct CollectiblesReadModel: CountsPrimaries {
     static let kind = ReadModelKind.collectibles

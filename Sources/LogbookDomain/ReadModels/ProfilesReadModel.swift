@@ -12,7 +12,7 @@ public struct Profile: Sendable, Hashable, Codable {
     public var maxHeartRate: Int?
     /// Resting heart rate (bpm): zones then split the heart-rate reserve.
     public var restingHeartRate: Int?
-    /// The workout source kinds whose recording of an activity counts (DESIGN §9), most preferred
+    /// The workout source kinds whose recording of an activity counts, most preferred
     /// first; nil: the richest recording counts.
     public var preferredWorkoutSources: [SourceKind]?
 }

@@ -176,7 +176,7 @@ struct RecordFalls: TableValue {
 /// never recorded; a new type moves it), from which the best paces over 1, 5 and 10 km, the
 /// longest distance and the longest moving time are read when asked; and, per position, the
 /// standing records a workout broke when it came to count (the first workout of a type sets
-/// records but breaks none), for the timeline. Only primaries count (DESIGN §9).
+/// records but breaks none), for the timeline. Only primaries count.
 struct RecordsReadModel: CountsPrimaries {
     static let kind = ReadModelKind.records
     /// 2: only primaries count.

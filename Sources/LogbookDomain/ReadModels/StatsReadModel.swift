@@ -8,7 +8,7 @@ import EventLog
 /// instant, end instant) counts once, the first time. Which source's total is the day's steps is
 /// a view choice made when queried (preferred source, else the largest single source).
 ///
-/// Only primaries count (DESIGN §9): the embedded ``WorkoutGroups`` says which workouts do.
+/// Only primaries count: the embedded ``WorkoutGroups`` says which workouts do.
 struct StatsReadModel: CountsPrimaries {
     static let kind = ReadModelKind.stats
     /// 2: only the primaries of groups of the same activity count.

@@ -47,7 +47,7 @@ extension DeclaredRoute {
             rules: [], emptyBodyAllowed: true),
         DeclaredRoute(
             type: .workoutKeptSeparate, method: "POST", path: "users/{user}/workouts/{workoutId}/keep-separate",
-            summary: "Keep two workouts apart: they are not the same activity, whatever their overlap (body: {otherWorkoutId}; DESIGN §9)",
+            summary: "Keep two workouts apart: they are not the same activity, whatever their overlap (body: {otherWorkoutId})",
             administrators: false, pathFields: ["workoutId"],
             rules: [DomainRule(rawValue: "workout_lifecycle")], emptyBodyAllowed: false),
     ]

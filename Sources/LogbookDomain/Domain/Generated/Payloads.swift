@@ -33,8 +33,8 @@ public struct UserProfileUpdated: Sendable, Hashable, Codable {
     /// The user's resting heart rate (bpm): zones then split the reserve (max − rest); ``OptionalChange/clear`` removes
     /// it.
     public var restingHeartRate: OptionalChange<Int>
-    /// The workout source kinds whose recording of an activity is its primary (DESIGN §9), most preferred first; an
-    /// empty list goes back to "the richest".
+    /// The workout source kinds whose recording of an activity is its primary, most preferred first; an empty list goes
+    /// back to "the richest".
     public var preferredWorkoutSources: [SourceKind]?
 
     /// A value of every field.
@@ -508,8 +508,7 @@ public struct PlannedWorkoutReference: Sendable, Hashable, Codable {
     }
 }
 
-/// `workout.kept_separate`: the user says two workouts are not the same activity, so grouping (DESIGN §9) never relates
-/// that pair.
+/// `workout.kept_separate`: the user says two workouts are not the same activity, so grouping never relates that pair.
 public struct WorkoutKeptSeparate: Sendable, Hashable, Codable {
     public var workoutId: String
     public var otherWorkoutId: String

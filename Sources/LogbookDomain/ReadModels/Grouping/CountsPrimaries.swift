@@ -1,6 +1,6 @@
 import EventLog
 
-/// A read model that counts only the primaries of groups of the same activity (DESIGN §9): it
+/// A read model that counts only the primaries of groups of the same activity: it
 /// embeds ``WorkoutGroups``, hands it the workout events, and adds a workout to its sums or takes
 /// it back only when a ``CountChange`` says so. Stats, activities, collectibles, records and
 /// intensity are such read models, so they count the same workouts.

@@ -1,6 +1,6 @@
 import BinaryCoding
 
-/// One workout as ``WorkoutGroups`` keeps it: what the §9 rule reads, whether it is counted
+/// One workout as ``WorkoutGroups`` keeps it: what the same-activity rule reads, whether it is counted
 /// (finished or imported, not deleted), whether it counts (counted and its group's primary), and
 /// its group as seen from it (its primary, or the others when it is the primary).
 struct GroupMember: TableValue, Equatable {

@@ -1,5 +1,5 @@
-/// DESIGN §9 as pure functions: when two counted workouts are one activity, and which workout of
-/// a group is its primary. ``WorkoutGroups`` keeps the state; this is the rule it applies.
+/// The rules of one activity recorded by several devices, as pure functions: when two counted
+/// workouts are one activity, and which workout of a group is its primary. ``WorkoutGroups`` keeps the state; this is the rule it applies.
 ///
 /// Everything here is exact integer arithmetic on microseconds and byte order on ids, so the same
 /// workouts give the same groups and primaries on any machine, in any order of arrival.

@@ -7,7 +7,7 @@ struct CountChange: Equatable, Sendable {
     let counts: Bool
 }
 
-/// One activity however many devices recorded it (DESIGN §9), as a component a read model
+/// One activity however many devices recorded it, as a component a read model
 /// embeds: it follows the workout events, keeps each user's groups of the same activity and their
 /// primaries in the read model's own tables, and tells the read model which workouts start or
 /// stop counting. Only primaries count; a read model adds and takes back workouts only through

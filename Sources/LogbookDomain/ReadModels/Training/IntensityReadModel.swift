@@ -12,7 +12,7 @@ import EventLog
 /// Offsets that go backwards add nothing (the rules refuse such tracks; a log written elsewhere
 /// cannot make the fold trap or count negative time).
 ///
-/// Only primaries are in the days (DESIGN §9: training reads only primaries, each with its own data).
+/// Only primaries are in the days (training reads only primaries, each with its own data).
 struct IntensityReadModel: CountsPrimaries {
     static let kind = ReadModelKind.intensity
     /// 2: only primaries are in the days.

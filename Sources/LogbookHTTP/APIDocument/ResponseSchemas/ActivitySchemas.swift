@@ -33,9 +33,9 @@ private enum RecordFields {
             "title": .string("The workout's title"),
             "notes": .string("The user's notes on the workout"),
             "alsoRecordedBy": .array(
-                "The other recordings of the same activity, in log order (DESIGN §9), when this workout is its group's primary",
+                "The other recordings of the same activity, in log order, when this workout is its group's primary",
                 of: .reference(RecordedBy.self)),
-            "primaryWorkoutId": .string("The recording of the same activity that counts, when this one does not (DESIGN §9)"),
+            "primaryWorkoutId": .string("The recording of the same activity that counts, when this one does not"),
         ]
     }
 

@@ -13,7 +13,7 @@ extension Profile: DocumentedSchema {
             "maxHeartRate": .integer("Maximum heart rate, in beats per minute, for training zones", minimum: 100, maximum: 240),
             "restingHeartRate": .integer("Resting heart rate, in beats per minute: zones then split the heart-rate reserve", minimum: 25, maximum: 120),
             "preferredWorkoutSources": .array(
-                "Workout source kinds whose recording of an activity is its primary, most preferred first (DESIGN §9)",
+                "Workout source kinds whose recording of an activity is its primary, most preferred first",
                 of: .enumeration("A workout source kind", SourceKind.self)),
         ])
     }
