@@ -2,7 +2,6 @@ public import Hummingbird
 public import Logbook
 public import Logging
 public import ServiceLifecycle
-import LogbookWebhooks
 
 /// Closes the Logbook when the service group shuts down. Registered before the HTTP server, it
 /// stops after the server has drained its in-flight requests, so every acknowledged append is
@@ -61,11 +60,7 @@ public enum LogbookServer {
             router: router,
             configuration: .init(address: .hostname(host, port: port), serverName: "Logbook"),
             // Shutdown runs backwards: the server drains, the jobs end, webhooks stop, then the Logbook closes.
-            services: [LogbookService(logbook: logbook)]
-                + (configuration.deliversWebhooks ? [WebhookService(dispatcher: routes.webhooks)] : [])
-                + [ServerPresence(logbook: logbook, server: routes.server, logger: logger), OverviewSamplingService(sampler: routes.overview)]
-                + (configuration.weekClosingInterval.map { [WeekClosingService(logbook: logbook, interval: $0, logger: logger)] } ?? [])
-                + [routes.jobs],
+            services: routes.services(logger: logger),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: logger)
     }
