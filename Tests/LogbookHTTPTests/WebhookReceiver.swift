@@ -94,10 +94,18 @@ final class WebhookReceiver: Sendable {
             onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
         state.withLock { $0.accepting = true }
-        let task = Task { try await group.run() }
+        let task = Task {
+            // A server that ends (or never binds: its port was taken) ends the wait for its port.
+            defer { continuation.finish() }
+            try await group.run()
+        }
         running.withLock { $0 = (group, task) }
         var iterator = stream.makeAsyncIterator()
-        let bound = await iterator.next() ?? 0
+        guard let bound = await iterator.next() else {
+            running.withLock { $0 = nil }
+            try await task.value
+            throw CancellationError()
+        }
         boundPort.withLock { $0 = bound }
     }
 
