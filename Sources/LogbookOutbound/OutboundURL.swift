@@ -60,15 +60,27 @@ package struct OutboundURL: Sendable, Hashable {
         guard Self.isHostName(host) else { throw .host(host) }
     }
 
-    /// The URL with its query (where tokens are often passed) replaced by `[redacted]`: how it is
-    /// shown in listings and logs.
+    /// The URL as listings and logs show it: its scheme, host, port and first path segment, with
+    /// the rest of its path and its query (where receivers' tokens are passed:
+    /// `/services/T0/B0/XXXX`, `?token=…`) replaced by `[redacted]` (see ``redacting(_:)``).
     package var redacted: String { Self.redacting(text) }
 
-    /// `text` with whatever follows its first `?` replaced by `[redacted]` (any text: a URL that
-    /// did not pass the checks is shown that way too).
+    /// `text` as it is shown: up to the end of the first path segment after `scheme://host`
+    /// kept, then the character that ends it (`/`, `?` or `#`) and `[redacted]` in place of
+    /// whatever follows (nothing when nothing does). Any text: one that is not a URL is cut at
+    /// its first `?` the same way.
     package static func redacting(_ text: String) -> String {
-        guard let mark = text.firstIndex(of: "?") else { return text }
-        return text[..<mark] + "?[redacted]"
+        let query = text.firstIndex(of: "?")
+        if let scheme = text.range(of: "://"), query.map({ scheme.lowerBound < $0 }) ?? true {
+            // Past the authority, then past the first segment of the path.
+            var rest = text[scheme.upperBound...]
+            rest = rest[(rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex)...]
+            if rest.first == "/" { rest = rest.dropFirst() }
+            guard let cut = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) else { return text }
+            return text[...cut] + "[redacted]"
+        }
+        guard let query else { return text }
+        return text[...query] + "[redacted]"
     }
 
     /// True for a DNS name of letters, digits, `-` and `_`: labels of 1 to 63 characters, none

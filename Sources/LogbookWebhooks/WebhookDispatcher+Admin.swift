@@ -80,7 +80,7 @@ extension WebhookDispatcher {
         return delivering ? server.id : holder
     }
 
-    /// `entry` as the admin routes answer it: no secret, the URL's query redacted.
+    /// `entry` as the admin routes answer it: no secret, the URL redacted (``OutboundURL/redacting(_:)``).
     func status(_ entry: Entry, head: UInt64) -> WebhookStatus {
         let id = entry.record.webhook.id
         let webhook = entry.record.webhook

@@ -82,7 +82,7 @@ struct WebhookSender: Sendable {
         }
     }
 
-    /// What went wrong in detail, for the server's log at debug level (the URL's query redacted).
+    /// What went wrong in detail, for the server's log at debug level (the URL redacted as listings show it).
     private func report(_ webhook: Webhook, _ detail: String) {
         logger.debug(
             "webhook attempt failed", metadata: ["webhook": "\(webhook.id)", "url": "\(OutboundURL.redacting(webhook.url))", "detail": "\(detail)"])

@@ -95,13 +95,21 @@ public enum WebhookFuzz {
     /// Every text a failure of an answer may be told with.
     static let categories = Set((0...5).map { DeliveryFailure.answered(statusClass: $0).description })
 
-    /// The redacted form keeps what precedes the first `?` and shows nothing after it.
+    /// The redacted form is the text itself (which holds no `?`), or a prefix of it ending in
+    /// `/`, `?` or `#` and then `[redacted]`; what it keeps holds no query, and of a URL's part
+    /// after `scheme://` at most two slashes (after the host, and ending the first path segment).
     static func expectRedacted(_ text: String, _ redacted: String) throws(FuzzFailure) {
-        guard let mark = text.firstIndex(of: "?") else {
-            try FuzzCheck.expect(redacted == text, "\(text) without a query was redacted to \(redacted)")
+        if redacted == text {
+            try FuzzCheck.expect(!text.contains("?"), "\(text) with a query was shown whole")
             return
         }
-        try FuzzCheck.expect(redacted == text[..<mark] + "?[redacted]", "\(text) was redacted to \(redacted)")
+        try FuzzCheck.expect(redacted.hasSuffix("[redacted]"), "\(text) was redacted to \(redacted)")
+        let kept = redacted.dropLast("[redacted]".count)
+        try FuzzCheck.expect(text.hasPrefix(kept) && (kept.last == "/" || kept.last == "?" || kept.last == "#"), "\(text) was redacted to \(redacted)")
+        try FuzzCheck.expect(!kept.dropLast().contains("?"), "\(text) was redacted to \(redacted), which shows a query")
+        if let scheme = kept.range(of: "://") {
+            try FuzzCheck.expect(kept[scheme.upperBound...].count { $0 == "/" } <= 2, "\(text) was redacted to \(redacted), which shows too much of its path")
+        }
     }
 
     /// The default policy permits an address only if it is public; opted in, only what a receiver may have.
