@@ -99,17 +99,17 @@ public enum WebhookFuzz {
     /// `/`, `?` or `#` and then `[redacted]`; what it keeps holds no query, and of a URL's part
     /// after `scheme://` at most two slashes (after the host, and ending the first path segment).
     static func expectRedacted(_ text: String, _ redacted: String) throws(FuzzFailure) {
-        if redacted == text {
-            try FuzzCheck.expect(!text.contains("?"), "\(text) with a query was shown whole")
+        // A cut form may equal the text itself, when what follows the cut is "[redacted]" already.
+        let kept = redacted.dropLast("[redacted]".count)
+        if redacted.hasSuffix("[redacted]"), text.hasPrefix(kept), let last = kept.last, "/?#".contains(last) {
+            try FuzzCheck.expect(!kept.dropLast().contains("?"), "\(text) was redacted to \(redacted), which shows a query")
+            if let scheme = kept.range(of: "://") {
+                try FuzzCheck.expect(kept[scheme.upperBound...].count { $0 == "/" } <= 2, "\(text) was redacted to \(redacted), which shows too much of its path")
+            }
             return
         }
-        try FuzzCheck.expect(redacted.hasSuffix("[redacted]"), "\(text) was redacted to \(redacted)")
-        let kept = redacted.dropLast("[redacted]".count)
-        try FuzzCheck.expect(text.hasPrefix(kept) && (kept.last == "/" || kept.last == "?" || kept.last == "#"), "\(text) was redacted to \(redacted)")
-        try FuzzCheck.expect(!kept.dropLast().contains("?"), "\(text) was redacted to \(redacted), which shows a query")
-        if let scheme = kept.range(of: "://") {
-            try FuzzCheck.expect(kept[scheme.upperBound...].count { $0 == "/" } <= 2, "\(text) was redacted to \(redacted), which shows too much of its path")
-        }
+        try FuzzCheck.expect(redacted == text, "\(text) was redacted to \(redacted)")
+        try FuzzCheck.expect(!text.contains("?"), "\(text) with a query was shown whole")
     }
 
     /// The default policy permits an address only if it is public; opted in, only what a receiver may have.
