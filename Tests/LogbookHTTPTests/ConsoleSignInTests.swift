@@ -28,6 +28,7 @@ struct ConsoleSignInTests {
     func linkSignsInOnce() async throws {
         try await withServer { server in
             // The link is made once the server runs: a code lasts 2 minutes, even on a loaded machine.
+            let made = ContinuousClock.now
             let (status, output) = try await runLogbook(["console-url", "--url", "http://127.0.0.1:9", "--lifetime", "600"],
                                                         environment: ["LOGBOOK_JWT_SECRET": testSecret], includeErrors: true)
             try #require(status == 0, "\(output)")
@@ -47,7 +48,10 @@ struct ConsoleSignInTests {
             #expect(claims.role == "admin" && claims.exp.value.timeIntervalSinceNow <= 600 && claims.exp.value.timeIntervalSinceNow > 500)
             // A second exchange of the same code fails, and gives no token.
             let again = try await Self.exchange(server, value)
-            #expect(again.status == .unauthorized && again.text.contains("used already") && !again.text.contains("token\":"), "\(again.text)")
+            // Near or past the code's 2 minutes (a loaded machine), it may be refused as expired first.
+            let late = ContinuousClock.now - made >= .seconds(115)
+            #expect(again.status == .unauthorized && (again.text.contains("used already") || (late && again.text.contains("expired")))
+                && !again.text.contains("token\":"), "\(again.text)")
         }
     }
 

@@ -44,9 +44,12 @@ struct WebhookSecretTests {
             var dispatcher = WebhookDispatcher(logbook: logbook, policy: WebhookTests.quick())
             try await dispatcher.start()
             let id = try await dispatcher.create(WebhookRequest(url: receiver.url, secret: secret), after: 0).id
-            // One commit each: a checkpoint stored per batch.
-            for index in 0..<40 { try await WebhookReachTests.registerUsers(logbook, 1, from: index) }
-            try await eventually("forty events") { receiver.positions.count >= 40 }
+            // One commit each, each delivered before the next is made: a batch, and a checkpoint
+            // stored, per event, however slowly the machine delivers.
+            for index in 0..<40 {
+                try await WebhookReachTests.registerUsers(logbook, 1, from: index)
+                try await eventually("event \(index + 1)") { receiver.positions.count >= index + 1 }
+            }
             #expect(receiver.deliveries.count > 5, "many checkpoints were written")
             let checkpoint = try #require(try await logbook.log.checkpoint(named: "webhook/\(id)"))
             #expect(String(decoding: checkpoint.data, as: UTF8.self).contains(#""current":"xc1:"#))
