@@ -235,8 +235,9 @@ public struct LogBenchmark: Sendable {
     /// Where an encrypted event's time goes, without the log: sealing and opening through
     /// Logbook's keys (key lookup, nonce, AEAD, copies), against two one-shot AEADs of the same
     /// payload with one key and one nonce: swift-crypto's `ChaChaPoly.seal` (`chachapoly_seal_ns`,
-    /// a BoringSSL context and buffers per call) and libsodium's XChaCha20-Poly1305, the payload
-    /// format's own AEAD (`xchachapoly_seal_ns`: the floor of `seal_alone_ns`).
+    /// a BoringSSL context and buffers per call), libsodium's XChaCha20-Poly1305 (the v2 format's
+    /// AEAD, `xchachapoly_seal_ns`) and libsodium's AES-256-GCM with an expanded key (the v3
+    /// format's, `aes256gcm_seal_ns`, where the CPU runs it: the floor of `seal_alone_ns` there).
     private func measureCipherAlone(_ workload: LogWorkload, _ keys: PayloadKeys, into report: inout BenchmarkReport) throws {
         let count = min(events, 200_000)
         var random = SplitMix64(seed: 99)
@@ -268,6 +269,16 @@ public struct LogBenchmark: Sendable {
             bytes &+= try XChaCha20Poly1305.seal(payload.span, key: sodiumKey, nonce: sodiumNonce.span, authenticating: aad.span).count
         }
         report.set("xchachapoly_seal_ns", clock.seconds / Double(count) * 1e9)
+        if AES256GCM.isAvailable {
+            let prepared = try sodiumKey.preparedForAES256GCM()
+            let gcmNonce = try RandomBytes.make(AES256GCM.nonceBytes)
+            let none: [UInt8] = []
+            clock = Stopwatch()
+            for _ in 0..<count {
+                bytes &+= try AES256GCM.seal(payload.span, key: prepared, nonce: gcmNonce.span, authenticating: aad.span, prefixedBy: none.span).count
+            }
+            report.set("aes256gcm_seal_ns", clock.seconds / Double(count) * 1e9)
+        }
         precondition(bytes > 0)
     }
 

@@ -39,15 +39,15 @@ struct EraseCommand: AsyncParsableCommand {
 }
 
 /// `logbook encrypt-existing --path OLD --to NEW`: rewrites a store whose payloads are plaintext
-/// (made before payloads were encrypted) or in the first encrypted format (`chacha20-poly1305/v1`,
-/// read with its keys) into a new store in the current format, each user's payloads sealed under
+/// (made before payloads were encrypted) or in an earlier encrypted format (`chacha20-poly1305/v1`,
+/// `xchacha20-poly1305/v2`, read with its keys) into a new store in the current format, each user's payloads sealed under
 /// a new key of their own, through the export → import path (ids, times, metadata and positions
 /// kept; erased users stay erased), then compares every read model's digest: they must be
 /// unchanged. The old store is left as it was: remove it once the new one serves.
 struct EncryptExistingCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "encrypt-existing",
-        abstract: "Rewrite a plaintext or chacha20-poly1305/v1 store into a new one in the current encrypted format (digests compared).")
+        abstract: "Rewrite a plaintext, chacha20-poly1305/v1 or xchacha20-poly1305/v2 store into a new one in the current encrypted format (digests compared).")
 
     @OptionGroup var store: StoreOptions
 

@@ -10,6 +10,9 @@ struct AEADCall {
         case xchacha20
         /// `crypto_aead_chacha20poly1305_ietf_*` (RFC 8439): 12-byte nonce.
         case ietfChaCha20
+        /// `crypto_aead_aes256gcm_*`: 12-byte nonce; with a key's expanded state when it has one
+        /// (`_afternm`), else expanding the key on each call. Needs AES-NI and CLMUL.
+        case aes256gcm
     }
 
     /// The construction's name, for errors.
@@ -17,12 +20,12 @@ struct AEADCall {
     let nonceBytes: Int
     let construction: Construction
 
-    /// Bytes the tag adds (16 for both constructions).
+    /// Bytes the tag adds (16 for every construction).
     static let tagBytes = 16
 
     /// `prefix`, then `plaintext` sealed (ciphertext and tag), in one new array.
     func seal(_ plaintext: Span<UInt8>, key: SymmetricKey, nonce: Span<UInt8>, aad: Span<UInt8>, prefix: Span<UInt8>) throws(SodiumError) -> [UInt8] {
-        try checkNonce(nonce)
+        try checkReady(nonce)
         guard plaintext.count <= Int.max - Self.tagBytes - prefix.count - 1 else {
             throw SodiumError(.messageTooLong, "\(name): \(plaintext.count) bytes to seal")
         }
@@ -38,9 +41,16 @@ struct AEADCall {
                         // Output (16 bytes at least) and nonce (checked above) are never empty: never null.
                         let (c, m, ad, n) = (output.baseAddress!, message.baseAddress, aad.baseAddress, nonce.baseAddress!)
                         let (mlen, adlen) = (UInt64(message.count), UInt64(aad.count))
+                        let storage = key.storage
                         code = switch construction {
-                        case .xchacha20: crypto_aead_xchacha20poly1305_ietf_encrypt(c, &written, m, mlen, ad, adlen, nil, n, key.storage.bytes)
-                        case .ietfChaCha20: crypto_aead_chacha20poly1305_ietf_encrypt(c, &written, m, mlen, ad, adlen, nil, n, key.storage.bytes)
+                        case .xchacha20: crypto_aead_xchacha20poly1305_ietf_encrypt(c, &written, m, mlen, ad, adlen, nil, n, storage.bytes)
+                        case .ietfChaCha20: crypto_aead_chacha20poly1305_ietf_encrypt(c, &written, m, mlen, ad, adlen, nil, n, storage.bytes)
+                        case .aes256gcm:
+                            if let state = storage.aesState {
+                                crypto_aead_aes256gcm_encrypt_afternm(c, &written, m, mlen, ad, adlen, nil, n, state)
+                            } else {
+                                crypto_aead_aes256gcm_encrypt(c, &written, m, mlen, ad, adlen, nil, n, storage.bytes)
+                            }
                         }
                         initialized = code == 0 && written == UInt64(output.count) ? sealedCount : 0
                     }
@@ -54,46 +64,87 @@ struct AEADCall {
     }
 
     func open(_ sealed: Span<UInt8>, key: SymmetricKey, nonce: Span<UInt8>, aad: Span<UInt8>) throws(SodiumError) -> [UInt8] {
-        try checkNonce(nonce)
-        guard sealed.count >= Self.tagBytes else {
-            throw SodiumError(.authenticationFailed, "\(name): \(sealed.count) bytes are shorter than a tag")
-        }
-        let plaintextCount = sealed.count - Self.tagBytes
+        let plaintextCount = try checkOpen(sealed, nonce)
         var code: Int32 = 0
         // At least one byte, so the output pointer is never null, even for an empty message.
         var plaintext = [UInt8](unsafeUninitializedCapacity: max(plaintextCount, 1)) { output, initialized in
-            sealed.withUnsafeBufferPointer { ciphertext in
-                aad.withUnsafeBufferPointer { aad in
-                    nonce.withUnsafeBufferPointer { nonce in
-                        var written: UInt64 = 0
-                        // Sealed bytes (16 at least) and nonce (checked above) are never empty: never null.
-                        let (m, c, ad, n) = (output.baseAddress, ciphertext.baseAddress!, aad.baseAddress, nonce.baseAddress!)
-                        let (clen, adlen) = (UInt64(ciphertext.count), UInt64(aad.count))
-                        code = switch construction {
-                        case .xchacha20: crypto_aead_xchacha20poly1305_ietf_decrypt(m, &written, nil, c, clen, ad, adlen, n, key.storage.bytes)
-                        case .ietfChaCha20: crypto_aead_chacha20poly1305_ietf_decrypt(m, &written, nil, c, clen, ad, adlen, n, key.storage.bytes)
-                        }
-                        if code != 0 || written != UInt64(plaintextCount) {
-                            // libsodium leaves nothing of a message that fails; keep nothing either.
-                            initialized = 0
-                        } else {
-                            if plaintextCount == 0 { output[0] = 0 }
-                            initialized = max(plaintextCount, 1)
-                        }
-                    }
-                }
+            code = decrypt(sealed, key: key, nonce: nonce, aad: aad, into: output)
+            if code != 0 {
+                // libsodium leaves nothing of a message that fails; keep nothing either.
+                initialized = 0
+            } else {
+                if plaintextCount == 0 { output[0] = 0 }
+                initialized = max(plaintextCount, 1)
             }
         }
-        guard code == 0 else {
-            throw SodiumError(.authenticationFailed, "\(name): \(sealed.count) sealed bytes do not open with this key, nonce and additional data")
-        }
+        guard code == 0 else { throw openFailed(sealed) }
         if plaintextCount == 0 { plaintext.removeAll() }
         return plaintext
     }
 
-    private func checkNonce(_ nonce: Span<UInt8>) throws(SodiumError) {
+    /// Calls `body` with the plaintext of `sealed`, decrypted into memory of this call's own (the
+    /// stack when it is small): nothing is allocated for the plaintext, which is wiped before this
+    /// returns. Throws a ``SodiumError`` if it does not open, or what `body` throws.
+    func withOpened<R>(
+        _ sealed: Span<UInt8>, key: SymmetricKey, nonce: Span<UInt8>, aad: Span<UInt8>, _ body: (Span<UInt8>) throws -> R
+    ) throws -> R {
+        let plaintextCount = try checkOpen(sealed, nonce)
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(plaintextCount, 1)) { output in
+            defer { sodium_memzero(output.baseAddress!, output.count) }
+            guard decrypt(sealed, key: key, nonce: nonce, aad: aad, into: output) == 0 else { throw openFailed(sealed) }
+            return try body(UnsafeBufferPointer(rebasing: output[..<plaintextCount]).span)
+        }
+    }
+
+    /// libsodium's decryption of `sealed` into `output` (its capacity checked by the caller): its
+    /// return code, 0 when the tag matched and `output` holds the whole plaintext.
+    private func decrypt(
+        _ sealed: Span<UInt8>, key: SymmetricKey, nonce: Span<UInt8>, aad: Span<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int32 {
+        let plaintextCount = sealed.count - Self.tagBytes
+        return sealed.withUnsafeBufferPointer { ciphertext in
+            aad.withUnsafeBufferPointer { aad in
+                nonce.withUnsafeBufferPointer { nonce in
+                    var written: UInt64 = 0
+                    // Sealed bytes (16 at least), nonce (checked) and output (1 byte at least) are never empty: never null.
+                    let (m, c, ad, n) = (output.baseAddress!, ciphertext.baseAddress!, aad.baseAddress, nonce.baseAddress!)
+                    let (clen, adlen) = (UInt64(ciphertext.count), UInt64(aad.count))
+                    let storage = key.storage
+                    let code = switch construction {
+                    case .xchacha20: crypto_aead_xchacha20poly1305_ietf_decrypt(m, &written, nil, c, clen, ad, adlen, n, storage.bytes)
+                    case .ietfChaCha20: crypto_aead_chacha20poly1305_ietf_decrypt(m, &written, nil, c, clen, ad, adlen, n, storage.bytes)
+                    case .aes256gcm:
+                        if let state = storage.aesState {
+                            crypto_aead_aes256gcm_decrypt_afternm(m, &written, nil, c, clen, ad, adlen, n, state)
+                        } else {
+                            crypto_aead_aes256gcm_decrypt(m, &written, nil, c, clen, ad, adlen, n, storage.bytes)
+                        }
+                    }
+                    return code == 0 && written == UInt64(plaintextCount) ? 0 : (code == 0 ? -1 : code)
+                }
+            }
+        }
+    }
+
+    /// The plaintext's length once `sealed` opens, after checking the nonce and that `sealed`
+    /// holds a tag at least.
+    private func checkOpen(_ sealed: Span<UInt8>, _ nonce: Span<UInt8>) throws(SodiumError) -> Int {
+        try checkReady(nonce)
+        guard sealed.count >= Self.tagBytes else {
+            throw SodiumError(.authenticationFailed, "\(name): \(sealed.count) bytes are shorter than a tag")
+        }
+        return sealed.count - Self.tagBytes
+    }
+
+    private func openFailed(_ sealed: Span<UInt8>) -> SodiumError {
+        SodiumError(.authenticationFailed, "\(name): \(sealed.count) sealed bytes do not open with this key, nonce and additional data")
+    }
+
+    /// Throws unless the nonce has the construction's length and this CPU runs the construction.
+    private func checkReady(_ nonce: Span<UInt8>) throws(SodiumError) {
         guard nonce.count == nonceBytes else {
             throw SodiumError(.wrongNonceLength, "\(name) takes a \(nonceBytes)-byte nonce, not \(nonce.count) bytes")
         }
+        if construction == .aes256gcm { try AES256GCM.requireHardware() }
     }
 }

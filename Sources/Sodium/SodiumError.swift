@@ -19,6 +19,8 @@ public struct SodiumError: Error, Hashable, CustomStringConvertible {
         public static let authenticationFailed = Code(rawValue: "authentication failed")
         /// A message longer than the construction can take.
         public static let messageTooLong = Code(rawValue: "message too long")
+        /// This CPU lacks the instructions the construction needs (AES-256-GCM: AES-NI and CLMUL).
+        public static let unsupportedHardware = Code(rawValue: "unsupported hardware")
         /// libsodium answered a non-zero code where it never should (encryption itself).
         public static let failed = Code(rawValue: "failed")
     }

@@ -70,10 +70,10 @@ struct PayloadCipherRollbackTests {
         }
     }
 
-    @Test("within one open the same event seals to the same bytes; a second open of the store seals it with another salt, and both open")
+    @Test("xchacha20-poly1305/v2: within one open the same event seals to the same bytes; a second open of the store seals it with another salt")
     func saltPerOpen() async throws {
         try await withTemporaryDirectory { directory in
-            let store = try UserKeyStore(directory: directory, creatingWith: .current, readOnly: false, durability: .noSync)
+            let store = try UserKeyStore(directory: directory, creatingWith: .perUserXChaChaPoly, readOnly: false, durability: .noSync)
             defer { store.close() }
             func sealed(_ keys: PayloadKeys) throws -> [UInt8] {
                 var request = AppendRequest(

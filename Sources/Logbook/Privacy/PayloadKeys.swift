@@ -8,34 +8,57 @@ import Sodium
 /// payloads — folds, the timeline, the wire form — opens them here, so an erased user's events
 /// read as erased everywhere at once.
 ///
-/// Payloads are sealed in the current format (``PayloadFormat/perUserXChaChaPoly``) with a salt
-/// drawn when these keys are opened (see ``PayloadCipher``); a store of the first format is read,
-/// and refuses to seal anything new until `logbook encrypt-existing` has moved it.
+/// Payloads are sealed in the store's own format: AES-256-GCM with nonces from one
+/// ``AESGCMPayloadCipher/NonceSequence`` per open (``PayloadFormat/perUserAESGCM``), or
+/// XChaCha20-Poly1305 with a salt drawn when these keys are opened
+/// (``PayloadFormat/perUserXChaChaPoly``, see ``PayloadCipher``); a store of the first format is
+/// read, and refuses to seal anything new until `logbook encrypt-existing` has moved it.
 package final class PayloadKeys: Sendable {
     let store: UserKeyStore?
     /// The keys of a log several servers share, when they are kept there instead.
     let shared: SharedUserKeys?
-    /// The salt of every payload sealed through these keys (nil: nothing is sealed here).
-    private let salt: PayloadCipher.Salt?
+    /// What makes each sealing's nonce unique (nil: nothing is sealed here).
+    private let sealing: Sealing?
+
+    /// Where the nonces of the payloads sealed through these keys come from, by format.
+    private enum Sealing: Sendable {
+        case xchacha(PayloadCipher.Salt)
+        case aesGCM(AESGCMPayloadCipher.NonceSequence)
+    }
 
     /// A store's keys; nil: payloads are plaintext and no user can be erased.
     init(store: UserKeyStore?) throws {
         self.store = store
         shared = nil
-        salt = store?.format == .perUserXChaChaPoly ? try PayloadCipher.Salt.random() : nil
+        sealing = try Self.sealing(store?.format ?? .plaintext)
     }
 
     /// Keys kept in a log several servers share (``SharedUserKeys``).
     init(shared: SharedUserKeys) throws {
         store = nil
         self.shared = shared
-        salt = shared.format == .perUserXChaChaPoly ? try PayloadCipher.Salt.random() : nil
+        sealing = try Self.sealing(shared.format)
+    }
+
+    /// How payloads of `format` are sealed from here; throws for AES-256-GCM on a CPU that cannot run it.
+    private static func sealing(_ format: PayloadFormat) throws -> Sealing? {
+        switch format {
+        case .plaintext, .perUserChaChaPoly: return nil
+        case .perUserXChaChaPoly: return .xchacha(try PayloadCipher.Salt.random())
+        case .perUserAESGCM:
+            guard AES256GCM.isAvailable else {
+                throw LogbookError.storage(
+                    "this store keeps payloads as \(format.rawValue), which needs a CPU with AES-NI and CLMUL, and this one lacks them: "
+                        + "open it on a machine whose CPU has them")
+            }
+            return .aesGCM(try AESGCMPayloadCipher.NonceSequence())
+        }
     }
 
     private init() {
         store = nil
         shared = nil
-        salt = nil
+        sealing = nil
     }
 
     /// Payloads kept in plaintext (a shared log written before it kept keys).
@@ -95,17 +118,22 @@ package final class PayloadKeys: Sendable {
         case .erased?:
             return try body(nil)
         case .key(let key)?:
-            let plaintext: [UInt8]
             do {
-                plaintext = switch format {
-                case .perUserChaChaPoly: try LegacyPayloadCipher.open(payload, key: key, eventId: envelope.eventId, type: envelope.type)
-                default: try PayloadCipher.open(
-                    payload, key: key, eventId: envelope.eventId, type: envelope.type, schemaVersion: envelope.schemaVersion)
+                if format == .perUserAESGCM {
+                    // Opened into memory of the call's own; the body's own errors pass through untouched.
+                    return try AESGCMPayloadCipher.withOpened(
+                        payload, key: key, eventId: envelope.eventId, type: envelope.type, schemaVersion: envelope.schemaVersion
+                    ) { plaintext in try body(plaintext) }
                 }
+                let plaintext = format == .perUserChaChaPoly
+                    ? try LegacyPayloadCipher.open(payload, key: key, eventId: envelope.eventId, type: envelope.type)
+                    : try PayloadCipher.open(payload, key: key, eventId: envelope.eventId, type: envelope.type, schemaVersion: envelope.schemaVersion)
+                return try body(plaintext.span)
+            } catch let error as LogbookError {
+                throw error
             } catch {
                 throw .storage("the payload at position \(envelope.position) (\(envelope.type) of \(user)) does not open with its user's key: the log or the key store is damaged")
             }
-            return try body(plaintext.span)
         case nil:
             throw .storage("no key for user \"\(user)\", who was not erased, to open the payload at position \(envelope.position): the key store is missing or damaged")
         }
@@ -117,9 +145,21 @@ package final class PayloadKeys: Sendable {
     /// format seals nothing new: an event with a subject is refused (``firstFormatSealsNothing()``).
     package func seal(_ request: inout AppendRequest, tombstones: Set<UUID> = []) throws(LogbookError) {
         guard encrypts else { return }
+        guard let sealing else {
+            if request.events.contains(where: { $0.subject != nil && !tombstones.contains($0.eventId) }) { throw Self.firstFormatSealsNothing() }
+            return
+        }
+        // One block of nonces for the whole request (one lock), used only as far as events are sealed.
+        var nonces: AESGCMPayloadCipher.Block?
+        if case .aesGCM(let sequence) = sealing {
+            do {
+                nonces = try sequence.reserve(request.events.count)
+            } catch {
+                throw .storage("drawing a new nonce salt: \(error)")
+            }
+        }
         for index in request.events.indices {
             guard let user = request.events[index].subject, !tombstones.contains(request.events[index].eventId) else { continue }
-            guard let salt else { throw Self.firstFormatSealsNothing() }
             // The cache answers once a user has a key; a new user's key is made (durably) first
             // (for a shared log, by ``prepare(_:creating:)``).
             let entry: UserKeyStore.Entry?
@@ -140,8 +180,16 @@ package final class PayloadKeys: Sendable {
             }
             let event = request.events[index]
             do {
-                request.events[index].payload = try PayloadCipher.seal(
-                    event.payload.span, key: key, salt: salt, eventId: event.eventId, type: event.type, schemaVersion: event.schemaVersion)
+                switch sealing {
+                case .aesGCM:
+                    // Reserved above for exactly this request's events: never nil, never out of range.
+                    let nonce = nonces!.nonce(index)
+                    request.events[index].payload = try AESGCMPayloadCipher.seal(
+                        event.payload.span, key: key, nonce: nonce, eventId: event.eventId, type: event.type, schemaVersion: event.schemaVersion)
+                case .xchacha(let salt):
+                    request.events[index].payload = try PayloadCipher.seal(
+                        event.payload.span, key: key, salt: salt, eventId: event.eventId, type: event.type, schemaVersion: event.schemaVersion)
+                }
             } catch {
                 throw .storage("sealing the payload of event \(event.eventId.uuidString.lowercased()) (\(event.type) of \(user)): \(error)")
             }

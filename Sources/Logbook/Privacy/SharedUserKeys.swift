@@ -31,7 +31,7 @@ final class SharedUserKeys: Sendable {
     init(format: PayloadFormat, fixed rows: [UserKeyRow]) throws {
         log = nil
         self.format = format
-        let entries = try Self.entries(rows.map { ($0.user, $0.key) })
+        let entries = try Self.entries(rows.map { ($0.user, $0.key) }, format: format)
         cache.withLock { $0 = entries }
     }
 
@@ -52,14 +52,14 @@ final class SharedUserKeys: Sendable {
             for user in missing where found[user] == nil { proposed[user] = try SymmetricKey.random().copiedBytes() }
             if !proposed.isEmpty { found.merge(try await log.makeUserKeys(proposed)) { $1 } }
         }
-        let entries = try Self.entries(found.map { ($0.key, $0.value) })
+        let entries = try Self.entries(found.map { ($0.key, $0.value) }, format: format)
         // An erasure heard meanwhile stands: a tombstone is never replaced by a key.
         cache.withLock { cache in
             for (user, entry) in entries where cache[user]?.isErased != true { cache[user] = entry }
         }
     }
 
-    private static func entries(_ stored: [(String, StoredUserKey)]) throws -> [BytewiseString: UserKeyStore.Entry] {
+    private static func entries(_ stored: [(String, StoredUserKey)], format: PayloadFormat) throws -> [BytewiseString: UserKeyStore.Entry] {
         var entries: [BytewiseString: UserKeyStore.Entry] = [:]
         for (user, stored) in stored {
             switch stored {
@@ -67,7 +67,7 @@ final class SharedUserKeys: Sendable {
                 entries[BytewiseString(user)] = .erased
             case .key(let bytes):
                 do {
-                    entries[BytewiseString(user)] = .key(try SymmetricKey(bytes: bytes))
+                    entries[BytewiseString(user)] = .key(try format.userKey(bytes.span))
                 } catch {
                     throw LogbookError.storage("the key of user \"\(user)\" in the shared log is not usable (\(error)): logbook.user_keys is damaged")
                 }

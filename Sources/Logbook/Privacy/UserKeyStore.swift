@@ -91,20 +91,20 @@ final class UserKeyStore: @unchecked Sendable {
             try environment.read { txn in try txn.get(keys, key: Array(user.utf8).span) { $0.copiedBytes() } }
         }
         guard let found else { return nil }
-        let entry = try Self.entry(stored: found, user: user, directory: directory)
+        let entry = try Self.entry(stored: found, user: user, directory: directory, format: format)
         cache.withLock { $0[BytewiseString(user)] = entry }
         return entry
     }
 
     /// The entry a stored value means: empty, a tombstone; 32 bytes, a key; anything else, a
     /// damaged store (refused before a key is made of it).
-    private static func entry(stored: [UInt8], user: String, directory: String) throws -> Entry {
+    private static func entry(stored: [UInt8], user: String, directory: String, format: PayloadFormat) throws -> Entry {
         if stored.isEmpty { return .erased }
         guard stored.count == keyBytes else {
             throw LogbookError.storage("the key of user \"\(user)\" in \(directory) is \(stored.count) bytes, not \(keyBytes): the key store is damaged")
         }
         do {
-            return .key(try SymmetricKey(bytes: stored.span))
+            return .key(try format.userKey(stored.span))
         } catch {
             throw LogbookError.storage("the key of user \"\(user)\" in \(directory) is not usable (\(error)): the key store is damaged")
         }
@@ -130,10 +130,10 @@ final class UserKeyStore: @unchecked Sendable {
                 for user in missing {
                     // Another writer may have made it meanwhile: keep theirs.
                     if let existing = try txn.get(keys, key: Array(user.utf8).span, { $0.copiedBytes() }) {
-                        created[user] = try Self.entry(stored: existing, user: user, directory: directory)
+                        created[user] = try Self.entry(stored: existing, user: user, directory: directory, format: format)
                         continue
                     }
-                    let key = try SymmetricKey.random()
+                    let key = try format.newUserKey()
                     try txn.put(keys, key: Array(user.utf8).span, value: key.copiedBytes().span)
                     created[user] = .key(key)
                 }
@@ -208,7 +208,7 @@ final class UserKeyStore: @unchecked Sendable {
                         let (user, stored) = try cursor.withCurrent { key, value in
                             (String(decoding: key.copiedBytes(), as: UTF8.self), value.copiedBytes())
                         }
-                        entries.append((user, try Self.entry(stored: stored, user: user, directory: directory)))
+                        entries.append((user, try Self.entry(stored: stored, user: user, directory: directory, format: format)))
                         more = try cursor.next()
                     }
                 }
