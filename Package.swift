@@ -226,7 +226,7 @@ let package = Package(
         .executableTarget(
             name: "LogbookBench",
             dependencies: [
-                "LogBenchmarks", "WorkoutImport",
+                "LogBenchmarks", "Logbook", "WorkoutImport",
                 // Built with `logbook-bench` (not linked): `logbook-bench log` runs the C baseline
                 // beside itself, and `logbook-bench wire` runs `logbook import`.
                 "LogbookCBaseline", "LogbookCLI",

@@ -3,7 +3,7 @@ import DemoData
 import EventLog
 public import Foundation
 import Crypto
-import Logbook
+public import Logbook
 import Sodium
 
 /// `logbook-bench log`: the event log's append, read and scan rates next to raw LMDB's, measured
@@ -25,6 +25,8 @@ public struct LogBenchmark: Sendable {
     public var backupMegabytes = 1_024
     /// Where the C baseline (`logbook-c-baseline`) is looked for: beside this executable.
     public var cBaselineBeside: URL? = Bundle.main.executableURL
+    /// The payload format the encryption phase seals with (default: a new store's).
+    public var payloadFormat: PayloadFormat = .current
     /// Run only the batched append of the event log (for profiling).
     public var appendOnly = false
     /// Run only the durable append phases, on an empty log (for profiling).
@@ -205,7 +207,8 @@ public struct LogBenchmark: Sendable {
         memory: inout AnonymousMemoryPeak
     ) async throws {
         progress("appending \(events) events with encrypted payloads, and to raw LMDB, batch by batch in turn")
-        let keys = try PayloadKeys(encryptingWithKeysIn: root + "/encrypted-keys")
+        let keys = try PayloadKeys(encryptingWithKeysIn: root + "/encrypted-keys", format: payloadFormat)
+        report.set("payloads", payloadFormat.rawValue)
         defer { keys.close() }
         let raw = try RawLogBaseline(workload: workload, path: root + "/raw-encrypted")
         defer { raw.close() }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LogBenchmarks
+import Logbook
 
 /// `logbook-bench log`: the event log against raw LMDB.
 struct LogBenchCommand: AsyncParsableCommand {
@@ -35,6 +36,9 @@ struct LogBenchCommand: AsyncParsableCommand {
     @Option(help: "With --backend postgres: a server (URL of a database the role can connect to); the benchmark makes a database of its own there and drops it after. Never defaults to $LOGBOOK_POSTGRES_URL (default: $LOGBOOK_BENCH_POSTGRES_URL).")
     var postgres: String?
 
+    @Option(help: "The payload format the encryption phase seals with (xchacha20-poly1305/v2 or aes256-gcm/v3; default: a new store's).")
+    var payloadFormat: String?
+
     @Flag(help: .hidden)
     var appendOnly = false
 
@@ -44,6 +48,11 @@ struct LogBenchCommand: AsyncParsableCommand {
     func validate() throws {
         guard backend == "lmdb" || backend == "postgres" else { throw ValidationError("--backend must be lmdb or postgres.") }
         guard events >= 10_000 else { throw ValidationError("--events must be at least 10000 (one batch).") }
+        if let payloadFormat {
+            guard let format = PayloadFormat(rawValue: payloadFormat), format.isEncrypted, format.seals else {
+                throw ValidationError("--payload-format must be xchacha20-poly1305/v2 or aes256-gcm/v3.")
+            }
+        }
         guard backupMegabytes >= 0 else { throw ValidationError("--backup-mb must not be negative.") }
         guard pipelineDepth >= 1 else { throw ValidationError("--pipeline-depth must be at least 1.") }
         guard durableSingle > 0, durableConcurrent >= 64 else {
@@ -78,6 +87,7 @@ struct LogBenchCommand: AsyncParsableCommand {
         benchmark.directory = directory
         benchmark.backupMegabytes = backupMegabytes
         benchmark.pipelineDepth = pipelineDepth
+        benchmark.payloadFormat = payloadFormat.flatMap(PayloadFormat.init(rawValue:)) ?? .current
         benchmark.appendOnly = appendOnly
         benchmark.durableOnly = durableOnly
         benchmark.progress = { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LogBenchmarks
+import Logbook
 
 /// `logbook-bench projections`: rebuild, inline appends and queries over the generated data set.
 struct ReadModelsBenchCommand: AsyncParsableCommand {
@@ -32,6 +33,9 @@ struct ReadModelsBenchCommand: AsyncParsableCommand {
     @Flag(name: .customLong("plaintext-payloads"), help: "Generate a store that keeps payloads in plaintext (default: encrypted per user, as a new store does).")
     var plaintextPayloads = false
 
+    @Option(help: "The payload format of a generated store (plaintext, xchacha20-poly1305/v2, aes256-gcm/v3; default: a new store's). A kept data set keeps the format it was made in.")
+    var payloadFormat: String?
+
     @Flag(help: .hidden)
     var rebuildOnly = false
 
@@ -40,6 +44,12 @@ struct ReadModelsBenchCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard users > 0, weeks > 0 else { throw ValidationError("--users and --weeks must be positive.") }
+        if let payloadFormat {
+            guard let format = PayloadFormat(rawValue: payloadFormat), format.seals else {
+                throw ValidationError("--payload-format must be plaintext, xchacha20-poly1305/v2 or aes256-gcm/v3.")
+            }
+            guard !plaintextPayloads || format == .plaintext else { throw ValidationError("--plaintext-payloads and --payload-format disagree.") }
+        }
         guard queryIterations > 0, appendEvents >= 1000 else {
             throw ValidationError("--query-iterations must be positive and --append-events at least 1000.")
         }
@@ -56,7 +66,7 @@ struct ReadModelsBenchCommand: AsyncParsableCommand {
         benchmark.appendEvents = appendEvents
         benchmark.directory = directory
         benchmark.keep = keep
-        benchmark.payloadEncryption = plaintextPayloads ? .plaintext : .current
+        benchmark.payloadEncryption = plaintextPayloads ? .plaintext : payloadFormat.flatMap(PayloadFormat.init(rawValue:)) ?? .current
         benchmark.rebuildOnly = rebuildOnly
         benchmark.appendOnly = appendOnly
         benchmark.progress = { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) }

@@ -85,14 +85,16 @@ struct AEADCall {
     /// Calls `body` with the plaintext of `sealed`, decrypted into memory of this call's own (the
     /// stack when it is small): nothing is allocated for the plaintext, which is wiped before this
     /// returns. Throws a ``SodiumError`` if it does not open, or what `body` throws.
-    func withOpened<R>(
-        _ sealed: Span<UInt8>, key: SymmetricKey, nonce: Span<UInt8>, aad: Span<UInt8>, _ body: (Span<UInt8>) throws -> R
-    ) throws -> R {
+    /// Not generic, so a caller in another module pays for no generic metadata on each call: what
+    /// `body` makes, it keeps in a variable of its own.
+    func withOpened(
+        _ sealed: Span<UInt8>, key: SymmetricKey, nonce: Span<UInt8>, aad: Span<UInt8>, _ body: (Span<UInt8>) throws -> Void
+    ) throws {
         let plaintextCount = try checkOpen(sealed, nonce)
-        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(plaintextCount, 1)) { output in
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(plaintextCount, 1)) { (output) throws -> Void in
             defer { sodium_memzero(output.baseAddress!, output.count) }
             guard decrypt(sealed, key: key, nonce: nonce, aad: aad, into: output) == 0 else { throw openFailed(sealed) }
-            return try body(UnsafeBufferPointer(rebasing: output[..<plaintextCount]).span)
+            try body(UnsafeBufferPointer(rebasing: output[..<plaintextCount]).span)
         }
     }
 

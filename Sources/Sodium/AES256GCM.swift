@@ -49,9 +49,10 @@ public enum AES256GCM {
 
     /// Calls `body` with the plaintext of `sealed`, held only for the call (no allocation of its
     /// own, wiped afterwards); throws a ``SodiumError`` if it does not open, or what `body` throws.
-    public static func withOpened<R>(
-        _ sealed: Span<UInt8>, key: SymmetricKey, nonce: Span<UInt8>, authenticating aad: Span<UInt8>, _ body: (Span<UInt8>) throws -> R
-    ) throws -> R {
+    /// Not generic (no generic metadata per call across modules): `body` keeps what it makes.
+    public static func withOpened(
+        _ sealed: Span<UInt8>, key: SymmetricKey, nonce: Span<UInt8>, authenticating aad: Span<UInt8>, _ body: (Span<UInt8>) throws -> Void
+    ) throws {
         try call.withOpened(sealed, key: key, nonce: nonce, aad: aad, body)
     }
 }

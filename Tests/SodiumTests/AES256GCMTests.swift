@@ -48,8 +48,9 @@ struct AES256GCMTests {
             let box = try AES.GCM.seal(message, using: Crypto.SymmetricKey(data: keyBytes), nonce: try AES.GCM.Nonce(data: nonce), authenticating: aad)
             #expect(sealed == Array(box.ciphertext) + Array(box.tag), "round \(round)")
             #expect(try AES256GCM.open(sealed.span, key: key, nonce: nonce.span, authenticating: aad.span) == message)
-            let opened = try AES256GCM.withOpened(sealed.span, key: key, nonce: nonce.span, authenticating: aad.span) { plaintext in
-                plaintext.indices.map { plaintext[$0] }
+            var opened: [UInt8]?
+            try AES256GCM.withOpened(sealed.span, key: key, nonce: nonce.span, authenticating: aad.span) { plaintext in
+                opened = plaintext.indices.map { plaintext[$0] }
             }
             #expect(opened == message)
             let theirs = try AES.GCM.open(try AES.GCM.SealedBox(combined: nonce + sealed), using: Crypto.SymmetricKey(data: keyBytes), authenticating: aad)
@@ -76,7 +77,7 @@ struct AES256GCMTests {
             var flipped = sealed
             flipped[index] ^= 0x80
             #expect(code { try AES256GCM.open(flipped.span, key: key, nonce: nonce.span, authenticating: none.span) } == .authenticationFailed)
-            #expect(code { try AES256GCM.withOpened(flipped.span, key: key, nonce: nonce.span, authenticating: none.span) { _ in [UInt8]() } } == .authenticationFailed)
+            #expect(code { try AES256GCM.withOpened(flipped.span, key: key, nonce: nonce.span, authenticating: none.span) { _ in }; return [] } == .authenticationFailed)
         }
         #expect(code { try AES256GCM.open(Array(sealed.prefix(15)).span, key: key, nonce: nonce.span, authenticating: none.span) } == .authenticationFailed)
         #expect(code { try AES256GCM.open(sealed.span, key: key, nonce: nonce.span, authenticating: [UInt8(1)].span) } == .authenticationFailed)
@@ -84,6 +85,8 @@ struct AES256GCMTests {
         let empty = try AES256GCM.seal(none.span, key: key, nonce: nonce.span, authenticating: none.span, prefixedBy: none.span)
         #expect(empty.count == 16)
         #expect(try AES256GCM.open(empty.span, key: key, nonce: nonce.span, authenticating: none.span) == [])
-        #expect(try AES256GCM.withOpened(empty.span, key: key, nonce: nonce.span, authenticating: none.span) { $0.count } == 0)
+        var emptyCount = -1
+        try AES256GCM.withOpened(empty.span, key: key, nonce: nonce.span, authenticating: none.span) { emptyCount = $0.count }
+        #expect(emptyCount == 0)
     }
 }

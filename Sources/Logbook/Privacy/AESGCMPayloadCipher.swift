@@ -75,8 +75,11 @@ enum AESGCMPayloadCipher {
         func nonce(_ index: Int) -> [UInt8] {
             precondition(index >= 0 && index < count, "nonce \(index) of a block of \(count)")
             let counter = first + UInt32(index)
-            return (0..<8).map { UInt8(truncatingIfNeeded: salt >> UInt64(56 - 8 * $0)) }
-                + (0..<4).map { UInt8(truncatingIfNeeded: counter >> UInt32(24 - 8 * $0)) }
+            return [UInt8](unsafeUninitializedCapacity: 12) { bytes, initialized in
+                for byte in 0..<8 { bytes[byte] = UInt8(truncatingIfNeeded: salt >> UInt64(56 - 8 * byte)) }
+                for byte in 0..<4 { bytes[8 + byte] = UInt8(truncatingIfNeeded: counter >> UInt32(24 - 8 * byte)) }
+                initialized = 12
+            }
         }
     }
 
@@ -84,22 +87,24 @@ enum AESGCMPayloadCipher {
     /// with the 12-byte `nonce`: nonce, ciphertext, tag.
     static func seal(
         _ plaintext: Span<UInt8>, key: SymmetricKey, nonce: [UInt8], eventId: UUID, type: String, schemaVersion: UInt32
-    ) throws(SodiumError) -> [UInt8] {
-        try withAdditionalData(eventId, type, schemaVersion) { (aad) throws(SodiumError) in
-            try AES256GCM.seal(plaintext, key: key, nonce: nonce.span, authenticating: aad, prefixedBy: nonce.span)
+    ) throws -> [UInt8] {
+        var sealed: [UInt8] = []
+        try withAdditionalData(eventId, type, schemaVersion) { aad in
+            sealed = try AES256GCM.seal(plaintext, key: key, nonce: nonce.span, authenticating: aad, prefixedBy: nonce.span)
         }
+        return sealed
     }
 
     /// Calls `body` with the plaintext of a payload sealed by ``seal(_:key:nonce:eventId:type:schemaVersion:)``
     /// (held only for the call); throws a ``SodiumError`` if the key, id, type, schema version or
-    /// any byte differs, or what `body` throws.
-    static func withOpened<R>(
-        _ stored: Span<UInt8>, key: SymmetricKey, eventId: UUID, type: String, schemaVersion: UInt32, _ body: (Span<UInt8>) throws -> R
-    ) throws -> R {
+    /// any byte differs, or what `body` throws. Not generic, as it runs for every payload opened.
+    static func withOpened(
+        _ stored: Span<UInt8>, key: SymmetricKey, eventId: UUID, type: String, schemaVersion: UInt32, _ body: (Span<UInt8>) throws -> Void
+    ) throws {
         guard stored.count >= overhead else {
             throw SodiumError(.authenticationFailed, "\(stored.count) bytes are shorter than a sealed payload (\(overhead) bytes at least)")
         }
-        return try withAdditionalData(eventId, type, schemaVersion) { aad in
+        try withAdditionalData(eventId, type, schemaVersion) { aad in
             try AES256GCM.withOpened(
                 stored.extracting(nonceBytes...), key: key, nonce: stored.extracting(0..<nonceBytes), authenticating: aad, body)
         }
@@ -107,31 +112,26 @@ enum AESGCMPayloadCipher {
 
     /// The plaintext of a sealed payload, in an array of its own (tests, and readers that keep it).
     static func open(_ stored: Span<UInt8>, key: SymmetricKey, eventId: UUID, type: String, schemaVersion: UInt32) throws -> [UInt8] {
+        var opened: [UInt8] = []
         try withOpened(stored, key: key, eventId: eventId, type: type, schemaVersion: schemaVersion) { plaintext in
-            plaintext.indices.map { plaintext[$0] }
+            opened = plaintext.indices.map { plaintext[$0] }
         }
+        return opened
     }
 
     /// Calls `body` with the additional data (id, schema version, type), written in place in
     /// memory of the call's own (this runs for every payload sealed or opened).
-    static func withAdditionalData<R, E: Error>(
-        _ eventId: UUID, _ type: String, _ schemaVersion: UInt32, _ body: (Span<UInt8>) throws(E) -> R
-    ) throws(E) -> R {
+    static func withAdditionalData(_ eventId: UUID, _ type: String, _ schemaVersion: UInt32, _ body: (Span<UInt8>) throws -> Void) throws {
         var type = type
-        let result: Result<R, E> = type.withUTF8 { typeBytes in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20 + typeBytes.count) { buffer in
+        try type.withUTF8 { typeBytes in
+            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20 + typeBytes.count) { (buffer) throws -> Void in
                 withUnsafeBytes(of: eventId.uuid) { id in
                     for index in 0..<16 { buffer[index] = id[index] }
                 }
                 for index in 0..<4 { buffer[16 + index] = UInt8(truncatingIfNeeded: schemaVersion >> UInt32(24 - 8 * index)) }
-                for (offset, byte) in typeBytes.enumerated() { buffer[20 + offset] = byte }
-                do throws(E) {
-                    return .success(try body(UnsafeBufferPointer(buffer).span))
-                } catch {
-                    return .failure(error)
-                }
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[20...]).initialize(fromContentsOf: typeBytes)
+                try body(UnsafeBufferPointer(buffer).span)
             }
         }
-        return try result.get()
     }
 }

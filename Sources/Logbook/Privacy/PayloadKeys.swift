@@ -64,10 +64,10 @@ package final class PayloadKeys: Sendable {
     /// Payloads kept in plaintext (a shared log written before it kept keys).
     static let plaintext = PayloadKeys()
 
-    /// Keys in a key store of their own in `directory` (created, encrypting, flushed lazily): the
-    /// log benchmark's, to seal and open payloads exactly as a Logbook does.
-    package convenience init(encryptingWithKeysIn directory: String) throws {
-        try self.init(store: try UserKeyStore(directory: directory, creatingWith: .current, readOnly: false, durability: .noSync))
+    /// Keys in a key store of their own in `directory` (created in `format` unless it exists,
+    /// flushed lazily): the benchmarks', to seal and open payloads exactly as a Logbook does.
+    package convenience init(encryptingWithKeysIn directory: String, format: PayloadFormat = .current) throws {
+        try self.init(store: try UserKeyStore(directory: directory, creatingWith: format, readOnly: false, durability: .noSync))
     }
 
     package func close() { store?.close() }
@@ -121,9 +121,12 @@ package final class PayloadKeys: Sendable {
             do {
                 if format == .perUserAESGCM {
                     // Opened into memory of the call's own; the body's own errors pass through untouched.
-                    return try AESGCMPayloadCipher.withOpened(
+                    var result: R?
+                    try AESGCMPayloadCipher.withOpened(
                         payload, key: key, eventId: envelope.eventId, type: envelope.type, schemaVersion: envelope.schemaVersion
-                    ) { plaintext in try body(plaintext) }
+                    ) { plaintext in result = try body(plaintext) }
+                    // withOpened returns only after calling the body, which set it.
+                    return result!
                 }
                 let plaintext = format == .perUserChaChaPoly
                     ? try LegacyPayloadCipher.open(payload, key: key, eventId: envelope.eventId, type: envelope.type)
@@ -159,7 +162,7 @@ package final class PayloadKeys: Sendable {
             }
         }
         for index in request.events.indices {
-            guard let user = request.events[index].subject, !tombstones.contains(request.events[index].eventId) else { continue }
+            guard let user = request.events[index].subject, tombstones.isEmpty || !tombstones.contains(request.events[index].eventId) else { continue }
             // The cache answers once a user has a key; a new user's key is made (durably) first
             // (for a shared log, by ``prepare(_:creating:)``).
             let entry: UserKeyStore.Entry?
@@ -178,20 +181,22 @@ package final class PayloadKeys: Sendable {
             guard case .key(let key) = entry else {
                 throw .ruleViolation(rule: .userErased, message: "user \"\(user)\" was erased: nothing more is recorded for them")
             }
-            let event = request.events[index]
+            // The fields sealing reads, not the whole event: copying a ProposedEvent retains each of its fields.
+            let (eventId, type, schemaVersion) = (request.events[index].eventId, request.events[index].type, request.events[index].schemaVersion)
+            let plaintext = request.events[index].payload
             do {
                 switch sealing {
                 case .aesGCM:
                     // Reserved above for exactly this request's events: never nil, never out of range.
                     let nonce = nonces!.nonce(index)
                     request.events[index].payload = try AESGCMPayloadCipher.seal(
-                        event.payload.span, key: key, nonce: nonce, eventId: event.eventId, type: event.type, schemaVersion: event.schemaVersion)
+                        plaintext.span, key: key, nonce: nonce, eventId: eventId, type: type, schemaVersion: schemaVersion)
                 case .xchacha(let salt):
                     request.events[index].payload = try PayloadCipher.seal(
-                        event.payload.span, key: key, salt: salt, eventId: event.eventId, type: event.type, schemaVersion: event.schemaVersion)
+                        plaintext.span, key: key, salt: salt, eventId: eventId, type: type, schemaVersion: schemaVersion)
                 }
             } catch {
-                throw .storage("sealing the payload of event \(event.eventId.uuidString.lowercased()) (\(event.type) of \(user)): \(error)")
+                throw .storage("sealing the payload of event \(eventId.uuidString.lowercased()) (\(type) of \(user)): \(error)")
             }
         }
     }
