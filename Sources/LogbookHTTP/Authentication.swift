@@ -84,10 +84,11 @@ struct AuthenticationMiddleware<Context: LogbookRouteContext>: RouterMiddleware 
             return try await next(request, context)
         }
         guard let header = request.headers[.authorization] else { throw Problem.unauthorized("a bearer token is required") }
-        guard header.lowercased().hasPrefix("bearer "), header.count > 7 else {
+        guard HTTPWhitespace.hasPrefix(header, caseInsensitive: "bearer "), header.utf8.count > 7 else {
             throw Problem.unauthorized("the Authorization header must be \"Bearer <token>\"")
         }
-        let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        // The first seven bytes are ASCII (checked above): the token starts right after them.
+        let token = String(HTTPWhitespace.trimmed(header[header.utf8.index(header.startIndex, offsetBy: 7)...]))
         if let identity = verified.identity(for: token, now: Date()) {
             context.identity = identity
             return try await next(request, context)

@@ -73,7 +73,7 @@ enum MediaType {
     static func essence(_ contentType: String?) -> String? {
         guard let contentType else { return nil }
         let essence = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        let trimmed = essence.trimmingCharacters(in: .whitespaces).lowercased()
+        let trimmed = HTTPWhitespace.trimmed(essence).lowercased()
         return trimmed.isEmpty ? nil : trimmed
     }
 

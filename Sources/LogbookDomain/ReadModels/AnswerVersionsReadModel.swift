@@ -21,7 +21,9 @@ struct AnswerVersionsReadModel: ReadModel {
     init(_ tables: ReadModelTables) { users = tables.table("users") }
 
     mutating func note(_ fold: FoldEvent, _ txn: (any TableReader)?) throws {
-        try users.modify(UserKey(fold.user), txn, initial: { TypePositions() }) { $0.set(fold.event.type, fold.position) }
+        // The two fields the change needs, not the event: a closure holding the event copies it.
+        let (type, position) = (fold.event.type, fold.position)
+        try users.modify(UserKey(fold.user), txn, initial: { TypePositions() }) { $0.set(type, position) }
     }
 
     mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {

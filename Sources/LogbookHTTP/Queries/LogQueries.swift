@@ -45,7 +45,7 @@ struct StreamPageQuery: RouteQuery {
 struct WholeLogQuery: RouteQuery {
     static let prefix = QueryParameter<String>("prefix", .string("A stream id prefix"), "Only streams whose id starts with this",
                                                expected: "a stream id prefix", read: { $0 })
-    static var parameters: [DocumentedQueryParameter] { LogPageQuery.parameters + [QueryParameter<Set<EventType>>.eventTypes.documented, prefix.documented] }
+    static var parameters: [DocumentedQueryParameter] { LogPageQuery.parameters + [SharedQueryParameters.eventTypes.documented, prefix.documented] }
     let page: LogPageQuery
     let filter: EventFilter
     init(_ request: Request) throws {
@@ -56,7 +56,7 @@ struct WholeLogQuery: RouteQuery {
     /// Event types and stream prefix.
     static func filter(_ request: Request) throws -> EventFilter {
         var filter = EventFilter()
-        filter.eventTypes = try QueryParameter<Set<EventType>>.eventTypes.value(in: request).map { Set($0.map(\.rawValue)) }
+        filter.eventTypes = try SharedQueryParameters.eventTypes.value(in: request).map { Set($0.map(\.rawValue)) }
         filter.streamPrefix = try prefix.value(in: request)
         return filter
     }
@@ -71,7 +71,7 @@ struct SubscriptionQuery: RouteQuery {
         expected: "a positive number of events", read: { QueryValues.decimalPosition($0).flatMap { $0 > 0 ? $0 : nil } })
     /// The whole log's subscription (administrators) also filters by stream prefix.
     static var parameters: [DocumentedQueryParameter] {
-        [after.documented, QueryParameter<Set<EventType>>.eventTypes.documented, WholeLogQuery.prefix.documented, limit.documented]
+        [after.documented, SharedQueryParameters.eventTypes.documented, WholeLogQuery.prefix.documented, limit.documented]
     }
     let after: UInt64
     let filter: EventFilter
@@ -93,7 +93,7 @@ struct SubscriptionQuery: RouteQuery {
 /// A user's own subscription: as ``SubscriptionQuery``, without a stream prefix.
 struct UserSubscriptionQuery: RouteQuery {
     static var parameters: [DocumentedQueryParameter] {
-        [SubscriptionQuery.after.documented, QueryParameter<Set<EventType>>.eventTypes.documented, SubscriptionQuery.limit.documented]
+        [SubscriptionQuery.after.documented, SharedQueryParameters.eventTypes.documented, SubscriptionQuery.limit.documented]
     }
     let subscription: SubscriptionQuery
     init(_ request: Request) throws { subscription = try SubscriptionQuery(request) }

@@ -109,11 +109,14 @@ extension QueryParameter {
         return QueryParameter<Choice>(name, required: required, .enumeration(schemaDescription, names), description, expected: expected,
                                       read: { Choice(rawValue: $0) })
     }
+}
 
-    /// `types`: comma-separated event types, each one the domain knows.
-    static var eventTypes: QueryParameter<Set<EventType>> {
-        QueryParameter<Set<EventType>>("types", .commaSeparated("Comma-separated event types", of: EventType.allCases.map(\.rawValue)),
-                                       "Only events of these types", expected: "comma-separated event types",
-                                       read: { try QueryValues.eventTypes($0) })
-    }
+/// Query parameters several routes take, made once (not per request: building their schemas costs
+/// more than reading them).
+enum SharedQueryParameters {
+    /// `types`: comma-separated event types, each one the domain knows. Its schema's pattern is
+    /// built from every type's name.
+    static let eventTypes = QueryParameter<Set<EventType>>(
+        "types", .commaSeparated("Comma-separated event types", of: EventType.allCases.map(\.rawValue)),
+        "Only events of these types", expected: "comma-separated event types", read: { try QueryValues.eventTypes($0) })
 }

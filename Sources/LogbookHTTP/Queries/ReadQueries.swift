@@ -238,7 +238,7 @@ struct TimelineQuery: RouteQuery {
     static let order = QueryParameter<TimelineOrder>.choice("order", TimelineOrder.self, "Order", "Order (default newest first)")
     static let limit = QueryParameter<Int>.limit(maximum: 500)
     static var parameters: [DocumentedQueryParameter] {
-        [QueryParameter<Set<EventType>>.eventTypes.documented, from.documented, to.documented, order.documented, limit.documented,
+        [SharedQueryParameters.eventTypes.documented, from.documented, to.documented, order.documented, limit.documented,
          ActivitiesQuery.cursor.documented]
     }
     let filter: TimelineFilter
@@ -246,7 +246,7 @@ struct TimelineQuery: RouteQuery {
     let cursor: String?
     init(_ request: Request) throws {
         var filter = TimelineFilter()
-        filter.types = try QueryParameter<Set<EventType>>.eventTypes.value(in: request)
+        filter.types = try SharedQueryParameters.eventTypes.value(in: request)
         filter.from = try Self.from.value(in: request)
         filter.to = try Self.to.value(in: request)
         if let order = try Self.order.value(in: request) { filter.newestFirst = order == .newest }
