@@ -103,6 +103,8 @@ struct AESGCMPayloadCipherTests {
         #expect(almostAll.salt == 1 && almostAll.first == 0)
         let last = try running.reserve(2)
         #expect(last.salt == 1 && last.first == UInt32.max - 1)
+        // Every counter of the first salt is taken: an empty block names none and takes nothing.
+        #expect(try running.reserve(0).count == 0)
         let crossing = try running.reserve(3)
         #expect(crossing.salt == 2 && crossing.first == 0)
         #expect(Set([last.nonce(0), last.nonce(1), crossing.nonce(0), crossing.nonce(1), crossing.nonce(2)]).count == 5)

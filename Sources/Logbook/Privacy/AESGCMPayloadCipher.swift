@@ -55,6 +55,8 @@ enum AESGCMPayloadCipher {
             let wanted = UInt64(count)
             // A new salt is drawn under the lock: once per 2³² sealings.
             return try state.withLock { (state) throws(SodiumError) -> Block in
+                // An empty block takes no counter (and, with every counter taken, names none).
+                if wanted == 0 { return Block(salt: state.salt, first: 0, count: 0) }
                 if state.next + wanted > Self.countersPerSalt {
                     state = State(salt: try drawSalt(), next: 0)
                 }
