@@ -59,27 +59,56 @@ extension ReadModelSet {
         }
     }
 
-    /// The first and last local days on which the user has workouts or steps.
-    mutating func dataRange(user: String, _ txn: (any TableReader)?) throws -> ClosedRange<CivilDate>? {
+    /// The local days on which the user has workouts or steps, as maximal runs of consecutive
+    /// days, in order. A day outside every run has neither, so it meets no goal (a goal is at
+    /// least one step): goals and streaks are folded run by run, and their work follows the days
+    /// the user has data on, not the span between the earliest and latest date their samples
+    /// carry (which a caller chooses, from the year 1 to 9999).
+    mutating func dataRuns(user: String, _ txn: (any TableReader)?) throws -> [ClosedRange<CivilDate>] {
         let prefix = keyPrefix { $0.keyString(user) }
         let activityDays = try stats.days.records(withPrefix: prefix, txn).map(\.0.day)
         let stepDays = try stats.steps.records(withPrefix: prefix, txn).map(\.0.day)
-        guard let first = (activityDays + stepDays).min(), let last = (activityDays + stepDays).max() else { return nil }
-        return CivilDate(daysSinceEpoch: Int(first))...CivilDate(daysSinceEpoch: Int(last))
+        var runs: [ClosedRange<CivilDate>] = []
+        var current: (first: Int32, last: Int32)?
+        for day in Set(activityDays + stepDays).sorted() {
+            if let run = current, run.last &+ 1 == day {
+                current = (run.first, day)
+                continue
+            }
+            if let run = current { runs.append(CivilDate(daysSinceEpoch: Int(run.first))...CivilDate(daysSinceEpoch: Int(run.last))) }
+            current = (day, day)
+        }
+        if let run = current { runs.append(CivilDate(daysSinceEpoch: Int(run.first))...CivilDate(daysSinceEpoch: Int(run.last))) }
+        return runs
+    }
+
+    /// The first and last local days on which the user has workouts or steps.
+    mutating func dataRange(user: String, _ txn: (any TableReader)?) throws -> ClosedRange<CivilDate>? {
+        let runs = try dataRuns(user: user, txn)
+        guard let first = runs.first, let last = runs.last else { return nil }
+        return first.lowerBound...last.upperBound
     }
 
     /// Streaks of met days as of `day` (default: the last day with data).
     mutating func streaks(user: String, profile: Profile, asOf day: CivilDate?, _ txn: (any TableReader)?) throws -> Streaks {
-        guard let range = try dataRange(user: user, txn) else { return Streaks(asOf: day, current: 0, longest: 0) }
-        let end = day ?? range.upperBound
-        guard end >= range.lowerBound else { return Streaks(asOf: end, current: 0, longest: 0) }
-        let days = try goalDays(user: user, profile: profile, from: range.lowerBound, to: end, txn)
+        let runs = try dataRuns(user: user, txn)
+        guard let first = runs.first, let last = runs.last else { return Streaks(asOf: day, current: 0, longest: 0) }
+        let end = day ?? last.upperBound
+        guard end >= first.lowerBound else { return Streaks(asOf: end, current: 0, longest: 0) }
         var current = 0
         var longest = 0
-        for day in days {
-            current = day.met ? current + 1 : 0
-            longest = max(longest, current)
+        var folded = first.lowerBound
+        for run in runs where run.lowerBound <= end {
+            // The day before a run has no data, so no streak reaches across it.
+            current = 0
+            folded = min(run.upperBound, end)
+            for day in try goalDays(user: user, profile: profile, from: run.lowerBound, to: folded, txn) {
+                current = day.met ? current + 1 : 0
+                longest = max(longest, current)
+            }
         }
+        // Days after the last one folded, up to `end`, have no data: no streak runs through them.
+        if folded < end { current = 0 }
         return Streaks(asOf: end, current: current, longest: longest)
     }
 
@@ -115,23 +144,30 @@ extension ReadModelSet {
     /// with the goal met from the days.
     private mutating func milestones(user: String, profile: Profile, _ txn: (any TableReader)?) throws -> (earned: [Collectible], measures: [String: Int]) {
         var (earned, measures) = try collectibles.workoutMilestones(user: user, txn)
-        if let range = try dataRange(user: user, txn) {
-            let days = try goalDays(user: user, profile: profile, from: range.lowerBound, to: range.upperBound, txn)
-            let rows = try stats.period(user: user, from: range.lowerBound, to: range.upperBound, preferredSource: profile.preferredStepSource, txn).days
-            measures[Milestone.steps10kDay.id] = rows.map(\.steps).max() ?? 0
-            if let index = rows.firstIndex(where: { $0.steps >= Milestone.steps10kDay.target }) {
-                earned.append(Collectible(.steps10kDay, position: rows[index].lastPosition, date: rows[index].date))
-            }
-            var run = 0
+        let runs = try dataRuns(user: user, txn)
+        if !runs.isEmpty {
+            var bestDay = 0
             var longest = 0
-            for (index, day) in days.enumerated() {
-                run = day.met ? run + 1 : 0
-                longest = max(longest, run)
-                if run == Milestone.goalStreak7.target, !earned.contains(where: { $0.id == Milestone.goalStreak7.id }) {
-                    let position = rows[(index - run + 1)...index].map(\.lastPosition).max() ?? 0
-                    earned.append(Collectible(.goalStreak7, position: position, date: day.date))
+            for range in runs {
+                let days = try goalDays(user: user, profile: profile, from: range.lowerBound, to: range.upperBound, txn)
+                let rows = try stats.period(user: user, from: range.lowerBound, to: range.upperBound, preferredSource: profile.preferredStepSource, txn).days
+                bestDay = max(bestDay, rows.map(\.steps).max() ?? 0)
+                if !earned.contains(where: { $0.id == Milestone.steps10kDay.id }),
+                   let index = rows.firstIndex(where: { $0.steps >= Milestone.steps10kDay.target }) {
+                    earned.append(Collectible(.steps10kDay, position: rows[index].lastPosition, date: rows[index].date))
+                }
+                // The day before a run has no data, so no streak reaches across it.
+                var run = 0
+                for (index, day) in days.enumerated() {
+                    run = day.met ? run + 1 : 0
+                    longest = max(longest, run)
+                    if run == Milestone.goalStreak7.target, !earned.contains(where: { $0.id == Milestone.goalStreak7.id }) {
+                        let position = rows[(index - run + 1)...index].map(\.lastPosition).max() ?? 0
+                        earned.append(Collectible(.goalStreak7, position: position, date: day.date))
+                    }
                 }
             }
+            measures[Milestone.steps10kDay.id] = bestDay
             measures[Milestone.goalStreak7.id] = longest
         }
         return (earned.sorted { ($0.position, $0.id) < ($1.position, $1.id) }, measures)
