@@ -11,16 +11,11 @@ enum HTTPWhitespace {
         return text[start...end]
     }
 
-    /// True if `text` starts with `prefix`, ASCII letters compared without case (`prefix` is ASCII).
-    static func hasPrefix(_ text: some StringProtocol, caseInsensitive prefix: StaticString) -> Bool {
-        let wanted = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
-        var bytes = text.utf8.makeIterator()
-        for expected in wanted {
-            guard let byte = bytes.next() else { return false }
-            let lower = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
-            let expectedLower = (0x41...0x5A).contains(expected) ? expected | 0x20 : expected
-            guard lower == expectedLower else { return false }
-        }
-        return true
+    /// True if `text` starts with `prefix`, ASCII letters compared without case.
+    static func hasPrefix(_ text: String, caseInsensitive prefix: String) -> Bool {
+        let head = text.utf8.prefix(prefix.utf8.count)
+        return head.count == prefix.utf8.count && zip(head, prefix.utf8).allSatisfy { asciiLowercased($0) == asciiLowercased($1) }
     }
+
+    private static func asciiLowercased(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
 }

@@ -41,15 +41,9 @@ struct SodiumVectorTests {
 
     @Test("2,000 seeded random keys, nonces, additional data and messages (0–700 bytes): libsodium's IETF ChaCha20-Poly1305 makes swift-crypto's ChaChaPoly bytes, each opens the other's")
     func agreesWithSwiftCrypto() throws {
-        var state: UInt64 = 8439
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) } }
+        var random = SeededBytes(seed: 8439)
+        func next() -> UInt64 { random.next() }
+        func bytes(_ count: Int) -> [UInt8] { random.bytes(count) }
         for round in 0..<2_000 {
             let keyBytes = bytes(32)
             let nonce = bytes(12)

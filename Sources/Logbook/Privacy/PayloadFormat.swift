@@ -34,13 +34,15 @@ public enum PayloadFormat: String, Sendable, Hashable, Codable {
     /// A user's key of this format from its 32 stored bytes: for ``perUserAESGCM``, carrying its
     /// expanded AES state, so that no payload expands it again.
     func userKey(_ bytes: Span<UInt8>) throws(SodiumError) -> SymmetricKey {
-        let key = try SymmetricKey(bytes: bytes)
-        return self == .perUserAESGCM ? try key.preparedForAES256GCM() : key
+        try prepared(SymmetricKey(bytes: bytes))
     }
 
     /// A new random user's key of this format (prepared as ``userKey(_:)`` prepares one).
     func newUserKey() throws(SodiumError) -> SymmetricKey {
-        let key = try SymmetricKey.random()
-        return self == .perUserAESGCM ? try key.preparedForAES256GCM() : key
+        try prepared(SymmetricKey.random())
+    }
+
+    private func prepared(_ key: SymmetricKey) throws(SodiumError) -> SymmetricKey {
+        self == .perUserAESGCM ? try key.preparedForAES256GCM() : key
     }
 }

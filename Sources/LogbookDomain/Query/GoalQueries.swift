@@ -48,9 +48,15 @@ public struct GoalWeek: Sendable, Hashable, Codable {
 extension ReadModelSet {
     /// Goal progress of every day from `from` to `to`.
     mutating func goalDays(user: String, profile: Profile, from: CivilDate, to: CivilDate, _ txn: (any TableReader)?) throws -> [GoalDay] {
-        let stats = try stats.period(user: user, from: from, to: to, preferredSource: profile.preferredStepSource, txn)
+        let rows = try stats.period(user: user, from: from, to: to, preferredSource: profile.preferredStepSource, txn).days
+        return try goalDays(user: user, rows: rows, from: from, to: to, txn)
+    }
+
+    /// Goal progress of the days of `rows`, the user's stats of every day from `from` to `to`
+    /// (for a caller that reads those rows for more than the goals).
+    private mutating func goalDays(user: String, rows: [DayStats], from: CivilDate, to: CivilDate, _ txn: (any TableReader)?) throws -> [GoalDay] {
         let goals = try goals.goals(user: user, from: from, to: to, txn)
-        return zip(stats.days, goals).map { day, goal in
+        return zip(rows, goals).map { day, goal in
             let minutes = day.movingSeconds / 60
             let met = day.steps >= goal.0.steps && (goal.0.activeMinutes.map { minutes >= $0 } ?? true)
             return GoalDay(
@@ -91,7 +97,13 @@ extension ReadModelSet {
 
     /// Streaks of met days as of `day` (default: the last day with data).
     mutating func streaks(user: String, profile: Profile, asOf day: CivilDate?, _ txn: (any TableReader)?) throws -> Streaks {
-        let runs = try dataRuns(user: user, txn)
+        try streaks(user: user, profile: profile, runs: try dataRuns(user: user, txn), asOf: day, txn)
+    }
+
+    /// Streaks of met days as of `day` over `runs`, the user's ``dataRuns(user:_:)``.
+    private mutating func streaks(
+        user: String, profile: Profile, runs: [ClosedRange<CivilDate>], asOf day: CivilDate?, _ txn: (any TableReader)?
+    ) throws -> Streaks {
         guard let first = runs.first, let last = runs.last else { return Streaks(asOf: day, current: 0, longest: 0) }
         let end = day ?? last.upperBound
         guard end >= first.lowerBound else { return Streaks(asOf: end, current: 0, longest: 0) }
@@ -117,12 +129,12 @@ extension ReadModelSet {
         let start = StatsReadModel.weekStart(containing: date, weekStart: profile.weekStart)
         let end = start.adding(days: 6)
         let days = try goalDays(user: user, profile: profile, from: start, to: end, txn)
-        let lastData = try dataRange(user: user, txn)?.upperBound
-        let streakDay = lastData.map { min($0, end) } ?? end
+        let runs = try dataRuns(user: user, txn)
+        let streakDay = runs.last.map { min($0.upperBound, end) } ?? end
         return GoalWeek(
             user: user, weekStart: start, days: days, daysMet: days.filter(\.met).count,
             steps: days.reduce(0) { $0 + $1.steps }, activeMinutes: days.reduce(0) { $0 + $1.activeMinutes },
-            movingSeconds: days.reduce(0) { $0 + $1.movingSeconds }, streaks: try streaks(user: user, profile: profile, asOf: streakDay, txn))
+            movingSeconds: days.reduce(0) { $0 + $1.movingSeconds }, streaks: try streaks(user: user, profile: profile, runs: runs, asOf: streakDay, txn))
     }
 
     /// Every milestone the user has earned: workout ones from the ledger, step and goal ones
@@ -149,8 +161,8 @@ extension ReadModelSet {
             var bestDay = 0
             var longest = 0
             for range in runs {
-                let days = try goalDays(user: user, profile: profile, from: range.lowerBound, to: range.upperBound, txn)
                 let rows = try stats.period(user: user, from: range.lowerBound, to: range.upperBound, preferredSource: profile.preferredStepSource, txn).days
+                let days = try goalDays(user: user, rows: rows, from: range.lowerBound, to: range.upperBound, txn)
                 bestDay = max(bestDay, rows.map(\.steps).max() ?? 0)
                 if !earned.contains(where: { $0.id == Milestone.steps10kDay.id }),
                    let index = rows.firstIndex(where: { $0.steps >= Milestone.steps10kDay.target }) {
