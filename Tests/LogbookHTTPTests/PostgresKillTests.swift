@@ -128,9 +128,11 @@ struct PostgresKillTests {
             let event = try await store.event(at: Position(answer.firstPosition))
             #expect(event?.eventId == eventId && event?.stream == answer.stream,
                     "\(request.key) was answered \(told.status ?? 0) at position \(answer.firstPosition), which holds \(event.map { "\($0.eventId) in \($0.stream)" } ?? "nothing")")
-            // A committed write is never answered 5xx: a 5xx that said the read models were behind
-            // came after a commit; and a request first answered with the original answer of an
-            // earlier try, all of whose earlier tries were answered 5xx, was committed by one of them.
+            // A committed write is never answered 5xx: a request first answered with the original
+            // answer of an earlier try, all of whose earlier tries were answered 5xx, was committed by
+            // one of them. (A try answered "read models behind" before deciding wrote nothing: after
+            // a database crash the follower may take longer than the wait to read again. Those are
+            // counted, not refused.)
             notCaughtUp += request.attempts.filter { $0.problemType == "/problems/not-caught-up" }.count
             let earlier = request.attempts.prefix { !$0.succeeded }
             if told.replayed || answer.alreadyApplied, !earlier.isEmpty, earlier.allSatisfy(\.serverError) {
@@ -138,7 +140,6 @@ struct PostgresKillTests {
                 Issue.record("\(request.key): committed, yet answered \(earlier.map { "\($0.status ?? 0) \($0.problemType ?? "")" })")
             }
         }
-        #expect(notCaughtUp == 0, "\(notCaughtUp) committed writes were answered 503 not-caught-up")
 
         // Every kept answer is what its client was first told: a retry now answers those bytes.
         let kept = try await TestPostgres.psql(url, "SELECT count(*) FROM logbook.request_keys").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -159,7 +160,7 @@ struct PostgresKillTests {
             (\(attempts.filter { $0.succeeded && $0.replayed }.count) replays), \(attempts.filter(\.serverError).count) answered 5xx \
             (\(Dictionary(grouping: attempts.filter(\.serverError), by: { $0.problemType ?? "?" }).mapValues(\.count))), \
             \(attempts.filter { $0.status == nil }.count) unanswered; committed but answered 5xx: \(committedAnswered5xx); \
-            kept answers differing: \(differing); never answered: \(unanswered)
+            kept answers differing: \(differing); never answered: \(unanswered); tries refused before deciding as read models behind: \(notCaughtUp)
             """)
     }
 }
