@@ -19,8 +19,10 @@ public final class Cursor {
         set { slots[0] = newValue }
     }
     private var value: MDB_val { slots[1] }
-    fileprivate var positioned = false
-    fileprivate var isFinished = false
+    /// Unchecked for exclusivity, like the transaction's flag: a cursor belongs to one thread,
+    /// and no access to these overlaps another.
+    @exclusivity(unchecked) fileprivate var positioned = false
+    @exclusivity(unchecked) fileprivate var isFinished = false
 
     init(handle: OpaquePointer, database: Database, transaction: ReadTransaction) {
         self.handle = handle

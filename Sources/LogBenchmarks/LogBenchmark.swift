@@ -31,6 +31,8 @@ public struct LogBenchmark: Sendable {
     public var appendOnly = false
     /// Run only the durable append phases, on an empty log (for profiling).
     public var durableOnly = false
+    /// Append the log alone, then scan it this many times (for profiling the scan).
+    public var scanOnly: Int?
     public var progress: @Sendable (String) -> Void = { _ in }
 
     public init() {}
@@ -57,6 +59,25 @@ public struct LogBenchmark: Sendable {
             report.set("durable_1_writer_eps", Double(durableSingleAppends) / single)
             report.set("durable_64_writers_eps", Double(durableConcurrentAppends) / concurrent)
             report.set("durable_64_vs_1_ratio", Double(durableConcurrentAppends) / concurrent / (Double(durableSingleAppends) / single))
+            return report
+        }
+        if let scans = scanOnly {
+            var configuration = LogConfiguration()
+            configuration.initialMapSize = 1 << 30
+            configuration.maxEventsPerTransaction = batchSize
+            let store = try LMDBEventStore(path: root + "/log", configuration: configuration)
+            let batches = (workload.events + batchSize - 1) / batchSize
+            let batchSize = self.batchSize
+            try await BenchmarkDrivers.appendPipelined(store, batches: 0..<batches, depth: pipelineDepth) { batch in
+                var random = SplitMix64(seed: UInt64(batch + 1))
+                return ((batch * batchSize + 1)...min((batch + 1) * batchSize, workload.events)).map { n in
+                    AppendRequest(stream: workload.stream(n), events: [workload.event(n, random: &random)])
+                }
+            }
+            var seconds = 0.0
+            for _ in 0..<max(scans, 1) { seconds += try scanAll(store).0 }
+            await store.close()
+            report.set("scan_eps", Double(events * max(scans, 1)) / seconds)
             return report
         }
         progress("appending \(events) events to the log and to raw LMDB, batch by batch in turn")

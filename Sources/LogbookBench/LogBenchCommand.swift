@@ -45,6 +45,9 @@ struct LogBenchCommand: AsyncParsableCommand {
     @Flag(help: .hidden)
     var durableOnly = false
 
+    @Option(help: .hidden)
+    var scanOnly: Int?
+
     func validate() throws {
         guard backend == "lmdb" || backend == "postgres" else { throw ValidationError("--backend must be lmdb or postgres.") }
         guard events >= 10_000 else { throw ValidationError("--events must be at least 10000 (one batch).") }
@@ -89,6 +92,7 @@ struct LogBenchCommand: AsyncParsableCommand {
         benchmark.pipelineDepth = pipelineDepth
         benchmark.payloadFormat = payloadFormat.flatMap(PayloadFormat.init(rawValue:)) ?? .current
         benchmark.appendOnly = appendOnly
+        benchmark.scanOnly = scanOnly
         benchmark.durableOnly = durableOnly
         benchmark.progress = { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) }
         let report = try await benchmark.run()

@@ -102,6 +102,10 @@ struct EncodingTests {
         #expect(hash(data) == 0xA61F_8D4C_170F_E531)
         #expect(hash(data, seed: 42) == 0x7DD0_0BE8_513C_25A2)
         #expect(hash(Array(data[..<37]), seed: 0x9E37_79B9_7F4A_7C15) == 0x75D0_895F_8692_539F)
+        // A hash from an offset is the hash of the bytes from there.
+        for start in 0...data.count {
+            #expect(XXHash64.hash(data.span, from: start, seed: 7) == hash(Array(data[start...]), seed: 7), "from \(start)")
+        }
     }
 
     @Test("expected versions parse their wire forms and refuse anything else")
