@@ -62,17 +62,11 @@ public struct LogBenchmark: Sendable {
             return report
         }
         if let scans = scanOnly {
-            var configuration = LogConfiguration()
-            configuration.initialMapSize = 1 << 30
-            configuration.maxEventsPerTransaction = batchSize
-            let store = try LMDBEventStore(path: root + "/log", configuration: configuration)
+            let store = try LMDBEventStore(path: root + "/log", configuration: batchedConfiguration)
             let batches = (workload.events + batchSize - 1) / batchSize
-            let batchSize = self.batchSize
+            let benchmark = self
             try await BenchmarkDrivers.appendPipelined(store, batches: 0..<batches, depth: pipelineDepth) { batch in
-                var random = SplitMix64(seed: UInt64(batch + 1))
-                return ((batch * batchSize + 1)...min((batch + 1) * batchSize, workload.events)).map { n in
-                    AppendRequest(stream: workload.stream(n), events: [workload.event(n, random: &random)])
-                }
+                try benchmark.requests(batch, workload, payloads: nil)
             }
             var seconds = 0.0
             for _ in 0..<max(scans, 1) { seconds += try scanAll(store).0 }
@@ -82,9 +76,7 @@ public struct LogBenchmark: Sendable {
         }
         progress("appending \(events) events to the log and to raw LMDB, batch by batch in turn")
         let raw = try RawLogBaseline(workload: workload, path: root + "/raw")
-        var configuration = LogConfiguration()
-        configuration.initialMapSize = 1 << 30
-        configuration.maxEventsPerTransaction = batchSize
+        let configuration = batchedConfiguration
         let store = try LMDBEventStore(path: root + "/log", configuration: configuration)
         let appending = try await appendBatched(store, raw, workload, &memory)
         let (appendSeconds, rawAppendSeconds) = (appending.log.seconds, appending.raw.seconds)
@@ -185,8 +177,7 @@ public struct LogBenchmark: Sendable {
         var log = PhaseCost()
         var rawCost = PhaseCost()
         let batches = (workload.events + batchSize - 1) / batchSize
-        let batchSize = self.batchSize
-        @Sendable func range(_ batch: Int) -> ClosedRange<Int> { (batch * batchSize + 1)...min((batch + 1) * batchSize, workload.events) }
+        let benchmark = self
         var block = 0
         while block < batches {
             let blockBatches = block..<min(block + batchesPerBlock, batches)
@@ -194,7 +185,7 @@ public struct LogBenchmark: Sendable {
             var clock = Stopwatch()
             for batch in blockBatches {
                 var random = SplitMix64(seed: UInt64(batch + 1))
-                try raw.append(range(batch), random: &random)
+                try raw.append(range(batch, workload), random: &random)
             }
             rawCost.seconds += clock.seconds
             rawCost.writeBytes += ProcessStats.storageWriteBytes - writes
@@ -202,13 +193,7 @@ public struct LogBenchmark: Sendable {
             writes = ProcessStats.storageWriteBytes
             clock = Stopwatch()
             try await BenchmarkDrivers.appendPipelined(store, batches: blockBatches, depth: pipelineDepth) { batch in
-                var random = SplitMix64(seed: UInt64(batch + 1))
-                return try range(batch).map { n in
-                    var request = AppendRequest(stream: workload.stream(n), events: [workload.event(n, random: &random)])
-                    // With payload encryption: each event sealed with its subject's key, as Logbook seals it.
-                    try payloads?.seal(&request)
-                    return request
-                }
+                try benchmark.requests(batch, workload, payloads: payloads)
             }
             log.seconds += clock.seconds
             log.writeBytes += ProcessStats.storageWriteBytes - writes
@@ -216,6 +201,31 @@ public struct LogBenchmark: Sendable {
             block = blockBatches.upperBound
         }
         return (log, rawCost)
+    }
+
+    /// The log's configuration for batched appends: one transaction per batch at most.
+    private var batchedConfiguration: LogConfiguration {
+        var configuration = LogConfiguration()
+        configuration.initialMapSize = 1 << 30
+        configuration.maxEventsPerTransaction = batchSize
+        return configuration
+    }
+
+    /// The workload's event numbers in batch `batch`.
+    private func range(_ batch: Int, _ workload: LogWorkload) -> ClosedRange<Int> {
+        (batch * batchSize + 1)...min((batch + 1) * batchSize, workload.events)
+    }
+
+    /// Batch `batch` of the workload as single-event appends, the same events in every run (each
+    /// batch seeds its own generator); with `payloads`, each sealed with its subject's key, as
+    /// Logbook seals it.
+    private func requests(_ batch: Int, _ workload: LogWorkload, payloads: PayloadKeys?) throws -> [AppendRequest] {
+        var random = SplitMix64(seed: UInt64(batch + 1))
+        return try range(batch, workload).map { n in
+            var request = AppendRequest(stream: workload.stream(n), events: [workload.event(n, random: &random)])
+            try payloads?.seal(&request)
+            return request
+        }
     }
 
     /// The batched appends and the whole-log scan again with payload encryption on (the Privacy

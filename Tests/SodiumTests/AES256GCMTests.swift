@@ -26,14 +26,9 @@ struct AES256GCMTests {
     @Test("2,000 seeded random keys, nonces, additional data and messages (0–700 bytes): libsodium makes swift-crypto's AES.GCM bytes, each opens the other's, prepared key or not")
     func agreesWithSwiftCrypto() throws {
         var random = SeededBytes(seed: 38_000)
-        func next() -> UInt64 { random.next() }
-        func bytes(_ count: Int) -> [UInt8] { random.bytes(count) }
         for round in 0..<2_000 {
-            let keyBytes = bytes(32)
-            let nonce = bytes(12)
-            let aad = bytes(Int(next() % 41))
-            let prefix = bytes(Int(next() % 13))
-            let message = bytes(round < 300 ? round : Int(next() % 701))
+            let (keyBytes, nonce, aad, message) = random.aeadInputs(round: round)
+            let prefix = random.bytes(Int(random.next() % 13))
             let raw = try Sodium.SymmetricKey(bytes: keyBytes)
             let key = round.isMultiple(of: 2) ? raw : try raw.preparedForAES256GCM()
             let ours = try AES256GCM.seal(message.span, key: key, nonce: nonce.span, authenticating: aad.span, prefixedBy: prefix.span)

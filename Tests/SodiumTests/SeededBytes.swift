@@ -14,4 +14,13 @@ struct SeededBytes {
     }
 
     mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) } }
+
+    /// One round of an AEAD agreement test: a 32-byte key, a 12-byte nonce, 0–40 bytes of
+    /// additional data, and a message of `round` bytes in the first 300 rounds, then of 0–700.
+    mutating func aeadInputs(round: Int) -> (key: [UInt8], nonce: [UInt8], aad: [UInt8], message: [UInt8]) {
+        let key = bytes(32)
+        let nonce = bytes(12)
+        let aad = bytes(Int(next() % 41))
+        return (key, nonce, aad, bytes(round < 300 ? round : Int(next() % 701)))
+    }
 }

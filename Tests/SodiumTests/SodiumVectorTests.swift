@@ -42,13 +42,8 @@ struct SodiumVectorTests {
     @Test("2,000 seeded random keys, nonces, additional data and messages (0–700 bytes): libsodium's IETF ChaCha20-Poly1305 makes swift-crypto's ChaChaPoly bytes, each opens the other's")
     func agreesWithSwiftCrypto() throws {
         var random = SeededBytes(seed: 8439)
-        func next() -> UInt64 { random.next() }
-        func bytes(_ count: Int) -> [UInt8] { random.bytes(count) }
         for round in 0..<2_000 {
-            let keyBytes = bytes(32)
-            let nonce = bytes(12)
-            let aad = bytes(Int(next() % 41))
-            let message = bytes(round < 300 ? round : Int(next() % 701))
+            let (keyBytes, nonce, aad, message) = random.aeadInputs(round: round)
             let key = try Sodium.SymmetricKey(bytes: keyBytes)
             let ours = try ChaCha20Poly1305.seal(message.span, key: key, nonce: nonce.span, authenticating: aad.span)
             let box = try ChaChaPoly.seal(message, using: Crypto.SymmetricKey(data: keyBytes), nonce: try ChaChaPoly.Nonce(data: nonce), authenticating: aad)

@@ -27,7 +27,7 @@ package enum XXHash64 {
         // Loads through the buffer's base address: each one's bounds follow from the loop
         // conditions, and a checked load per 8 bytes was most of the cost on short records.
         return span.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return finish(seed &+ p5, length: 0) }
+            guard let base = buffer.baseAddress else { return avalanche(seed &+ p5) }  // no bytes
             return hash(UnsafeRawPointer(base + start), count: buffer.count - start, seed: seed)
         }
     }
@@ -78,9 +78,6 @@ package enum XXHash64 {
         }
         return avalanche(h)
     }
-
-    @inline(__always)
-    private static func finish(_ h: UInt64, length: Int) -> UInt64 { avalanche(h &+ UInt64(length)) }
 
     @inline(__always)
     private static func avalanche(_ value: UInt64) -> UInt64 {
