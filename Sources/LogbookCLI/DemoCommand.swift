@@ -53,7 +53,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
         await logbook.close()
         var live = LogbookConfiguration()
-        live.log.durability = server.durability.value
+        server.configure(&live)
         logbook = try await Logbook.open(path: path, configuration: live)
         do {
             try await show(logbook)

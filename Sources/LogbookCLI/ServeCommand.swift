@@ -72,6 +72,9 @@ struct ServerOptions: ParsableArguments {
     @Option(name: .customLong("query-cpu-per-second"), help: "CPU seconds a user's query budget regains each second.")
     var queryRefillPerSecond = 0.5
 
+    @Option(name: .customLong("query-cache-entries"), help: "Answers each query's cache keeps (0: none, so every read is computed; for measuring uncached reads, or a server short of memory).")
+    var queryCacheEntries = LogbookConfiguration().cacheEntries
+
     @Option(name: .customLong("reads-per-caller"), help: "Reads one signed-in caller may have in progress at once, however many connections they use; the next 64 wait their turn, then 429.")
     var readsPerCaller = 2
 
@@ -93,6 +96,7 @@ struct ServerOptions: ParsableArguments {
         guard (1...3600).contains(webhookTimeoutSeconds) else { throw ValidationError("--webhook-timeout-seconds must be 1 to 3600.") }
         if let maxReadyLagSeconds, !(maxReadyLagSeconds > 0) { throw ValidationError("--max-ready-lag-seconds must be positive.") }
         if let problem = queryWork.problem { throw ValidationError("--query-threads, --query-cpu-burst-seconds, --query-cpu-per-second: \(problem).") }
+        guard (0...10_000_000).contains(queryCacheEntries) else { throw ValidationError("--query-cache-entries must be 0 to 10000000.") }
         guard (1...1_024).contains(readsPerCaller) else { throw ValidationError("--reads-per-caller must be 1 to 1024.") }
         guard maxImportBytes >= 1024 else { throw ValidationError("--max-import-bytes must be at least 1024.") }
         guard maxImports >= 1, maxImportsPerUser >= 1, importReadSeconds >= 1 else {
@@ -136,6 +140,14 @@ struct ServerOptions: ParsableArguments {
         configuration.fileImports.readTimeLimit = .seconds(importReadSeconds)
         configuration.maxReadsInFlightPerCaller = readsPerCaller
         return configuration
+    }
+
+    /// The store's settings these options name: durability, where uncached queries run and how
+    /// much each query's cache keeps.
+    func configure(_ configuration: inout LogbookConfiguration) {
+        configuration.log.durability = durability.value
+        configuration.queryWork = queryWork
+        configuration.cacheEntries = queryCacheEntries
     }
 
     /// Where uncached queries run and each user's share of them.
@@ -189,8 +201,7 @@ struct ServeCommand: AsyncParsableCommand {
         // Uploaded workout files are imported in this process: keep its memory as flat as import-file's.
         MemoryTuning.returnLargeBlocksToTheSystem()
         var configuration = LogbookConfiguration()
-        configuration.log.durability = server.durability.value
-        configuration.queryWork = server.queryWork
+        server.configure(&configuration)
         let bar = ProgressBar(enabled: true)
         let logbook = try await store.open(configuration, progress: bar)
         bar.finish()
