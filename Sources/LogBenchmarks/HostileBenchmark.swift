@@ -208,6 +208,18 @@ struct Caller: Sendable {
         return Int(response.status.code)
     }
 
+    /// POSTs `json` to `path`, reads the answer, returns the status.
+    func post(_ path: String, json: String) async throws -> Int {
+        var request = HTTPClientRequest(url: base + path)
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer " + token)
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(string: json))
+        let response = try await client.execute(request, timeout: .seconds(120))
+        for try await _ in response.body {}
+        return Int(response.status.code)
+    }
+
     /// The log's head position (`/ready`).
     func head() async throws -> UInt64 {
         let response = try await client.execute(HTTPClientRequest(url: base + "/ready"), timeout: .seconds(30))

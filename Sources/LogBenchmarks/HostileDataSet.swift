@@ -15,6 +15,12 @@ struct HostileDataSet {
                             "sa", "ko", "lu", "fe", "ri", "da", "mo", "ti", "be", "na", "jo", "ce"]
     static let firstDay = CivilDate(year: 2006, month: 1, day: 2)!
 
+    /// Events of the attacker's day: a goal, three imported workouts and 130 step samples.
+    static let eventsPerDay = 134
+
+    /// The days of history `attackerEvents` events make (the first is the user's registration).
+    static func days(holding attackerEvents: Int) -> Int { max(1, (attackerEvents - 1 + eventsPerDay - 1) / eventsPerDay) }
+
     var places: Int
     var attackerEvents: Int
     var progress: @Sendable (String) -> Void
