@@ -1,6 +1,7 @@
 public import EventLog
 import Foundation
 public import Logbook
+public import Logging
 public import ServiceLifecycle
 import Synchronization
 
@@ -37,7 +38,9 @@ public struct AdminJob: Sendable, Hashable, Codable {
     public internal(set) var verification: [VerificationResult]?
     /// A finished backup's directory and manifest.
     public internal(set) var backup: FinishedBackup?
-    /// Why the job failed.
+    /// Why the job failed: a mistake of the request or a conflict in its own words; a failure
+    /// inside the server only as such, with the id under which the server's log holds its cause
+    /// (its text can name files and libraries, which stay on the server).
     public internal(set) var error: String?
 
     /// True once the job has ended, one way or another.
@@ -60,15 +63,17 @@ public final class AdminJobs: Service, Sendable {
     }
 
     private let logbook: Logbook
+    private let logger: Logger
     private let entries = Mutex<[String: Entry]>([:])
     private let order = Mutex<[String]>([])
     /// How many finished jobs stay listed.
     public let retainedJobs: Int
 
-    /// Jobs of `logbook`.
-    public init(logbook: Logbook, retainedJobs: Int = 50) {
+    /// Jobs of `logbook`; a job's failure inside the server is logged to `logger`.
+    public init(logbook: Logbook, retainedJobs: Int = 50, logger: Logger = Logger(label: "logbook.jobs")) {
         self.logbook = logbook
         self.retainedJobs = retainedJobs
+        self.logger = logger
     }
 
     /// Waits for graceful shutdown, then cancels the running jobs and waits until they end.
@@ -171,13 +176,22 @@ public final class AdminJobs: Service, Sendable {
             } catch is CancellationError {
                 end(job.id, .cancelled) { _ in }
             } catch {
-                let text = "\(error)"
+                let text = describe(error, of: job)
                 end(job.id, .failed) { $0.error = text }
             }
         }
         entries.withLock { $0[job.id]?.task = task }
         forgetOldJobs()
         return job
+    }
+
+    /// What `job` says of `error`: a problem a client may see (a conflict, a bad argument) as
+    /// itself; anything else (storage, files, libraries) as a failure inside the server, logged
+    /// with its text under the job's id.
+    private func describe(_ error: any Error, of job: AdminJob) -> String {
+        if let problem = Problem.from(error), problem.status.code < 500 { return problem.detail }
+        logger.error("job failed", metadata: ["job": "\(job.id)", "kind": "\(job.kind.rawValue)", "cause": "\(error)"])
+        return "the \(job.kind.rawValue) failed inside the server; its log has the cause under job \(job.id)"
     }
 
     private func update(_ id: String, _ change: (inout AdminJob) -> Void) {

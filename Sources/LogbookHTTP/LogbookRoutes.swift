@@ -42,7 +42,7 @@ public struct LogbookRoutes<Context: LogbookRouteContext>: Sendable {
         self.logbook = logbook
         self.configuration = configuration
         self.metrics = metrics
-        self.jobs = AdminJobs(logbook: logbook)
+        self.jobs = AdminJobs(logbook: logbook, logger: logger)
         let server = configuration.server ?? .local(startedAt: logbook.configuration.clock.now().instant)
         self.server = server
         self.webhooks = WebhookDispatcher(logbook: logbook, policy: configuration.webhooks, server: server, logger: logger)

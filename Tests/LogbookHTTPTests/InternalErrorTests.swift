@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logbook
+import LogbookTestSupport
 @testable import LogbookHTTP
 import Logging
 import Synchronization
@@ -53,6 +54,25 @@ struct InternalErrorTests {
                 let logged = records.all.filter { $0.contains(id) }
                 #expect(logged.contains { line in Self.secrets.contains { line.contains($0) } }, "\(path): \(logged)")
             }
+        }
+    }
+
+    @Test("a job that fails inside the server (a backup into a path that is a file) says so with its id, and only the log has the cause")
+    func jobFailureStaysInside() async throws {
+        try await withLogbook { logbook, directory in
+            let records = LogLines()
+            let jobs = AdminJobs(logbook: logbook, logger: Logger(label: "test") { _ in CollectingLogHandler(lines: records) })
+            let blocker = (directory as NSString).appendingPathComponent("not-a-directory")
+            try Data("x".utf8).write(to: URL(fileURLWithPath: blocker))
+            let target = (blocker as NSString).appendingPathComponent("backup-1")
+            let started = jobs.backup(to: target)
+            let job = try #require(await jobs.result(of: started.id))
+            #expect(job.state == .failed)
+            let said = try #require(job.error)
+            #expect(said.contains("failed inside the server") && said.contains(job.id), "\(said)")
+            #expect(!said.contains(directory) && !said.contains("not-a-directory"), "the job showed a path: \(said)")
+            let logged = records.all.filter { $0.contains(job.id) }
+            #expect(logged.contains { $0.contains("not-a-directory") }, "the log lacks the cause: \(logged)")
         }
     }
 }
