@@ -4,11 +4,14 @@ import Hummingbird
 public import JWTKit
 import Logbook
 
-/// The claims of a Logbook bearer token: the user (`sub`), an expiry, an optional role, and the
-/// optional audience (`aud`) and issuer (`iss`) a server may be configured to require.
+/// The claims of a Logbook bearer token: the user (`sub`), an expiry, an optional start of
+/// validity (`nbf`), an optional role, and the optional audience (`aud`) and issuer (`iss`) a
+/// server may be configured to require.
 public struct TokenClaims: JWTPayload {
     public var sub: SubjectClaim
     public var exp: ExpirationClaim
+    /// Not valid before this time, if given.
+    public var nbf: NotBeforeClaim?
     public var role: String?
     public var aud: AudienceClaim?
     public var iss: IssuerClaim?
@@ -23,9 +26,10 @@ public struct TokenClaims: JWTPayload {
         iss = issuer.map { IssuerClaim(value: $0) }
     }
 
-    /// Refuses an expired token (the signature is checked by the key collection).
+    /// Refuses an expired token and one not valid yet (the signature is checked by the key collection).
     public func verify(using algorithm: some JWTAlgorithm) async throws {
         try exp.verifyNotExpired()
+        try nbf?.verifyNotBefore()
     }
 }
 

@@ -119,6 +119,15 @@ struct AuthTests {
             // The same token with the header the server writes is accepted: only the header differs below.
             #expect(try await status(#"{"alg":"HS256","typ":"JWT"}"#).0 == .ok)
             #expect(try await status(#"{"alg":"HS256"}"#).0 == .ok)
+            // A start of validity: passed is accepted, to come is refused (the header is right).
+            let now = Int(Date().timeIntervalSince1970)
+            for (nbf, accepted) in [(now - 60, true), (now + 3000, false)] {
+                var headers = HTTPFields()
+                let early = #"{"sub":"op","role":"admin","exp":\#(now + 3600),"nbf":\#(nbf)}"#
+                headers[.authorization] = "Bearer \(Self.handMade(header: #"{"alg":"HS256","typ":"JWT"}"#, claims: early))"
+                let response = server.checked(try await server.client.execute(uri: "/admin/projections", method: .get, headers: headers), .get, "/admin/projections")
+                #expect((response.status == .ok) == accepted, "nbf \(nbf - now) s from now: \(response.status)")
+            }
             for (header, words) in [
                 (#"{"alg":"HS512","typ":"JWT"}"#, "HS512"), (#"{"alg":"none","typ":"JWT"}"#, "none"), (#"{"typ":"JWT"}"#, "no algorithm"),
                 (#"{"alg":"HS256","typ":"JWT","kid":"elsewhere"}"#, "key id"), (#"{"alg":"HS256","kid":""}"#, "key id"),
