@@ -6,7 +6,7 @@ import LogbookWebhooks
 
 /// Operators' routes over webhooks (administrator role): make, list, read, pause, resume and
 /// delete them, replay or discard their dead letters, and rotate their secrets. URLs are answered
-/// with their path past the first segment and their query redacted, secrets never. The delivering itself is
+/// with their path and query redacted, secrets never. The delivering itself is
 /// ``WebhookDispatcher``'s. On a log several servers share, every server lists them; changes
 /// are made on the one delivering (elsewhere they answer 409, naming it).
 struct WebhookRoutes<Context: LogbookRouteContext> {

@@ -60,23 +60,20 @@ package struct OutboundURL: Sendable, Hashable {
         guard Self.isHostName(host) else { throw .host(host) }
     }
 
-    /// The URL as listings and logs show it: its scheme, host, port and first path segment, with
-    /// the rest of its path and its query (where receivers' tokens are passed:
-    /// `/services/T0/B0/XXXX`, `?token=…`) replaced by `[redacted]` (see ``redacting(_:)``).
+    /// The URL as listings and logs show it: its scheme, host and port, with its path and query
+    /// (where receivers' tokens are passed: `/services/T0/B0/XXXX`, `/T0secret`, `?token=…`)
+    /// replaced by `[redacted]` (see ``redacting(_:)``).
     package var redacted: String { Self.redacting(text) }
 
-    /// `text` as it is shown: up to the end of the first path segment after `scheme://host`
-    /// kept, then the character that ends it (`/`, `?` or `#`) and `[redacted]` in place of
-    /// whatever follows (nothing when nothing does). Any text: one that is not a URL is cut at
-    /// its first `?` the same way.
+    /// `text` as it is shown: `scheme://host:port` kept, then the character that ends it (`/`,
+    /// `?` or `#`) and `[redacted]` in place of whatever follows (nothing when nothing, or only
+    /// `/`, does). Any text: one that is not a URL is cut at its first `?` the same way.
     package static func redacting(_ text: String) -> String {
         let query = text.firstIndex(of: "?")
         if let scheme = text.range(of: "://"), query.map({ scheme.lowerBound < $0 }) ?? true {
-            // Past the authority, then past the first segment of the path.
-            var rest = text[scheme.upperBound...]
-            rest = rest[(rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex)...]
-            if rest.first == "/" { rest = rest.dropFirst() }
-            guard let cut = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) else { return text }
+            let rest = text[scheme.upperBound...]
+            guard let cut = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }),
+                  text.index(after: cut) < text.endIndex else { return text }
             return text[...cut] + "[redacted]"
         }
         guard let query else { return text }

@@ -8,7 +8,7 @@ import LogbookOutbound
 public struct Webhook: Sendable, Hashable, Codable {
     /// `wh-` and 16 hex digits, chosen at random when the webhook is made.
     public var id: String
-    /// Where batches are POSTed: an `http` or `https` URL (shown with its path past the first segment and its query redacted).
+    /// Where batches are POSTed: an `http` or `https` URL (shown with its path and query redacted).
     public var url: String
     /// Only these event types, sorted (nil: every type).
     public var eventTypes: [String]?

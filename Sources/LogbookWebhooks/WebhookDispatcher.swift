@@ -15,7 +15,7 @@ package import NIOSSL
 /// checkpoints and dead letters live in the log's checkpoint table (``WebhookTable``), so they
 /// survive restarts and come with the log's backups. Secrets are sealed there with a key of the
 /// store's own (`SecretSeal`, in the key store beside the payload keys), and listings show URLs
-/// with their path past the first segment and their query redacted.
+/// with their path and query redacted.
 ///
 /// Receivers are reached at public addresses only, unless ``WebhookPolicy/allowPrivateAddresses``:
 /// each attempt resolves the URL's host once, checks the address, and connects to that address

@@ -1,11 +1,11 @@
 import EventLog
 
 /// A webhook as the admin routes answer it: its definition without the secret (its URL's path
-/// past the first segment and its query redacted), how far it has delivered, how far behind the log it is, and what went wrong.
+/// and query redacted), how far it has delivered, how far behind the log it is, and what went wrong.
 public struct WebhookStatus: Sendable, Hashable, Encodable {
     public var id: String
-    /// The URL with whatever follows its first path segment (the rest of the path, the query:
-    /// where tokens are passed) replaced by `[redacted]`.
+    /// The URL with whatever follows its host and port (the path and the query: where tokens
+    /// are passed) replaced by `[redacted]`.
     public var url: String
     public var eventTypes: [String]?
     public var users: [String]?

@@ -169,7 +169,7 @@ struct WebhookReachTests {
             #expect(errors[0] == DeliveryFailure.noAnswer(within: .seconds(1)).description)
             #expect(errors[2] == "the receiver answered 4xx")
             for status in try await dispatcher.list() {
-                #expect(status.url.hasSuffix("/hook?[redacted]"), "\(status.url)")
+                #expect(status.url.hasSuffix("/[redacted]") && !status.url.contains("hook"), "\(status.url)")
             }
         }
         let logged = lines.all

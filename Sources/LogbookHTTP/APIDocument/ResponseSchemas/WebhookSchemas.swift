@@ -5,7 +5,7 @@ extension WebhookStatus: DocumentedSchema {
     package static var schema: JSONSchema {
         .object("A webhook (its secret never answered): where it stands against the log, and what went wrong", required: [
             "id": .string("The webhook's id: wh- and 16 hex digits", pattern: "^wh-[0-9a-f]{16}$"),
-            "url": .string("Where its batches are POSTed: scheme, host, port and the first path segment, whatever follows them (the rest of the path, the query) shown as [redacted]"),
+            "url": .string("Where its batches are POSTed: scheme, host and port, whatever follows them (the path, the query) shown as [redacted]"),
             "paused": .boolean("Paused: nothing is delivered, the checkpoint stays"),
             "createdAt": .dateTime("When it was made, by the Logbook's clock"),
             "deliveredThrough": .count("The last log position delivered (or passed over, wanting nothing there)"),
