@@ -34,6 +34,8 @@ public final class Logbook: Sendable {
     package let cache: QueryCache
     /// The catalog's search index, derived from the live places read model (see ``forgetAnswers()``).
     package let catalogIndex = CatalogIndex()
+    /// Goal days worked out from the live read models, kept between queries (see ``forgetAnswers()``).
+    package let goalDayBlocks = GoalDayBlocks()
     /// Where uncached query work runs, within each user's share (``LogbookConfiguration/queryWork``).
     let queryWork: QueryWorkPool
     /// The as-of folds running (each holds a user's read models in memory), one user's at a time.
@@ -253,8 +255,15 @@ public final class Logbook: Sendable {
 
     /// Runs `body` with the live read models in one read transaction.
     func read<R>(_ body: (inout ReadModelSet, any TableReader) throws -> R) throws -> R {
-        try readModels.environment.read { txn in
+        // Pinned before the transaction begins: blocks worked out from read models a rebuild
+        // replaces meanwhile are not kept.
+        let blocks = goalDayBlocks.pinned()
+        // Checked before the transaction too: live tables only ever switch to this code's.
+        let older = control.snapshot.liveCodeVersion
+        return try readModels.environment.read { txn in
             var projections = try readModels.projectionSet(txn)
+            projections.goalDayBlocks = blocks
+            projections.unstampedDays = older[.stats] != nil || older[.goals] != nil
             return try body(&projections, LMDBTableReader(txn))
         }
     }
@@ -265,6 +274,7 @@ public final class Logbook: Sendable {
     func forgetAnswers() {
         cache.clear()
         catalogIndex.reset()
+        goalDayBlocks.clear()
     }
 
     /// The clock's "now", or the caller's.

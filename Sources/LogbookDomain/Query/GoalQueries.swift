@@ -65,63 +65,98 @@ extension ReadModelSet {
         }
     }
 
-    /// The local days on which the user has workouts or steps, as maximal runs of consecutive
-    /// days, in order. A day outside every run has neither, so it meets no goal (a goal is at
-    /// least one step): goals and streaks are folded run by run, and their work follows the days
-    /// the user has data on, not the span between the earliest and latest date their samples
-    /// carry (which a caller chooses, from the year 1 to 9999).
-    mutating func dataRuns(user: String, _ txn: (any TableReader)?) throws -> [ClosedRange<CivilDate>] {
-        let prefix = keyPrefix { $0.keyString(user) }
-        let activityDays = try stats.days.records(withPrefix: prefix, txn).map(\.0.day)
-        let stepDays = try stats.steps.records(withPrefix: prefix, txn).map(\.0.day)
-        var runs: [ClosedRange<CivilDate>] = []
-        var current: (first: Int32, last: Int32)?
-        for day in Set(activityDays + stepDays).sorted() {
-            if let run = current, run.last &+ 1 == day {
-                current = (run.first, day)
+    /// The user's goal days, block by block (``DayBlock``) in order, through the block holding
+    /// `last` (nil: all): every block with stats records, each day with its steps, whether its goal
+    /// was met and the last position that changed it. A day outside these blocks, or with no
+    /// stats in one, has no data, so it meets no goal (a goal is at least one step): the work
+    /// follows the blocks the user has data in, not the span between the earliest and latest date
+    /// their samples carry (which a caller chooses, from the year 1 to 9999). Blocks kept in
+    /// ``goalDayBlocks`` under the same stamps are not worked out again.
+    mutating func goalBlocks(user: String, profile: Profile, through last: CivilDate? = nil, _ txn: (any TableReader)?) throws -> [(first: Int32, days: [GoalDayBlocks.Day])] {
+        let upper = UserDayKey(user, last.map { DayBlock.first(of: Int32($0.daysSinceEpoch)) } ?? Int32.max)
+        let statsStamps = unstampedDays ? try unstampedBlocks(user: user, through: upper.day, txn) : try stats.blocks.records(in: UserDayKey(user, Int32.min)...upper, txn)
+        guard !statsStamps.isEmpty else { return [] }
+        var goalStamps: [Int32: UInt64] = [:]
+        for (key, stamp) in try goals.blocks.records(in: UserDayKey(user, Int32.min)...upper, txn) { goalStamps[key.day] = stamp.position }
+        let defaults = try goals.defaultsChanged.get(UserKey(user), txn)?.position ?? 0
+        let kept = unstampedDays ? nil : goalDayBlocks
+        let name = BytewiseString(user)
+        var blocks: [(first: Int32, days: [GoalDayBlocks.Day])] = []
+        blocks.reserveCapacity(statsStamps.count)
+        for (key, stamp) in statsStamps {
+            let blockKey = GoalDayBlocks.Key(
+                user: name, first: key.day, stats: stamp.position, goals: goalStamps[key.day] ?? 0, defaults: defaults,
+                source: profile.preferredStepSource)
+            if let days = kept?.block(blockKey) {
+                blocks.append((key.day, days))
                 continue
             }
-            if let run = current { runs.append(CivilDate(daysSinceEpoch: Int(run.first))...CivilDate(daysSinceEpoch: Int(run.last))) }
-            current = (day, day)
+            let from = CivilDate(daysSinceEpoch: Int(key.day))
+            let to = from.adding(days: Int(DayBlock.length) - 1)
+            let rows = try stats.period(user: user, from: from, to: to, preferredSource: profile.preferredStepSource, txn).days
+            let days = zip(rows, try goalDays(user: user, rows: rows, from: from, to: to, txn)).map { row, day in
+                GoalDayBlocks.Day(steps: row.steps, lastPosition: row.lastPosition, met: day.met)
+            }
+            kept?.keep(days, under: blockKey)
+            blocks.append((key.day, days))
         }
-        if let run = current { runs.append(CivilDate(daysSinceEpoch: Int(run.first))...CivilDate(daysSinceEpoch: Int(run.last))) }
-        return runs
+        return blocks
     }
 
-    /// The first and last local days on which the user has workouts or steps.
-    mutating func dataRange(user: String, _ txn: (any TableReader)?) throws -> ClosedRange<CivilDate>? {
-        let runs = try dataRuns(user: user, txn)
-        guard let first = runs.first, let last = runs.last else { return nil }
-        return first.lowerBound...last.upperBound
+    /// The blocks holding the user's day and step records through the block starting `last`,
+    /// from the records themselves (tables an older code version built keep no stamps), each
+    /// with no stamp: none of them is kept.
+    private mutating func unstampedBlocks(user: String, through last: Int32, _ txn: (any TableReader)?) throws -> [(UserDayKey, BlockStamp)] {
+        let prefix = keyPrefix { $0.keyString(user) }
+        let days = try stats.days.records(withPrefix: prefix, txn).map(\.0.day) + stats.steps.records(withPrefix: prefix, txn).map(\.0.day)
+        return Set(days.map(DayBlock.first(of:))).filter { $0 <= last }.sorted().map { (UserDayKey(user, $0), BlockStamp(0)) }
+    }
+
+    /// The last day with data among `blocks` (``goalBlocks(user:profile:through:_:)``).
+    private func lastDataDay(_ blocks: [(first: Int32, days: [GoalDayBlocks.Day])]) -> Int32? {
+        for block in blocks.reversed() {
+            if let index = block.days.lastIndex(where: { $0.lastPosition > 0 }) { return block.first + Int32(index) }
+        }
+        return nil
+    }
+
+    /// The first day with data among `blocks`.
+    private func firstDataDay(_ blocks: [(first: Int32, days: [GoalDayBlocks.Day])]) -> Int32? {
+        for block in blocks {
+            if let index = block.days.firstIndex(where: { $0.lastPosition > 0 }) { return block.first + Int32(index) }
+        }
+        return nil
     }
 
     /// Streaks of met days as of `day` (default: the last day with data).
     mutating func streaks(user: String, profile: Profile, asOf day: CivilDate?, _ txn: (any TableReader)?) throws -> Streaks {
-        try streaks(user: user, profile: profile, runs: try dataRuns(user: user, txn), asOf: day, txn)
+        streaks(blocks: try goalBlocks(user: user, profile: profile, through: day, txn), asOf: day)
     }
 
-    /// Streaks of met days as of `day` over `runs`, the user's ``dataRuns(user:_:)``.
-    private mutating func streaks(
-        user: String, profile: Profile, runs: [ClosedRange<CivilDate>], asOf day: CivilDate?, _ txn: (any TableReader)?
-    ) throws -> Streaks {
-        guard let first = runs.first, let last = runs.last else { return Streaks(asOf: day, current: 0, longest: 0) }
-        let end = day ?? last.upperBound
-        guard end >= first.lowerBound else { return Streaks(asOf: end, current: 0, longest: 0) }
+    /// Streaks of met days as of `day` (default: the last day with data) over `blocks`, the
+    /// user's goal blocks through it: a day without data meets no goal, so no streak reaches across one.
+    private func streaks(blocks: [(first: Int32, days: [GoalDayBlocks.Day])], asOf day: CivilDate?) -> Streaks {
+        guard let first = firstDataDay(blocks), let lastWithData = lastDataDay(blocks) else { return Streaks(asOf: day, current: 0, longest: 0) }
+        let end = day.map { Int32($0.daysSinceEpoch) } ?? lastWithData
+        let endDate = CivilDate(daysSinceEpoch: Int(end))
+        guard end >= first else { return Streaks(asOf: endDate, current: 0, longest: 0) }
         var current = 0
         var longest = 0
-        var folded = first.lowerBound
-        for run in runs where run.lowerBound <= end {
-            // The day before a run has no data, so no streak reaches across it.
-            current = 0
-            folded = min(run.upperBound, end)
-            for day in try goalDays(user: user, profile: profile, from: run.lowerBound, to: folded, txn) {
-                current = day.met ? current + 1 : 0
+        var previous: Int32?
+        for block in blocks where block.first <= end {
+            for (offset, goalDay) in block.days.enumerated() {
+                let date = block.first + Int32(offset)
+                guard date <= end else { break }
+                // Days between two blocks have no data.
+                if let previous, previous &+ 1 != date { current = 0 }
+                current = goalDay.met ? current + 1 : 0
                 longest = max(longest, current)
+                previous = date
             }
         }
         // Days after the last one folded, up to `end`, have no data: no streak runs through them.
-        if folded < end { current = 0 }
-        return Streaks(asOf: end, current: current, longest: longest)
+        if let previous, previous < end { current = 0 }
+        return Streaks(asOf: endDate, current: current, longest: longest)
     }
 
     /// The goal week containing `date`, by the user's week start.
@@ -129,12 +164,13 @@ extension ReadModelSet {
         let start = StatsReadModel.weekStart(containing: date, weekStart: profile.weekStart)
         let end = start.adding(days: 6)
         let days = try goalDays(user: user, profile: profile, from: start, to: end, txn)
-        let runs = try dataRuns(user: user, txn)
-        let streakDay = runs.last.map { min($0.upperBound, end) } ?? end
+        // Streaks as of the week's last day, or of the user's last day with data if that is earlier.
+        let blocks = try goalBlocks(user: user, profile: profile, txn)
+        let streakDay = lastDataDay(blocks).map { min(CivilDate(daysSinceEpoch: Int($0)), end) } ?? end
         return GoalWeek(
             user: user, weekStart: start, days: days, daysMet: days.filter(\.met).count,
             steps: days.reduce(0) { $0 + $1.steps }, activeMinutes: days.reduce(0) { $0 + $1.activeMinutes },
-            movingSeconds: days.reduce(0) { $0 + $1.movingSeconds }, streaks: try streaks(user: user, profile: profile, runs: runs, asOf: streakDay, txn))
+            movingSeconds: days.reduce(0) { $0 + $1.movingSeconds }, streaks: streaks(blocks: blocks, asOf: streakDay))
     }
 
     /// Every milestone the user has earned: workout ones from the ledger, step and goal ones
@@ -156,32 +192,47 @@ extension ReadModelSet {
     /// with the goal met from the days.
     private mutating func milestones(user: String, profile: Profile, _ txn: (any TableReader)?) throws -> (earned: [Collectible], measures: [String: Int]) {
         var (earned, measures) = try collectibles.workoutMilestones(user: user, txn)
-        let runs = try dataRuns(user: user, txn)
-        if !runs.isEmpty {
-            var bestDay = 0
-            var longest = 0
-            for range in runs {
-                let rows = try stats.period(user: user, from: range.lowerBound, to: range.upperBound, preferredSource: profile.preferredStepSource, txn).days
-                let days = try goalDays(user: user, rows: rows, from: range.lowerBound, to: range.upperBound, txn)
-                bestDay = max(bestDay, rows.map(\.steps).max() ?? 0)
-                if !earned.contains(where: { $0.id == Milestone.steps10kDay.id }),
-                   let index = rows.firstIndex(where: { $0.steps >= Milestone.steps10kDay.target }) {
-                    earned.append(Collectible(.steps10kDay, position: rows[index].lastPosition, date: rows[index].date))
+        let blocks = try goalBlocks(user: user, profile: profile, txn)
+        guard firstDataDay(blocks) != nil else { return (earned.sorted { ($0.position, $0.id) < ($1.position, $1.id) }, measures) }
+        var bestDay = 0
+        var longest = 0
+        var run = 0
+        var previous: Int32?
+        // The last positions of the run's latest days (at most the streak milestone's length).
+        var runPositions: [UInt64] = []
+        var hasTenThousand = earned.contains { $0.id == Milestone.steps10kDay.id }
+        var hasStreak = earned.contains { $0.id == Milestone.goalStreak7.id }
+        for block in blocks {
+            for (offset, day) in block.days.enumerated() {
+                let date = block.first + Int32(offset)
+                // Days between two blocks have no data: no run reaches across them.
+                if let previous, previous &+ 1 != date {
+                    run = 0
+                    runPositions.removeAll(keepingCapacity: true)
                 }
-                // The day before a run has no data, so no streak reaches across it.
-                var run = 0
-                for (index, day) in days.enumerated() {
-                    run = day.met ? run + 1 : 0
-                    longest = max(longest, run)
-                    if run == Milestone.goalStreak7.target, !earned.contains(where: { $0.id == Milestone.goalStreak7.id }) {
-                        let position = rows[(index - run + 1)...index].map(\.lastPosition).max() ?? 0
-                        earned.append(Collectible(.goalStreak7, position: position, date: day.date))
-                    }
+                previous = date
+                bestDay = max(bestDay, day.steps)
+                if !hasTenThousand, day.lastPosition > 0, day.steps >= Milestone.steps10kDay.target {
+                    earned.append(Collectible(.steps10kDay, position: day.lastPosition, date: CivilDate(daysSinceEpoch: Int(date))))
+                    hasTenThousand = true
+                }
+                guard day.met else {
+                    run = 0
+                    runPositions.removeAll(keepingCapacity: true)
+                    continue
+                }
+                run += 1
+                longest = max(longest, run)
+                runPositions.append(day.lastPosition)
+                if runPositions.count > Milestone.goalStreak7.target { runPositions.removeFirst() }
+                if run == Milestone.goalStreak7.target, !hasStreak {
+                    earned.append(Collectible(.goalStreak7, position: runPositions.max() ?? 0, date: CivilDate(daysSinceEpoch: Int(date))))
+                    hasStreak = true
                 }
             }
-            measures[Milestone.steps10kDay.id] = bestDay
-            measures[Milestone.goalStreak7.id] = longest
         }
+        measures[Milestone.steps10kDay.id] = bestDay
+        measures[Milestone.goalStreak7.id] = longest
         return (earned.sorted { ($0.position, $0.id) < ($1.position, $1.id) }, measures)
     }
 }

@@ -27,9 +27,14 @@ extension Goal: TableValue {
 /// Goal progress: each user's explicit goals per local date and the history of their default
 /// goal (each default applies from the local day of its `occurredAt` onwards). Steps, active
 /// minutes, met days and streaks are worked out when queried, together with the stats.
+///
+/// Each block of 32 days (``DayBlock``) with explicit goals has a stamp (the last position that
+/// changed them), and each user one for their defaults, so what queries work out from a block
+/// can be kept until it changes.
 struct GoalsReadModel: ReadModel {
     static let kind = ReadModelKind.goals
-    static let codeVersion = 1
+    /// 2: block and default stamps.
+    static let codeVersion = 2
 
     static let folds = Folds<GoalsReadModel>()
         .on(.goalSet) { try $0.onGoalSet($1, $2, $3) }
@@ -38,28 +43,42 @@ struct GoalsReadModel: ReadModel {
 
     var explicit: ReadModelTable<UserDayKey, Goal>
     var defaults: ReadModelTable<UserDayKey, Goal>
+    /// Per user and block (keyed by its first day): the last position that changed its explicit goals.
+    var blocks: ReadModelTable<UserDayKey, BlockStamp>
+    /// Per user: the last position that changed their defaults (which reach every later day).
+    var defaultsChanged: ReadModelTable<UserKey, BlockStamp>
 
     init(_ tables: ReadModelTables) {
         explicit = tables.table("explicit")
         defaults = tables.table("defaults")
+        blocks = tables.table("blocks")
+        defaultsChanged = tables.table("defaults-changed")
     }
 
     mutating func onGoalSet(_ e: GoalSet, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
-        explicit.set(UserDayKey(fold.user, Int32(e.date.daysSinceEpoch)), Goal(steps: e.steps, activeMinutes: e.activeMinutes))
+        setExplicit(fold, Int32(e.date.daysSinceEpoch), Goal(steps: e.steps, activeMinutes: e.activeMinutes))
     }
 
     mutating func onGoalCleared(_ e: GoalCleared, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
-        explicit.set(UserDayKey(fold.user, Int32(e.date.daysSinceEpoch)), nil)
+        setExplicit(fold, Int32(e.date.daysSinceEpoch), nil)
+    }
+
+    private mutating func setExplicit(_ fold: FoldEvent, _ day: Int32, _ goal: Goal?) {
+        explicit.set(UserDayKey(fold.user, day), goal)
+        blocks.set(UserDayKey(fold.user, DayBlock.first(of: day)), BlockStamp(fold.position))
     }
 
     mutating func onGoalDefaultSet(_ e: GoalDefaultSet, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let day = fold.envelope.occurredAt.localDay
         defaults.set(UserDayKey(fold.user, day), Goal(steps: e.steps, activeMinutes: e.activeMinutes))
+        defaultsChanged.set(UserKey(fold.user), BlockStamp(fold.position))
     }
 
     mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {
         try visitor.visit(&explicit)
         try visitor.visit(&defaults)
+        try visitor.visit(&blocks)
+        try visitor.visit(&defaultsChanged)
     }
 
     /// Where a day's goal came from.

@@ -15,6 +15,12 @@ package struct ReadModelSet: Sendable {
     /// Which members are made (a bit per registry index), so folding an event does not test an
     /// existential optional per read model.
     private var made: UInt64 = 0
+    /// Goal days kept between queries of the live read models (nil: work them out each time, as
+    /// a fold in memory for an as-of query does).
+    package var goalDayBlocks: GoalDayBlocks.Pinned?
+    /// The stats or goals tables were built by an older code version (an upgrade replaces them),
+    /// which kept no block stamps: goal queries find the blocks from the records themselves.
+    package var unstampedDays = false
 
     package var active: Set<ReadModelKind> {
         get { Set(ReadModelKind.allCases.filter { mask & Self.bit($0) != 0 }) }

@@ -9,10 +9,13 @@ import EventLog
 /// a view choice made when queried (preferred source, else the largest single source).
 ///
 /// Only primaries count: the embedded ``WorkoutGroups`` says which workouts do.
+///
+/// Each block of 32 days (``DayBlock``) with day or step records has a stamp: the last position
+/// that changed them, so what queries work out from a block can be kept until it changes.
 struct StatsReadModel: CountsPrimaries {
     static let kind = ReadModelKind.stats
-    /// 2: only the primaries of groups of the same activity count.
-    static let codeVersion = 2
+    /// 2: only the primaries of groups of the same activity count. 3: block stamps.
+    static let codeVersion = 3
 
     static let folds = Folds<StatsReadModel>()
         .on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
@@ -29,6 +32,8 @@ struct StatsReadModel: CountsPrimaries {
     var days: ReadModelTable<UserDayKey, DayActivity>
     var steps: ReadModelTable<UserDaySourceKey, SourceSteps>
     var samples: ReadModelTable<SampleDayKey, CountedSamples>
+    /// Per user and block (keyed by its first day): the last position that changed its days or steps.
+    var blocks: ReadModelTable<UserDayKey, BlockStamp>
     var groups: WorkoutGroups
 
     init(_ tables: ReadModelTables) {
@@ -37,6 +42,7 @@ struct StatsReadModel: CountsPrimaries {
         days = tables.table("days")
         steps = tables.table("steps")
         samples = tables.table("samples")
+        blocks = tables.table("blocks")
     }
 
     mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
@@ -111,6 +117,7 @@ struct StatsReadModel: CountsPrimaries {
         day.byType[ActivityType.allCases.firstIndex(of: workout.type)!].add(workout.totals, sign: sign)
         day.lastPosition = position
         days.set(key, day.isEmpty ? nil : day)
+        blocks.set(UserDayKey(workout.user, DayBlock.first(of: workout.day)), BlockStamp(position))
     }
 
     /// Counts the samples not counted before. Consecutive samples usually share source, UTC day
@@ -155,6 +162,7 @@ struct StatsReadModel: CountsPrimaries {
             $0.steps += count
             $0.lastPosition = position
         }
+        blocks.set(UserDayKey(user, DayBlock.first(of: day)), BlockStamp(position))
     }
 
     mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {
@@ -162,6 +170,7 @@ struct StatsReadModel: CountsPrimaries {
         try visitor.visit(&days)
         try visitor.visit(&steps)
         try visitor.visit(&samples)
+        try visitor.visit(&blocks)
         try groups.visitTables(&visitor)
     }
 }
