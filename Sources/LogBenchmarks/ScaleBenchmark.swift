@@ -94,7 +94,7 @@ public struct ScaleBenchmark: Sendable {
             span.head = try await caller.head()
             for route in ScaleRoutes.routes(span) {
                 var rng = SplitMix64(seed: 5)
-                result.uncached[route.name] = try await Self.p99(requests, route.name) {
+                (result.uncached[route.name], result.uncachedMax[route.name]) = try await Self.latencies(requests, route.name) {
                     let path = route.next(&rng)
                     return (path, try await caller.get(path))
                 }
@@ -106,14 +106,14 @@ public struct ScaleBenchmark: Sendable {
                 var rng = SplitMix64(seed: 5)
                 let path = route.next(&rng)
                 _ = try await caller.get(path)
-                result.cached[route.name] = try await Self.p99(requests, route.name) { (path, try await caller.get(path)) }
+                result.cached[route.name] = try await Self.latencies(requests, route.name) { (path, try await caller.get(path)) }.p99
             }
             var index = 0
             let steps = "/users/\(ScaleRoutes.user)/steps"
-            result.commandP99 = try await Self.p99(requests, "command") {
+            result.commandP99 = try await Self.latencies(requests, "command") {
                 index += 1
                 return (steps, try await caller.post(steps, json: ScaleRoutes.stepsBody(index, span)))
-            }
+            }.p99
             result.head = try await caller.head()
         }
         let rebuild = try await RebuildRun.run(program, path: path)
@@ -139,9 +139,10 @@ public struct ScaleBenchmark: Sendable {
         }
     }
 
-    /// The p99 in milliseconds of `count` calls of `send` (which answers the path it sent and the
-    /// status), one at a time; any answer but 2xx fails the run, naming `route` and the path.
-    private static func p99(_ count: Int, _ route: String, _ send: () async throws -> (String, Int)) async throws -> Double {
+    /// The p99 and the slowest, in milliseconds, of `count` calls of `send` (which answers the path
+    /// it sent and the status), one at a time; any answer but 2xx fails the run, naming `route`
+    /// and the path.
+    private static func latencies(_ count: Int, _ route: String, _ send: () async throws -> (String, Int)) async throws -> (p99: Double, max: Double) {
         var histogram = Histogram<UInt64>(highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
         for _ in 0..<count {
             let started = ContinuousClock.now
@@ -150,7 +151,7 @@ public struct ScaleBenchmark: Sendable {
             guard (200..<300).contains(status) else { throw BenchmarkFailure("\(route): \(path) answered \(status)") }
             histogram.record(UInt64(max(0, elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)))
         }
-        return Double(histogram.valueAtPercentile(99)) / 1000
+        return (Double(histogram.valueAtPercentile(99)) / 1000, Double(histogram.max) / 1000)
     }
 
     /// A process's peak resident set (`VmHWM`), in bytes (0 if unreadable).
@@ -167,6 +168,8 @@ public struct ScaleBenchmark: Sendable {
 struct ScaleMeasurement {
     /// Uncached and cached p99 by route, in milliseconds.
     var uncached: [String: Double] = [:]
+    /// The slowest uncached read of each route (the first pays for what later ones find kept).
+    var uncachedMax: [String: Double] = [:]
     var cached: [String: Double] = [:]
     var commandP99 = 0.0
     /// The log's head after the commands: the events a rebuild folds.
@@ -181,6 +184,7 @@ struct ScaleMeasurement {
         report.set("places", places)
         for (name, p99) in uncached.sorted(by: { $0.key < $1.key }) {
             report.set("\(name)_uncached_p99_ms", p99)
+            if let slowest = uncachedMax[name] { report.set("\(name)_uncached_max_ms", slowest) }
             if let cached = cached[name] { report.set("\(name)_cached_p99_ms", cached) }
         }
         report.set("command_p99_ms", commandP99)

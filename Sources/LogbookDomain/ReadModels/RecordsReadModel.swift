@@ -75,39 +75,91 @@ struct RecordEntry: TableValue, Equatable {
     }
 }
 
-/// Every counted workout of one user and activity type, in the order they came to count.
-struct RecordEntries: TableValue {
-    var items: [(position: UInt64, entry: RecordEntry)] = []
-    func encode(into w: inout ByteWriter) {
-        w.varint(UInt64(items.count))
-        for item in items { w.varint(item.position); item.entry.encode(into: &w) }
+/// Key of one counted workout among its user's and type's: in the order they came to count.
+struct CountedRecordKey: TableKey {
+    let user: String
+    let type: ActivityType
+    let position: UInt64
+    let workoutId: String
+    init(_ user: String, _ type: ActivityType, _ position: UInt64, _ workoutId: String) {
+        self.user = user
+        self.type = type
+        self.position = position
+        self.workoutId = workoutId
     }
-    init() {}
+    func encode(into w: inout ByteWriter) {
+        w.keyString(user); w.keyString(type.rawValue); w.keyInt(Int64(bitPattern: position)); w.keyString(workoutId)
+    }
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
         var o = 0
-        let count = try ByteReader.varint(s, &o)
-        guard count <= UInt64(s.count) else { throw DecodeFailure(reason: "\(count) record entries") }
-        for _ in 0..<count {
+        user = try KeyReader.string(s, &o)
+        guard let type = ActivityType(rawValue: try KeyReader.string(s, &o)) else { throw DecodeFailure(reason: "unknown activity type in a record key") }
+        self.type = type
+        position = UInt64(bitPattern: try KeyReader.int(s, &o))
+        workoutId = try KeyReader.string(s, &o)
+    }
+    static func < (a: CountedRecordKey, b: CountedRecordKey) -> Bool {
+        if a.user != b.user { return a.user.utf8.lexicographicallyPrecedes(b.user.utf8) }
+        if a.type != b.type { return a.type.rawValue.utf8.lexicographicallyPrecedes(b.type.rawValue.utf8) }
+        if a.position != b.position { return a.position < b.position }
+        return a.workoutId.utf8.lexicographicallyPrecedes(b.workoutId.utf8)
+    }
+
+    /// The key prefix of every counted workout of `user` and `type`.
+    static func prefix(_ user: String, _ type: ActivityType) -> [UInt8] {
+        keyPrefix { $0.keyString(user); $0.keyString(type.rawValue) }
+    }
+}
+
+/// The holder of each record of one user and type: the first counted workout (by the position
+/// that made it count) to reach the best value.
+struct RecordHolders: TableValue {
+    var holders: [RecordKind: (position: UInt64, entry: RecordEntry)] = [:]
+
+    init() {}
+
+    /// Takes `entry`, counted at `position`, into the standings: it holds a record it beats, or
+    /// reaches first (an earlier position: an entry moved from another type keeps its own; at
+    /// one position, the smaller workout id), so the holders do not depend on the order entries
+    /// arrive in.
+    mutating func admit(_ entry: RecordEntry, at position: UInt64) {
+        for kind in RecordKind.allCases where kind.admits(entry) {
+            if let holder = holders[kind], !kind.beats(entry, holder.entry),
+               kind.beats(holder.entry, entry) || Self.first(holder.position, holder.entry.workoutId, before: position, entry.workoutId) {
+                continue
+            }
+            holders[kind] = (position, entry)
+        }
+    }
+
+    /// Whether the workout counted at `a` comes before the one counted at `b`: by position, then by id bytes.
+    private static func first(_ a: UInt64, _ aId: String, before b: UInt64, _ bId: String) -> Bool {
+        a != b ? a < b : aId.utf8.lexicographicallyPrecedes(bId.utf8)
+    }
+
+    func encode(into w: inout ByteWriter) {
+        for kind in RecordKind.allCases {
+            guard let holder = holders[kind] else {
+                w.byte(0)
+                continue
+            }
+            w.byte(1)
+            w.varint(holder.position)
+            holder.entry.encode(into: &w)
+        }
+    }
+
+    init(decoding s: Span<UInt8>) throws(DecodeFailure) {
+        var o = 0
+        for kind in RecordKind.allCases where try ByteReader.byte(s, &o) == 1 {
             let position = try ByteReader.varint(s, &o)
             let workoutId = try ByteReader.string(s, &o)
             let date = try FieldReader.date(s, &o)
             let distance = try FieldReader.int(s, &o)
             let moving = try FieldReader.int(s, &o)
-            items.append((position, RecordEntry(workoutId: workoutId, date: date, distanceMeters: distance, movingSeconds: moving)))
+            holders[kind] = (position, RecordEntry(workoutId: workoutId, date: date, distanceMeters: distance, movingSeconds: moving))
         }
-    }
-
-    /// Adds an entry, keeping the order of positions.
-    mutating func insert(_ entry: RecordEntry, at position: UInt64) {
-        let index = items.firstIndex { $0.position > position } ?? items.count
-        items.insert((position, entry), at: index)
-    }
-
-    /// Removes and returns `workoutId`'s entry, counted at `position`.
-    mutating func remove(at position: UInt64, _ workoutId: String) -> RecordEntry? {
-        guard let index = items.firstIndex(where: { $0.position == position && $0.entry.workoutId.utf8.elementsEqual(workoutId.utf8) })
-        else { return nil }
-        return items.remove(at: index).entry
+        guard o == s.count else { throw DecodeFailure(reason: "bytes after record holders") }
     }
 }
 
@@ -171,16 +223,18 @@ struct RecordFalls: TableValue {
     }
 }
 
-/// Personal records: each user's counted workouts per activity type, in one record per user and
-/// type (a deleted one leaves, as if
-/// never recorded; a new type moves it), from which the best paces over 1, 5 and 10 km, the
-/// longest distance and the longest moving time are read when asked; and, per position, the
-/// standing records a workout broke when it came to count (the first workout of a type sets
-/// records but breaks none), for the timeline. Only primaries count.
+/// Personal records: each user's counted workouts per activity type, one record each in the
+/// order they came to count (a deleted one leaves, as if never recorded; a new type moves it),
+/// and per user and type the holder of each record — the best paces over 1, 5 and 10 km, the
+/// longest distance and the longest moving time — kept as workouts count (work of one workout,
+/// whatever the history), worked out again from the counted workouts only when a holder leaves;
+/// and, per position, the standing records a workout broke when it came to count (the first
+/// workout of a type sets records but breaks none), for the timeline. Only primaries count.
 struct RecordsReadModel: CountsPrimaries {
     static let kind = ReadModelKind.records
-    /// 2: only primaries count.
-    static let codeVersion = 2
+    /// 2: only primaries count. 3: one record per counted workout, and the holders kept (two
+    /// workouts counted at one position that tie: the smaller id holds the record).
+    static let codeVersion = 3
 
     static let folds = Folds<RecordsReadModel>()
         .on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
@@ -193,20 +247,23 @@ struct RecordsReadModel: CountsPrimaries {
         .grouping()
 
     var workouts: ReadModelTable<WorkoutKey, RecordWorkout>
-    var entries: ReadModelTable<UserTypeKey, RecordEntries>
+    var counted: ReadModelTable<CountedRecordKey, RecordEntry>
+    var holders: ReadModelTable<UserTypeKey, RecordHolders>
     var falls: ReadModelTable<UserPositionKey, RecordFalls>
     var groups: WorkoutGroups
 
     init(_ tables: ReadModelTables) {
         groups = WorkoutGroups(tables)
         workouts = tables.table("workouts")
-        entries = tables.table("entries")
+        counted = tables.table("counted")
+        holders = tables.table("holders")
         falls = tables.table("falls")
     }
 
     mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {
         try visitor.visit(&workouts)
-        try visitor.visit(&entries)
+        try visitor.visit(&counted)
+        try visitor.visit(&holders)
         try visitor.visit(&falls)
         try groups.visitTables(&visitor)
     }
@@ -267,25 +324,37 @@ struct RecordsReadModel: CountsPrimaries {
 
     mutating func onWorkoutEdited(_ e: WorkoutEdited, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard let type = e.activityType, var workout = try workouts.get(WorkoutKey(e.workoutId), txn), workout.type != type else { return }
-        if workout.countedPosition != 0 {
-            if let moved = try removeEntry(e.workoutId, workout, txn) {
-                try entries.modify(UserTypeKey(workout.user, type), txn, initial: { RecordEntries() }) {
-                    $0.insert(moved, at: workout.countedPosition)
-                }
-            }
+        if workout.countedPosition != 0, let moved = try removeEntry(e.workoutId, workout, txn) {
+            try insertEntry(moved, user: workout.user, type: type, at: workout.countedPosition, txn)
         }
         workout.type = type
         workouts.set(WorkoutKey(e.workoutId), workout)
         try apply(groups.retyped(e.workoutId, to: type, txn), fold, txn)
     }
 
-    /// Takes a counted workout's entry out of its user's and type's list (and the list, once empty).
+    /// Takes a counted workout's entry out of its user's and type's; if it held a record, the
+    /// holders are worked out again from the workouts still counted.
     private mutating func removeEntry(_ workoutId: String, _ workout: RecordWorkout, _ txn: (any TableReader)?) throws -> RecordEntry? {
-        let key = UserTypeKey(workout.user, workout.type)
-        guard var list = try entries.get(key, txn) else { return nil }
-        let removed = list.remove(at: workout.countedPosition, workoutId)
-        entries.set(key, list.items.isEmpty ? nil : list)
+        let key = CountedRecordKey(workout.user, workout.type, workout.countedPosition, workoutId)
+        guard let removed = try counted.get(key, txn) else { return nil }
+        counted.set(key, nil)
+        let holdersKey = UserTypeKey(workout.user, workout.type)
+        let standing = try holders.get(holdersKey, txn) ?? RecordHolders()
+        guard standing.holders.values.contains(where: { $0.position == key.position && $0.entry.workoutId.utf8.elementsEqual(workoutId.utf8) }) else {
+            return removed
+        }
+        var again = RecordHolders()
+        for (other, entry) in try counted.records(withPrefix: CountedRecordKey.prefix(workout.user, workout.type), txn) {
+            again.admit(entry, at: other.position)
+        }
+        holders.set(holdersKey, again.holders.isEmpty ? nil : again)
         return removed
+    }
+
+    /// Adds `entry`, counted at `position`, to `user`'s and `type`'s counted workouts and standings.
+    private mutating func insertEntry(_ entry: RecordEntry, user: String, type: ActivityType, at position: UInt64, _ txn: (any TableReader)?) throws {
+        counted.set(CountedRecordKey(user, type, position, entry.workoutId), entry)
+        try holders.modify(UserTypeKey(user, type), txn, initial: { RecordHolders() }) { $0.admit(entry, at: position) }
     }
 
     /// Counts a finished (or imported) workout: notes the records it breaks (with any another
@@ -304,7 +373,7 @@ struct RecordsReadModel: CountsPrimaries {
             let all = RecordKind.allCases.filter { earlier.contains($0) || broken.contains($0) }
             falls.set(UserPositionKey(workout.user, position), RecordFalls(kinds: all))
         }
-        try entries.modify(UserTypeKey(workout.user, workout.type), txn, initial: { RecordEntries() }) { $0.insert(entry, at: position) }
+        try insertEntry(entry, user: workout.user, type: workout.type, at: position, txn)
         workout.countedPosition = position
         workout.closed = true
         workouts.set(WorkoutKey(workoutId), workout)
@@ -312,14 +381,7 @@ struct RecordsReadModel: CountsPrimaries {
 
     /// The holder of each record of one user and type: the first counted workout to reach the best value.
     mutating func records(user: String, type: ActivityType, _ txn: (any TableReader)?) throws -> [RecordKind: (position: UInt64, entry: RecordEntry)] {
-        var holders: [RecordKind: (position: UInt64, entry: RecordEntry)] = [:]
-        for (position, entry) in try entries.get(UserTypeKey(user, type), txn)?.items ?? [] {
-            for kind in RecordKind.allCases where kind.admits(entry) {
-                if let holder = holders[kind], !kind.beats(entry, holder.entry) { continue }
-                holders[kind] = (position, entry)
-            }
-        }
-        return holders
+        try holders.get(UserTypeKey(user, type), txn)?.holders ?? [:]
     }
 }
 

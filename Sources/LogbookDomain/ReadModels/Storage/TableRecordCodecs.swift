@@ -22,13 +22,13 @@ package enum TableRecordCodecs {
         key(UserPositionKey.self), key(PlaceKey.self), key(SequenceKey.self), key(UserPlaceKey.self),
         value(Profile.self), value(Goal.self), value(ActivityRecord.self), value(Marker.self), value(TextValue.self),
         value(TrackPartValue.self), value(LedgerEntry.self), value(LedgerWorkout.self), value(RecordWorkout.self),
-        value(RecordEntry.self), value(RecordEntries.self), value(RecordFalls.self), value(StatsWorkout.self),
+        value(RecordEntry.self), value(RecordHolders.self), key(CountedRecordKey.self), value(RecordFalls.self), value(StatsWorkout.self),
         value(DayActivity.self), value(SourceSteps.self), value(CountedSamples.self), value(TimelineContext.self),
         value(TimelineWorkout.self), value(CatalogPlace.self), value(UserPlace.self),
         key(UserIdKey.self), key(PlanDayKey.self), key(UserDayWorkoutKey.self), value(TargetRecord.self), value(PlannedRecord.self),
         value(IntensityWorkout.self), value(HeartRateSettings.self), value(WorkoutPauses.self), value(TypePositions.self), value(CountValue.self),
         value(TrackSummary.self), value(GroupMember.self), value(GroupDay.self), value(GroupUser.self), key(WorkoutPairKey.self),
-        key(UserPositionWorkoutKey.self),
+        key(UserPositionWorkoutKey.self), value(BlockStamp.self),
     ]
 
     private static func key<T: TableKey>(_ type: T.Type) -> Codec {
