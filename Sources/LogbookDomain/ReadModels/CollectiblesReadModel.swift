@@ -147,11 +147,12 @@ struct LedgerWorkout: TableValue {
 /// (a 10,000-step day, a 7-day goal streak) off the stats and goals, when queried.
 ///
 /// Only primaries count: a workout enters the ledger when grouping says it counts
-/// (several may at one position, so entries are keyed by position and workout id).
+/// (several may at one position, so entries are keyed by position and workout id). Each user's
+/// ``LedgerTotals`` follow the ledger, so the workout milestones read one record.
 struct CollectiblesReadModel: CountsPrimaries {
     static let kind = ReadModelKind.collectibles
-    /// 2: only primaries count; ledger keys carry the workout id.
-    static let codeVersion = 2
+    /// 2: only primaries count; ledger keys carry the workout id. 3: the ledger's totals kept.
+    static let codeVersion = 3
 
     static let folds = Folds<CollectiblesReadModel>()
         .on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
@@ -164,12 +165,14 @@ struct CollectiblesReadModel: CountsPrimaries {
         .grouping()
 
     var ledger: ReadModelTable<UserPositionWorkoutKey, LedgerEntry>
+    var totals: ReadModelTable<UserKey, LedgerTotals>
     var workouts: ReadModelTable<WorkoutKey, LedgerWorkout>
     var groups: WorkoutGroups
 
     init(_ tables: ReadModelTables) {
         groups = WorkoutGroups(tables)
         ledger = tables.table("ledger")
+        totals = tables.table("totals")
         workouts = tables.table("workouts")
     }
 
@@ -219,49 +222,53 @@ struct CollectiblesReadModel: CountsPrimaries {
         guard var workout = try workouts.get(WorkoutKey(workoutId), txn), (workout.countedPosition != 0) != counts else { return }
         if counts {
             workout.countedPosition = fold.position
-            ledger.set(UserPositionWorkoutKey(workout.user, fold.position, workoutId),
-                       LedgerEntry(workoutId: workoutId, date: workout.startedOn, distanceMeters: workout.distanceMeters))
+            let key = UserPositionWorkoutKey(workout.user, fold.position, workoutId)
+            let entry = LedgerEntry(workoutId: workoutId, date: workout.startedOn, distanceMeters: workout.distanceMeters)
+            ledger.set(key, entry)
+            var current = try totals.get(UserKey(workout.user), txn) ?? LedgerTotals()
+            if current.follows(key) {
+                current.append(key, entry)
+                totals.set(UserKey(workout.user), current)
+            } else {
+                try sumAgain(workout.user, txn)
+            }
         } else {
-            ledger.set(UserPositionWorkoutKey(workout.user, workout.countedPosition, workoutId), nil)
+            let key = UserPositionWorkoutKey(workout.user, workout.countedPosition, workoutId)
+            if let entry = try ledger.get(key, txn) {
+                ledger.set(key, nil)
+                var current = try totals.get(UserKey(workout.user), txn) ?? LedgerTotals()
+                if current.remove(key, entry) {
+                    totals.set(UserKey(workout.user), current)
+                } else {
+                    try sumAgain(workout.user, txn)
+                }
+            }
             workout.countedPosition = 0
         }
         workouts.set(WorkoutKey(workoutId), workout)
     }
 
+    /// Works `user`'s ledger totals out again from the ledger, in its order; the high-water key
+    /// stays (no key the ledger has held is greater).
+    private mutating func sumAgain(_ user: String, _ txn: (any TableReader)?) throws {
+        let highWater = try totals.get(UserKey(user), txn)?.highWater
+        var again = LedgerTotals()
+        for (key, entry) in try ledger.records(withPrefix: keyPrefix { $0.keyString(user) }, txn) { again.append(key, entry) }
+        if let highWater { again.highWater = highWater }
+        totals.set(UserKey(user), again.highWater == nil ? nil : again)
+    }
+
     mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {
         try visitor.visit(&ledger)
+        try visitor.visit(&totals)
         try visitor.visit(&workouts)
         try groups.visitTables(&visitor)
     }
 
-    /// The workout milestones of `user`, from the ledger, and the measures on the way to them:
-    /// workouts counted, the longest one's metres, the metres in total.
+    /// The workout milestones of `user`, from the ledger's totals, and the measures on the way
+    /// to them: workouts counted, the longest one's metres, the metres in total.
     mutating func workoutMilestones(user: String, _ txn: (any TableReader)?) throws -> (earned: [Collectible], measures: [String: Int]) {
-        let entries = try ledger.records(withPrefix: keyPrefix { $0.keyString(user) }, txn)
-        var earned: [Collectible] = []
-        func earn(_ milestone: Milestone, _ key: UserPositionWorkoutKey, _ entry: LedgerEntry) {
-            guard !earned.contains(where: { $0.id == milestone.id }) else { return }
-            earned.append(Collectible(milestone, position: key.position, date: entry.date))
-        }
-        var total = 0
-        var longest = 0
-        for (key, entry) in entries {
-            total = total.saturatingAdd(entry.distanceMeters)
-            longest = max(longest, entry.distanceMeters)
-            earn(.firstWorkout, key, entry)
-            if entry.distanceMeters >= Milestone.first5k.target { earn(.first5k, key, entry) }
-            if entry.distanceMeters >= Milestone.marathon.target { earn(.marathon, key, entry) }
-            if total >= Milestone.total100km.target { earn(.total100km, key, entry) }
-        }
-        if entries.count >= Milestone.tenWorkouts.target {
-            let (key, entry) = entries[Milestone.tenWorkouts.target - 1]
-            earn(.tenWorkouts, key, entry)
-        }
-        let measures = [
-            Milestone.firstWorkout.id: entries.count, Milestone.tenWorkouts.id: entries.count,
-            Milestone.first5k.id: longest, Milestone.marathon.id: longest, Milestone.total100km.id: total,
-        ]
-        return (earned, measures)
+        (try totals.get(UserKey(user), txn) ?? LedgerTotals()).milestones
     }
 }
 
