@@ -35,7 +35,9 @@ public final class Logbook: Sendable {
     /// The catalog's search index, derived from the live places read model (see ``forgetAnswers()``).
     package let catalogIndex = CatalogIndex()
     /// Goal days worked out from the live read models, kept between queries (see ``forgetAnswers()``).
-    package let goalDayBlocks = GoalDayBlocks()
+    package let goalDayBlocks = GoalDayBlocks.kept()
+    /// Summed blocks of workouts from the live read models, kept between queries (see ``forgetAnswers()``).
+    package let summaryBlocks = SummaryBlocks.kept()
     /// Where uncached query work runs, within each user's share (``LogbookConfiguration/queryWork``).
     let queryWork: QueryWorkPool
     /// The as-of folds running (each holds a user's read models in memory), one user's at a time.
@@ -258,12 +260,14 @@ public final class Logbook: Sendable {
         // Pinned before the transaction begins: blocks worked out from read models a rebuild
         // replaces meanwhile are not kept.
         let blocks = goalDayBlocks.pinned()
+        let sums = summaryBlocks.pinned()
         // Checked before the transaction too: live tables only ever switch to this code's.
         let older = control.snapshot.liveCodeVersion
         return try readModels.environment.read { txn in
             var projections = try readModels.projectionSet(txn)
             projections.goalDayBlocks = blocks
-            projections.unstampedDays = older[.stats] != nil || older[.goals] != nil
+            projections.summaryBlocks = sums
+            projections.olderTables = Set(older.keys)
             return try body(&projections, LMDBTableReader(txn))
         }
     }
@@ -275,6 +279,7 @@ public final class Logbook: Sendable {
         cache.clear()
         catalogIndex.reset()
         goalDayBlocks.clear()
+        summaryBlocks.clear()
     }
 
     /// The clock's "now", or the caller's.

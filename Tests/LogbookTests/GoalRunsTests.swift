@@ -69,7 +69,7 @@ struct GoalRunsTests {
             // Without kept blocks, then with them twice (worked out, then found), then after each
             // kind of change the kept blocks must not outlive: steps on a day, a goal for a day, a
             // new default, another preferred step source.
-            let kept = GoalDayBlocks()
+            let kept = GoalDayBlocks.kept()
             try Self.expectDefinition(logbook, asOfDays, kept: nil)
             try Self.expectDefinition(logbook, asOfDays, kept: nil, unstamped: true)
             try Self.expectDefinition(logbook, asOfDays, kept: kept)
@@ -100,12 +100,12 @@ struct GoalRunsTests {
     /// Streaks as of each of `asOfDays`, the goal week of each, the best day and the longest run
     /// of met days, as the queries answer them (with `kept` blocks, if given) and by the definition.
     /// `unstamped`: as over tables an older code version built, which keep no block stamps.
-    static func expectDefinition(_ logbook: Logbook, _ asOfDays: [CivilDate?], kept: GoalDayBlocks?, unstamped: Bool = false) throws {
+    static func expectDefinition(_ logbook: Logbook, _ asOfDays: [CivilDate?], kept: GoalDayBlocks.Kept?, unstamped: Bool = false) throws {
         try logbook.readModels.environment.read { txn in
             let reader = LMDBTableReader(txn)
             var projections = try logbook.readModels.projectionSet(txn)
             projections.goalDayBlocks = kept?.pinned()
-            projections.unstampedDays = unstamped
+            projections.olderTables = unstamped ? [.stats] : []
             let profile = try #require(try projections.profiles.profile("u", reader))
             for asOf in asOfDays {
                 let runs = try projections.streaks(user: "u", profile: profile, asOf: asOf, reader)

@@ -87,7 +87,7 @@ extension ReadModelSet {
             let blockKey = GoalDayBlocks.Key(
                 user: name, first: key.day, stats: stamp.position, goals: goalStamps[key.day] ?? 0, defaults: defaults,
                 source: profile.preferredStepSource)
-            if let days = kept?.block(blockKey) {
+            if let days = kept?.value(blockKey) {
                 blocks.append((key.day, days))
                 continue
             }

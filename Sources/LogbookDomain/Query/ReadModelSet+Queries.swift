@@ -33,8 +33,10 @@ extension ReadModelSet {
         user: String, period: SummaryPeriod, from: CivilDate?, to: CivilDate, type: ActivityType?, _ txn: (any TableReader)?
     ) throws -> StatsSummary {
         let profile = try requireProfile(user, txn)
+        let stamped = !olderTables.contains(.activities)
         let first = try from ?? SummaryBuckets.defaultFrom(
-            period, today: to, first: period == .all ? activities.firstWorkoutDate(user: user, txn) : nil, weekStart: profile.weekStart)
+            period, today: to, first: period == .all ? activities.firstWorkoutDate(user: user, kept: summaryBlocks, stamped: stamped, txn) : nil,
+            weekStart: profile.weekStart)
         guard first <= to else { throw LogbookError.invalidArgument(name: "from", reason: "\(first) is after to (\(to))") }
         guard to.daysSinceEpoch - first.daysSinceEpoch < SummaryBuckets.maximumDays else {
             throw LogbookError.invalidArgument(name: "to", reason: "a summary spans at most \(SummaryBuckets.maximumDays) days (100 years)")
@@ -43,7 +45,8 @@ extension ReadModelSet {
         guard let start = ranges.first?.from, let end = ranges.last?.to, start.year >= 1, end.year <= 9999 else {
             throw LogbookError.invalidArgument(name: "from", reason: "the buckets must lie within the years 1 to 9999")
         }
-        return try activities.summary(user: user, period: period, from: first, to: to, type: type, weekStart: profile.weekStart, txn)
+        return try activities.summary(
+            user: user, period: period, from: first, to: to, type: type, weekStart: profile.weekStart, kept: summaryBlocks, stamped: stamped, txn)
     }
 
     // MARK: Goals

@@ -254,34 +254,55 @@ public enum SummaryBuckets {
     }
 }
 
+/// What a summary keeps of one block of a user's days (``DayBlock``): the block's counted
+/// workouts (of one type, or all) summed with their bests, and the first one's date — kept
+/// between queries (``KeptBlocks``) under the user, the block, its stamp in the activities read
+/// model and the type, so a summary over years sums kept blocks and reads only the blocks at its
+/// ends. At most 16,384 blocks (about 1 KB each) are kept.
+package enum SummaryBlocks {
+    package struct Block: Sendable {
+        var accumulator: SummaryAccumulator
+        var firstDate: CivilDate?
+    }
+
+    package struct Key: Hashable, Sendable {
+        var user: BytewiseString
+        var first: Int32
+        var stamp: UInt64
+        var type: ActivityType?
+    }
+
+    package typealias Kept = KeptBlocks<Key, Block>
+
+    /// A store of kept blocks of the stated size.
+    package static func kept() -> Kept { Kept(maxBlocks: 16_384) }
+}
+
 extension ActivitiesReadModel {
     /// `user`'s counted workouts (of `type`, if given) from `from` to `to` in `period` buckets.
+    /// Year and all-time buckets are summed from the blocks of days they hold whole (``kept``
+    /// between queries, unless `stamped` is false: tables an older code version built have no
+    /// block stamps) and the days at their ends; weeks and months from the workouts themselves.
     mutating func summary(
         user: String, period: SummaryPeriod, from: CivilDate, to: CivilDate, type: ActivityType?, weekStart: WeekStart,
-        _ txn: (any TableReader)?
+        kept: SummaryBlocks.Kept.Pinned?, stamped: Bool, _ txn: (any TableReader)?
     ) throws -> StatsSummary {
         let ranges = SummaryBuckets.buckets(period, from: from, to: to, weekStart: weekStart)
         var accumulators = ranges.map { SummaryAccumulator(from: $0.from, to: $0.to) }
         let first = ranges.first?.from ?? from
         let last = ranges.last?.to ?? to
-        // A start's local day is within a day of its UTC day (offsets are under 24 hours), so the
-        // list's instants two days either side hold every workout of the range.
-        let day: Int64 = 86_400_000_000
-        let low = (Int64(first.daysSinceEpoch) - 2) * day
-        let high = (Int64(last.daysSinceEpoch) + 3) * day
-        for (key, _) in try list.records(in: ActivityListKey(user, high, "")...ActivityListKey(user, low, "\u{10FFFF}"), txn) {
-            guard let record = try workouts.get(WorkoutKey(key.workoutId), txn) else { continue }
-            if let type, record.activityType != type { continue }
-            let date = record.date
-            guard date >= first, date <= last else { continue }
-            // The bucket holding the date: the last whose first day is on or before it.
-            var lower = 0, upper = ranges.count
-            while upper - lower > 1 {
-                let middle = (lower + upper) / 2
-                if ranges[middle].from <= date { lower = middle } else { upper = middle }
+        if stamped, period == .year || period == .all {
+            try sumByBlocks(user: user, ranges: ranges, type: type, into: &accumulators, kept: kept, txn)
+        } else {
+            try sum(user: user, from: first, to: last, type: type, txn) { date, workout in
+                // The bucket holding the date: the last whose first day is on or before it.
+                var lower = 0, upper = ranges.count
+                while upper - lower > 1 {
+                    let middle = (lower + upper) / 2
+                    if ranges[middle].from <= date { lower = middle } else { upper = middle }
+                }
+                accumulators[lower].add(workout)
             }
-            let track = record.trackParts > 0 ? try trackSummaries.get(WorkoutKey(record.workoutId), txn) : nil
-            accumulators[lower].add(try SummaryWorkout(record, track: track))
         }
         var totals = SummaryAccumulator(from: first, to: last)
         for accumulator in accumulators { totals.add(accumulator) }
@@ -290,8 +311,84 @@ extension ActivitiesReadModel {
             buckets: accumulators.map(\.result), totals: totals.result)
     }
 
-    /// The local date of `user`'s first counted workout (nil without any).
-    mutating func firstWorkoutDate(user: String, _ txn: (any TableReader)?) throws -> CivilDate? {
+    /// Hands `body` each of `user`'s counted workouts (of `type`, if given) started (local day)
+    /// from `from` to `to`, with its date.
+    private mutating func sum(
+        user: String, from: CivilDate, to: CivilDate, type: ActivityType?, _ txn: (any TableReader)?,
+        _ body: (CivilDate, SummaryWorkout) -> Void
+    ) throws {
+        // A start's local day is within a day of its UTC day (offsets are under 24 hours), so the
+        // list's instants two days either side hold every workout of the range.
+        let day: Int64 = 86_400_000_000
+        let low = (Int64(from.daysSinceEpoch) - 2) * day
+        let high = (Int64(to.daysSinceEpoch) + 3) * day
+        for (key, _) in try list.records(in: ActivityListKey(user, high, "")...ActivityListKey(user, low, "\u{10FFFF}"), txn) {
+            guard let record = try workouts.get(WorkoutKey(key.workoutId), txn) else { continue }
+            if let type, record.activityType != type { continue }
+            let date = record.date
+            guard date >= from, date <= to else { continue }
+            let track = record.trackParts > 0 ? try trackSummaries.get(WorkoutKey(record.workoutId), txn) : nil
+            body(date, try SummaryWorkout(record, track: track))
+        }
+    }
+
+    /// Sums each of `ranges` (in order, none overlapping) from the stamped blocks it holds whole
+    /// and the days it holds of the others.
+    private mutating func sumByBlocks(
+        user: String, ranges: [(from: CivilDate, to: CivilDate)], type: ActivityType?, into accumulators: inout [SummaryAccumulator],
+        kept: SummaryBlocks.Kept.Pinned?, _ txn: (any TableReader)?
+    ) throws {
+        guard let first = ranges.first?.from, let last = ranges.last?.to else { return }
+        let lower = UserDayKey(user, DayBlock.first(of: Int32(first.daysSinceEpoch)))
+        var index = 0
+        for (key, stamp) in try blocks.records(in: lower...UserDayKey(user, Int32(last.daysSinceEpoch)), txn) {
+            let blockFrom = CivilDate(daysSinceEpoch: Int(key.day))
+            let blockTo = blockFrom.adding(days: Int(DayBlock.length) - 1)
+            while index < ranges.count, ranges[index].to < blockFrom { index += 1 }
+            var overlapping = index
+            while overlapping < ranges.count, ranges[overlapping].from <= blockTo {
+                let range = ranges[overlapping]
+                if range.from <= blockFrom, blockTo <= range.to {
+                    accumulators[overlapping].add(try block(user: user, first: key.day, stamp: stamp.position, type: type, kept: kept, txn).accumulator)
+                } else {
+                    try sum(user: user, from: max(range.from, blockFrom), to: min(range.to, blockTo), type: type, txn) { _, workout in
+                        accumulators[overlapping].add(workout)
+                    }
+                }
+                overlapping += 1
+            }
+        }
+    }
+
+    /// The summed block starting on day `first`, kept or worked out (and kept).
+    private mutating func block(
+        user: String, first: Int32, stamp: UInt64, type: ActivityType?, kept: SummaryBlocks.Kept.Pinned?, _ txn: (any TableReader)?
+    ) throws -> SummaryBlocks.Block {
+        let key = SummaryBlocks.Key(user: BytewiseString(user), first: first, stamp: stamp, type: type)
+        if let found = kept?.value(key) { return found }
+        let from = CivilDate(daysSinceEpoch: Int(first))
+        let to = from.adding(days: Int(DayBlock.length) - 1)
+        var block = SummaryBlocks.Block(accumulator: SummaryAccumulator(from: from, to: to), firstDate: nil)
+        try sum(user: user, from: from, to: to, type: type, txn) { date, workout in
+            block.accumulator.add(workout)
+            if block.firstDate.map({ date < $0 }) ?? true { block.firstDate = date }
+        }
+        kept?.keep(block, under: key)
+        return block
+    }
+
+    /// The local date of `user`'s first counted workout (nil without any): from the first stamped
+    /// block that holds one (unless `stamped` is false), else from the list.
+    mutating func firstWorkoutDate(user: String, kept: SummaryBlocks.Kept.Pinned?, stamped: Bool, _ txn: (any TableReader)?) throws -> CivilDate? {
+        guard stamped else { return try firstListedWorkoutDate(user: user, txn) }
+        for (key, stamp) in try blocks.records(in: UserDayKey(user, Int32.min)...UserDayKey(user, Int32.max), txn) {
+            if let date = try block(user: user, first: key.day, stamp: stamp.position, type: nil, kept: kept, txn).firstDate { return date }
+        }
+        return nil
+    }
+
+    /// The local date of `user`'s first counted workout, from the whole list.
+    private mutating func firstListedWorkoutDate(user: String, _ txn: (any TableReader)?) throws -> CivilDate? {
         let keys = try list.records(in: ActivityListKey(user, .max, "")...ActivityListKey(user, .min, "\u{10FFFF}"), txn).map(\.0)
         // The list runs newest first; the oldest start is last. Local dates follow instants within
         // a day's offset, so the first date is among the starts up to two days after the oldest.

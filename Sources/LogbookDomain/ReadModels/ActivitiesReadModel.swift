@@ -6,14 +6,17 @@ import EventLog
 /// workouts.
 ///
 /// The list holds only primaries; the embedded ``WorkoutGroups`` says which workouts
-/// they are and, for the detail, each workout's group.
+/// they are and, for the detail, each workout's group. Each block of 32 days (``DayBlock``) of
+/// a user's workouts has a stamp: the last position that changed a workout started in it, so
+/// what queries work out from a block can be kept until it changes.
 struct ActivitiesReadModel: CountsPrimaries {
     static let kind = ReadModelKind.activities
     /// 2: records carry elapsed time, maximum heart rate and track sizes; laps in their full form; tracks.
     /// 3: the pauses of recorded workouts.
     /// 4: each track's climb and heart-rate sums (``TrackSummary``), for the stats summary.
     /// 5: only the primaries of groups of the same activity are listed.
-    static let codeVersion = 5
+    /// 6: block stamps.
+    static let codeVersion = 6
 
     static let folds = Folds<ActivitiesReadModel>()
         .on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
@@ -34,6 +37,8 @@ struct ActivitiesReadModel: CountsPrimaries {
     var tracks: ReadModelTable<TrackPartKey, TrackPartValue>
     var pauses: ReadModelTable<WorkoutKey, WorkoutPauses>
     var trackSummaries: ReadModelTable<WorkoutKey, TrackSummary>
+    /// Per user and block (keyed by its first day): the last position that changed a workout started in it.
+    var blocks: ReadModelTable<UserDayKey, BlockStamp>
     var groups: WorkoutGroups
 
     init(_ tables: ReadModelTables) {
@@ -45,14 +50,22 @@ struct ActivitiesReadModel: CountsPrimaries {
         tracks = tables.table("tracks")
         pauses = tables.table("pauses")
         trackSummaries = tables.table("trackSummaries")
+        blocks = tables.table("blocks")
+    }
+
+    /// Stores `record`, stamping its block with `fold`'s position (a workout's start never changes,
+    /// so neither does its block).
+    private mutating func save(_ record: ActivityRecord, _ fold: FoldEvent) {
+        workouts.set(WorkoutKey(record.workoutId), record)
+        blocks.set(UserDayKey(record.user, DayBlock.first(of: Int32(record.date.daysSinceEpoch))), BlockStamp(fold.position))
     }
 
     mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let user = fold.user
         guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
-        workouts.set(WorkoutKey(e.workoutId), ActivityRecord(
+        save(ActivityRecord(
             workoutId: e.workoutId, user: user, activityType: e.activityType, status: .running, startedAt: e.startedAt,
-            source: e.source))
+            source: e.source), fold)
         active.set(UserKey(user), TextValue(e.workoutId))
         try groups.started(e, user: user, position: fold.position, txn)
     }
@@ -60,7 +73,7 @@ struct ActivitiesReadModel: CountsPrimaries {
     mutating func onWorkoutPaused(_ e: WorkoutPauseChange, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status == .running else { return }
         record.status = .paused
-        workouts.set(WorkoutKey(e.workoutId), record)
+        save(record, fold)
         try pauses.modify(WorkoutKey(e.workoutId), txn, initial: { WorkoutPauses() }) {
             $0.pauses.append(WorkoutPause(pausedAt: e.at, resumedAt: nil))
         }
@@ -69,7 +82,7 @@ struct ActivitiesReadModel: CountsPrimaries {
     mutating func onWorkoutResumed(_ e: WorkoutPauseChange, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status == .paused else { return }
         record.status = .running
-        workouts.set(WorkoutKey(e.workoutId), record)
+        save(record, fold)
         try pauses.modifyIfPresent(WorkoutKey(e.workoutId), txn) { recorded in
             if let last = recorded.pauses.indices.last, recorded.pauses[last].resumedAt == nil { recorded.pauses[last].resumedAt = e.at }
         }
@@ -85,7 +98,7 @@ struct ActivitiesReadModel: CountsPrimaries {
         record.activeKcal = e.activeKcal
         record.avgHeartRate = e.avgHeartRate
         record.laps = e.laps
-        workouts.set(WorkoutKey(e.workoutId), record)
+        save(record, fold)
         try clearActive(record.user, e.workoutId, txn)
         try apply(groups.finished(e, txn), fold, txn)
     }
@@ -93,7 +106,7 @@ struct ActivitiesReadModel: CountsPrimaries {
     mutating func onWorkoutDiscarded(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status.isActive else { return }
         record.status = .discarded
-        workouts.set(WorkoutKey(e.workoutId), record)
+        save(record, fold)
         try clearActive(record.user, e.workoutId, txn)
         try apply(groups.deleted(e.workoutId, txn), fold, txn)
     }
@@ -106,13 +119,13 @@ struct ActivitiesReadModel: CountsPrimaries {
             endedAt: e.endedAt, source: e.source, distanceMeters: e.distanceMeters, movingSeconds: e.movingSeconds,
             steps: e.steps, activeKcal: e.activeKcal, avgHeartRate: e.avgHeartRate, laps: e.laps, title: e.title,
             elapsedSeconds: e.elapsedSeconds, maxHeartRate: e.maxHeartRate)
-        workouts.set(WorkoutKey(e.workoutId), record)
+        save(record, fold)
         if let sourceId = e.source.sourceId { imports.set(ImportKey(user, e.source.kind, sourceId), TextValue(e.workoutId)) }
         try apply(groups.imported(e, user: user, position: fold.position, txn), fold, txn)
     }
 
     mutating func onWorkoutEdited(_ e: WorkoutEdited, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
-        try update(e.workoutId, txn) { record in
+        try update(e.workoutId, fold, txn) { record in
             if let title = e.title { record.title = title }
             if let notes = e.notes { record.notes = notes }
             if let type = e.activityType { record.activityType = type }
@@ -127,7 +140,7 @@ struct ActivitiesReadModel: CountsPrimaries {
         tracks.set(TrackPartKey(e.workoutId, e.part), TrackPartValue(e.samples))
         record.trackParts += 1
         record.trackPoints += e.samples.points
-        workouts.set(WorkoutKey(e.workoutId), record)
+        save(record, fold)
         try summarize(e, txn)
         try apply(groups.tracked(e, txn), fold, txn)
     }
@@ -173,21 +186,21 @@ struct ActivitiesReadModel: CountsPrimaries {
         try clearActive(record.user, e.workoutId, txn)
         record.status = .deleted
         record.countedPosition = 0
-        workouts.set(WorkoutKey(e.workoutId), record)
+        save(record, fold)
     }
 
     /// Lists a workout (it counts from `fold` on) or takes it off the list.
     mutating func setCounts(_ workoutId: String, _ counts: Bool, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var record = try workouts.get(WorkoutKey(workoutId), txn), (record.countedPosition != 0) != counts else { return }
         record.countedPosition = counts ? fold.position : 0
-        workouts.set(WorkoutKey(workoutId), record)
+        save(record, fold)
         list.set(ActivityListKey(record.user, record.startedAt.instant, workoutId), counts ? Marker() : nil)
     }
 
-    private mutating func update(_ workoutId: String, _ txn: (any TableReader)?, _ body: (inout ActivityRecord) -> Void) throws {
+    private mutating func update(_ workoutId: String, _ fold: FoldEvent, _ txn: (any TableReader)?, _ body: (inout ActivityRecord) -> Void) throws {
         guard var record = try workouts.get(WorkoutKey(workoutId), txn) else { return }
         body(&record)
-        workouts.set(WorkoutKey(workoutId), record)
+        save(record, fold)
     }
 
     private mutating func clearActive(_ user: String, _ workoutId: String, _ txn: (any TableReader)?) throws {
@@ -197,6 +210,7 @@ struct ActivitiesReadModel: CountsPrimaries {
     mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {
         try visitor.visit(&workouts)
         try visitor.visit(&list)
+        try visitor.visit(&blocks)
         try visitor.visit(&imports)
         try visitor.visit(&active)
         try visitor.visit(&tracks)

@@ -17,10 +17,16 @@ package struct ReadModelSet: Sendable {
     private var made: UInt64 = 0
     /// Goal days kept between queries of the live read models (nil: work them out each time, as
     /// a fold in memory for an as-of query does).
-    package var goalDayBlocks: GoalDayBlocks.Pinned?
-    /// The stats or goals tables were built by an older code version (an upgrade replaces them),
-    /// which kept no block stamps: goal queries find the blocks from the records themselves.
-    package var unstampedDays = false
+    package var goalDayBlocks: GoalDayBlocks.Kept.Pinned?
+    /// Summed blocks of workouts kept between queries of the live read models (nil: sum them each time).
+    package var summaryBlocks: SummaryBlocks.Kept.Pinned?
+    /// The read models whose live tables an older code version built (an upgrade replaces them):
+    /// queries read them without what this version adds (block stamps: the blocks come from the
+    /// records themselves, none kept).
+    package var olderTables: Set<ReadModelKind> = []
+
+    /// The stats or goals tables keep no block stamps (an older code version built them).
+    var unstampedDays: Bool { olderTables.contains(.stats) || olderTables.contains(.goals) }
 
     package var active: Set<ReadModelKind> {
         get { Set(ReadModelKind.allCases.filter { mask & Self.bit($0) != 0 }) }
