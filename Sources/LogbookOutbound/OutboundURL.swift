@@ -66,14 +66,14 @@ package struct OutboundURL: Sendable, Hashable {
     package var redacted: String { Self.redacting(text) }
 
     /// `text` as it is shown: `scheme://host:port` kept, then the character that ends it (`/`,
-    /// `?` or `#`) and `[redacted]` in place of whatever follows (nothing when nothing, or only
-    /// `/`, does). Any text: one that is not a URL is cut at its first `?` the same way.
+    /// `?` or `#`) and `[redacted]` in place of whatever follows (nothing when nothing, or only a
+    /// last `/`, does). Any text: one that is not a URL is cut at its first `?` the same way.
     package static func redacting(_ text: String) -> String {
         let query = text.firstIndex(of: "?")
         if let scheme = text.range(of: "://"), query.map({ scheme.lowerBound < $0 }) ?? true {
             let rest = text[scheme.upperBound...]
-            guard let cut = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }),
-                  text.index(after: cut) < text.endIndex else { return text }
+            guard let cut = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) else { return text }
+            if text[cut] == "/", text.index(after: cut) == text.endIndex { return text }
             return text[...cut] + "[redacted]"
         }
         guard let query else { return text }

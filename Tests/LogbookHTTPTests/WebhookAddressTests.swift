@@ -123,6 +123,7 @@ struct WebhookAddressTests {
         #expect(try OutboundURL("https://push.example/hook?token=s3cr3t&x=1").redacted == "https://push.example/[redacted]")
         #expect(OutboundURL.redacting("https://push.example/T0s3cr3t") == "https://push.example/[redacted]")
         #expect(OutboundURL.redacting("https://push.example/") == "https://push.example/")
+        #expect(OutboundURL.redacting("https://push.example?") == "https://push.example?[redacted]")
         #expect(OutboundURL.redacting("https://push.example/?") == "https://push.example/[redacted]")
         #expect(OutboundURL.redacting("https://push.example?t=1") == "https://push.example?[redacted]")
         #expect(OutboundURL.redacting("https://push.example") == "https://push.example")
