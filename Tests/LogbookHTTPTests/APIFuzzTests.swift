@@ -9,7 +9,7 @@ import Testing
 /// data set with the checks the document promises: no server error, only documented statuses and
 /// content types, every answer valid against its schema, every request outside the schema refused;
 /// and every Server-Sent Events stream, event by event (`Tests/Contract/event_streams.py`).
-@Suite("API contract, checked from outside", .serialized)
+@Suite("API contract, checked from outside")
 struct APIFuzzTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
