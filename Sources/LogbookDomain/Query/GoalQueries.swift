@@ -128,6 +128,25 @@ extension ReadModelSet {
         return nil
     }
 
+    /// Visits the days of `blocks` in order, through `end` if given, telling `body` whether each
+    /// day follows the one visited before it (not the first, nor one after a gap between blocks:
+    /// the days of a gap have no data, so no run reaches across one); returns the last day visited.
+    @discardableResult
+    private func forEachDay(
+        _ blocks: [(first: Int32, days: [GoalDayBlocks.Day])], through end: Int32? = nil, _ body: (Int32, GoalDayBlocks.Day, _ follows: Bool) -> Void
+    ) -> Int32? {
+        var previous: Int32?
+        for block in blocks {
+            for (offset, day) in block.days.enumerated() {
+                let date = block.first + Int32(offset)
+                if let end, date > end { return previous }
+                body(date, day, previous.map { $0 &+ 1 == date } ?? false)
+                previous = date
+            }
+        }
+        return previous
+    }
+
     /// Streaks of met days as of `day` (default: the last day with data).
     mutating func streaks(user: String, profile: Profile, asOf day: CivilDate?, _ txn: (any TableReader)?) throws -> Streaks {
         streaks(blocks: try goalBlocks(user: user, profile: profile, through: day, txn), asOf: day)
@@ -142,20 +161,12 @@ extension ReadModelSet {
         guard end >= first else { return Streaks(asOf: endDate, current: 0, longest: 0) }
         var current = 0
         var longest = 0
-        var previous: Int32?
-        for block in blocks where block.first <= end {
-            for (offset, goalDay) in block.days.enumerated() {
-                let date = block.first + Int32(offset)
-                guard date <= end else { break }
-                // Days between two blocks have no data.
-                if let previous, previous &+ 1 != date { current = 0 }
-                current = goalDay.met ? current + 1 : 0
-                longest = max(longest, current)
-                previous = date
-            }
+        let folded = forEachDay(blocks, through: end) { _, day, follows in
+            current = day.met ? (follows ? current : 0) + 1 : 0
+            longest = max(longest, current)
         }
         // Days after the last one folded, up to `end`, have no data: no streak runs through them.
-        if let previous, previous < end { current = 0 }
+        if let folded, folded < end { current = 0 }
         return Streaks(asOf: endDate, current: current, longest: longest)
     }
 
@@ -197,38 +208,28 @@ extension ReadModelSet {
         var bestDay = 0
         var longest = 0
         var run = 0
-        var previous: Int32?
-        // The last positions of the run's latest days (at most the streak milestone's length).
+        // The last positions of the current run's latest days (at most the streak milestone's length).
         var runPositions: [UInt64] = []
         var hasTenThousand = earned.contains { $0.id == Milestone.steps10kDay.id }
         var hasStreak = earned.contains { $0.id == Milestone.goalStreak7.id }
-        for block in blocks {
-            for (offset, day) in block.days.enumerated() {
-                let date = block.first + Int32(offset)
-                // Days between two blocks have no data: no run reaches across them.
-                if let previous, previous &+ 1 != date {
-                    run = 0
-                    runPositions.removeAll(keepingCapacity: true)
-                }
-                previous = date
-                bestDay = max(bestDay, day.steps)
-                if !hasTenThousand, day.lastPosition > 0, day.steps >= Milestone.steps10kDay.target {
-                    earned.append(Collectible(.steps10kDay, position: day.lastPosition, date: CivilDate(daysSinceEpoch: Int(date))))
-                    hasTenThousand = true
-                }
-                guard day.met else {
-                    run = 0
-                    runPositions.removeAll(keepingCapacity: true)
-                    continue
-                }
-                run += 1
-                longest = max(longest, run)
-                runPositions.append(day.lastPosition)
-                if runPositions.count > Milestone.goalStreak7.target { runPositions.removeFirst() }
-                if run == Milestone.goalStreak7.target, !hasStreak {
-                    earned.append(Collectible(.goalStreak7, position: runPositions.max() ?? 0, date: CivilDate(daysSinceEpoch: Int(date))))
-                    hasStreak = true
-                }
+        forEachDay(blocks) { date, day, follows in
+            bestDay = max(bestDay, day.steps)
+            if !hasTenThousand, day.lastPosition > 0, day.steps >= Milestone.steps10kDay.target {
+                earned.append(Collectible(.steps10kDay, position: day.lastPosition, date: CivilDate(daysSinceEpoch: Int(date))))
+                hasTenThousand = true
+            }
+            if !follows || !day.met {
+                run = 0
+                runPositions.removeAll(keepingCapacity: true)
+            }
+            guard day.met else { return }
+            run += 1
+            longest = max(longest, run)
+            runPositions.append(day.lastPosition)
+            if runPositions.count > Milestone.goalStreak7.target { runPositions.removeFirst() }
+            if run == Milestone.goalStreak7.target, !hasStreak {
+                earned.append(Collectible(.goalStreak7, position: runPositions.max() ?? 0, date: CivilDate(daysSinceEpoch: Int(date))))
+                hasStreak = true
             }
         }
         measures[Milestone.steps10kDay.id] = bestDay

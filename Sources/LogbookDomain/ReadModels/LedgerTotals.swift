@@ -19,15 +19,15 @@ struct LedgerTotals: TableValue, Equatable {
     }
 
     /// The workout milestones, in the order they are stored.
-    static let milestones: [Milestone] = [.firstWorkout, .first5k, .marathon, .tenWorkouts, .total100km]
+    static let workoutMilestones: [Milestone] = [.firstWorkout, .first5k, .marathon, .tenWorkouts, .total100km]
 
     var count = 0
     var total = 0
     var longest = 0
     /// The greatest ledger key (position, workout) ever added, present or not.
     var highWater: (position: UInt64, workoutId: String)?
-    /// By milestone, in ``milestones``' order: nil while not earned.
-    var earned: [Earned?] = Array(repeating: nil, count: LedgerTotals.milestones.count)
+    /// By milestone, in ``workoutMilestones``' order: nil while not earned.
+    var earned: [Earned?] = Array(repeating: nil, count: LedgerTotals.workoutMilestones.count)
 
     init() {}
 
@@ -49,7 +49,7 @@ struct LedgerTotals: TableValue, Equatable {
         total = total.saturatingAdd(entry.distanceMeters)
         longest = max(longest, entry.distanceMeters)
         highWater = (key.position, key.workoutId)
-        for (index, milestone) in Self.milestones.enumerated() where earned[index] == nil {
+        for (index, milestone) in Self.workoutMilestones.enumerated() where earned[index] == nil {
             let reached = switch milestone {
             case .firstWorkout: true
             case .first5k, .marathon: entry.distanceMeters >= milestone.target
@@ -77,7 +77,7 @@ struct LedgerTotals: TableValue, Equatable {
     /// one's metres, the metres in total.
     var milestones: (earned: [Collectible], measures: [String: Int]) {
         var collected: [Collectible] = []
-        for (index, milestone) in Self.milestones.enumerated() {
+        for (index, milestone) in Self.workoutMilestones.enumerated() {
             if let at = earned[index] { collected.append(Collectible(milestone, position: at.position, date: at.date)) }
         }
         let measures = [
