@@ -8,8 +8,7 @@ struct HostileBenchCommand: AsyncParsableCommand {
         commandName: "hostile",
         abstract: "Benchmark whether one user's worst requests, route by route, slow another user's reads (victim p99 against its quiet p99).")
 
-    @Flag(help: "Print one JSON object on stdout (progress goes to stderr).")
-    var json = false
+    @OptionGroup var output: BenchOutput
 
     @Option(help: "Places in the catalog.")
     var places = 10_000
@@ -26,11 +25,7 @@ struct HostileBenchCommand: AsyncParsableCommand {
     @Option(help: "Only these attacks (comma-separated names, as the report names them).")
     var only: String?
 
-    @Option(help: "Directory for the benchmark's store (default: a temporary directory, removed after).")
-    var directory: String?
-
-    @Flag(help: "Keep the store afterwards, and reuse one already built there.")
-    var keep = false
+    @OptionGroup var store: BenchStore
 
     func validate() throws {
         guard places >= 1, attackerEvents >= 1, seconds > 0, attackers >= 1 else {
@@ -39,20 +34,17 @@ struct HostileBenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        #if DEBUG
-        FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook-bench hostile`\n".utf8))
-        #endif
+        output.warnIfDebug("hostile")
         var benchmark = HostileBenchmark()
         benchmark.places = places
         benchmark.attackerEvents = attackerEvents
         benchmark.phaseSeconds = seconds
         benchmark.attackers = attackers
         benchmark.only = only.map { Set($0.split(separator: ",").map(String.init)) }
-        benchmark.directory = directory
-        benchmark.keep = keep
-        let quiet = json
-        benchmark.progress = { message in if !quiet { FileHandle.standardError.write(Data("\(message)\n".utf8)) } }
+        benchmark.directory = store.directory
+        benchmark.keep = store.keep
+        benchmark.progress = output.progress
         let report = try await benchmark.run()
-        print(json ? report.json : report.table)
+        output.print(report)
     }
 }

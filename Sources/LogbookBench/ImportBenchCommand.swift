@@ -11,8 +11,7 @@ struct ImportBenchCommand: AsyncParsableCommand {
         commandName: "import",
         abstract: "Benchmark reading and importing workout files (FIT, GPX, TCX, Apple Health, Strava).")
 
-    @Flag(help: "Print one JSON object on stdout (progress goes to stderr).")
-    var json = false
+    @OptionGroup var output: BenchOutput
 
     @Option(help: "The directory of real device files to parse (default: $LOGBOOK_REALDATA; the repository holds none).")
     var realData: String?
@@ -40,9 +39,7 @@ struct ImportBenchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let realDataDirectory = try corpusDirectory()
-        #if DEBUG
-        FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook-bench import`\n".utf8))
-        #endif
+        output.warnIfDebug("import")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-bench-import-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -60,7 +57,7 @@ struct ImportBenchCommand: AsyncParsableCommand {
         }
         var benchmark = ImportBenchmark(realData: realDataDirectory, healthExport: export, directory: directory)
         benchmark.fitFiles = fitFiles
-        let quiet = json
+        let quiet = output.json
         // As `import-file` does for a large file; then back for the parsing phases, which it would slow.
         benchmark.beforeLargeImport = { MemoryTuning.returnLargeBlocksToTheSystem() }
         benchmark.afterLargeImport = { MemoryTuning.keepLargeBlocksInTheHeap() }

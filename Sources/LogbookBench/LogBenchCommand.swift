@@ -9,8 +9,7 @@ struct LogBenchCommand: AsyncParsableCommand {
         commandName: "log",
         abstract: "Benchmark the event log against raw LMDB measured in the same run.")
 
-    @Flag(help: "Print one JSON object on stdout (progress goes to stderr).")
-    var json = false
+    @OptionGroup var output: BenchOutput
 
     @Option(help: "Events in the workload.")
     var events = 1_000_000
@@ -64,9 +63,7 @@ struct LogBenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        #if DEBUG
-        FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook-bench log`\n".utf8))
-        #endif
+        output.warnIfDebug("log")
         if backend == "postgres" {
             // Never the serving variable: a benchmark must not be one typo away from a production log.
             guard let url = postgres ?? ProcessInfo.processInfo.environment["LOGBOOK_BENCH_POSTGRES_URL"], !url.isEmpty else {
@@ -78,9 +75,9 @@ struct LogBenchCommand: AsyncParsableCommand {
             benchmark.durableConcurrentAppends = durableConcurrent
             // A tenth of the log (20,000 of the standard 200,000), in calls of 1,000.
             benchmark.conditionedEvents = min(20_000, max(events / 10, 1_000))
-            benchmark.progress = { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) }
+            benchmark.progress = output.progress
             let report = try await benchmark.run()
-            print(json ? report.json : report.table)
+            output.print(report)
             return
         }
         var benchmark = LogBenchmark()
@@ -94,8 +91,8 @@ struct LogBenchCommand: AsyncParsableCommand {
         benchmark.appendOnly = appendOnly
         benchmark.scanOnly = scanOnly
         benchmark.durableOnly = durableOnly
-        benchmark.progress = { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) }
+        benchmark.progress = output.progress
         let report = try await benchmark.run()
-        print(json ? report.json : report.table)
+        output.print(report)
     }
 }

@@ -9,8 +9,7 @@ struct ReadModelsBenchCommand: AsyncParsableCommand {
         commandName: "projections",
         abstract: "Benchmark rebuilds, inline projections and queries over the generated data set.")
 
-    @Flag(help: "Print one JSON object on stdout (progress goes to stderr).")
-    var json = false
+    @OptionGroup var output: BenchOutput
 
     @Option(help: "Users in the generated data set (760 give about 5.1 million events).")
     var users = 760
@@ -24,11 +23,7 @@ struct ReadModelsBenchCommand: AsyncParsableCommand {
     @Option(help: "Events appended in the inline-versus-plain append measurement.")
     var appendEvents = 200_000
 
-    @Option(help: "Directory for the benchmark's data (default: a fresh temporary directory, removed after).")
-    var directory: String?
-
-    @Flag(help: "Keep the directory afterwards, and reuse a data set already generated there.")
-    var keep = false
+    @OptionGroup var store: BenchStore
 
     @Flag(name: .customLong("plaintext-payloads"), help: "Generate a store that keeps payloads in plaintext (default: encrypted per user, as a new store does).")
     var plaintextPayloads = false
@@ -56,21 +51,19 @@ struct ReadModelsBenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        #if DEBUG
-        FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook-bench projections`\n".utf8))
-        #endif
+        output.warnIfDebug("projections")
         var benchmark = ReadModelsBenchmark()
         benchmark.users = users
         benchmark.weeks = weeks
         benchmark.queryIterations = queryIterations
         benchmark.appendEvents = appendEvents
-        benchmark.directory = directory
-        benchmark.keep = keep
+        benchmark.directory = store.directory
+        benchmark.keep = store.keep
         benchmark.payloadEncryption = plaintextPayloads ? .plaintext : payloadFormat.flatMap(PayloadFormat.init(rawValue:)) ?? .current
         benchmark.rebuildOnly = rebuildOnly
         benchmark.appendOnly = appendOnly
-        benchmark.progress = { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) }
+        benchmark.progress = output.progress
         let report = try await benchmark.run()
-        print(json ? report.json : report.table)
+        output.print(report)
     }
 }

@@ -8,8 +8,7 @@ struct ScaleBenchCommand: AsyncParsableCommand {
         commandName: "scale",
         abstract: "Benchmark whether reads, commands and rebuilds stay flat as one user's history and the catalog grow (p99 per route at each scale, and its growth).")
 
-    @Flag(help: "Print one JSON object on stdout (progress goes to stderr).")
-    var json = false
+    @OptionGroup var output: BenchOutput
 
     @Option(help: "Scales to measure, comma-separated multiples of --base-events and --base-places.")
     var scales = "1,10,100"
@@ -23,11 +22,7 @@ struct ScaleBenchCommand: AsyncParsableCommand {
     @Option(help: "Requests per route, uncached and cached, and commands.")
     var requests = 100
 
-    @Option(help: "Directory for the benchmark's stores (default: a temporary directory, removed after).")
-    var directory: String?
-
-    @Flag(help: "Keep the stores afterwards, and reuse those already built there.")
-    var keep = false
+    @OptionGroup var store: BenchStore
 
     var parsedScales: [Int] { scales.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
 
@@ -42,19 +37,16 @@ struct ScaleBenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        #if DEBUG
-        FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook-bench scale`\n".utf8))
-        #endif
+        output.warnIfDebug("scale")
         var benchmark = ScaleBenchmark()
         benchmark.scales = parsedScales
         benchmark.baseEvents = baseEvents
         benchmark.basePlaces = basePlaces
         benchmark.requests = requests
-        benchmark.directory = directory
-        benchmark.keep = keep
-        let quiet = json
-        benchmark.progress = { message in if !quiet { FileHandle.standardError.write(Data("\(message)\n".utf8)) } }
+        benchmark.directory = store.directory
+        benchmark.keep = store.keep
+        benchmark.progress = output.progress
         let report = try await benchmark.run()
-        print(json ? report.json : report.table)
+        output.print(report)
     }
 }

@@ -9,8 +9,7 @@ struct WebhookBenchCommand: AsyncParsableCommand {
         commandName: "webhooks",
         abstract: "Benchmark webhook delivery (a backlog, against plain POSTs of the same batches; then the lag of live appends).")
 
-    @Flag(help: "Print one JSON object on stdout (progress goes to stderr).")
-    var json = false
+    @OptionGroup var output: BenchOutput
 
     @Option(help: "Events in the backlog.")
     var events = 20_000
@@ -23,14 +22,12 @@ struct WebhookBenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        #if DEBUG
-        FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook-bench webhooks`\n".utf8))
-        #endif
+        output.warnIfDebug("webhooks")
         var benchmark = WebhookBenchmark()
         benchmark.events = events
         benchmark.liveEvents = liveEvents
-        benchmark.progress = { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) }
+        benchmark.progress = output.progress
         let report = try await benchmark.run()
-        print(json ? report.json : report.table)
+        output.print(report)
     }
 }

@@ -8,8 +8,7 @@ struct WireBenchCommand: AsyncParsableCommand {
         commandName: "wire",
         abstract: "Benchmark the JSON wire form (export, parse, import) against python3's json over the same lines.")
 
-    @Flag(help: "Print one JSON object on stdout (progress goes to stderr).")
-    var json = false
+    @OptionGroup var output: BenchOutput
 
     @Option(help: "Users in the generated data set (80 gives about 535,000 events).")
     var users = 80
@@ -25,15 +24,13 @@ struct WireBenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        #if DEBUG
-        FileHandle.standardError.write(Data("warning: a debug build; benchmark with `swift run -c release logbook-bench wire`\n".utf8))
-        #endif
+        output.warnIfDebug("wire")
         var benchmark = WireBenchmark()
         benchmark.users = users
         benchmark.weeks = weeks
         benchmark.directory = directory
-        benchmark.progress = { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) }
+        benchmark.progress = output.progress
         let report = try await benchmark.run()
-        print(json ? report.json : report.table)
+        output.print(report)
     }
 }
