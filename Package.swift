@@ -26,6 +26,8 @@ let package = Package(
         .library(name: "WorkoutImport", targets: ["WorkoutImport"]),
         // The event-log conformance suite and test fixtures, for other backends and for hosts.
         .library(name: "LogbookTesting", targets: ["LogbookTesting"]),
+        // The apps' side: typed calls for every operation of the API, with the user's bearer token.
+        .library(name: "LogbookClient", targets: ["LogbookClient"]),
         .executable(name: "logbook", targets: ["LogbookCLI"]),
         // The benchmarks, apart from the shipped `logbook`: each with its baseline, printing JSON.
         .executable(name: "logbook-bench", targets: ["LogbookBench"]),
@@ -48,10 +50,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // Webhooks' HTTP client (and the tests' client against real server processes).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        // Tests only: a client generated from Schemas/openapi.json, calling a real server.
-        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
+        // LogbookClient: typed calls generated from Schemas/openapi.json (by tools/generate-client,
+        // committed), sent through URLSession, so an app's build has no NIO, Hummingbird or LMDB.
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
-        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
     ],
     targets: [
         // liblmdb, found with pkg-config; `tools/setup` installs it on Debian.
@@ -234,6 +236,17 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The apps' side of the API: the calls generated from Schemas/openapi.json (Generated/, by
+        // tools/generate-client) and what an app adds to them (its token, the log's time format).
+        // Depends on no server module and nothing of NIO.
+        .target(
+            name: "LogbookClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings),
         // The conformance suite every EventStore backend runs, and fixtures for tests of code above the log.
         .target(name: "LogbookTesting", dependencies: ["EventLog"], swiftSettings: strictSettings),
         // A helper process for the crash tests (appends until killed); built for the tests, never shipped.
@@ -336,12 +349,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                "LogbookClient",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
             ],
-            swiftSettings: strictSettings,
-            // A client generated from Schemas/openapi.json (openapi-generator-config.yaml picks the operations).
-            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+            swiftSettings: strictSettings
         ),
     ]
 )

@@ -1,22 +1,23 @@
+import Crypto
 import Foundation
 import HTTPTypes
+import LogbookClient
 import LogbookHTTP
 import LogbookTestSupport
 import LogbookTesting
-import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import Testing
 
-/// A client generated from `Schemas/openapi.json` by swift-openapi-generator (at build time, by
-/// its plugin) compiles and talks to a real `logbook serve` over the demo data set: the document
-/// is exact enough for a generator, not just for people.
+/// LogbookClient's typed calls, generated from `Schemas/openapi.json` by swift-openapi-generator,
+/// talk to a real `logbook serve` over the demo data set through URLSession: the document is exact
+/// enough for a generator, not just for people.
 @Suite("Generated client")
 struct GeneratedClientTests {
     @Test("a generated client reads health, a profile, a week's statistics and goals from a real server")
     func generatedClientCallsTheServer() async throws {
         try await withTemporaryDirectory { directory in try await ServerProcessTests.withDemoServer(users: 2, in: directory) { base in
             let token = try await TokenKeys(secret: testSecret).token(user: "u-1000")
-            let client = Client(serverURL: try #require(URL(string: base)), transport: AsyncHTTPClientTransport(), middlewares: [Bearer(token: token)])
+            let client = Client(logbook: try #require(URL(string: base)), tokens: FixedAccessToken(token))
 
             let health = try await client.getHealth().ok.body.json
             #expect(health.status == .ok)
@@ -49,7 +50,7 @@ extension GeneratedClientTests {
         try await withTemporaryDirectory { directory in try await ServerProcessTests.withDemoServer(users: 2, in: directory) { served in
             let base = try #require(URL(string: served))
             let token = try await TokenKeys(secret: testSecret).token(user: "u-1000")
-            let client = Client(serverURL: base, transport: AsyncHTTPClientTransport(), middlewares: [Bearer(token: token)])
+            let client = Client(logbook: base, tokens: FixedAccessToken(token))
 
             let goal = try await client.putUsersUserGoalsDate(path: .init(user: "u-1000", date: "2026-10-28"), body: .json(.init(steps: 12_345)))
             #expect(try goal.created.body.json.streamVersion >= 0)
@@ -67,24 +68,10 @@ extension GeneratedClientTests {
 
             // An administrator's command on the catalog, a route the event declarations give.
             let admin = try await TokenKeys(secret: testSecret).token(user: "op", admin: true)
-            let operators = Client(serverURL: base, transport: AsyncHTTPClientTransport(), middlewares: [Bearer(token: admin)])
+            let operators = Client(logbook: base, tokens: FixedAccessToken(admin))
             let place = try await operators.patchCatalogPlacesPlaceId(path: .init(placeId: "p-r1"), body: .json(.init(name: "Renamed")))
             #expect(try place.created.body.json.streamVersion >= 0)
         } }
-    }
-}
-
-/// Adds the bearer token to every request of the generated client.
-private struct Bearer: ClientMiddleware {
-    let token: String
-
-    func intercept(
-        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        var request = request
-        request.headerFields[.authorization] = "Bearer \(token)"
-        return try await next(request, body, baseURL)
     }
 }
 
@@ -94,11 +81,7 @@ extension GeneratedClientTests {
         try await withTemporaryDirectory { directory in try await ServerProcessTests.withDemoServer(users: 2, in: directory) { served in
             let base = try #require(URL(string: served))
             let keys = await TokenKeys(secret: testSecret)
-            // The log's times are RFC 3339 with up to six fraction digits, or none: the runtime's
-            // default transcoder takes only the latter, so an app configures one that takes both.
-            let configuration = Configuration(dateTranscoder: RFC3339Times())
-            let client = Client(serverURL: base, configuration: configuration, transport: AsyncHTTPClientTransport(),
-                                middlewares: [Bearer(token: try await keys.token(user: "u-9"))])
+            let client = Client(logbook: base, tokens: FixedAccessToken(try await keys.token(user: "u-9")))
             let user = "u-9"
 
             // Commands: register, profile, a workout from start to delete, steps, goals, places.
@@ -186,8 +169,7 @@ extension GeneratedClientTests {
             _ = try await client.deleteUsersUser(path: .init(user: user)).created
 
             // An administrator's reads, and adding a place to the catalog.
-            let admin = Client(serverURL: base, configuration: configuration, transport: AsyncHTTPClientTransport(),
-                               middlewares: [Bearer(token: try await keys.token(user: "op", admin: true))])
+            let admin = Client(logbook: base, tokens: FixedAccessToken(try await keys.token(user: "op", admin: true)))
             #expect(try await admin.getAdminProjections().ok.body.json.count == 12)
             _ = try await admin.getAdminCaches().ok.body.json
             _ = try await admin.getAdminStorage().ok.body.json
@@ -215,15 +197,67 @@ extension GeneratedClientTests {
     }
 }
 
-/// RFC 3339 times as the log writes them: with a fraction of a second or without.
-private struct RFC3339Times: DateTranscoder {
-    private let fractional = ISO8601DateTranscoder.iso8601WithFractionalSeconds
-    private let whole = ISO8601DateTranscoder.iso8601
-
-    func encode(_ date: Date) throws -> String { try fractional.encode(date) }
-
-    func decode(_ text: String) throws -> Date {
-        if let date = try? fractional.decode(text) { return date }
-        return try whole.decode(text)
+extension GeneratedClientTests {
+    @Test("every generated file names the SHA-256 of the committed document and settings (regenerate: tools/generate-client)")
+    func generatedCodeIsFromTheCommittedDocument() throws {
+        let root = TestPostgres.repositoryRoot
+        let document = try Data(contentsOf: root.appendingPathComponent("Schemas/openapi.json"))
+        let settings = try Data(contentsOf: root.appendingPathComponent("tools/client-generator-config.yaml"))
+        let expected = "From Schemas/openapi.json (SHA-256 \(SHA256.hash(data: document).hex)) "
+            + "with tools/client-generator-config.yaml (SHA-256 \(SHA256.hash(data: settings).hex))."
+        let generated = root.appendingPathComponent("Sources/LogbookClient/Generated")
+        let files = try FileManager.default.contentsOfDirectory(atPath: generated.path).filter { $0.hasSuffix(".swift") }.sorted()
+        #expect(files.contains("Client.swift") && files.contains("Types.swift"))
+        for file in files {
+            let header = try String(contentsOf: generated.appendingPathComponent(file), encoding: .utf8).split(separator: "\n").prefix(4)
+            #expect(header.contains { $0 == "// \(expected)" }, "\(file) is not generated from the committed document: run tools/generate-client")
+        }
     }
+
+    @Test("a refused token is refreshed once and the same call sent again; a fixed token's refusal is the answer")
+    func refusedTokenIsRefreshedOnce() async throws {
+        try await withTemporaryDirectory { directory in try await ServerProcessTests.withDemoServer(users: 2, in: directory) { served in
+            let base = try #require(URL(string: served))
+            let good = try await TokenKeys(secret: testSecret).token(user: "u-1000")
+            let stale = try await TokenKeys(secret: "a-secret-this-server-does-not-know-at-all!").token(user: "u-1000")
+
+            let tokens = RotatingTokens(first: stale, then: good)
+            let client = Client(logbook: base, tokens: tokens)
+            // A command's body is sent again whole: the goal is set once, under the new token.
+            _ = try await client.putUsersUserGoalsDate(path: .init(user: "u-1000", date: "2026-10-28"), body: .json(.init(steps: 12_346))).created
+            #expect(await tokens.refreshes == ["stale"])
+            let week = try await client.getUsersUserGoalsWeek(path: .init(user: "u-1000"), query: .init(date: "2026-10-28")).ok.body.json
+            #expect(week.days.first { $0.date == "2026-10-28" }?.goal.steps == 12_346)
+            #expect(await tokens.refreshes == ["stale"])  // the new token holds
+
+            let fixed = Client(logbook: base, tokens: FixedAccessToken(stale))
+            guard case .unauthorized = try await fixed.getUsersUserProfile(path: .init(user: "u-1000")) else {
+                Issue.record("a refused fixed token was not answered 401"); return
+            }
+        } }
+    }
+}
+
+/// Hands out `first` until the server refuses it, then `then`; records which token each refresh replaced.
+private actor RotatingTokens: AccessTokenProvider {
+    private var token: String
+    private let first: String
+    private let then: String
+    private(set) var refreshes: [String] = []
+
+    init(first: String, then: String) {
+        (token, self.first, self.then) = (first, first, then)
+    }
+
+    func currentToken() -> String { token }
+
+    func refreshedToken(replacing rejected: String) -> String? {
+        refreshes.append(rejected == first ? "stale" : "fresh")
+        token = then
+        return then
+    }
+}
+
+extension SHA256Digest {
+    fileprivate var hex: String { map { String(format: "%02x", $0) }.joined() }
 }

@@ -1,0 +1,18 @@
+public import Foundation
+public import OpenAPIRuntime
+public import OpenAPIURLSession
+
+extension Client {
+    /// A client of the Logbook server at `serverURL` (its root, e.g. `https://logbook.example`), whose
+    /// requests carry a bearer token from `tokens` and read the log's times with ``LogTimes``.
+    ///
+    /// `transport` defaults to URLSession's; `middlewares` run after the token is added, in order.
+    public init(
+        logbook serverURL: URL, tokens: any AccessTokenProvider,
+        transport: any ClientTransport = URLSessionTransport(), middlewares: [any ClientMiddleware] = []
+    ) {
+        self.init(
+            serverURL: serverURL, configuration: Configuration(dateTranscoder: LogTimes()), transport: transport,
+            middlewares: [BearerAuthentication(tokens: tokens)] + middlewares)
+    }
+}
