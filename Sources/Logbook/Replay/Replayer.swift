@@ -29,9 +29,18 @@ struct Replayer: Sendable {
     /// ahead in child tasks while the current slice folds, so neither core waits for the other;
     /// slices are folded in position order whatever order they finish in. `end` is at most the
     /// log's head (every position through it committed): each slice counts as read through its
-    /// last position.
+    /// last position. All of it runs on ``ReplayThreads``, off the pool that serves requests.
     func fold(
         _ kinds: Set<ReadModelKind>, into store: ReadModelStore, _ build: ReadModelStore.Build = .live, through end: UInt64,
+        progress: (RebuildProgress) -> Void
+    ) async throws -> UInt64 {
+        try await withTaskExecutorPreference(ReplayThreads.shared) {
+            try await foldOnReplayThreads(kinds, into: store, build, through: end, progress: progress)
+        }
+    }
+
+    private func foldOnReplayThreads(
+        _ kinds: Set<ReadModelKind>, into store: ReadModelStore, _ build: ReadModelStore.Build, through end: UInt64,
         progress: (RebuildProgress) -> Void
     ) async throws -> UInt64 {
         var checkpoints: [ReadModelKind: UInt64] = [:]
