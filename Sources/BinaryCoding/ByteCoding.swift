@@ -48,6 +48,10 @@ public struct ByteWriter: Sendable {
     @inlinable @inline(__always)
     public mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
 
+    /// Appends the bytes `span` lends (copied: they outlive the loan).
+    @inlinable
+    public mutating func append(_ span: Span<UInt8>) { span.withUnsafeBufferPointer { bytes.append(contentsOf: $0) } }
+
     /// Writes a length-prefixed byte string.
     @inlinable @inline(__always)
     public mutating func lengthPrefixed(_ other: [UInt8]) {

@@ -1,3 +1,4 @@
+import BinaryCoding
 import EventLog
 import LMDB
 import LogbookStorage
@@ -78,34 +79,37 @@ struct Replayer: Sendable {
                 }
                 let decoded = decodedAhead.removeValue(forKey: position)!
                 if nextStart < end { decodeNext() }
-                let events = decoded.events
+                let parts = decoded.parts
+                let count = decoded.count
                 let last = decoded.through
-                guard !events.isEmpty else {
+                guard let first = decoded.first else {
                     position = last
                     continue
                 }
                 do {
-                    let behindAll = checkpoints.values.allSatisfy { $0 < events[0].position }
+                    let behindAll = checkpoints.values.allSatisfy { $0 < first.position }
                     try store.environment.read { txn in
                         projections.active = kinds
-                        for index in events.indices {
-                            if !behindAll { projections.active = kinds.filter { checkpoints[$0, default: 0] < events[index].position } }
-                            try projections.apply(events[index], txn)
+                        for part in parts {
+                            for index in part.indices {
+                                if !behindAll { projections.active = kinds.filter { checkpoints[$0, default: 0] < part[index].position } }
+                                try projections.apply(part[index], txn)
+                            }
                         }
                     }
                     projections.active = kinds
-                    sinceCheckpoint += events.count
+                    sinceCheckpoint += count
                     position = last
                     if sinceCheckpoint >= chunkSize || last >= end {
                         try checkpoint(&projections, kinds, at: last, &checkpoints, store, build)
                         sinceCheckpoint = 0
-                        progress(RebuildProgress(projections: ordered, position: position, head: end, eventsFolded: folded + events.count, finished: false))
+                        progress(RebuildProgress(projections: ordered, position: position, head: end, eventsFolded: folded + count, finished: false))
                     }
                 } catch {
                     projections.dropCache()
                     throw error
                 }
-                folded += events.count
+                folded += count
             }
         }
         // Also when the last slices held nothing to fold: the checkpoint must say they were read.
@@ -138,11 +142,18 @@ struct Replayer: Sendable {
         if projections.cachedCount > 300_000 { projections.dropCache() }
     }
 
-    /// The decoded events of the positions after `after` through `through`.
+    /// The decoded events of the positions after `after` through `through`, in log order: the
+    /// parts one after another, as they were decoded side by side (kept apart, not copied into one
+    /// array, which would retain and release every event's fields once more).
     struct DecodedSlice: Sendable {
         var after: UInt64
         var through: UInt64
-        var events: [FoldEvent]
+        var parts: [[FoldEvent]]
+
+        /// How many events the slice holds.
+        var count: Int { parts.reduce(0) { $0 + $1.count } }
+        /// Its first event (nil: none).
+        var first: FoldEvent? { parts.first { !$0.isEmpty }?.first }
     }
 
     /// Reads and decodes the events after `position` through `end`.
@@ -154,7 +165,7 @@ struct Replayer: Sendable {
             if let fold = try FoldEvent.decode(envelope, payload: payload, payloads) { events.append(fold) }
             return true
         }
-        return DecodedSlice(after: position, through: end, events: events)
+        return DecodedSlice(after: position, through: end, parts: [events])
     }
 
     /// The same for a store whose payloads are encrypted, where opening them costs more than
@@ -164,24 +175,36 @@ struct Replayer: Sendable {
     private static func openInHalves(
         _ log: any EventStore, _ payloads: PayloadKeys, after position: UInt64, through end: UInt64
     ) async throws -> DecodedSlice {
-        var stored: [(EventEnvelope, [UInt8])] = []
-        stored.reserveCapacity(Int(end - position))
+        // The payloads' bytes one after another in one buffer, not an array per event.
+        var envelopes: [EventEnvelope] = []
+        var ranges: [Range<Int>] = []
+        envelopes.reserveCapacity(Int(end - position))
+        ranges.reserveCapacity(Int(end - position))
+        var buffer = ByteWriter(capacity: Int(end - position) * 96)
         try await log.scan(after: Position(position), through: Position(end), filter: .all, chunkSize: Int(end - position)) { envelope, _, payload in
-            if EventType(rawValue: envelope.type) != nil { stored.append((envelope, payload.copiedBytes())) }
+            if EventType(rawValue: envelope.type) != nil {
+                let start = buffer.bytes.count
+                buffer.append(payload)
+                ranges.append(start..<buffer.bytes.count)
+                envelopes.append(envelope)
+            }
             return true
         }
-        try await payloads.prepare(opening: stored.lazy.map(\.0))
-        let middle = stored.count / 2
-        let halves = stored.count < 256 ? [stored[...]] : [stored[..<middle], stored[middle...]]
+        try await payloads.prepare(opening: envelopes)
+        let (bytes, read, at) = (buffer.bytes, envelopes, ranges)
+        let middle = read.count / 2
+        let halves = read.count < 256 ? [read.indices] : [0..<middle, middle..<read.count]
         let opened = try await withThrowingTaskGroup(of: (Int, [FoldEvent]).self) { group in
             for (index, half) in halves.enumerated() {
-                group.addTask { (index, try half.compactMap { envelope, bytes in try FoldEvent.decode(envelope, payload: bytes.span, payloads) }) }
+                group.addTask {
+                    (index, try half.compactMap { i in try FoldEvent.decode(read[i], payload: bytes.span.extracting(at[i]), payloads) })
+                }
             }
             var parts = [[FoldEvent]](repeating: [], count: halves.count)
             for try await (index, events) in group { parts[index] = events }
-            return parts.flatMap { $0 }
+            return parts
         }
-        return DecodedSlice(after: position, through: end, events: opened)
+        return DecodedSlice(after: position, through: end, parts: opened)
     }
 
     /// Prepares `kinds` for a rebuild of their live tables or their next ones: empties them (from
