@@ -1,12 +1,19 @@
 // swift-tools-version:6.2
+import class Foundation.ProcessInfo
 import PackageDescription
+
+/// A fuzz build: `tools/fuzz` sets LOGBOOK_FUZZ_BUILD=1 and builds LogbookFuzz in a scratch path of
+/// its own. Only this package's Swift code is instrumented for libFuzzer and AddressSanitizer (the
+/// code under test, and coverage where it guides the fuzzer); the dependencies build as usual.
+let fuzzBuild = ProcessInfo.processInfo.environment["LOGBOOK_FUZZ_BUILD"] == "1"
+let fuzzFlags = ["-sanitize=fuzzer,address"]
 
 /// Settings every Logbook target shares: Swift 6 mode (strict concurrency), explicit `any`, no warnings.
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
     .treatAllWarnings(as: .error),
-]
+] + (fuzzBuild ? [.unsafeFlags(fuzzFlags), .define("LOGBOOK_FUZZING")] : [])
 
 let package = Package(
     name: "Logbook",
@@ -297,7 +304,7 @@ let package = Package(
         // The fuzz program: every target behind one libFuzzer entry, LOGBOOK_FUZZ_TARGET picking a run's target.
         .executableTarget(
             name: "LogbookFuzz", dependencies: ["FuzzSupport", "WorkoutFilesFuzzing", "LogbookFuzzing", "PostgresFuzzing", "WebhookFuzzing"],
-            path: "Tests/Fuzz/LogbookFuzz", swiftSettings: strictSettings),
+            path: "Tests/Fuzz/LogbookFuzz", swiftSettings: strictSettings, linkerSettings: fuzzBuild ? [.unsafeFlags(fuzzFlags)] : []),
         .testTarget(
             name: "WorkoutFilesTests", dependencies: ["WorkoutFiles", "Zlib", "WorkoutFileFixtures", "DemoData", "EventLog", "FuzzSupport", "WorkoutFilesFuzzing"],
             swiftSettings: strictSettings),
