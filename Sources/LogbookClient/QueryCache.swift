@@ -115,9 +115,14 @@ public actor QueryCache {
     }
 
     /// Ends the read in flight under `key` with `answer` (nil: it passed through or failed),
-    /// keeping it when it has an ETag; answers what the caller is given.
+    /// keeping it when it has an ETag; answers what the caller is given (a `304` only when the
+    /// answer it confirms was dropped meanwhile: the caller asks again, and so does each twin).
     private func finish(_ key: String, _ answer: Answer?) -> Answer? {
         var given = answer
+        defer {
+            let shared = given.flatMap { $0.response.status == .notModified ? nil : Outcome.answer($0) } ?? .sendYourOwn
+            for twin in inFlight.removeValue(forKey: key) ?? [] { twin.resume(returning: shared) }
+        }
         if let answer {
             if answer.response.status == .notModified, var entry = entries[key] {
                 counts.notModified += 1
@@ -136,7 +141,6 @@ public actor QueryCache {
         } else {
             counts.passedThrough += 1
         }
-        for twin in inFlight.removeValue(forKey: key) ?? [] { twin.resume(returning: given.map { .answer($0) } ?? .sendYourOwn) }
         return given
     }
 
