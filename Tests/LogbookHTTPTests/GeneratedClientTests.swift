@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import Logbook
 import LogbookClient
 import LogbookHTTP
 import LogbookTestSupport
@@ -256,8 +257,4 @@ private actor RotatingTokens: AccessTokenProvider {
         token = then
         return then
     }
-}
-
-extension SHA256Digest {
-    fileprivate var hex: String { map { String(format: "%02x", $0) }.joined() }
 }
