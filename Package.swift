@@ -260,6 +260,8 @@ let package = Package(
         .executableTarget(
             name: "LogbookTestHelper", dependencies: ["EventLog", "EventLogLMDB", "EventLogPostgres", "Logbook"], path: "Tests/LogbookTestHelper",
             swiftSettings: strictSettings),
+        // A client process for the command journal's kill tests; it links LogbookClient alone.
+        .executableTarget(name: "LogbookClientHelper", dependencies: ["LogbookClient"], path: "Tests/LogbookClientHelper", swiftSettings: strictSettings),
         // Child processes for the tests, started with posix_spawn (Foundation's Process crashes now and then on Linux).
         .target(name: "CSpawn", path: "Tests/CSpawn"),
         .target(name: "ChildProcesses", dependencies: ["CSpawn"], path: "Tests/ChildProcesses", swiftSettings: strictSettings),
@@ -356,7 +358,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                "LogbookClient",
+                "LogbookClient", "LogbookClientHelper",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
             ],

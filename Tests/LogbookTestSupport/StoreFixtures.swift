@@ -32,6 +32,9 @@ public var logbookBenchExecutable: URL { builtExecutable("logbook-bench") }
 /// The test-only helper executable (`append-loop` for the crash tests) built beside the test bundle.
 public var testHelperExecutable: URL { builtExecutable("LogbookTestHelper") }
 
+/// The client process of the command journal's kill tests, built beside the test bundle.
+public var clientHelperExecutable: URL { builtExecutable("LogbookClientHelper") }
+
 private func builtExecutable(_ name: String) -> URL {
     let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     return testBinary.deletingLastPathComponent().appendingPathComponent(name)
