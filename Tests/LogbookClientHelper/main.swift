@@ -38,7 +38,8 @@ func time(_ minute: UInt64, _ second: Int) -> String {
 }
 
 do {
-    let journal = try CommandJournal(file: URL(fileURLWithPath: arguments[3]), backoff: .init(first: .milliseconds(20), longest: .milliseconds(500)), answerWait: .zero)
+    // A small file limit, so the journal is compacted (rewritten and renamed) many times while it is killed.
+    let journal = try CommandJournal(file: URL(fileURLWithPath: arguments[3]), limits: .init(bytes: 48 << 10), backoff: .init(first: .milliseconds(20), longest: .milliseconds(500)), answerWait: .zero)
     let client = Client(logbook: server, tokens: FixedAccessToken(token), journal: journal)
     while await journal.status().nextSequence <= commands {
         let sequence = await journal.status().nextSequence

@@ -81,6 +81,7 @@ public actor CommandJournal {
     private var pause: Task<Void, Never>?
     private var waiting: [UInt64: CheckedContinuation<Delivery, Never>] = [:]
     private var drainedWaiters: [CheckedContinuation<Void, Never>] = []
+    private var stopped = false
 
     /// Opens (or creates) the journal in the file at `file`, with the commands a previous run left
     /// there: they are sent first, in their order.
@@ -131,24 +132,33 @@ public actor CommandJournal {
 
     /// Returns once no command waits to be sent (refused ones stay).
     public func drained() async {
-        guard kept.contains(where: { $0.refusal == nil }) else { return }
+        guard !stopped, kept.contains(where: { $0.refusal == nil }) else { return }
         await withCheckedContinuation { drainedWaiters.append($0) }
     }
 
-    /// Stops sending (the commands stay journaled for the next run). The file is closed when the
-    /// journal is released.
-    public func stop() {
-        drain?.cancel()
+    /// Stops sending and closes the file (the commands stay journaled for the next run); the
+    /// journal journals nothing more. Returns once the sender has stopped.
+    public func stop() async {
+        stopped = true
+        let sending = drain
         drain = nil
+        sending?.cancel()
         pause?.cancel()
         wakeUp?.resume()
         wakeUp = nil
+        await sending?.value
+        file.close()
+        for (_, caller) in waiting { caller.resume(returning: .stillQueued) }
+        waiting = [:]
+        for waiter in drainedWaiters { waiter.resume() }
+        drainedWaiters = []
     }
 
     // MARK: Journaling a command
 
     /// Journals a command made by `operation`; answers its sequence number.
     private func journal(_ request: HTTPRequest, body: [UInt8]?, operation: String) throws(CommandJournalError) -> UInt64 {
+        guard !stopped else { throw .closed(file.path) }
         let fields = request.headerFields.filter { $0.name != .authorization }
         var command = JournaledCommand(
             sequence: nextSequence, operation: operation, method: request.method.rawValue, path: request.path ?? "/",
@@ -192,7 +202,7 @@ public actor CommandJournal {
     /// Sends journaled commands through `sender` from now on.
     func attach(_ sender: JournalSender) {
         self.sender = sender
-        guard drain == nil else { return }
+        guard drain == nil, !stopped else { return }
         drain = Task { [weak self] in _ = await self?.sendAll() }
     }
 

@@ -14,6 +14,8 @@ public enum CommandJournalError: Error, Sendable, Hashable, CustomStringConverti
     case damaged(String, line: Int)
     /// The file could not be read or written: the system's reason.
     case file(String, String)
+    /// The journal was stopped: it journals nothing more.
+    case closed(String)
     /// No refused command has this sequence number.
     case noRefusedCommand(UInt64)
 
@@ -33,6 +35,8 @@ public enum CommandJournalError: Error, Sendable, Hashable, CustomStringConverti
             "the command journal \(path) is damaged at line \(line) (before its last line, which a crash may cut short)"
         case .file(let path, let reason):
             "the command journal \(path): \(reason)"
+        case .closed(let path):
+            "the command journal \(path) was stopped; open it again to journal commands"
         case .noRefusedCommand(let sequence):
             "no refused command has sequence number \(sequence)"
         }

@@ -32,20 +32,26 @@ final class JournalFile {
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let busy = errno == EWOULDBLOCK
             let reason = Self.failure("flock")
-            close(descriptor)
+            systemClose(descriptor)
             throw busy ? .inUse(path) : .file(path, reason)
         }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_size <= Self.largestFile else {
             let reason = Self.failure("fstat")
-            close(descriptor)
+            systemClose(descriptor)
             throw status.st_size > Self.largestFile ? .damaged(path, line: 0) : .file(path, reason)
         }
         self.descriptor = descriptor
         bytes = Int(status.st_size)
     }
 
-    deinit { close(descriptor) }
+    deinit { close() }
+
+    /// Closes the file (and gives up its lock); later writes fail with ``CommandJournalError/closed(_:)``.
+    func close() {
+        if descriptor >= 0 { systemClose(descriptor) }
+        descriptor = -1
+    }
 
     /// The file's records. A last line written in part is cut off the file.
     func records() throws(CommandJournalError) -> [JournalRecord] {
@@ -79,6 +85,7 @@ final class JournalFile {
 
     /// Appends `records` and flushes them to the disk.
     func append(_ records: [JournalRecord]) throws(CommandJournalError) {
+        guard descriptor >= 0 else { throw .closed(path) }
         let lines = try Self.lines(records)
         try Self.write(lines, to: descriptor, at: bytes, path: path)
         guard fsync(descriptor) == 0 else { throw .file(path, Self.failure("fsync")) }
@@ -90,6 +97,7 @@ final class JournalFile {
 
     /// Replaces the file with one holding `records` alone.
     func rewrite(_ records: [JournalRecord]) throws(CommandJournalError) {
+        guard descriptor >= 0 else { throw .closed(path) }
         let lines = try Self.lines(records)
         let temporary = path + ".new"
         let fresh = open(temporary, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
@@ -100,16 +108,16 @@ final class JournalFile {
             guard flock(fresh, LOCK_EX | LOCK_NB) == 0 else { throw .file(temporary, Self.failure("flock")) }
             guard rename(temporary, path) == 0 else { throw .file(path, Self.failure("rename")) }
         } catch {
-            close(fresh)
+            systemClose(fresh)
             unlink(temporary)
             throw error
         }
         let directory = open((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent, O_RDONLY | O_CLOEXEC)
         if directory >= 0 {
             fsync(directory)
-            close(directory)
+            systemClose(directory)
         }
-        close(descriptor)
+        close()
         descriptor = fresh
         bytes = lines.count
     }
@@ -161,4 +169,9 @@ final class JournalFile {
     }
 
     private static func failure(_ call: String) -> String { "\(call): \(String(cString: strerror(errno)))" }
+}
+
+/// The system's `close`, named apart from ``JournalFile/close()``.
+private func systemClose(_ descriptor: Int32) {
+    _ = close(descriptor)
 }
