@@ -16,6 +16,12 @@ public import OpenAPIRuntime
 /// - After a command answers with `X-Logbook-Position`, later reads carry that position as
 ///   `X-Logbook-Min-Position`: a server whose read models are behind it waits for them (or says
 ///   so with a `503`), so the app sees its own writes, on any server.
+/// - With an ``EventFollower`` following the user's events, a kept answer no event has changed
+///   since is answered from the cache without asking the server at all. Which events change which
+///   answers is the server's own declaration (the API document's `x-logbook-cache`, the relation its
+///   cache invalidates by). Answers that also change with data every user shares (the places
+///   catalog) or with the user's today are revalidated every time, as are all answers while the
+///   follower is not live or has not yet seen the user's own last command.
 /// - Event streams, answers without an ETag or `Content-Length`, and answers longer than
 ///   ``Limits/answerBytes`` pass through, kept by nothing.
 /// - At most ``Limits/entries`` answers of at most ``Limits/bytes`` in all are kept; the one
@@ -46,6 +52,13 @@ public actor QueryCache {
         var revalidations = 0
         /// When it was last used, by ``QueryCache/uses`` (the smallest goes first).
         var used: UInt64
+        /// The operation that read it.
+        var operation: String
+        /// The follower's position when it was asked for (the answer holds at least that much of
+        /// the log); nil: no follower was running.
+        var asOf: UInt64?
+        /// An event the follower saw since `asOf` can have changed it.
+        var changed = false
     }
 
     /// An answer read whole, to keep or to share.
@@ -63,8 +76,8 @@ public actor QueryCache {
 
     /// What a read does, as the cache decides it.
     private enum Turn {
-        /// Sends the request, with these headers added.
-        case send(etag: String?, minimum: UInt64)
+        /// Sends the request, with these headers added; `asOf` is the follower's position then.
+        case send(etag: String?, minimum: UInt64, asOf: UInt64?)
         /// Takes the answer of the same read just made.
         case take(Answer)
     }
@@ -78,6 +91,8 @@ public actor QueryCache {
     /// The last position of the user's own commands (0: none yet).
     private var ownPosition: UInt64 = 0
     private var counts = QueryCacheStatus.Counts()
+    /// What the user's event follower has told the cache.
+    private var follower = FollowerState()
 
     /// An empty cache within `limits`.
     public init(limits: Limits = Limits()) { self.limits = limits }
@@ -90,7 +105,8 @@ public actor QueryCache {
         }
         return QueryCacheStatus(
             entries: kept.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }, bytes: keptBytes,
-            readsInFlight: inFlight.count, waiting: inFlight.values.reduce(0) { $0 + $1.count }, ownPosition: ownPosition, counts: counts)
+            readsInFlight: inFlight.count, waiting: inFlight.values.reduce(0) { $0 + $1.count }, ownPosition: ownPosition,
+            followedThrough: follower.position, followerLive: follower.live, counts: counts)
     }
 
     /// Forgets every kept answer (signing out, or the user asked).
@@ -102,6 +118,14 @@ public actor QueryCache {
     // MARK: The cache's side of a read
 
     private func turn(_ key: String) async -> Turn {
+        if var entry = entries[key], isCurrent(entry) {
+            counts.current += 1
+            entry.hits += 1
+            uses += 1
+            entry.used = uses
+            entries[key] = entry
+            return .take(Answer(response: entry.response, body: entry.body))
+        }
         while inFlight[key] != nil {
             let outcome = await withCheckedContinuation { inFlight[key]!.append($0) }
             if case .answer(let answer) = outcome {
@@ -111,13 +135,39 @@ public actor QueryCache {
             }
         }
         inFlight[key] = []
-        return .send(etag: entries[key]?.etag, minimum: ownPosition)
+        let asOf = follower.started ? follower.position : nil
+        return .send(etag: entries[key]?.etag, minimum: max(ownPosition, asOf ?? 0), asOf: asOf)
+    }
+
+    /// Whether `entry` is answered without asking the server: no event since it was fetched can
+    /// have changed it, the follower is live and has seen the user's own last command, and nothing
+    /// but the user's events changes it.
+    private func isCurrent(_ entry: Entry) -> Bool {
+        guard follower.live, !entry.changed, entry.asOf != nil, follower.position >= ownPosition,
+              let changes = Self.changes(of: entry.operation), !changes.sharedChanges, !changes.followsClock
+        else { return false }
+        return true
+    }
+
+    /// The event types that change an operation's answers, as the server declares them (nil: not declared).
+    private static func changes(of operation: String) -> (eventTypes: Set<String>, sharedChanges: Bool, followsClock: Bool)? {
+        guard let read = AnswerChanges.operations[operation], let cache = AnswerChanges.caches[read.cache] else { return nil }
+        return (cache.eventTypes, cache.sharedChanges, read.followsClock)
+    }
+
+    /// Whether an event the follower saw after `asOf` can have changed an answer of `operation`.
+    private func changedSince(_ asOf: UInt64?, operation: String) -> Bool {
+        guard let asOf, let changes = Self.changes(of: operation) else { return true }
+        guard asOf < follower.position else { return false }
+        // Seen events reach back only so far: older than that, assume the answer changed.
+        guard asOf >= follower.recentFloor else { return true }
+        return follower.recent.contains { $0.position > asOf && changes.eventTypes.contains($0.type) }
     }
 
     /// Ends the read in flight under `key` with `answer` (nil: it passed through or failed),
     /// keeping it when it has an ETag; answers what the caller is given (a `304` only when the
     /// answer it confirms was dropped meanwhile: the caller asks again, and so does each twin).
-    private func finish(_ key: String, _ answer: Answer?) -> Answer? {
+    private func finish(_ key: String, _ answer: Answer?, operation: String = "", asOf: UInt64? = nil) -> Answer? {
         var given = answer
         defer {
             let shared = given.flatMap { $0.response.status == .notModified ? nil : Outcome.answer($0) } ?? .sendYourOwn
@@ -130,11 +180,15 @@ public actor QueryCache {
                 entry.revalidations += 1
                 uses += 1
                 entry.used = uses
+                // The server confirmed it as of the position asked for.
+                entry.asOf = asOf
+                entry.changed = changedSince(asOf, operation: operation)
                 entries[key] = entry
                 given = Answer(response: entry.response, body: entry.body)
             } else if answer.response.status == .ok, let etag = answer.response.headerFields[.eTag] {
                 counts.fetched += 1
-                keep(key, Entry(response: answer.response, body: answer.body, etag: etag, stored: .now, used: uses + 1))
+                keep(key, Entry(response: answer.response, body: answer.body, etag: etag, stored: .now, used: uses + 1,
+                                operation: operation, asOf: asOf, changed: changedSince(asOf, operation: operation)))
             } else {
                 counts.passedThrough += 1
             }
@@ -166,6 +220,41 @@ public actor QueryCache {
     private func noteOwnWrite(_ position: UInt64) {
         ownPosition = max(ownPosition, position)
     }
+
+    // MARK: The follower's side
+
+    /// The follower starts after `position` (the user's last event when it began).
+    func followStarts(after position: UInt64) {
+        follower.started = true
+        follower.position = max(follower.position, position)
+        follower.recentFloor = max(follower.recentFloor, follower.position)
+    }
+
+    /// The follower saw `events` (the user's, in log order) and has read the log through `position`:
+    /// the kept answers they can change are marked changed.
+    func followed(_ events: [(position: UInt64, type: String)], through position: UInt64) {
+        for event in events {
+            for (key, entry) in entries where !entry.changed {
+                guard let asOf = entry.asOf, event.position > asOf else { continue }
+                if Self.changes(of: entry.operation)?.eventTypes.contains(event.type) ?? true {
+                    entries[key]?.changed = true
+                    counts.changedByEvents += 1
+                }
+            }
+            follower.recent.append(event)
+        }
+        if follower.recent.count > FollowerState.remembered {
+            let dropped = follower.recent.count - FollowerState.remembered
+            follower.recentFloor = follower.recent[dropped - 1].position
+            follower.recent.removeFirst(dropped)
+        }
+        follower.position = max(follower.position, position)
+    }
+
+    /// Whether the follower is live: its last poll of the user's events ended well, recently.
+    func followerIsLive(_ live: Bool) {
+        follower.live = live
+    }
 }
 
 extension QueryCache: ClientMiddleware {
@@ -185,7 +274,7 @@ extension QueryCache: ClientMiddleware {
         switch await turn(key) {
         case .take(let answer):
             return (answer.response, HTTPBody(answer.body))
-        case .send(let etag, let minimum):
+        case .send(let etag, let minimum, let asOf):
             var request = request
             if let etag { request.headerFields[.ifNoneMatch] = etag }
             if minimum > 0 { request.headerFields[Self.minimumPosition] = "\(minimum)" }
@@ -212,7 +301,9 @@ extension QueryCache: ClientMiddleware {
                 _ = await finish(key, nil)
                 throw error
             }
-            guard let given = await finish(key, Answer(response: response, body: bytes)) else { return (response, HTTPBody(bytes)) }
+            guard let given = await finish(key, Answer(response: response, body: bytes), operation: operationID, asOf: asOf) else {
+                return (response, HTTPBody(bytes))
+            }
             // A 304 for an answer dropped meanwhile: asked again, unconditionally.
             if given.response.status == .notModified {
                 request.headerFields[.ifNoneMatch] = nil
@@ -254,6 +345,10 @@ public struct QueryCacheStatus: Sendable, Hashable {
         public var passedThrough = 0
         /// Answers dropped to stay within the limits.
         public var evicted = 0
+        /// Reads answered from the cache without asking the server (no event had changed them).
+        public var current = 0
+        /// Kept answers the follower marked changed by one of the user's events.
+        public var changedByEvents = 0
     }
 
     /// The kept answers, by path.
@@ -266,5 +361,21 @@ public struct QueryCacheStatus: Sendable, Hashable {
     public var waiting: Int
     /// The last position of the user's own commands, sent with every read since (0: none yet).
     public var ownPosition: UInt64
+    /// How far the user's ``EventFollower`` has read the log (0: none follows).
+    public var followedThrough: UInt64
+    /// Whether the follower is live (kept answers no event changed are answered without the server).
+    public var followerLive: Bool
     public var counts: Counts
+}
+
+/// What a ``QueryCache`` knows of its ``EventFollower``.
+struct FollowerState {
+    /// The user's events seen, at most this many of the latest, to judge answers fetched meanwhile.
+    static let remembered = 1_024
+    var started = false
+    var live = false
+    var position: UInt64 = 0
+    var recent: [(position: UInt64, type: String)] = []
+    /// Events at or before this position are no longer in `recent`.
+    var recentFloor: UInt64 = 0
 }

@@ -108,7 +108,10 @@ struct LogRoutes<Context: LogbookRouteContext> {
     /// Server-Sent Events from the position after `Last-Event-ID` (or `?after=`), catching up
     /// from the log and continuing live. Each event's SSE id is its position; for filtered
     /// subscriptions an id-only frame moves the client's resume point past what was scanned.
-    /// With `?limit=N` the stream ends after N events (for clients that read in batches). With a
+    /// With `?limit=N` the stream ends after N events (for clients that read in batches); with
+    /// `?linger=M` it ends once M milliseconds pass without an event after its last one, or at its
+    /// first keep-alive if it sent none (a long poll, for transports that hand over a response only
+    /// once it ends). With a
     /// `subject`, only that user's events are sent (the others move the resume point). The stream
     /// ends when the caller's token expires (`until`). A caller (the user subscribed to, or the
     /// administrator) holds at most ``LiveSubscriptions/maxPerCaller`` at once: each catches up
@@ -125,6 +128,7 @@ struct LogRoutes<Context: LogbookRouteContext> {
         chosen.subject = subject
         let filter = chosen
         let limit = query.limit
+        let linger = query.linger
         let logbook = logbook
         let keepAlive = keepAlive
         let live = live
@@ -136,7 +140,7 @@ struct LogRoutes<Context: LogbookRouteContext> {
             withExtendedLifetime(slot) {}
             try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
             try await SSEPump(
-                logbook: logbook, after: after, filter: filter, keepAlive: keepAlive, limit: limit, live: live, expires: expires, caller: caller).run(into: &writer)
+                logbook: logbook, after: after, filter: filter, keepAlive: keepAlive, limit: limit, linger: linger, live: live, expires: expires, caller: caller).run(into: &writer)
             try await writer.finish(nil)
         })
     }

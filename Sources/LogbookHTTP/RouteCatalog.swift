@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+package import Logbook
 import Synchronization
 
 /// What one route accepts and answers, recorded as it is registered: the contract that
@@ -27,6 +28,8 @@ public struct RouteDescriptor: Sendable, Hashable {
     /// Who may call it: anyone, a signed-in caller (on one user's data: that user), or an
     /// administrator. It is the group the route was registered on, whose middleware checks it.
     public let access: RouteAccess
+    /// For a read whose answers are cached: what changes them (nil: not said; a client asks again).
+    package var changes: AnswerChanges? = nil
     /// True for a write that answers 201 through the command path (it reads `Idempotency-Key`
     /// and `If-Match`). The console's sign-in answers 201 with a session, and an administrator's
     /// `admin/…` routes that answer 201 (a webhook made) change the server's own state, not the
@@ -40,6 +43,15 @@ public struct RouteDescriptor: Sendable, Hashable {
         hasher.combine(method)
         hasher.combine(path)
     }
+}
+
+/// What changes a cached read's answers: the events of its cache's read models (and, for some,
+/// the user's today). The API document publishes it, so a client's cache can follow the user's
+/// events and ask again exactly when an answer can have changed.
+package struct AnswerChanges: Sendable, Hashable {
+    package let cache: CachedQuery
+    /// The answer also moves with the user's today (the day is part of it unless a parameter fixes it).
+    package let followsClock: Bool
 }
 
 /// Who may call a route: the group of routes it belongs to.
@@ -111,7 +123,7 @@ struct RouteGroup<Context: LogbookRouteContext> {
     /// (``LogbookRouteContext/requireAccess(to:)``).
     func route(
         _ method: HTTPRequest.Method, _ path: String, _ summary: String, query: [DocumentedQueryParameter] = [], body: String? = nil,
-        bodyRequired: Bool = true, statuses: [Int], responses: [Int: JSONSchema] = [:], catalog: RouteCatalog,
+        bodyRequired: Bool = true, statuses: [Int], responses: [Int: JSONSchema] = [:], changes: AnswerChanges? = nil, catalog: RouteCatalog,
         use handler: @escaping @Sendable (Request, Context) async throws -> Response
     ) {
         precondition(access == .administrator || !(path == "admin" || path.hasPrefix("admin/")),
@@ -123,7 +135,7 @@ struct RouteGroup<Context: LogbookRouteContext> {
         let refusals = [400, 403, 500] + (access == .open ? [] : [401]) + (body == nil ? [] : [415])
         catalog.add(RouteDescriptor(
             method: method.rawValue, path: path, summary: summary, queryParameters: query, requestBody: body, requestBodyRequired: bodyRequired,
-            statuses: Set(statuses + refusals).sorted(), responses: responses, access: access))
+            statuses: Set(statuses + refusals).sorted(), responses: responses, access: access, changes: changes))
         let query = query.map(\.name)
         let accepted = Set(query)
         let onOneUser = access == .signedIn && (path == "users/{user}" || path.hasPrefix("users/{user}/"))

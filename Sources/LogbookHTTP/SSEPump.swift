@@ -17,6 +17,9 @@ struct SSEPump: Sendable {
     let keepAlive: Duration
     /// End after this many events (nil: run until the client leaves).
     let limit: UInt64?
+    /// End once this long passes without an event after the last one sent, or at the first
+    /// keep-alive if none was sent (nil: never).
+    let linger: Duration?
     /// Where the pump reports how far it has sent (for the subscription lag in `/metrics`).
     let live: LiveSubscriptions
     /// When the caller's token expires: the stream ends then (the client reconnects with a
@@ -47,8 +50,18 @@ struct SSEPump: Sendable {
         let ticket = live.register(at: after)
         defer { live.unregister(ticket) }
         var sent: UInt64 = 0
+        let clock = ContinuousClock()
+        let start = clock.now
+        var lastEvent = start
         while sent < limit ?? .max {
             var window = keepAlive
+            if let linger {
+                // A long poll ends where a stream would keep alive: `linger` after its last event, or
+                // at the first keep-alive if it sent none (other users' events scanned meanwhile or not).
+                let left = (sent > 0 ? lastEvent + linger : start + keepAlive) - clock.now
+                guard left > .zero else { return }
+                window = min(window, left)
+            }
             if let expires {
                 let left = expires.timeIntervalSinceNow
                 guard left > 0 else {
@@ -67,6 +80,7 @@ struct SSEPump: Sendable {
             switch step {
             case .quiet:
                 if let expires, expires.timeIntervalSinceNow <= 0 { continue }
+                if linger != nil { continue }
                 try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
             case .elements(nil, _):
                 return
@@ -80,6 +94,7 @@ struct SSEPump: Sendable {
                 lastId = through
                 live.advance(ticket, to: lastId)
                 sent += UInt64(events.count)
+                if !events.isEmpty { lastEvent = clock.now }
             }
         }
     }

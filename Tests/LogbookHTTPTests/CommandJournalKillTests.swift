@@ -59,7 +59,6 @@ struct CommandJournalKillTests {
             #expect(status.pending.isEmpty && status.refused.isEmpty, "seed \(seed)")
             let numbered = status.nextSequence - 1
             let applied = try await Self.journalSteps(at: server.base, token: token)
-            print("journal kill test: seed \(seed), \(numbered) commands, \(kills.client) client kills, \(kills.server) server kills")
             #expect(numbered > 0 && kills.client > 0 && kills.server > 0)
             #expect(applied == Array(1...Int(numbered)), "seed \(seed): \(numbered) numbered, \(applied.count) applied; first difference at \(zip(applied, 1...).first { $0 != $1 }.map { "\($0)" } ?? "the end")")
         }

@@ -75,11 +75,33 @@ struct SubscriptionTests {
                 try await logbook.execute(.registerUser(user: "zed", UserRegistered(displayName: "Zed", timeZone: "UTC")))
             }
             let live = LiveSubscriptions()
-            try await SSEPump(logbook: logbook, after: head, filter: .all, keepAlive: .milliseconds(20), limit: 1, live: live, expires: nil, caller: "admin").run(into: &writer)
+            try await SSEPump(logbook: logbook, after: head, filter: .all, keepAlive: .milliseconds(20), limit: 1, linger: nil, live: live, expires: nil, caller: "admin").run(into: &writer)
             let text = (writer as! CollectingWriter).text
             #expect(live.snapshot().count == 0, "a pump that ended is no longer counted")
             #expect(text.hasPrefix(": keep-alive\n\n"))
             #expect(SubscriptionTests.eventIds(text) == [head + 1])
+        }
+    }
+
+    @Test("a long poll (linger) ends a moment after the events it caught up with, and at the first keep-alive when none comes")
+    func lingerEndsThePoll() async throws {
+        try await withLogbook({ $0.clock = SteppingClock() }) { logbook, _ in
+            for index in 0..<3 {
+                try await logbook.execute(.registerUser(user: "u\(index)", UserRegistered(displayName: "U\(index)", timeZone: "UTC")))
+            }
+            let head = try await logbook.log.headPosition().rawValue
+            // Caught up with three events, it ends 20 ms after them, though keep-alives would come only after a minute.
+            var writer: any ResponseBodyWriter = CollectingWriter { _ in }
+            let started = ContinuousClock.now
+            try await SSEPump(logbook: logbook, after: 0, filter: .all, keepAlive: .seconds(60), limit: nil, linger: .milliseconds(20),
+                              live: LiveSubscriptions(), expires: nil, caller: "admin").run(into: &writer)
+            #expect(SubscriptionTests.eventIds((writer as! CollectingWriter).text) == Array(1...head))
+            #expect(ContinuousClock.now - started < .seconds(30))
+            // With nothing to send, it ends where the first keep-alive would be, sending none.
+            var quiet: any ResponseBodyWriter = CollectingWriter { _ in }
+            try await SSEPump(logbook: logbook, after: head, filter: .all, keepAlive: .milliseconds(30), limit: nil, linger: .milliseconds(20),
+                              live: LiveSubscriptions(), expires: nil, caller: "admin").run(into: &quiet)
+            #expect((quiet as! CollectingWriter).text.isEmpty)
         }
     }
 
@@ -92,7 +114,7 @@ struct SubscriptionTests {
             let head = try await logbook.log.headPosition().rawValue
             var writer: any ResponseBodyWriter = CollectingWriter { _ in }
             try await SSEPump(
-                logbook: logbook, after: 0, filter: .all, keepAlive: .seconds(5), limit: head, live: LiveSubscriptions(), expires: nil,
+                logbook: logbook, after: 0, filter: .all, keepAlive: .seconds(5), limit: head, linger: nil, live: LiveSubscriptions(), expires: nil,
                 caller: "admin"
             ).run(into: &writer)
             let collected = writer as! CollectingWriter

@@ -27,6 +27,12 @@ public struct CachedQuery: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { name }
 
+    /// The wire names of the event types whose appends for a user change that user's answers, in
+    /// name order (every type, for answers that read the user's log).
+    package var eventTypeNames: [String] { EventType.allCases.filter { dependsOn.contains($0) }.map(\.rawValue).sorted() }
+    /// Whether changes every user shares (the places catalog) change the answers too.
+    package var changesWithSharedData: Bool { dependsOnCatalog }
+
     public static func == (lhs: CachedQuery, rhs: CachedQuery) -> Bool { lhs.name == rhs.name }
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }

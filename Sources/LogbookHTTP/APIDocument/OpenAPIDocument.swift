@@ -29,6 +29,7 @@ public enum OpenAPIDocument {
                     + "(RFC 9457): 400 names the field, 422 the domain rule.",
             ],
             "servers": [["url": "/"]],
+            "x-logbook-caches": caches(routes),
             "security": [["bearer": [String]()]],
             "paths": bundled.paths,
             "components": [
@@ -38,6 +39,16 @@ public enum OpenAPIDocument {
         ]
         let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// The caches the reads answer from, each with the event types whose appends for a user change
+    /// that user's answers, and whether changes shared by every user (the places catalog) do too.
+    private static func caches(_ routes: [RouteDescriptor]) -> [String: Any] {
+        var caches: [String: Any] = [:]
+        for cache in Set(routes.compactMap(\.changes?.cache)) {
+            caches[cache.name] = ["eventTypes": cache.eventTypeNames, "sharedChanges": cache.changesWithSharedData]
+        }
+        return caches
     }
 
     /// The `{name}` captures of a path template.
@@ -66,6 +77,11 @@ public enum OpenAPIDocument {
         ]
         // Who may call it, for readers and for the test that walks every operation with every kind of token.
         operation["x-logbook-access"] = route.access.rawValue
+        // What changes a cached read's answers (the cache's entry in x-logbook-caches), for clients' caches.
+        if let changes = route.changes {
+            operation["x-logbook-cache"] = changes.cache.name
+            if changes.followsClock { operation["x-logbook-follows-clock"] = true }
+        }
         if route.access == .open { operation["security"] = [[String: Any]]() }
         if let body = route.requestBody {
             var content: [String: Any] = ["application/json": ["schema": ["$ref": body]]]

@@ -69,13 +69,19 @@ struct SubscriptionQuery: RouteQuery {
     static let limit = QueryParameter<UInt64>(
         "limit", .integer("A number of events", minimum: 1, maximum: Int.max), "End the stream after this many events (default: never)",
         expected: "a positive number of events", read: { QueryValues.decimalPosition($0).flatMap { $0 > 0 ? $0 : nil } })
+    static let linger = QueryParameter<Int>(
+        "linger", .integer("Milliseconds", minimum: 1, maximum: 60_000),
+        "End the stream once it has sent no event for this many milliseconds after its last one, or, if it has sent none, at its "
+            + "first keep-alive: a long poll, for clients whose transport hands them a response only once it ends (default: never)",
+        expected: "a number of milliseconds from 1 to 60000", read: { Int($0).flatMap { (1...60_000).contains($0) ? $0 : nil } })
     /// The whole log's subscription (administrators) also filters by stream prefix.
     static var parameters: [DocumentedQueryParameter] {
-        [after.documented, SharedQueryParameters.eventTypes.documented, WholeLogQuery.prefix.documented, limit.documented]
+        [after.documented, SharedQueryParameters.eventTypes.documented, WholeLogQuery.prefix.documented, limit.documented, linger.documented]
     }
     let after: UInt64
     let filter: EventFilter
     let limit: UInt64?
+    let linger: Duration?
     init(_ request: Request) throws {
         if let lastId = request.headers[HTTPField.Name("Last-Event-ID")!] {
             guard let value = QueryValues.decimalPosition(lastId.trimmingCharacters(in: .whitespaces)) else {
@@ -87,13 +93,14 @@ struct SubscriptionQuery: RouteQuery {
         }
         filter = try WholeLogQuery.filter(request)
         limit = try Self.limit.value(in: request)
+        linger = try Self.linger.value(in: request).map { .milliseconds($0) }
     }
 }
 
 /// A user's own subscription: as ``SubscriptionQuery``, without a stream prefix.
 struct UserSubscriptionQuery: RouteQuery {
     static var parameters: [DocumentedQueryParameter] {
-        [SubscriptionQuery.after.documented, SharedQueryParameters.eventTypes.documented, SubscriptionQuery.limit.documented]
+        [SubscriptionQuery.after.documented, SharedQueryParameters.eventTypes.documented, SubscriptionQuery.limit.documented, SubscriptionQuery.linger.documented]
     }
     let subscription: SubscriptionQuery
     init(_ request: Request) throws { subscription = try SubscriptionQuery(request) }
