@@ -18,14 +18,12 @@ import Testing
 struct CommandJournalKillTests {
     static let rounds = 200
 
-    @Test("200 kills of the client or the server while commands flow lose no command and apply none twice")
-    func killsLoseAndRepeatNothing() async throws {
+    @Test("200 kills of the client or the server while commands flow lose no command and apply none twice", arguments: KilledBackend.allCases)
+    func killsLoseAndRepeatNothing(backend: KilledBackend) async throws {
         try await withTemporaryDirectory { directory in
-            let (demo, output) = try await runLogbook(["demo", "--path", directory + "/data", "--users", "1", "--no-serve"], includeErrors: true)
-            try #require(demo == 0, "\(output)")
-            let server = try await KilledServer.start(path: directory + "/data")
+            let server = try await KilledServer.start(try await backend.serveArguments(in: directory))
             defer { server.stop() }
-            let token = try await TokenKeys(secret: testSecret).token(user: "u-1000")
+            let token = try await server.register("u-1000")
             let journal = directory + "/u-1000.journal"
             func startClient(_ mode: [String]) throws -> ChildProcess {
                 try ChildProcess(clientHelperExecutable.path, [mode[0], server.base, "u-1000", journal] + mode.dropFirst(),
@@ -85,24 +83,49 @@ struct CommandJournalKillTests {
     }
 }
 
+/// Where a killed server keeps the log: LMDB, or a PostgreSQL database (with its read models in LMDB).
+enum KilledBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case lmdb, postgres
+
+    var testDescription: String { rawValue }
+
+    /// `logbook serve`'s arguments for a fresh store of this kind under `directory` (without the port).
+    func serveArguments(in directory: String) async throws -> [String] {
+        switch self {
+        case .lmdb: ["serve", "--path", directory + "/data", "--durability", "durable", "--log-level", "warning"]
+        case .postgres: ["serve", "--postgres", try await TestPostgres.freshDatabase(), "--path", directory + "/read-models", "--log-level", "warning"]
+        }
+    }
+}
+
 /// A `logbook serve` on one port, killed with SIGKILL and started again on the same port and data.
 final class KilledServer: Sendable {
     let base: String
-    private let path: String
+    private let arguments: [String]
     private let port: String
     private let process: Mutex<ChildProcess>
 
-    private init(path: String, base: String, process: ChildProcess) {
-        self.path = path
+    private init(arguments: [String], base: String, process: ChildProcess) {
+        self.arguments = arguments
         self.base = base
         self.port = String(base.split(separator: ":").last!)
         self.process = Mutex(process)
     }
 
-    static func start(path: String) async throws -> KilledServer {
-        let (process, base) = try await ServerProcessTests.startServer(path: path)
+    /// Starts `logbook arguments` on a free port, which it keeps across restarts.
+    static func start(_ arguments: [String]) async throws -> KilledServer {
+        let (process, output) = try await ServerProcessTests.startOffThePool(arguments + ["--port", "0"], until: #"http://127\.0\.0\.1:[0-9]+"#)
         Thread.detachNewThread { while process.read() != nil {} }
-        return KilledServer(path: path, base: base, process: process)
+        let base = String(output[output.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression)!])
+        return KilledServer(arguments: arguments, base: base, process: process)
+    }
+
+    /// Registers `user` (Monday weeks, UTC, metric) and answers a token of theirs.
+    func register(_ user: String) async throws -> String {
+        let token = try await TokenKeys(secret: testSecret).token(user: user)
+        let client = Client(logbook: URL(string: base)!, tokens: FixedAccessToken(token))
+        _ = try await client.postUsersUser(path: .init(user: user), body: .json(.init(displayName: "Kim", timeZone: "UTC", units: .metric, weekStart: .monday))).created
+        return token
     }
 
     func kill() async throws {
@@ -113,8 +136,7 @@ final class KilledServer: Sendable {
 
     /// Starts it again on its port (a killed server's port is free at once: the listener sets SO_REUSEADDR).
     func restart() async throws {
-        let (started, _) = try await ServerProcessTests.startOffThePool(
-            ["serve", "--path", path, "--port", port, "--durability", "durable", "--log-level", "warning"], until: #"http://127\.0\.0\.1:[0-9]+"#)
+        let (started, _) = try await ServerProcessTests.startOffThePool(arguments + ["--port", port], until: #"http://127\.0\.0\.1:[0-9]+"#)
         Thread.detachNewThread { while started.read() != nil {} }
         process.withLock { $0 = started }
     }

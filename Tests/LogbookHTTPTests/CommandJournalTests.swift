@@ -13,17 +13,16 @@ import Testing
 struct CommandJournalTests {
     static let user = "u-1000"
 
-    @Test("a workout recorded offline is sent in order once the server is back, and the week's stats and training show it")
-    func offlineWorkoutReachesTheReadModels() async throws {
+    @Test("a workout recorded offline is sent in order once the server is back, and the week's stats and training show it",
+          arguments: KilledBackend.allCases)
+    func offlineWorkoutReachesTheReadModels(backend: KilledBackend) async throws {
         try await withTemporaryDirectory { directory in
-            let (demo, output) = try await runLogbook(["demo", "--path", directory + "/data", "--users", "1", "--no-serve"], includeErrors: true)
-            try #require(demo == 0, "\(output)")
-            let server = try await KilledServer.start(path: directory + "/data")
+            let server = try await KilledServer.start(try await backend.serveArguments(in: directory))
             defer { server.stop() }
+            let token = try await server.register(Self.user)
             let journal = try CommandJournal(file: URL(fileURLWithPath: directory + "/\(Self.user).journal"), answerWait: .milliseconds(50))
             defer { Task { await journal.stop() } }
-            let client = Client(logbook: URL(string: server.base)!, tokens: FixedAccessToken(try await TokenKeys(secret: testSecret).token(user: Self.user)),
-                                cache: QueryCache(), journal: journal)
+            let client = Client(logbook: URL(string: server.base)!, tokens: FixedAccessToken(token), cache: QueryCache(), journal: journal)
             let statsBefore = try await client.getUsersUserStatsWeekly(path: .init(user: Self.user), query: .init(date: "2026-11-24")).ok.body.json.totals
             let trainingBefore = try await client.getUsersUserTrainingWeek(path: .init(user: Self.user), query: .init(date: "2026-11-24")).ok.body.json
 

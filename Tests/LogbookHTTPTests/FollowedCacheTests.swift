@@ -63,11 +63,13 @@ struct FollowedCacheTests {
         }
     }
 
-    @Test("after seeded random commands from this client and another device, every cached read equals a fresh read")
-    func cachedReadsEqualFreshReads() async throws {
-        try await withTemporaryDirectory { directory in try await ServerProcessTests.withDemoServer(users: 1, in: directory) { served in
-            let base = try #require(URL(string: served))
-            let token = FixedAccessToken(try await TokenKeys(secret: testSecret).token(user: Self.user))
+    @Test("after seeded random commands from this client and another device, every cached read equals a fresh read", arguments: KilledBackend.allCases)
+    func cachedReadsEqualFreshReads(backend: KilledBackend) async throws {
+        try await withTemporaryDirectory { directory in
+            let server = try await KilledServer.start(try await backend.serveArguments(in: directory))
+            defer { server.stop() }
+            let base = try #require(URL(string: server.base))
+            let token = FixedAccessToken(try await server.register(Self.user))
             let cache = QueryCache()
             let client = Client(logbook: base, tokens: token, cache: cache)
             let follower = EventFollower(user: Self.user, client: client, cache: cache, linger: .milliseconds(20))
@@ -80,7 +82,7 @@ struct FollowedCacheTests {
             let seed = UInt64.random(in: 1...UInt64.max)
             var random = SplitMix64(seed: seed)
             for read in Self.reads { _ = try await read.run(client) }
-            for number in 0..<40 {
+            for number in 0..<60 {
                 let fromHere = Bool.random(using: &random)
                 await Self.command(number, &random, with: fromHere ? client : otherDevice)
                 let position = fromHere ? await cache.status().ownPosition : await otherCache.status().ownPosition
@@ -96,6 +98,6 @@ struct FollowedCacheTests {
             // The cache answered from itself, and events changed answers: the comparison was not vacuous.
             #expect(status.counts.current > 20 && status.counts.changedByEvents > 20, "\(status.counts)")
             #expect(status.followerLive)
-        } }
+        }
     }
 }
