@@ -77,13 +77,22 @@ extension GeneratedClientTests {
 }
 
 extension GeneratedClientTests {
-    @Test("the generated client calls every query and the commands of a workout's life, the goals and the places, as an app would")
-    func generatedClientCallsEveryQueryAndCommand() async throws {
-        try await withTemporaryDirectory { directory in try await ServerProcessTests.withDemoServer(users: 2, in: directory) { served in
-            let base = try #require(URL(string: served))
+    @Test("the generated client calls every query and the commands of a workout's life, the goals and the places, as an app would",
+          arguments: KilledBackend.allCases)
+    func generatedClientCallsEveryQueryAndCommand(backend: KilledBackend) async throws {
+        try await withTemporaryDirectory { directory in
+            let server = try await KilledServer.start(try await backend.serveArguments(in: directory))
+            defer { server.stop() }
+            let base = try #require(URL(string: server.base))
             let keys = await TokenKeys(secret: testSecret)
             let client = Client(logbook: base, tokens: FixedAccessToken(try await keys.token(user: "u-9")))
             let user = "u-9"
+            // The catalog's two restaurants the user swipes.
+            let catalog = Client(logbook: base, tokens: FixedAccessToken(try await keys.token(user: "op", admin: true)))
+            for (place, longitude) in [("p-r1", 13.40), ("p-r2", 13.41)] {
+                _ = try await catalog.postCatalogPlaces(body: .json(.init(
+                    category: .restaurant, latitude: 52.5, longitude: longitude, name: "Restaurant \(place)", placeId: place, subcategory: "bistro"))).created
+            }
 
             // Commands: register, profile, a workout from start to delete, steps, goals, places.
             _ = try await client.postUsersUser(path: .init(user: user), body: .json(.init(
@@ -194,7 +203,7 @@ extension GeneratedClientTests {
             case .accepted, .conflict: break
             case let other: Issue.record("cancelling a job answered \(other)")
             }
-        } }
+        }
     }
 }
 
