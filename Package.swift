@@ -206,7 +206,7 @@ let package = Package(
             name: "LogBenchmarks",
             dependencies: [
                 "EventLog", "EventLogLMDB", "EventLogPostgres", "LMDB", "BinaryCoding", "Logbook", "DemoData", "WorkoutFiles",
-                "WorkoutImport", "Sodium", "LogbookWebhooks",
+                "WorkoutImport", "Sodium", "LogbookWebhooks", "LogbookClient",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 // The webhook benchmark's receiver and its baseline's plain client.
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -10,5 +10,5 @@ struct LogbookBenchCommand: AsyncParsableCommand {
         commandName: "logbook-bench",
         abstract: "Run a benchmark and print its results as JSON (build with -c release).",
         subcommands: [LogBenchCommand.self, ReadModelsBenchCommand.self, ImportBenchCommand.self, WireBenchCommand.self, WebhookBenchCommand.self,
-                      HostileBenchCommand.self, ScaleBenchCommand.self])
+                      HostileBenchCommand.self, ScaleBenchCommand.self, ClientBenchCommand.self])
 }
