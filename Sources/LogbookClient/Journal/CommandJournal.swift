@@ -80,6 +80,8 @@ public actor CommandJournal {
     private var wakeUp: CheckedContinuation<Void, Never>?
     private var pause: Task<Void, Never>?
     private var waiting: [UInt64: CheckedContinuation<Delivery, Never>] = [:]
+    /// The timers that give up on a waiting call after ``answerWait``.
+    private var timers: [UInt64: Task<Void, Never>] = [:]
     private var drainedWaiters: [CheckedContinuation<Void, Never>] = []
     private var stopped = false
 
@@ -150,6 +152,8 @@ public actor CommandJournal {
         file.close()
         for (_, caller) in waiting { caller.resume(returning: .stillQueued) }
         waiting = [:]
+        for (_, timer) in timers { timer.cancel() }
+        timers = [:]
         for waiter in drainedWaiters { waiter.resume() }
         drainedWaiters = []
     }
@@ -186,14 +190,15 @@ public actor CommandJournal {
         let wait = answerWait
         return await withCheckedContinuation { continuation in
             waiting[sequence] = continuation
-            Task { [weak self] in
-                try? await Task.sleep(for: wait)
+            timers[sequence] = Task { [weak self] in
+                guard (try? await Task.sleep(for: wait)) != nil else { return }
                 await self?.giveUp(on: sequence)
             }
         }
     }
 
     private func giveUp(on sequence: UInt64) {
+        timers[sequence] = nil
         waiting.removeValue(forKey: sequence)?.resume(returning: .stillQueued)
     }
 
@@ -242,6 +247,7 @@ public actor CommandJournal {
     /// Records the server's decision on `command` and hands it to the call still waiting, if any.
     private func finish(_ command: JournaledCommand, response: HTTPResponse, body: [UInt8]) {
         let caller = waiting.removeValue(forKey: command.sequence)
+        timers.removeValue(forKey: command.sequence)?.cancel()
         let refused = !(200..<400).contains(response.status.code)
         let refusal = JournaledCommand.Refusal(status: response.status.code, problem: String(decoding: body, as: UTF8.self))
         let record: JournalRecord = refused && caller == nil ? .refused(command.sequence, refusal) : .answered(command.sequence)
