@@ -43,6 +43,8 @@ final class JournalFile {
         }
         self.descriptor = descriptor
         bytes = Int(status.st_size)
+        // A file just made: its name is flushed too, so a power cut cannot take the whole file.
+        if bytes == 0 { Self.syncDirectory(of: path) }
     }
 
     deinit { close() }
@@ -112,14 +114,19 @@ final class JournalFile {
             unlink(temporary)
             throw error
         }
-        let directory = open((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent, O_RDONLY | O_CLOEXEC)
-        if directory >= 0 {
-            fsync(directory)
-            systemClose(directory)
-        }
+        Self.syncDirectory(of: path)
         close()
         descriptor = fresh
         bytes = lines.count
+    }
+
+    /// Flushes the directory holding `path` (its entries: a file made or renamed there).
+    private static func syncDirectory(of path: String) {
+        let folder = (path as NSString).deletingLastPathComponent
+        let directory = open(folder.isEmpty ? "." : folder, O_RDONLY | O_CLOEXEC)
+        guard directory >= 0 else { return }
+        fsync(directory)
+        systemClose(directory)
     }
 
     // MARK: Lines
