@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Reads an Apple Health export: `export.xml`, or `export.zip` (stored or deflated entries)
 /// whose `export.xml` is streamed straight out of the archive.
@@ -13,38 +13,31 @@ public import Foundation
 ///   taking heart rate from its HeartRate average/maximum;
 /// * routes: inline `<Location>` points become the track; a `<FileReference path=…>` is read from
 ///   the zip's `workout-routes/` GPX when parsing a zip, and otherwise kept in `originalFile`.
-public struct AppleHealthParser: Sendable {
+public struct AppleHealthParser: WorkoutFileParser, ByteStreamParser {
+    public static let format = WorkoutFileFormat.appleHealth
+
     /// Parser options.
     public var options: ParseOptions
 
     /// Creates a parser.
     public init(options: ParseOptions = ParseOptions()) { self.options = options }
 
-    /// Parses `export.xml` or `export.zip` from disk.
-    public func parse(_ url: URL) throws -> ParsedFile {
-        try ParseDriver.collect { try stream(url, $0) }
-    }
 
-    /// Parses `export.xml` bytes held in memory.
-    public func parse(bytes: [UInt8], fileName: String) throws -> ParsedFile {
-        try ParseDriver.collect { try stream(source: MemoryByteSource(bytes), name: fileName, routes: nil, $0) }
-    }
 
-    /// Streams workouts and step-sample batches to `sink` as they complete; memory stays
-    /// bounded by one batch plus one workout whatever the export's size.
-    public func stream(_ url: URL, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
-        let name = ParseDriver.displayName(url, options)
-        let probe = try FileByteSource(url: url, name: name, deadline: options.readDeadline)
-        var magic = [UInt8](repeating: 0, count: 4)
-        let got = try magic.withUnsafeMutableBytes { try probe.read(into: $0) }
-        if got == 4, magic == [0x50, 0x4B, 0x03, 0x04] {
-            let archive = try ZipArchive(url: url, fileName: name, options: options)
-            guard let entry = archive.entry(named: "export.xml") else {
-                throw WorkoutFileError(code: .unsupported, fileName: name, message: "the zip has no export.xml")
-            }
-            return try stream(source: try archive.open(entry), name: "\(name)/\(entry.name)", routes: archive, sink)
+    /// Streams an `export.zip` at `url`: its `export.xml` straight out of the archive, with the
+    /// routes of its `workout-routes/` folder. Memory stays bounded by one batch of step samples
+    /// plus one workout whatever the export's size.
+    func streamArchive(_ url: URL, name: String, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
+        let archive = try ZipArchive(url: url, fileName: name, options: options)
+        guard let entry = archive.entry(named: "export.xml") else {
+            throw WorkoutFileError(code: .unsupported, fileName: name, message: "the zip has no export.xml")
         }
-        return try stream(source: try FileByteSource(url: url, name: name, deadline: options.readDeadline), name: name, routes: nil, sink)
+        return try stream(source: try archive.open(entry), name: "\(name)/\(entry.name)", routes: archive, sink)
+    }
+
+    /// Streams an `export.xml` (its routes' files are kept by name, not read).
+    func stream(source: any ByteSource, name: String, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
+        try stream(source: source, name: name, routes: nil, sink)
     }
 
     func stream(source: any ByteSource, name: String, routes: ZipArchive?,

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Reads FIT files: activity files become one workout per (non-transition) session, monitoring
 /// files become step samples; other FIT file types parse cleanly and are reported as skipped.
@@ -10,28 +10,17 @@ public import Foundation
 /// `movingSeconds` is total_moving_time when present, else total_timer_time; `activeKcal` is
 /// total_calories. Memory grows with the number of records (they are kept until the sessions,
 /// which FIT writes at the end, say where each workout begins and ends).
-public struct FITParser: Sendable {
+public struct FITParser: WorkoutFileParser, ByteStreamParser {
+    public static let format = WorkoutFileFormat.fit
+
     /// Parser options.
     public var options: ParseOptions
 
     /// Creates a parser.
     public init(options: ParseOptions = ParseOptions()) { self.options = options }
 
-    /// Parses a FIT file from disk.
-    public func parse(_ url: URL) throws -> ParsedFile {
-        try ParseDriver.collect { try stream(url, $0) }
-    }
 
-    /// Parses FIT bytes held in memory.
-    public func parse(bytes: [UInt8], fileName: String) throws -> ParsedFile {
-        try ParseDriver.collect { try stream(source: MemoryByteSource(bytes), name: fileName, $0) }
-    }
 
-    /// Streams workouts and step batches to `sink` as each chained FIT file completes.
-    public func stream(_ url: URL, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
-        let name = ParseDriver.displayName(url, options)
-        return try stream(source: try FileByteSource(url: url, name: name, deadline: options.readDeadline), name: name, sink)
-    }
 
     func stream(source: any ByteSource, name: String, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
         try withoutActuallyEscaping(sink) { sink in
@@ -155,20 +144,5 @@ struct FITFileHandler: FITMessageHandler {
         } else if !continuation {
             skips.add("not an activity file (type \(fileType) \(FITProfile.fileTypeName(fileType)))")
         }
-    }
-}
-
-/// Shared plumbing for the public parse/stream entry points.
-enum ParseDriver {
-    /// Runs a streaming parse and collects its events.
-    static func collect(_ body: ((WorkoutFileEvent) throws -> Void) throws -> StreamSummary) throws -> ParsedFile {
-        var collector = EventCollector()
-        let summary = try body { collector.take($0) }
-        return collector.file(summary)
-    }
-
-    /// The name used in errors.
-    static func displayName(_ url: URL, _ options: ParseOptions) -> String {
-        options.displayName ?? url.lastPathComponent
     }
 }

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Reads GPX 1.0 and 1.1 files: one workout per `<trk>` that has timed points.
 ///
@@ -11,28 +11,17 @@ public import Foundation
 /// * waypoints and routes are reported as skipped. Laps are empty.
 ///
 /// Workouts are delivered after the whole file is read (the id needs the file's hash).
-public struct GPXParser: Sendable {
+public struct GPXParser: WorkoutFileParser, ByteStreamParser {
+    public static let format = WorkoutFileFormat.gpx
+
     /// Parser options.
     public var options: ParseOptions
 
     /// Creates a parser.
     public init(options: ParseOptions = ParseOptions()) { self.options = options }
 
-    /// Parses a GPX file from disk.
-    public func parse(_ url: URL) throws -> ParsedFile {
-        try ParseDriver.collect { try stream(url, $0) }
-    }
 
-    /// Parses GPX bytes held in memory.
-    public func parse(bytes: [UInt8], fileName: String) throws -> ParsedFile {
-        try ParseDriver.collect { try stream(source: MemoryByteSource(bytes), name: fileName, $0) }
-    }
 
-    /// Streams the file's workouts to `sink`.
-    public func stream(_ url: URL, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
-        let name = ParseDriver.displayName(url, options)
-        return try stream(source: try FileByteSource(url: url, name: name, deadline: options.readDeadline), name: name, sink)
-    }
 
     func stream(source: any ByteSource, name: String, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
         let hashing = try HashingByteSource(source, fileName: name)

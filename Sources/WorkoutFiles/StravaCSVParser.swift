@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Reads the `activities.csv` of a Strava bulk export: one workout per row.
 ///
@@ -22,7 +22,9 @@ public import Foundation
 /// | 34 | Calories | kcal |
 ///
 /// `endedAt` = start + elapsed. Rows without an id or a readable date are skipped with a note.
-public struct StravaCSVParser: Sendable {
+public struct StravaCSVParser: WorkoutFileParser, ByteStreamParser {
+    public static let format = WorkoutFileFormat.stravaCSV
+
     /// Parser options.
     public var options: ParseOptions
 
@@ -37,21 +39,8 @@ public struct StravaCSVParser: Sendable {
         static let minimumCount = 18
     }
 
-    /// Parses an activities.csv from disk.
-    public func parse(_ url: URL) throws -> ParsedFile {
-        try ParseDriver.collect { try stream(url, $0) }
-    }
 
-    /// Parses CSV bytes held in memory.
-    public func parse(bytes: [UInt8], fileName: String) throws -> ParsedFile {
-        try ParseDriver.collect { try stream(source: MemoryByteSource(bytes), name: fileName, $0) }
-    }
 
-    /// Streams one workout per row to `sink`.
-    public func stream(_ url: URL, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
-        let name = ParseDriver.displayName(url, options)
-        return try stream(source: try FileByteSource(url: url, name: name, deadline: options.readDeadline), name: name, sink)
-    }
 
     func stream(source: any ByteSource, name: String, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
         let reader = CSVReader(source: source, fileName: name)

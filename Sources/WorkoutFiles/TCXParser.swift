@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Reads Garmin Training Center XML (TCX v2): one workout per `<Activity>`.
 ///
@@ -13,28 +13,17 @@ public import Foundation
 ///   trackpoints' recorded DistanceMeters (else positions) with `TrackMath`'s threshold;
 /// * trackpoint speed, run cadence and watts come from the ActivityExtension v2 `TPX`
 ///   element, matched by namespace URI.
-public struct TCXParser: Sendable {
+public struct TCXParser: WorkoutFileParser, ByteStreamParser {
+    public static let format = WorkoutFileFormat.tcx
+
     /// Parser options.
     public var options: ParseOptions
 
     /// Creates a parser.
     public init(options: ParseOptions = ParseOptions()) { self.options = options }
 
-    /// Parses a TCX file from disk.
-    public func parse(_ url: URL) throws -> ParsedFile {
-        try ParseDriver.collect { try stream(url, $0) }
-    }
 
-    /// Parses TCX bytes held in memory.
-    public func parse(bytes: [UInt8], fileName: String) throws -> ParsedFile {
-        try ParseDriver.collect { try stream(source: MemoryByteSource(bytes), name: fileName, $0) }
-    }
 
-    /// Streams the file's workouts to `sink`.
-    public func stream(_ url: URL, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
-        let name = ParseDriver.displayName(url, options)
-        return try stream(source: try FileByteSource(url: url, name: name, deadline: options.readDeadline), name: name, sink)
-    }
 
     func stream(source: any ByteSource, name: String, _ sink: (WorkoutFileEvent) throws -> Void) throws -> StreamSummary {
         let hashing = try HashingByteSource(source, fileName: name)

@@ -44,7 +44,8 @@ private func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
 }
 
 /// One entry point for every format: detects the format (or takes the one given),
-/// transparently decompresses `.gz` files, and runs the matching parser.
+/// transparently decompresses `.gz` files, and runs the matching parser. Each parser's own
+/// `parse` and `stream` (``WorkoutFileParser``) come here with their format given.
 public enum WorkoutFileReader {
     /// Parses a file of any supported format.
     public static func parse(_ url: URL, format: WorkoutFileFormat? = nil,
@@ -68,7 +69,7 @@ public enum WorkoutFileReader {
         var magic = [UInt8](repeating: 0, count: 4)
         let got = try magic.withUnsafeMutableBytes { try probe.read(into: $0) }
         if got == 4, magic == [0x50, 0x4B, 0x03, 0x04], format == nil || format == .appleHealth {
-            return try AppleHealthParser(options: options).stream(url, sink)
+            return try AppleHealthParser(options: options).streamArchive(url, name: name, sink)
         }
         return try run(source: try FileByteSource(url: url, name: name, deadline: options.readDeadline), name: name, format: format,
                        options: options, sink)
@@ -100,17 +101,9 @@ public enum WorkoutFileReader {
         guard let chosen = format ?? WorkoutFileFormat.detect(prefix: head, fileName: name) else {
             throw WorkoutFileError(code: .unsupported, fileName: name, byteOffset: 0, message: "not a FIT, GPX, TCX, Apple Health or Strava CSV file")
         }
-        switch chosen {
-        case .fit: return try FITParser(options: options).stream(source: input, name: name, sink)
-        case .gpx: return try GPXParser(options: options).stream(source: input, name: name, sink)
-        case .tcx: return try TCXParser(options: options).stream(source: input, name: name, sink)
-        case .stravaCSV: return try StravaCSVParser(options: options).stream(source: input, name: name, sink)
-        case .appleHealth:
-            if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
-                throw WorkoutFileError(code: .unsupported, fileName: name, byteOffset: 0,
-                                       message: "an Apple Health zip must be read from a file URL")
-            }
-            return try AppleHealthParser(options: options).stream(source: input, name: name, routes: nil, sink)
+        if chosen == .appleHealth, head.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
+            throw WorkoutFileError(code: .unsupported, fileName: name, byteOffset: 0, message: "an Apple Health zip must be read from a file URL")
         }
+        return try chosen.parser(options: options).stream(source: input, name: name, sink)
     }
 }
