@@ -45,6 +45,8 @@ public actor WebhookDispatcher {
         /// What the table holds (skipped stretches are stored at most once a second).
         var stored: Position
         var storedAt: ContinuousClock.Instant
+        /// Batches delivered since the checkpoint was last stored.
+        var unstoredBatches = 0
         var worker: Task<Void, Never>?
         /// Bumped each time a worker starts or stops: a worker of an older generation reports nothing.
         var generation = 0
@@ -85,6 +87,8 @@ public actor WebhookDispatcher {
     private(set) var holder: String?
     private var leaseValidUntil: ContinuousClock.Instant?
     private var leaseTasks: [Task<Void, Never>] = []
+    /// Stores the checkpoints deliveries moved but did not store (every few batches).
+    private var checkpointTask: Task<Void, Never>?
     var entries: [String: Entry] = [:]
     var order: [String] = []
     private var clients: WebhookClients?
@@ -136,6 +140,7 @@ public actor WebhookDispatcher {
         defer { starting = false }
         clients = WebhookClients(tlsConfiguration: tlsConfiguration)
         started = true
+        startStoringCheckpoints()
         guard shared != nil else {
             do {
                 try await takeOver()
@@ -168,6 +173,32 @@ public actor WebhookDispatcher {
                 }
             },
         ]
+    }
+
+    /// Stores, every ``WebhookPolicy/skippedCheckpointInterval``, each checkpoint that moved and
+    /// was not stored since (deliveries store only every few batches): a quiet webhook's last
+    /// batches are not sent again after a crash, and a holder that lost the lease learns it from
+    /// the refused store.
+    private func startStoringCheckpoints() {
+        let interval = policy.skippedCheckpointInterval
+        checkpointTask = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard let self else { return }
+                await self.storeMovedCheckpoints(olderThan: interval)
+            }
+        }
+    }
+
+    private func storeMovedCheckpoints(olderThan interval: Duration) async {
+        guard delivering, !stopping else { return }
+        for (id, entry) in entries where entry.stored != entry.through && ContinuousClock.now - entry.storedAt >= interval {
+            do {
+                try await persist(id)
+            } catch {
+                logger.warning("a webhook's checkpoint could not be stored", metadata: ["webhook": "\(id)", "error": "\(error)"])
+            }
+        }
     }
 
     /// Loads the webhooks from the table and starts their workers: this server delivers from now.
@@ -262,6 +293,9 @@ public actor WebhookDispatcher {
         let clients = self.clients
         // Cancelled, then waited for, then disowned: a batch the receiver took while the
         // worker stopped still moves the checkpoint, so whoever delivers next does not send it again.
+        checkpointTask?.cancel()
+        await checkpointTask?.value
+        checkpointTask = nil
         let workers = entries.values.compactMap(\.worker)
         for worker in workers { worker.cancel() }
         for worker in workers { await worker.value }
@@ -314,17 +348,22 @@ public actor WebhookDispatcher {
     /// Whether a worker of `generation` still speaks for webhook `id`.
     private func current(_ id: String, _ generation: Int) -> Bool { entries[id]?.generation == generation }
 
-    /// A batch reached the receiver: the checkpoint moves to `through` and is stored.
+    /// A batch reached the receiver: the checkpoint moves to `through`, and is stored every
+    /// ``WebhookPolicy/checkpointEveryBatches`` batches or ``WebhookPolicy/skippedCheckpointInterval``.
     func delivered(_ id: String, _ generation: Int, batch: WebhookBatch, through: Position) async throws {
-        guard current(id, generation) else { throw CancellationError() }
-        entries[id]?.through = through
-        entries[id]?.batches += 1
-        entries[id]?.events += UInt64(batch.count)
-        entries[id]?.failures = 0
-        entries[id]?.lastError = nil
-        entries[id]?.nextAttemptAt = nil
-        entries[id]?.lastDeliveredAt = logbook.configuration.clock.now().instant
-        try await persist(id)
+        guard current(id, generation), var entry = entries[id] else { throw CancellationError() }
+        entry.through = through
+        entry.batches += 1
+        entry.events += UInt64(batch.count)
+        entry.failures = 0
+        entry.lastError = nil
+        entry.nextAttemptAt = nil
+        entry.lastDeliveredAt = logbook.configuration.clock.now().instant
+        entry.unstoredBatches += 1
+        entries[id] = entry
+        if entry.unstoredBatches >= policy.checkpointEveryBatches || ContinuousClock.now - entry.storedAt >= policy.skippedCheckpointInterval {
+            try await persist(id)
+        }
     }
 
     /// The worker passed over events the webhook does not want, through `through`.
@@ -421,6 +460,7 @@ public actor WebhookDispatcher {
         }
         let (record, through) = (entry.record, entry.through)
         entries[id]?.storedAt = .now
+        entries[id]?.unstoredBatches = 0
         try await write(term: term) { table in try await table.store(record, through: through) }
         // Counted as stored only once it is: a write that failed leaves it to the next one (or
         // the shutdown's last store), instead of a checkpoint the table never got.

@@ -36,12 +36,29 @@ struct WebhookWorker: Sendable {
         }
     }
 
+    /// Reads, encodes and sends batches in order. One batch is in flight while the next is read
+    /// and encoded; a batch is sent only once the one before it was delivered (or dead-lettered).
+    /// When delivery stops, the batch in flight is cancelled and waited for: one the receiver took
+    /// meanwhile still moves the checkpoint before the worker ends.
     private func deliver(after start: Position) async throws {
+        var sending = InFlight()
+        do {
+            try await deliver(after: start, sending: &sending)
+        } catch {
+            await sending.settle()
+            throw error
+        }
+    }
+
+    private func deliver(after start: Position, sending: inout InFlight) async throws {
         var iterator = logbook.log.subscribe(after: start, filter: webhook.logFilter).makeAsyncIterator()
         let subjects = webhook.subjects
         while true {
             try Task.checkCancellation()
-            guard let elements = try await iterator.nextBatch(limit: policy.limits.maxBatchEvents) else { return }
+            guard let elements = try await iterator.nextBatch(limit: policy.limits.maxBatchEvents) else {
+                _ = try await sending.finish()
+                return
+            }
             var wanted: [RecordedEvent] = []
             var through = start
             for element in elements {
@@ -60,9 +77,12 @@ struct WebhookWorker: Sendable {
                 case .batch(let batch, let taken):
                     rest = rest.dropFirst(taken)
                     // The checkpoint covers what was read only once the last of it is delivered.
-                    guard try await send(batch, through: rest.isEmpty ? through : Position(batch.last)) else { return }
+                    let covered = rest.isEmpty ? through : Position(batch.last)
+                    guard try await sending.finish() else { return }
+                    sending.start { try await send(batch, through: covered) }
                 case .unencodable(let event, let reason):
                     // It cannot be sent: a dead letter of its own, unattempted; delivery goes on.
+                    guard try await sending.finish() else { return }
                     rest = rest.dropFirst()
                     let position = event.position.rawValue
                     guard try await dispatcher.deadLettered(
@@ -71,7 +91,36 @@ struct WebhookWorker: Sendable {
                     else { return }
                 }
             }
-            if wanted.isEmpty { try await dispatcher.skipped(webhook.id, generation, through: through) }
+            if wanted.isEmpty {
+                guard try await sending.finish() else { return }
+                try await dispatcher.skipped(webhook.id, generation, through: through)
+            }
+        }
+    }
+
+    /// The batch being sent while the next is read and encoded.
+    private struct InFlight {
+        private var task: Task<Bool, any Error>?
+
+        /// Starts sending (the previous send must have finished).
+        mutating func start(_ send: @escaping @Sendable () async throws -> Bool) {
+            task = Task { try await send() }
+        }
+
+        /// Waits for the send in flight: true when there was none or it was delivered or
+        /// dead-lettered, false when the webhook paused itself. Cancelling the caller cancels it.
+        mutating func finish() async throws -> Bool {
+            guard let running = task else { return true }
+            task = nil
+            return try await withTaskCancellationHandler { try await running.value } onCancel: { running.cancel() }
+        }
+
+        /// Cancels the send in flight and waits for it to end, whatever its outcome.
+        mutating func settle() async {
+            guard let running = task else { return }
+            task = nil
+            running.cancel()
+            _ = await running.result
         }
     }
 

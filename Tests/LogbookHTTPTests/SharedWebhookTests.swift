@@ -56,6 +56,9 @@ struct SharedWebhookTests {
         var policy = WebhookTests.quick()
         policy.leaseDuration = .seconds(600)
         policy.leaseRenewInterval = .seconds(300)
+        // Every delivered batch's checkpoint is stored, so the first batch after the lease is
+        // lost is refused (with the default, up to a few batches or a second go out first).
+        policy.checkpointEveryBatches = 1
         return policy
     }
 
