@@ -8,7 +8,8 @@ package import NIOSSL
 /// Delivers the log to webhooks: one worker task per running webhook reads the log from the
 /// webhook's checkpoint, POSTs batches in log order, retries with backoff, turns a batch that
 /// keeps failing into a dead letter and goes on. At least once: the checkpoint moves only after
-/// the receiver's 2xx, so a crash or restart sends the batch in flight again, nothing is lost.
+/// the receiver's 2xx and is stored every ``WebhookPolicy/checkpointEveryBatches`` batches or
+/// each second (and at shutdown), so a crash sends at most those batches again; nothing is lost.
 ///
 /// Workers only read the log (LMDB readers never block its writer) and each waits on its own
 /// receiver, so a slow or dead receiver slows neither writers nor other webhooks. Definitions,
@@ -27,7 +28,7 @@ package import NIOSSL
 /// answer changes with 409 naming the holder, and take over from the checkpoints when the lease
 /// is free (the holder stopped, or went silent for ``WebhookPolicy/leaseDuration``). Every write
 /// is made under the lease, so a holder that lost it writes nothing more: a new holder reads
-/// every checkpoint its predecessor stored, and at worst sends a batch in flight again.
+/// every checkpoint its predecessor stored, and at worst sends again the batches delivered since.
 ///
 /// An actor's methods interleave at their awaits; each operation here changes its state in
 /// memory before it awaits, writes through one chain (so records reach the table in the order
