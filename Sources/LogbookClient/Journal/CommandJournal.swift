@@ -231,6 +231,7 @@ public actor CommandJournal {
                 lastFailure = nil
                 finish(command, response: response, body: body)
             case .failed(let reason):
+                guard !Task.isCancelled else { return }
                 counts.retries += 1
                 lastFailure = "\(command.operation) could not be sent: \(reason)"
                 await wait(delay)
@@ -281,10 +282,12 @@ public actor CommandJournal {
         try file.rewrite([.next(nextSequence)] + kept.map { .command($0) })
     }
 
+    /// Waits `delay` between tries; ``retryNow()`` and stopping cut it short.
     private func wait(_ delay: Duration) async {
+        guard !Task.isCancelled, !stopped else { return }
         let pause = Task { _ = try? await Task.sleep(for: delay) }
         self.pause = pause
-        await pause.value
+        await withTaskCancellationHandler { await pause.value } onCancel: { pause.cancel() }
     }
 }
 
