@@ -2,6 +2,7 @@
 import Glibc
 #endif
 public import Foundation
+import Histogram
 import LogbookClient
 
 /// `logbook-bench client`: what LogbookClient's cache and journal cost an app, each against its
@@ -66,14 +67,15 @@ public struct ClientBenchmark: Sendable {
         _ = try await client.getUsersUserStatsWeekly(path: .init(user: Self.user), query: .init(date: "2026-10-28")).ok.body.json
     }
 
-    private func latencies(_ client: Client) async throws -> [Double] {
-        var micros: [Double] = []
+    /// `reads` reads one after the other, in microseconds.
+    private func latencies(_ client: Client) async throws -> Histogram<UInt64> {
+        var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         for _ in 0..<reads {
-            let clock = Stopwatch()
+            let started = ContinuousClock.now
             try await read(client)
-            micros.append(clock.seconds * 1e6)
+            histogram.record(UInt64(max(0, (ContinuousClock.now - started) / .microseconds(1))))
         }
-        return micros.sorted()
+        return histogram
     }
 
     private func measureReads(base: URL, tokens: FixedAccessToken, into report: inout BenchmarkReport) async throws {
@@ -92,11 +94,12 @@ public struct ClientBenchmark: Sendable {
         await follower.stop()
         guard served >= reads else { throw BenchmarkFailure("the followed cache answered \(served) of \(reads) reads itself") }
         for (name, values) in [("uncached", uncached), ("revalidated", revalidated), ("current", current)] {
-            report.set("client_read_\(name)_p50_us", Self.percentile(values, 0.5))
-            report.set("client_read_\(name)_p99_us", Self.percentile(values, 0.99))
+            report.set("client_read_\(name)_p50_us", Double(values.valueAtPercentile(50)))
+            report.set("client_read_\(name)_p99_us", Double(values.valueAtPercentile(99)))
         }
-        report.set("client_revalidated_vs_uncached", Self.percentile(revalidated, 0.5) / Self.percentile(uncached, 0.5))
-        report.set("client_current_vs_uncached", Self.percentile(current, 0.5) / Self.percentile(uncached, 0.5))
+        let uncachedMedian = Double(uncached.valueAtPercentile(50))
+        report.set("client_revalidated_vs_uncached", Double(revalidated.valueAtPercentile(50)) / uncachedMedian)
+        report.set("client_current_vs_uncached", Double(current.valueAtPercentile(50)) / uncachedMedian)
     }
 
     private func measureJournal(base: URL, tokens: FixedAccessToken, root: String, into report: inout BenchmarkReport) async throws {
@@ -162,10 +165,5 @@ public struct ClientBenchmark: Sendable {
             }
         }
         return Double(count) / clock.seconds
-    }
-
-    static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
-        guard !sorted.isEmpty else { return .nan }
-        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.down)))]
     }
 }

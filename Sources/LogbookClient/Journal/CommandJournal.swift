@@ -69,8 +69,9 @@ public actor CommandJournal {
     private var file: JournalFile
     /// Commands not yet answered, and refused ones, in sequence order.
     private var kept: [JournaledCommand] = []
-    /// The bytes each kept command's line takes.
+    /// The bytes each kept command's line takes, and their sum.
     private var keptBytes: [UInt64: Int] = [:]
+    private var keptTotal = 0
     private var nextSequence: UInt64 = 1
     private var counts = CommandJournalStatus.Counts()
     private var lastFailure: String?
@@ -111,6 +112,7 @@ public actor CommandJournal {
         nextSequence = next
         kept = byNumber.values.sorted { $0.sequence < $1.sequence }
         for command in kept { keptBytes[command.sequence] = try JournalFile.size(of: .command(command)) }
+        keptTotal = keptBytes.values.reduce(0, +)
     }
 
     /// The commands kept and what the sender has done: the data of a settings screen.
@@ -170,15 +172,15 @@ public actor CommandJournal {
             journaled: Date().timeIntervalSince1970, refusal: nil)
         if command.idempotencyKey == nil { command.headers.append(.init(name: "Idempotency-Key", value: UUID().uuidString)) }
         let size = try JournalFile.size(of: .command(command))
-        let used = keptBytes.values.reduce(0, +)
-        guard kept.count < limits.commands, used + size <= limits.bytes else {
-            throw .full(commands: kept.count, bytes: used, limits: limits)
+        guard kept.count < limits.commands, keptTotal + size <= limits.bytes else {
+            throw .full(commands: kept.count, bytes: keptTotal, limits: limits)
         }
         if file.bytes + size > 2 * limits.bytes { try compact() }
         try file.append([.command(command)])
         nextSequence += 1
         kept.append(command)
         keptBytes[command.sequence] = size
+        keptTotal += size
         wakeUp?.resume()
         wakeUp = nil
         return command.sequence
@@ -267,13 +269,13 @@ public actor CommandJournal {
             for waiter in drainedWaiters { waiter.resume() }
             drainedWaiters = []
         }
-        if file.bytes > limits.bytes, file.bytes > 2 * keptBytes.values.reduce(0, +) {
+        if file.bytes > limits.bytes, file.bytes > 2 * keptTotal {
             do { try compact() } catch { lastFailure = error.description }
         }
     }
 
     private func forget(at index: Int) {
-        keptBytes[kept[index].sequence] = nil
+        keptTotal -= keptBytes.removeValue(forKey: kept[index].sequence) ?? 0
         kept.remove(at: index)
     }
 
