@@ -24,64 +24,56 @@ extension WebhookDispatcher {
         let record = WebhookRecord(webhook: webhook)
         try WebhookTable.checkSize(record)
         try requireTerm(term)
-        guard entries.count < policy.limits.maxWebhooks else {
+        guard deliveries.count < policy.limits.maxWebhooks else {
             throw LogbookError.conflict(stream: "webhooks", reason: "this store has \(policy.limits.maxWebhooks) webhooks, its limit: delete one first")
         }
         let start = after.map { Position($0) } ?? head
         // Held in memory before the writes, so a create running meanwhile writes an index that
         // holds this one too (and the limit counts it).
-        order.append(id)
-        entries[id] = Entry(record: record, signing: [request.secret], through: start, stored: start, storedAt: .now)
+        deliveries.add(id, .init(record: record, signing: [request.secret], through: start, storedAt: .now))
         do {
             try await write(term: term) { table in try await table.store(record, through: start) }
-            let ids = order
+            let ids = deliveries.order
             try await write(term: term) { table in try await table.storeIds(ids) }
         } catch {
-            order.removeAll { $0 == id }
-            entries[id] = nil
+            _ = deliveries.remove(id)
             throw error
         }
-        if entries[id] != nil { startWorker(id) }
+        if deliveries[id] != nil { startWorker(id) }
         return try await status(id)
     }
 
     /// Every webhook, in the order they were made (on a server standing by, as the table holds them).
     public func list() async throws -> [WebhookStatus] {
-        guard delivering else {
+        guard state.delivering else {
             let head = try await logbook.log.headPosition().rawValue
             var statuses: [WebhookStatus] = []
             for id in try await table.ids() {
                 guard let (record, through) = try await table.record(id) else { continue }
-                statuses.append(status(Entry(record: record, through: through, stored: through, storedAt: .now), head: head))
+                statuses.append(status(.init(record: record, signing: nil, through: through, storedAt: .now), head: head))
             }
             return statuses
         }
         let head = try await logbook.log.headPosition().rawValue
-        return order.compactMap { id in entries[id].map { status($0, head: head) } }
+        return deliveries.ordered.map { status($0, head: head) }
     }
 
     /// One webhook's status.
     public func status(_ id: String) async throws -> WebhookStatus {
         let head = try await logbook.log.headPosition().rawValue
         // Whether this server delivers is decided after the await: it may have stood down meanwhile.
-        if delivering {
-            guard let entry = entries[id] else { throw LogbookError.notFound(kind: "webhook", id: id) }
+        if state.delivering {
+            guard let entry = deliveries[id] else { throw LogbookError.notFound(kind: "webhook", id: id) }
             return status(entry, head: head)
         }
         guard try await table.ids().contains(id), let (record, through) = try await table.record(id) else {
             throw LogbookError.notFound(kind: "webhook", id: id)
         }
-        return status(Entry(record: record, through: through, stored: through, storedAt: .now), head: head)
-    }
-
-    /// The server delivering the webhooks, on a shared log (nil on a store one process opens).
-    var deliveredBy: String? {
-        guard shared != nil else { return nil }
-        return delivering ? server.id : holder
+        return status(.init(record: record, signing: nil, through: through, storedAt: .now), head: head)
     }
 
     /// `entry` as the admin routes answer it: no secret, the URL redacted (``OutboundURL/redacting(_:)``).
-    func status(_ entry: Entry, head: UInt64) -> WebhookStatus {
+    func status(_ entry: WebhookDeliveries.Entry, head: UInt64) -> WebhookStatus {
         let id = entry.record.webhook.id
         let webhook = entry.record.webhook
         func time(_ micros: Int64?) -> String? { micros.map { Timestamp(microsecondsSinceEpoch: $0).rfc3339 } }
@@ -91,7 +83,7 @@ extension WebhookDispatcher {
             head: head, lagEvents: head > entry.through.rawValue ? head - entry.through.rawValue : 0,
             batchesDelivered: entry.batches, eventsDelivered: entry.events, failures: entry.failures, lastError: entry.lastError,
             lastDeliveredAt: time(entry.lastDeliveredAt), nextAttemptAt: time(entry.nextAttemptAt),
-            deadLetters: entry.record.deadLetters.map(DeadLetterStatus.init), deliveredBy: deliveredBy,
+            deadLetters: entry.record.deadLetters.map(DeadLetterStatus.init), deliveredBy: state.deliveredBy,
             rotationStartedAt: time(webhook.secrets?.previous == nil ? nil : webhook.secrets?.rotatedAt))
     }
 
@@ -100,14 +92,13 @@ extension WebhookDispatcher {
         let entry = try entry(id)
         let term = self.term
         // Gone from memory at once: nothing started, paused or replayed from here on writes it back.
-        entries[id] = nil
-        order.removeAll { $0 == id }
+        _ = deliveries.remove(id)
         if let worker = entry.worker {
             worker.cancel()
             await worker.value
         }
         try requireTerm(term)
-        let ids = order
+        let ids = deliveries.order
         try await write(term: term) { table in try await table.storeIds(ids) }
         try await write(term: term) { table in try await table.remove(id) }
     }
@@ -120,11 +111,11 @@ extension WebhookDispatcher {
             throw LogbookError.conflict(
                 stream: id, reason: "it holds \(entry.record.deadLetters.count) dead letters, its limit: replay or discard some first")
         }
-        entries[id]?.record.webhook.paused = paused
-        entries[id]?.record.pausedReason = nil
+        deliveries.entries[id]?.record.webhook.paused = paused
+        deliveries.entries[id]?.record.pausedReason = nil
         if paused {
             stopWorker(id)
-        } else if entries[id]?.worker == nil {
+        } else if deliveries.entries[id]?.worker == nil {
             startWorker(id)
         }
         try await persist(id)
@@ -157,11 +148,11 @@ extension WebhookDispatcher {
         case .unencodable(_, let reason): failure = "an event has no wire form: \(reason)"
         }
         try requireTerm(term)
-        guard entries[id]?.record.deadLetters.contains(where: { $0.id == letter }) == true else { return try await status(id) }
+        guard deliveries.entries[id]?.record.deadLetters.contains(where: { $0.id == letter }) == true else { return try await status(id) }
         if let failure {
             let now = logbook.configuration.clock.now().instant
-            let letters = entries[id]?.record.deadLetters ?? []
-            entries[id]?.record.deadLetters = letters.map { dead in
+            let letters = deliveries.entries[id]?.record.deadLetters ?? []
+            deliveries.entries[id]?.record.deadLetters = letters.map { dead in
                 guard dead.id == letter else { return dead }
                 var tried = dead
                 tried.attempts += 1
@@ -172,7 +163,7 @@ extension WebhookDispatcher {
             try await persist(id)
             throw WebhookReplayError(deadLetter: letter, reason: failure)
         }
-        entries[id]?.record.deadLetters.removeAll { $0.id == letter }
+        deliveries.entries[id]?.record.deadLetters.removeAll { $0.id == letter }
         try await persist(id)
         return try await status(id)
     }
@@ -183,7 +174,7 @@ extension WebhookDispatcher {
         guard entry.record.deadLetters.contains(where: { $0.id == letter }) else {
             throw LogbookError.notFound(kind: "dead letter", id: letter)
         }
-        entries[id]?.record.deadLetters.removeAll { $0.id == letter }
+        deliveries.entries[id]?.record.deadLetters.removeAll { $0.id == letter }
         try await persist(id)
         return try await status(id)
     }

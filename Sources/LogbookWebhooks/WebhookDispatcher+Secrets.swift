@@ -55,7 +55,7 @@ extension WebhookDispatcher {
         guard let seal = try await sealKey(creating: true) else { throw LogbookError.storage("no key was made to seal webhooks' secrets") }
         let sealed = try seal.seal(secret, owner: id)
         try requireTerm(term)
-        guard let current = entries[id] else { throw LogbookError.notFound(kind: "webhook", id: id) }
+        guard let current = deliveries.entries[id] else { throw LogbookError.notFound(kind: "webhook", id: id) }
         guard current.record.webhook.secrets?.previous == nil else {
             throw LogbookError.conflict(stream: id, reason: "a rotation of its secret runs already (two secrets sign its batches): end it first")
         }
@@ -77,7 +77,7 @@ extension WebhookDispatcher {
         }
         current.previous = nil
         current.rotatedAt = nil
-        guard let entry = entries[id] else { throw LogbookError.notFound(kind: "webhook", id: id) }
+        guard let entry = deliveries.entries[id] else { throw LogbookError.notFound(kind: "webhook", id: id) }
         try await storeSecrets(id, current, signing: entry.signing.map { Array($0.prefix(1)) })
         return try await status(id)
     }
@@ -86,19 +86,19 @@ extension WebhookDispatcher {
     /// stores its record. A store that fails puts the secrets it had back (unless another change
     /// came meanwhile), so what this server signs with is never what its table does not hold.
     private func storeSecrets(_ id: String, _ secrets: WebhookSecrets, signing: [String]?) async throws {
-        guard var entry = entries[id] else { throw LogbookError.notFound(kind: "webhook", id: id) }
+        guard var entry = deliveries.entries[id] else { throw LogbookError.notFound(kind: "webhook", id: id) }
         let before = (secrets: entry.record.webhook.secrets, plaintext: entry.record.webhook.plaintextSecret, signing: entry.signing)
         entry.record.webhook.secrets = secrets
         entry.record.webhook.plaintextSecret = nil
         entry.signing = signing
-        entries[id] = entry
+        deliveries.entries[id] = entry
         do {
             try await persist(id)
         } catch {
-            if entries[id]?.record.webhook.secrets == secrets {
-                entries[id]?.record.webhook.secrets = before.secrets
-                entries[id]?.record.webhook.plaintextSecret = before.plaintext
-                entries[id]?.signing = before.signing
+            if deliveries.entries[id]?.record.webhook.secrets == secrets {
+                deliveries.entries[id]?.record.webhook.secrets = before.secrets
+                deliveries.entries[id]?.record.webhook.plaintextSecret = before.plaintext
+                deliveries.entries[id]?.signing = before.signing
             }
             throw error
         }

@@ -1,16 +1,38 @@
 import EventLog
 import Logbook
+import LogbookOutbound
 import Logging
+
+/// What a ``WebhookWorker`` sends its batches through and reports each step to, with its
+/// generation: the ``WebhookDispatcher``, or a test's own. A report from a worker that no longer
+/// speaks for its webhook throws `CancellationError` (or answers nil), which ends the worker.
+protocol WebhookDeliveryHost: Actor {
+    /// Sends `batch` once; nil when the receiver took it.
+    func send(_ batch: WebhookBatch, to webhook: Webhook) async -> DeliveryFailure?
+    /// The batch was taken: the checkpoint moves to `through`.
+    func delivered(_ id: String, _ generation: Int, batch: WebhookBatch, through: Position) async throws
+    /// Events the webhook does not want were passed over, through `through`.
+    func skipped(_ id: String, _ generation: Int, through: Position) async throws
+    /// Attempt `attempt` failed; the next comes after `delay`.
+    func failed(_ id: String, _ generation: Int, attempt: Int, error: String, retryIn delay: Duration) async
+    /// The worker failed; it resumes from the position answered (nil: it ends).
+    func workerFailed(_ id: String, _ generation: Int, error: String, retryIn delay: Duration) async -> Position?
+    /// A batch became a dead letter and the checkpoint moves to `through`; false: delivery stops.
+    func deadLettered(
+        _ id: String, _ generation: Int, first: UInt64, last: UInt64, events: Int, attempts: Int, error: String, through: Position
+    ) async throws -> Bool
+}
 
 /// The loop that delivers one webhook: reads the log after its checkpoint (only the types it
 /// wants; users filtered here), cuts batches of at most ``WebhookLimits/maxBatchEvents`` events
 /// and ``WebhookLimits/maxBatchBytes`` bytes, and sends each until the receiver takes it or the
-/// attempts run out. It reports every step to the ``WebhookDispatcher``, which stores the
-/// checkpoint, and ends when cancelled, when the log closes, or when the dispatcher stops
-/// listening to it (a newer worker, a pause, a delete). If reading the log or storing the
-/// checkpoint fails, it starts again from the checkpoint, backing off.
+/// attempts run out. It sends through and reports every step to its host (the
+/// ``WebhookDispatcher``, which signs, POSTs and stores the checkpoint), and ends when cancelled,
+/// when the log closes, or when the host stops listening to it (a newer worker, a pause, a
+/// delete). If reading the log or storing the checkpoint fails, it starts again from the
+/// checkpoint, backing off.
 struct WebhookWorker: Sendable {
-    let dispatcher: WebhookDispatcher
+    let host: any WebhookDeliveryHost
     let logbook: Logbook
     let webhook: Webhook
     let generation: Int
@@ -29,7 +51,7 @@ struct WebhookWorker: Sendable {
             } catch {
                 failures += 1
                 let delay = policy.delay(afterAttempt: failures, unit: Double.random(in: 0...1))
-                guard let checkpoint = await dispatcher.workerFailed(webhook.id, generation, error: "\(error)", retryIn: delay) else { return }
+                guard let checkpoint = await host.workerFailed(webhook.id, generation, error: "\(error)", retryIn: delay) else { return }
                 from = checkpoint
                 do { try await Task.sleep(for: delay) } catch { return }
             }
@@ -85,7 +107,7 @@ struct WebhookWorker: Sendable {
                     guard try await sending.finish() else { return }
                     rest = rest.dropFirst()
                     let position = event.position.rawValue
-                    guard try await dispatcher.deadLettered(
+                    guard try await host.deadLettered(
                         webhook.id, generation, first: position, last: position, events: 1, attempts: 0,
                         error: "no wire form: \(reason)", through: rest.isEmpty ? through : event.position)
                     else { return }
@@ -93,7 +115,7 @@ struct WebhookWorker: Sendable {
             }
             if wanted.isEmpty {
                 guard try await sending.finish() else { return }
-                try await dispatcher.skipped(webhook.id, generation, through: through)
+                try await host.skipped(webhook.id, generation, through: through)
             }
         }
     }
@@ -130,19 +152,19 @@ struct WebhookWorker: Sendable {
         while true {
             try Task.checkCancellation()
             attempt += 1
-            guard let failure = await dispatcher.send(batch, to: webhook) else {
-                try await dispatcher.delivered(webhook.id, generation, batch: batch, through: through)
+            guard let failure = await host.send(batch, to: webhook) else {
+                try await host.delivered(webhook.id, generation, batch: batch, through: through)
                 return true
             }
             // A send cut short by a stop is no failure of the receiver's.
             try Task.checkCancellation()
             if attempt >= policy.maxAttempts {
-                return try await dispatcher.deadLettered(
+                return try await host.deadLettered(
                     webhook.id, generation, first: batch.first, last: batch.last, events: batch.count, attempts: attempt,
                     error: failure.description, through: through)
             }
             let delay = policy.delay(afterAttempt: attempt, unit: Double.random(in: 0...1))
-            await dispatcher.failed(webhook.id, generation, attempt: attempt, error: failure.description, retryIn: delay)
+            await host.failed(webhook.id, generation, attempt: attempt, error: failure.description, retryIn: delay)
             try await Task.sleep(for: delay)
         }
     }
