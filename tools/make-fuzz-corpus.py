@@ -353,17 +353,13 @@ EVENT_TYPES = ["user.registered", "user.profile_updated", "workout.started", "wo
                "steps.recorded", "goal.set", "goal.cleared", "goal.default_set", "place.added", "place.swiped",
                "place.visited", "place.notes_edited", "places.reset", "workout.track_recorded", "user.erased"]
 # RequestFuzz.routes, in order: (event type or "pause", path field).
-ROUTES = [("user.registered", None), ("user.profile_updated", None), ("user.erased", None), ("workout.started", "new"),
-          ("workout.imported", "new"), ("pause", None), ("workout.finished", "workoutId"), ("workout.discarded", "workoutId"),
-          ("workout.edited", "workoutId"), ("workout.deleted", "workoutId"), ("steps.recorded", None), ("goal.set", "date"),
-          ("goal.cleared", "date"), ("goal.default_set", None), ("place.swiped", "placeId"), ("place.visited", "placeId"),
-          ("place.notes_edited", "placeId"), ("places.reset", None), ("place.added", None),
+ROUTES = [("workout.started", "new"), ("workout.imported", "new"), ("pause", None),
           # The body routes of their own (RequestFuzz.Route): a new planned workout, its changes, a plan, a track piece.
           ("new-planned", None), ("planned-changes", None), ("plan-request", None), ("track-piece", None)]
 # Then DeclaredRoute.all: the routes the declarations give, by index.
 _declared = sorted((json.loads(p.read_text()) for p in (ROOT / "Schemas" / "declarations" / "events").glob("*.json")),
                    key=lambda d: d["index"])
-ROUTES += [(d["type"], next(iter(re.findall(r"\{(\w+)\}", d["route"]["path"])), None))
+ROUTES += [(d["type"], next((f for f in re.findall(r"\{(\w+)\}", d["route"]["path"]) if f != "user"), None))
            for d in _declared if "route" in d]
 # RequestFuzz.pathValues indexes.
 PATH_INDEX = {"workoutId": 0, "date": 1, "placeId": 2, "new": 0, None: 0}

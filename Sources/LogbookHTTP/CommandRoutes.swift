@@ -7,6 +7,10 @@ import LogbookInput
 import WorkoutImport
 
 /// The write side: one route per command, each taking the payload of the event it asks for.
+/// Most come from the event types' declarations (``DeclaredRoute``: the body is the payload, the
+/// path fills its ids); the commands here are those whose body is not one event's payload (a
+/// workout named by its idempotency key, a file, pause and resume's optional time, track pieces,
+/// a catalog file, planned-workout changes, a generated plan).
 ///
 /// Every route accepts `Idempotency-Key` (1 to 255 visible ASCII characters, such as a UUID): a
 /// retry of the same request (same caller, method, path, query and body bytes) answers the
@@ -36,12 +40,6 @@ struct CommandRoutes<Context: LogbookRouteContext> {
                 responses: Self.commandAnswers, catalog: catalog) { request, context in
                 try await keyed(request, context, handler)
             }
-        }
-        command(.post, "users/{user}", "Register a user (body: user.registered data)", body: .userRegistered) { try await event(.userRegistered, $0, $1, $2) }
-        command(.patch, "users/{user}/profile", "Update the profile (body: user.profile_updated data)", body: .userProfileUpdated,
-                emptyBodyAllowed: true) { try await event(.userProfileUpdated, $0, $1, $2) }
-        command(.delete, "users/{user}", "Erase the user (GDPR Art. 17; the user themself or an administrator): appends user.erased, destroys the user's key, rebuilds the read models without them; their events stay in the log as tombstones. A retry writes nothing", body: nil) {
-            try await event(.userErased, $0, $1, $2)
         }
         command(.post, "users/{user}/workouts", "Start a workout (body: workout.started data; workoutId optional)", body: .workoutStarted) {
             try await newWorkout(.workoutStarted, $0, $1, $2)
@@ -86,44 +84,6 @@ struct CommandRoutes<Context: LogbookRouteContext> {
             let workoutId = try context.path("workoutId")
             let samples = try EventBody.trackPiece(try await request.jsonBody(limit: maxBodyBytes), workoutId: workoutId)
             return try await logbook.execute(.recordTrack(user: user, workoutId: workoutId, samples), context: commandContext)
-        }
-        command(.post, "users/{user}/workouts/{workoutId}/finish", "Finish a workout (body: workout.finished data)", body: .workoutFinished) {
-            try await event(.workoutFinished, $0, $1, $2, path: ["workoutId"])
-        }
-        command(.post, "users/{user}/workouts/{workoutId}/discard", "Discard an unfinished workout", body: nil) {
-            try await event(.workoutDiscarded, $0, $1, $2, path: ["workoutId"])
-        }
-        command(.patch, "users/{user}/workouts/{workoutId}", "Edit a workout's title, notes or type (body: workout.edited data)", body: .workoutEdited,
-                emptyBodyAllowed: true) {
-            try await event(.workoutEdited, $0, $1, $2, path: ["workoutId"])
-        }
-        command(.delete, "users/{user}/workouts/{workoutId}", "Delete a workout (as if never recorded)", body: nil) {
-            try await event(.workoutDeleted, $0, $1, $2, path: ["workoutId"])
-        }
-        command(.post, "users/{user}/steps", "Record a batch of step samples (body: steps.recorded data)", body: .stepsRecorded) { try await event(.stepsRecorded, $0, $1, $2) }
-        command(.put, "users/{user}/goals/{date}", "Set the step goal of a day (body: {steps, activeMinutes?})", body: .goalSet) {
-            try await event(.goalSet, $0, $1, $2, path: ["date"])
-        }
-        command(.delete, "users/{user}/goals/{date}", "Clear a day's goal (back to the default)", body: nil) {
-            try await event(.goalCleared, $0, $1, $2, path: ["date"])
-        }
-        command(.put, "users/{user}/default-goal", "Set the default daily goal (body: goal.default_set data)", body: .goalDefaultSet) {
-            try await event(.goalDefaultSet, $0, $1, $2)
-        }
-        command(.post, "users/{user}/places/{placeId}/swipe", "Swipe a place right or left (body: {direction})", body: .placeSwiped) {
-            try await event(.placeSwiped, $0, $1, $2, path: ["placeId"])
-        }
-        command(.post, "users/{user}/places/{placeId}/visit", "Mark a place visited (body: {visitedAt})", body: .placeVisited) {
-            try await event(.placeVisited, $0, $1, $2, path: ["placeId"])
-        }
-        command(.put, "users/{user}/places/{placeId}/notes", "Edit one's notes on a place (body: {notes})", body: .placeNotesEdited) {
-            try await event(.placeNotesEdited, $0, $1, $2, path: ["placeId"])
-        }
-        command(.post, "users/{user}/places/reset", "Put every place back in the deck", body: nil) { try await event(.placesReset, $0, $1, $2) }
-        command(.post, "catalog/places", "Add a place to the shared catalog (administrators; body: place.added data)", body: .placeAdded,
-                in: administrators) { request, _, commandContext in
-            let payload = try await EventBody.decode(.placeAdded, request.jsonBody(limit: maxBodyBytes))
-            return try await logbook.execute(Command(user: "", event: payload), context: commandContext)
         }
         administrators.route(
             .post, "catalog/places/import",
@@ -180,7 +140,7 @@ struct CommandRoutes<Context: LogbookRouteContext> {
         }
         // The routes the event declarations give: the body is the type's payload, the path fills its ids.
         for route in DeclaredRoute.all {
-            command(HTTPRequest.Method(rawValue: route.method)!, route.path, route.summary, body: route.type,
+            command(HTTPRequest.Method(rawValue: route.method)!, route.path, route.summary, body: route.hasBody ? route.type : nil,
                     emptyBodyAllowed: route.emptyBodyAllowed, in: route.administrators ? administrators : group) { request, context, commandContext in
                 // An administrators' route acts on the shared catalog, for no user.
                 let user = route.administrators ? "" : try context.path("user")
@@ -207,17 +167,6 @@ struct CommandRoutes<Context: LogbookRouteContext> {
     static var commandAnswers: [Int: JSONSchema] {
         [200: .reference(CommandResult.self, "Already applied (an idempotent retry or a repeated import): nothing written"),
          201: .reference(CommandResult.self, "Created: the command's events were appended")]
-    }
-
-    /// A command whose body is the payload of `type`, with `path` parameters filled in.
-    private func event(
-        _ type: EventType, _ request: Request, _ context: Context, _ commandContext: CommandContext, path: [String] = []
-    ) async throws -> CommandResult {
-        let user = try context.path("user")
-        var values: [String: String] = [:]
-        for name in path { values[name] = try context.path(name) }
-        let payload = try await EventBody.decode(type, request.jsonBody(limit: maxBodyBytes), path: values)
-        return try await logbook.execute(Command(user: user, event: payload), context: commandContext)
     }
 
     /// Starting or importing a workout: the client may name it; if not, the workout id is the

@@ -17,4 +17,6 @@ public struct DeclaredRoute: Sendable, Hashable {
     public let rules: [DomainRule]
     /// An empty body is a body of no fields.
     public let emptyBodyAllowed: Bool
+    /// The route takes a body (false: the path says everything, as in `DELETE …/goals/{date}`).
+    public let hasBody: Bool
 }

@@ -13,28 +13,13 @@ enum CommandRuleCatalog {
         return specific + user
     }
 
+    /// The hand-written command routes' rules (a declared route's are in its declaration).
     private static let table: [String: [DomainRule]] = [
-        "POST users/{user}": [.userAlreadyRegistered, .invalidTimeZone, .textTooLong, .userErased],
-        "PATCH users/{user}/profile": [.invalidTimeZone, .textTooLong, .heartRateInvalid],
-        "DELETE users/{user}": [],
         "POST users/{user}/workouts": [.oneActiveWorkout, .workoutExists, .workoutLifecycle],
         "POST users/{user}/imports": [.workoutExists, .importNeedsSource, .nonNegativeQuantity, .quantityTooLarge, .endsAfterStart, .textTooLong, .trackInvalid],
         "POST users/{user}/workouts/{workoutId}/pause": [.workoutLifecycle, .endsAfterStart],
         "POST users/{user}/workouts/{workoutId}/resume": [.workoutLifecycle, .endsAfterStart],
         "POST users/{user}/workouts/{workoutId}/track": [.workoutLifecycle, .trackInvalid],
-        "POST users/{user}/workouts/{workoutId}/finish": [.workoutLifecycle, .nonNegativeQuantity, .quantityTooLarge, .endsAfterStart],
-        "POST users/{user}/workouts/{workoutId}/discard": [.workoutLifecycle],
-        "PATCH users/{user}/workouts/{workoutId}": [.workoutLifecycle, .textTooLong],
-        "DELETE users/{user}/workouts/{workoutId}": [.workoutLifecycle],
-        "POST users/{user}/steps": [.stepSampleInvalid, .nonNegativeQuantity, .endsAfterStart, .textTooLong],
-        "PUT users/{user}/goals/{date}": [.goalStepsRange, .goalMinutesRange, .goalHorizon],
-        "DELETE users/{user}/goals/{date}": [],
-        "PUT users/{user}/default-goal": [.goalStepsRange, .goalMinutesRange],
-        "POST users/{user}/places/{placeId}/swipe": [.unknownPlace],
-        "POST users/{user}/places/{placeId}/visit": [.unknownPlace],
-        "PUT users/{user}/places/{placeId}/notes": [.unknownPlace, .textTooLong],
-        "POST users/{user}/places/reset": [],
-        "POST catalog/places": [.placeExists, .placeInvalid, .textTooLong],
         "POST catalog/places/import": [.placeInvalid, .textTooLong],
         "POST users/{user}/training/planned-workouts": [.planInvalid, .textTooLong],
         "PATCH users/{user}/training/planned-workouts/{plannedId}": [.planInvalid, .textTooLong],

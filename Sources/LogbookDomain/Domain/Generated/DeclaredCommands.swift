@@ -26,30 +26,110 @@ extension DeclaredRoute {
     /// Every declared command route, in the declarations' order.
     public static let all: [DeclaredRoute] = [
         DeclaredRoute(
+            type: .userRegistered, method: "POST", path: "users/{user}",
+            summary: "Register a user (body: user.registered data)",
+            administrators: false, pathFields: [],
+            rules: [DomainRule(rawValue: "user_already_registered"), DomainRule(rawValue: "invalid_time_zone"), DomainRule(rawValue: "text_too_long"), DomainRule(rawValue: "user_erased")], emptyBodyAllowed: false, hasBody: true),
+        DeclaredRoute(
+            type: .userProfileUpdated, method: "PATCH", path: "users/{user}/profile",
+            summary: "Update the profile (body: user.profile_updated data)",
+            administrators: false, pathFields: [],
+            rules: [DomainRule(rawValue: "invalid_time_zone"), DomainRule(rawValue: "text_too_long"), DomainRule(rawValue: "heart_rate_invalid")], emptyBodyAllowed: true, hasBody: true),
+        DeclaredRoute(
+            type: .workoutFinished, method: "POST", path: "users/{user}/workouts/{workoutId}/finish",
+            summary: "Finish a workout (body: workout.finished data)",
+            administrators: false, pathFields: ["workoutId"],
+            rules: [DomainRule(rawValue: "workout_lifecycle"), DomainRule(rawValue: "non_negative_quantity"), DomainRule(rawValue: "quantity_too_large"), DomainRule(rawValue: "ends_after_start")], emptyBodyAllowed: false, hasBody: true),
+        DeclaredRoute(
+            type: .workoutDiscarded, method: "POST", path: "users/{user}/workouts/{workoutId}/discard",
+            summary: "Discard an unfinished workout",
+            administrators: false, pathFields: ["workoutId"],
+            rules: [DomainRule(rawValue: "workout_lifecycle")], emptyBodyAllowed: false, hasBody: false),
+        DeclaredRoute(
+            type: .workoutEdited, method: "PATCH", path: "users/{user}/workouts/{workoutId}",
+            summary: "Edit a workout's title, notes or type (body: workout.edited data)",
+            administrators: false, pathFields: ["workoutId"],
+            rules: [DomainRule(rawValue: "workout_lifecycle"), DomainRule(rawValue: "text_too_long")], emptyBodyAllowed: true, hasBody: true),
+        DeclaredRoute(
+            type: .workoutDeleted, method: "DELETE", path: "users/{user}/workouts/{workoutId}",
+            summary: "Delete a workout (as if never recorded)",
+            administrators: false, pathFields: ["workoutId"],
+            rules: [DomainRule(rawValue: "workout_lifecycle")], emptyBodyAllowed: false, hasBody: false),
+        DeclaredRoute(
+            type: .stepsRecorded, method: "POST", path: "users/{user}/steps",
+            summary: "Record a batch of step samples (body: steps.recorded data)",
+            administrators: false, pathFields: [],
+            rules: [DomainRule(rawValue: "step_sample_invalid"), DomainRule(rawValue: "non_negative_quantity"), DomainRule(rawValue: "ends_after_start"), DomainRule(rawValue: "text_too_long")], emptyBodyAllowed: false, hasBody: true),
+        DeclaredRoute(
+            type: .goalSet, method: "PUT", path: "users/{user}/goals/{date}",
+            summary: "Set the step goal of a day (body: {steps, activeMinutes?})",
+            administrators: false, pathFields: ["date"],
+            rules: [DomainRule(rawValue: "goal_steps_range"), DomainRule(rawValue: "goal_minutes_range"), DomainRule(rawValue: "goal_horizon")], emptyBodyAllowed: false, hasBody: true),
+        DeclaredRoute(
+            type: .goalCleared, method: "DELETE", path: "users/{user}/goals/{date}",
+            summary: "Clear a day's goal (back to the default)",
+            administrators: false, pathFields: ["date"],
+            rules: [], emptyBodyAllowed: false, hasBody: false),
+        DeclaredRoute(
+            type: .goalDefaultSet, method: "PUT", path: "users/{user}/default-goal",
+            summary: "Set the default daily goal (body: goal.default_set data)",
+            administrators: false, pathFields: [],
+            rules: [DomainRule(rawValue: "goal_steps_range"), DomainRule(rawValue: "goal_minutes_range")], emptyBodyAllowed: false, hasBody: true),
+        DeclaredRoute(
+            type: .placeAdded, method: "POST", path: "catalog/places",
+            summary: "Add a place to the shared catalog (administrators; body: place.added data)",
+            administrators: true, pathFields: [],
+            rules: [DomainRule(rawValue: "place_exists"), DomainRule(rawValue: "place_invalid"), DomainRule(rawValue: "text_too_long")], emptyBodyAllowed: false, hasBody: true),
+        DeclaredRoute(
+            type: .placeSwiped, method: "POST", path: "users/{user}/places/{placeId}/swipe",
+            summary: "Swipe a place right or left (body: {direction})",
+            administrators: false, pathFields: ["placeId"],
+            rules: [DomainRule(rawValue: "unknown_place")], emptyBodyAllowed: false, hasBody: true),
+        DeclaredRoute(
+            type: .placeVisited, method: "POST", path: "users/{user}/places/{placeId}/visit",
+            summary: "Mark a place visited (body: {visitedAt})",
+            administrators: false, pathFields: ["placeId"],
+            rules: [DomainRule(rawValue: "unknown_place")], emptyBodyAllowed: false, hasBody: true),
+        DeclaredRoute(
+            type: .placeNotesEdited, method: "PUT", path: "users/{user}/places/{placeId}/notes",
+            summary: "Edit one's notes on a place (body: {notes})",
+            administrators: false, pathFields: ["placeId"],
+            rules: [DomainRule(rawValue: "unknown_place"), DomainRule(rawValue: "text_too_long")], emptyBodyAllowed: false, hasBody: true),
+        DeclaredRoute(
+            type: .placesReset, method: "POST", path: "users/{user}/places/reset",
+            summary: "Put every place back in the deck",
+            administrators: false, pathFields: [],
+            rules: [], emptyBodyAllowed: false, hasBody: false),
+        DeclaredRoute(
+            type: .userErased, method: "DELETE", path: "users/{user}",
+            summary: "Erase the user (GDPR Art. 17; the user themself or an administrator): appends user.erased, destroys the user's key, rebuilds the read models without them; their events stay in the log as tombstones. A retry writes nothing",
+            administrators: false, pathFields: [],
+            rules: [], emptyBodyAllowed: false, hasBody: false),
+        DeclaredRoute(
             type: .placeUpdated, method: "PATCH", path: "catalog/places/{placeId}",
             summary: "Edit a place of the shared catalog (administrators; body: place.updated data, placeId from the path: absent fields stay, null clears an optional one)",
             administrators: true, pathFields: ["placeId"],
-            rules: [DomainRule(rawValue: "unknown_place"), DomainRule(rawValue: "place_invalid"), DomainRule(rawValue: "text_too_long")], emptyBodyAllowed: false),
+            rules: [DomainRule(rawValue: "unknown_place"), DomainRule(rawValue: "place_invalid"), DomainRule(rawValue: "text_too_long")], emptyBodyAllowed: false, hasBody: true),
         DeclaredRoute(
             type: .targetSet, method: "PUT", path: "users/{user}/training/targets/{targetId}",
             summary: "Set a training target: a race with its date, distance and optional goal time (body: target.set data, targetId from the path)",
             administrators: false, pathFields: ["targetId"],
-            rules: [DomainRule(rawValue: "target_invalid"), DomainRule(rawValue: "text_too_long")], emptyBodyAllowed: false),
+            rules: [DomainRule(rawValue: "target_invalid"), DomainRule(rawValue: "text_too_long")], emptyBodyAllowed: false, hasBody: true),
         DeclaredRoute(
             type: .targetCleared, method: "DELETE", path: "users/{user}/training/targets/{targetId}",
             summary: "Clear a training target",
             administrators: false, pathFields: ["targetId"],
-            rules: [], emptyBodyAllowed: true),
+            rules: [], emptyBodyAllowed: true, hasBody: true),
         DeclaredRoute(
             type: .planWorkoutRemoved, method: "DELETE", path: "users/{user}/training/planned-workouts/{plannedId}",
             summary: "Remove a planned workout",
             administrators: false, pathFields: ["plannedId"],
-            rules: [], emptyBodyAllowed: true),
+            rules: [], emptyBodyAllowed: true, hasBody: true),
         DeclaredRoute(
             type: .workoutKeptSeparate, method: "POST", path: "users/{user}/workouts/{workoutId}/keep-separate",
             summary: "Keep two workouts apart: they are not the same activity, whatever their overlap (body: {otherWorkoutId})",
             administrators: false, pathFields: ["workoutId"],
-            rules: [DomainRule(rawValue: "workout_lifecycle")], emptyBodyAllowed: false),
+            rules: [DomainRule(rawValue: "workout_lifecycle")], emptyBodyAllowed: false, hasBody: true),
     ]
 }
 
