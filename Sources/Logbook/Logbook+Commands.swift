@@ -301,16 +301,10 @@ extension Command {
     /// The workout a workout command concerns.
     var workoutId: String? {
         switch self {
-        case .startWorkout(_, let e): e.workoutId
-        case .pauseWorkout(_, let id, _), .resumeWorkout(_, let id, _), .discardWorkout(_, let id), .deleteWorkout(_, let id): id
-        case .finishWorkout(_, let e): e.workoutId
+        case .pauseWorkout(_, let id, _), .resumeWorkout(_, let id, _), .recordTrack(_, let id, _): id
         case .importWorkout(_, let e, _): e.workoutId
-        case .editWorkout(_, let e): e.workoutId
-        case .recordTrack(_, let id, _): id
         case .record(_, let event): event.workoutId
-        case .registerUser, .updateProfile, .recordSteps, .setGoal, .clearGoal, .setDefaultGoal, .addPlace, .importPlaces, .swipePlace,
-             .visitPlace, .editPlaceNotes, .resetPlaces, .eraseUser, .changePlannedWorkout, .generatePlan:
-            nil
+        case .importPlaces, .eraseUser, .changePlannedWorkout, .generatePlan: nil
         }
     }
 }

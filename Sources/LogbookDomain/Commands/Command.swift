@@ -2,38 +2,30 @@ public import EventLog
 public import Foundation
 
 /// Everything a user (or an operator, for the catalog) can ask Logbook to do.
+///
+/// Most commands ask for one event whose type's declaration names the rule that decides it:
+/// ``record(user:_:)``, made by ``Command/init(user:event:)`` or by the shorthands
+/// (``registerUser(user:_:)``, ``recordSteps(user:_:)``, …). The cases of their own are the
+/// commands that are not one event's payload: an optional time, a workout with its track, track
+/// pieces, a file of places, changes to a planned workout, a plan to generate, an erasure.
 public enum Command: Sendable, Hashable {
-    case registerUser(user: String, UserRegistered)
-    case updateProfile(user: String, UserProfileUpdated)
-    case startWorkout(user: String, WorkoutStarted)
+    /// Pauses the user's running workout at `at` (nil: now, in the workout's offset).
     case pauseWorkout(user: String, workoutId: String, at: Timestamp?)
+    /// Resumes the user's paused workout at `at` (nil: now, in the workout's offset).
     case resumeWorkout(user: String, workoutId: String, at: Timestamp?)
-    case finishWorkout(user: String, WorkoutFinished)
-    case discardWorkout(user: String, workoutId: String)
     /// A finished workout from an external source, with the track its device recorded (written as
     /// `workout.track_recorded` events in the same append).
     case importWorkout(user: String, WorkoutImported, track: TrackSamples? = nil)
-    case editWorkout(user: String, WorkoutEdited)
     /// Track points of a workout: while it runs or is paused, each piece continues its track
     /// (recorded live); a finished workout that has none yet takes its whole track once (e.g. a
     /// route file that arrives after the workout).
     case recordTrack(user: String, workoutId: String, TrackSamples)
-    case deleteWorkout(user: String, workoutId: String)
-    case recordSteps(user: String, StepsRecorded)
-    case setGoal(user: String, GoalSet)
-    case clearGoal(user: String, date: CivilDate)
-    case setDefaultGoal(user: String, GoalDefaultSet)
-    case addPlace(PlaceAdded)
     /// Places for the catalog from a file, all or none: the new ones added, the changed ones
     /// updated, the equal ones left (see ``PlaceImportEntry``); appended in one commit.
     case importPlaces([PlaceImportEntry])
-    case swipePlace(user: String, PlaceSwiped)
-    case visitPlace(user: String, PlaceVisited)
-    case editPlaceNotes(user: String, PlaceNotesEdited)
-    case resetPlaces(user: String)
-    /// An event of a type decided by the rule its declaration names (`Schemas/declarations`;
-    /// the types with a command of their own above are not): `user` is who it concerns, nil for
-    /// the shared catalog. ``Command/init(user:event:)`` makes one for such a type.
+    /// An event decided by the rule its type's declaration names (`Schemas/declarations`):
+    /// `user` is who it concerns, nil for the shared catalog. ``Command/init(user:event:)`` makes
+    /// the command of any event.
     case record(user: String?, DomainEvent)
     /// Changes some fields of a planned workout, the others staying: decided against the plan as
     /// it stands and recorded as the whole planned workout (`plan.workout_changed`).
@@ -48,15 +40,10 @@ public enum Command: Sendable, Hashable {
     /// The user the command acts for (nil for catalog management).
     public var user: String? {
         switch self {
-        case .registerUser(let user, _), .updateProfile(let user, _), .startWorkout(let user, _),
-             .pauseWorkout(let user, _, _), .resumeWorkout(let user, _, _), .finishWorkout(let user, _),
-             .discardWorkout(let user, _), .importWorkout(let user, _, _), .editWorkout(let user, _), .recordTrack(let user, _, _),
-             .deleteWorkout(let user, _), .recordSteps(let user, _), .setGoal(let user, _), .clearGoal(let user, _),
-             .setDefaultGoal(let user, _), .swipePlace(let user, _), .visitPlace(let user, _),
-             .editPlaceNotes(let user, _), .resetPlaces(let user), .eraseUser(let user), .changePlannedWorkout(let user, _, _),
-             .generatePlan(let user, _):
+        case .pauseWorkout(let user, _, _), .resumeWorkout(let user, _, _), .importWorkout(let user, _, _), .recordTrack(let user, _, _),
+             .eraseUser(let user), .changePlannedWorkout(let user, _, _), .generatePlan(let user, _):
             user
-        case .addPlace, .importPlaces:
+        case .importPlaces:
             nil
         case .record(let user, _):
             user
@@ -66,19 +53,11 @@ public enum Command: Sendable, Hashable {
     /// The stream the command's events go to (a pure function of the command).
     public var stream: String {
         switch self {
-        case .registerUser(let user, _), .updateProfile(let user, _), .eraseUser(let user): "user-\(user)"
-        case .startWorkout(_, let e): "workout-\(e.workoutId)"
-        case .pauseWorkout(_, let id, _), .resumeWorkout(_, let id, _), .discardWorkout(_, let id), .deleteWorkout(_, let id):
-            "workout-\(id)"
-        case .finishWorkout(_, let e): "workout-\(e.workoutId)"
+        case .eraseUser(let user): "user-\(user)"
+        case .pauseWorkout(_, let id, _), .resumeWorkout(_, let id, _): "workout-\(id)"
         case .importWorkout(_, let e, _): "workout-\(e.workoutId)"
-        case .editWorkout(_, let e): "workout-\(e.workoutId)"
         case .recordTrack(_, let id, _): "workout-\(id)"
-        case .recordSteps(let user, _): "steps-\(user)"
-        case .setGoal(let user, _), .clearGoal(let user, _), .setDefaultGoal(let user, _): "goals-\(user)"
-        case .addPlace, .importPlaces: DomainEvent.catalogStream
-        case .swipePlace(let user, _), .visitPlace(let user, _), .editPlaceNotes(let user, _), .resetPlaces(let user):
-            "places-\(user)"
+        case .importPlaces: DomainEvent.catalogStream
         case .record(let user, let event): event.stream(user: user ?? "")
         case .changePlannedWorkout(let user, _, _), .generatePlan(let user, _): "training-\(user)"
         }

@@ -34,38 +34,6 @@ package struct Decider<State: DecisionState> {
 
     private mutating func decideUnchecked(_ command: Command) throws -> Decision {
         switch command {
-        case .registerUser(let user, let e):
-            try Rules.id(user, "user")
-            guard try state.profile(user) == nil else {
-                throw rule(.userAlreadyRegistered, "user \(user) is already registered")
-            }
-            try Rules.text(e.displayName, "displayName", required: true)
-            let zone = try Rules.timeZone(e.timeZone)
-            return Decision(events: [(.userRegistered(e), Rules.local(now, zone))])
-        case .updateProfile(let user, let e):
-            let profile = try registered(user)
-            if let name = e.displayName { try Rules.text(name, "displayName", required: true) }
-            let zone = try Rules.timeZone(e.timeZone ?? profile.timeZone)
-            if case .set(let source) = e.preferredStepSource { try Rules.text(source, "preferredStepSource", required: true, limit: 64) }
-            try Rules.heartRates(e, profile: profile)
-            if let kinds = e.preferredWorkoutSources, Set(kinds).count != kinds.count {
-                throw LogbookError.invalidArgument(name: "preferredWorkoutSources", reason: "names a source kind twice")
-            }
-            return Decision(events: [(.userProfileUpdated(e), Rules.local(now, zone))])
-        case .startWorkout(let user, let e):
-            _ = try registered(user)
-            try Rules.id(e.workoutId, "workoutId")
-            try reservedId(e.workoutId)
-            guard try state.workout(e.workoutId) == nil else {
-                throw rule(.workoutExists, "workout \(e.workoutId) already exists")
-            }
-            if let active = try state.activeWorkout(of: user) {
-                throw rule(.oneActiveWorkout, "workout \(active) is still running; finish or discard it first")
-            }
-            guard e.source.kind == .manual else {
-                throw rule(.workoutLifecycle, "a live workout's source kind is manual; use import for \(e.source.kind.rawValue)")
-            }
-            return Decision(events: [(.workoutStarted(e), e.startedAt)], workoutId: e.workoutId)
         case .pauseWorkout(let user, let id, let at):
             let workout = try ownWorkout(user, id)
             guard workout.status == .running else { throw rule(.workoutLifecycle, "workout \(id) is \(workout.status.rawValue), not running: it cannot pause") }
@@ -81,18 +49,6 @@ package struct Decider<State: DecisionState> {
             let moment = at ?? Rules.local(now, workout.startedAt.utcOffsetSeconds)
             guard moment.instant >= workout.startedAt.instant else { throw rule(.endsAfterStart, "a resume cannot come before the start") }
             return Decision(events: [(.workoutResumed(WorkoutPauseChange(workoutId: id, at: moment)), moment)], workoutId: id)
-        case .finishWorkout(let user, let e):
-            let workout = try ownWorkout(user, e.workoutId)
-            guard workout.status == .running else {
-                throw rule(.workoutLifecycle, "workout \(e.workoutId) is \(workout.status.rawValue), not running: it cannot finish")
-            }
-            guard e.endedAt.instant > workout.startedAt.instant else { throw rule(.endsAfterStart, "endedAt must be after the start") }
-            try Rules.totals(distance: e.distanceMeters, moving: e.movingSeconds, steps: e.steps, kcal: e.activeKcal, heartRate: e.avgHeartRate, laps: e.laps)
-            return Decision(events: [(.workoutFinished(e), e.endedAt)], workoutId: e.workoutId)
-        case .discardWorkout(let user, let id):
-            let workout = try ownWorkout(user, id)
-            guard workout.status.isActive else { throw rule(.workoutLifecycle, "workout \(id) is \(workout.status.rawValue): only a running or paused workout can be discarded") }
-            return Decision(events: [(.workoutDiscarded(WorkoutReference(workoutId: id)), Rules.local(now, workout.startedAt.utcOffsetSeconds))], workoutId: id)
         case .importWorkout(let user, let e, let track):
             _ = try registered(user)
             try Rules.id(e.workoutId, "workoutId")
@@ -127,12 +83,6 @@ package struct Decider<State: DecisionState> {
                 }
             }
             return Decision(events: events, workoutId: e.workoutId)
-        case .editWorkout(let user, let e):
-            let workout = try ownWorkout(user, e.workoutId)
-            guard workout.status != .deleted else { throw rule(.workoutLifecycle, "workout \(e.workoutId) was deleted") }
-            if let title = e.title { try Rules.text(title, "title") }
-            if let notes = e.notes { try Rules.text(notes, "notes", limit: 4000) }
-            return Decision(events: [(.workoutEdited(e), Rules.local(now, workout.startedAt.utcOffsetSeconds))], workoutId: e.workoutId)
         case .recordTrack(let user, let id, let track):
             let workout = try ownWorkout(user, id)
             try Rules.track(track)
@@ -154,59 +104,12 @@ package struct Decider<State: DecisionState> {
             }
             let parts = WorkoutTrackRecorded.events(workoutId: id, track: track, firstPart: workout.trackParts)
             return Decision(events: parts.map { (.workoutTrackRecorded($0), occurredAt) }, workoutId: id)
-        case .deleteWorkout(let user, let id):
-            let workout = try ownWorkout(user, id)
-            guard workout.status == .finished || workout.status == .discarded else {
-                throw rule(.workoutLifecycle, "workout \(id) is \(workout.status.rawValue): only a finished or discarded workout can be deleted")
-            }
-            return Decision(events: [(.workoutDeleted(WorkoutReference(workoutId: id)), Rules.local(now, workout.startedAt.utcOffsetSeconds))], workoutId: id)
-        case .recordSteps(let user, let e):
-            let profile = try registered(user)
-            try Rules.samples(e.samples)
-            return Decision(events: [(.stepsRecorded(e), Rules.local(now, try Rules.timeZone(profile.timeZone)))])
-        case .setGoal(let user, let e):
-            let profile = try registered(user)
-            try Rules.goal(steps: e.steps, minutes: e.activeMinutes)
-            let zone = try Rules.timeZone(profile.timeZone)
-            let today = Rules.local(now, zone).localDate
-            let horizon = today.adding(days: 70)
-            guard e.date <= horizon else {
-                throw rule(.goalHorizon, "goals can be set at most 10 weeks ahead: \(e.date) is after \(horizon) (today is \(today) in \(profile.timeZone))")
-            }
-            return Decision(events: [(.goalSet(e), Rules.local(now, zone))])
-        case .clearGoal(let user, let date):
-            let profile = try registered(user)
-            return Decision(events: [(.goalCleared(GoalCleared(date: date)), Rules.local(now, try Rules.timeZone(profile.timeZone)))])
-        case .setDefaultGoal(let user, let e):
-            let profile = try registered(user)
-            try Rules.goal(steps: e.steps, minutes: e.activeMinutes)
-            return Decision(events: [(.goalDefaultSet(e), Rules.local(now, try Rules.timeZone(profile.timeZone)))])
-        case .addPlace(let e):
-            try Rules.place(e)
-            guard try !state.placeExists(e.placeId) else { throw rule(.placeExists, "place \(e.placeId) is already in the catalog") }
-            return Decision(events: [(.placeAdded(e), now)])
         case .importPlaces(let entries):
             return try importPlaces(entries)
-        case .swipePlace(let user, let e):
-            let profile = try registered(user)
-            try knownPlace(e.placeId)
-            return Decision(events: [(.placeSwiped(e), Rules.local(now, try Rules.timeZone(profile.timeZone)))])
-        case .visitPlace(let user, let e):
-            _ = try registered(user)
-            try knownPlace(e.placeId)
-            return Decision(events: [(.placeVisited(e), e.visitedAt)])
-        case .editPlaceNotes(let user, let e):
-            let profile = try registered(user)
-            try knownPlace(e.placeId)
-            try Rules.text(e.notes, "notes", limit: 4000)
-            return Decision(events: [(.placeNotesEdited(e), Rules.local(now, try Rules.timeZone(profile.timeZone)))])
         case .changePlannedWorkout(let user, let plannedId, let changes):
             return try changePlannedWorkout(user: user, plannedId: plannedId, changes)
         case .generatePlan(let user, let request):
             return try generatePlan(user: user, request)
-        case .resetPlaces(let user):
-            let profile = try registered(user)
-            return Decision(events: [(.placesReset, Rules.local(now, try Rules.timeZone(profile.timeZone)))])
         case .eraseUser(let user):
             let profile = try registered(user)
             return Decision(events: [(.userErased, Rules.local(now, try Rules.timeZone(profile.timeZone)))])
@@ -226,7 +129,7 @@ package struct Decider<State: DecisionState> {
     package func rule(_ rule: DomainRule, _ message: String) -> LogbookError { .ruleViolation(rule: rule, message: message) }
 
     /// Workout ids of the derived prefix belong to file imports (each to one user's workout at one source).
-    private func reservedId(_ workoutId: String) throws {
+    func reservedId(_ workoutId: String) throws {
         if workoutId.hasPrefix(WorkoutImported.derivedIdPrefix) {
             throw LogbookError.invalidArgument(
                 name: "workoutId", reason: "ids starting \(WorkoutImported.derivedIdPrefix) are given by file imports; choose another")

@@ -1,6 +1,6 @@
 import EventLog
 
-/// The rules of the catalog's edits (the commands decided through ``Command/record(user:_:)``).
+/// The rules of the shared catalog and of each user's deck.
 extension Decider {
     /// `place.updated`: the place exists, something changes, and every changed field is valid
     /// by the rules a new place is held to (``Rules/placeFields(name:subcategory:latitude:longitude:priceLevel:texts:)``).
@@ -13,5 +13,44 @@ extension Decider {
                               priceLevel: e.priceLevel.newValue,
                               texts: [("address", e.address.newValue), ("phone", e.phone.newValue), ("notes", e.notes.newValue)])
         return Decision(events: [(.placeUpdated(e), now)])
+    }
+
+    /// `place.added`: a valid place whose id the catalog does not hold yet.
+    mutating func addPlace(_ e: PlaceAdded, user: String?) throws -> Decision {
+        try Rules.place(e)
+        guard try !state.placeExists(e.placeId) else { throw rule(.placeExists, "place \(e.placeId) is already in the catalog") }
+        return Decision(events: [(.placeAdded(e), now)])
+    }
+
+    /// `place.swiped`: a registered user, a place of the catalog.
+    mutating func swipePlace(_ e: PlaceSwiped, user: String?) throws -> Decision {
+        let user = user ?? ""
+        let profile = try registered(user)
+        try knownPlace(e.placeId)
+        return Decision(events: [(.placeSwiped(e), Rules.local(now, try Rules.timeZone(profile.timeZone)))])
+    }
+
+    /// `place.visited`: a registered user, a place of the catalog; it occurs when it was visited.
+    mutating func visitPlace(_ e: PlaceVisited, user: String?) throws -> Decision {
+        let user = user ?? ""
+        _ = try registered(user)
+        try knownPlace(e.placeId)
+        return Decision(events: [(.placeVisited(e), e.visitedAt)])
+    }
+
+    /// `place.notes_edited`: a registered user, a place of the catalog, notes within their limit.
+    mutating func editPlaceNotes(_ e: PlaceNotesEdited, user: String?) throws -> Decision {
+        let user = user ?? ""
+        let profile = try registered(user)
+        try knownPlace(e.placeId)
+        try Rules.text(e.notes, "notes", limit: 4000)
+        return Decision(events: [(.placeNotesEdited(e), Rules.local(now, try Rules.timeZone(profile.timeZone)))])
+    }
+
+    /// `places.reset`: a registered user; every place goes back in the deck.
+    mutating func resetPlaces(user: String?) throws -> Decision {
+        let user = user ?? ""
+        let profile = try registered(user)
+        return Decision(events: [(.placesReset, Rules.local(now, try Rules.timeZone(profile.timeZone)))])
     }
 }

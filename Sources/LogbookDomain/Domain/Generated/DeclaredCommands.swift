@@ -6,6 +6,22 @@ extension Decider {
     /// Decides a ``Command/record(user:_:)`` by the rule its event type's declaration names.
     mutating func decideDeclared(_ event: DomainEvent, user: String?) throws -> Decision {
         switch event {
+        case .userRegistered(let e): return try registerUser(e, user: user)
+        case .userProfileUpdated(let e): return try updateProfile(e, user: user)
+        case .workoutStarted(let e): return try startWorkout(e, user: user)
+        case .workoutFinished(let e): return try finishWorkout(e, user: user)
+        case .workoutDiscarded(let e): return try discardWorkout(e, user: user)
+        case .workoutEdited(let e): return try editWorkout(e, user: user)
+        case .workoutDeleted(let e): return try deleteWorkout(e, user: user)
+        case .stepsRecorded(let e): return try recordSteps(e, user: user)
+        case .goalSet(let e): return try setGoal(e, user: user)
+        case .goalCleared(let e): return try clearGoal(e, user: user)
+        case .goalDefaultSet(let e): return try setDefaultGoal(e, user: user)
+        case .placeAdded(let e): return try addPlace(e, user: user)
+        case .placeSwiped(let e): return try swipePlace(e, user: user)
+        case .placeVisited(let e): return try visitPlace(e, user: user)
+        case .placeNotesEdited(let e): return try editPlaceNotes(e, user: user)
+        case .placesReset: return try resetPlaces(user: user)
         case .placeUpdated(let e): return try updatePlace(e, user: user)
         case .targetSet(let e): return try setTarget(e, user: user)
         case .targetCleared(let e): return try clearTarget(e, user: user)
