@@ -34,6 +34,17 @@ struct SchemaTests {
             metadata: index == 2 ? #"{"client":"ios","version":"2.1"}"# : "{}", event: event)
     }
 
+    @Test("every type has a timeline line of its own: written for it, or its declaration's template, never its bare name")
+    func timelineLines() {
+        for event in Self.samples {
+            let line = TimelineDescriptions.describe(event, occurredAt: at("2026-11-20T08:00:00+01:00"), context: nil)
+            #expect(line != event.type.rawValue, "\(event.type.rawValue) has no timeline line: give its declaration a `timeline` template")
+            #expect(!line.contains("{") && !line.isEmpty, "\(event.type.rawValue): \(line)")
+        }
+        #expect(TimelineDescriptions.describe(.placesReset, occurredAt: at("2026-11-20T08:00:00+01:00"), context: nil)
+            == "Reset the places: every place back in the deck, visits cleared")
+    }
+
     @Test("every type has a sample, and each sample's line is its golden fixture and survives a round trip")
     func goldenFixtures() throws {
         #expect(Set(Self.samples.map(\.type)) == Set(EventType.allCases))

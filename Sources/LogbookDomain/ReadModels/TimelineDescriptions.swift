@@ -2,6 +2,9 @@ import EventLog
 
 /// One-line, human descriptions of events, in English, the same on every machine: numbers are
 /// grouped with commas and dates written "Tue 25 Nov" by hand, never by the process's locale.
+/// The lines that need more than the event's own fields (the goal it replaced, the workout's
+/// type, the place's name) are written here; the others come from the `timeline` template in the
+/// type's declaration.
 enum TimelineDescriptions {
     static func describe(_ event: DomainEvent, occurredAt: Timestamp, context: TimelineContext?) -> String {
         switch event {
@@ -95,10 +98,6 @@ enum TimelineDescriptions {
                 changes.append(field)
             }
             return "Edited \(place(context, e.placeId)) in the places: " + changes.joined(separator: ", ")
-        case .placesReset:
-            return "Reset the places: every place back in the deck, visits cleared"
-        case .userErased:
-            return "Erased"
         case .targetSet(let e):
             var text = "Target set: \(e.name), \(raceDistance(e.distanceMeters)) on \(day(e.raceDate)) \(e.raceDate.year)"
             if let goal = e.goalSeconds { text += ", goal \(clock(goal))" }
@@ -112,6 +111,9 @@ enum TimelineDescriptions {
             return "Plan changed: \(planned(e))" + (context?.subject.map { ", was \($0)" } ?? "")
         case .planWorkoutRemoved(let e):
             return "Removed from the plan: \(context?.subject ?? e.plannedId)"
+        default:
+            // A type whose line needs no context declares it (`timeline` in its declaration).
+            return event.declaredTimelineLine ?? event.type.rawValue
         }
     }
 

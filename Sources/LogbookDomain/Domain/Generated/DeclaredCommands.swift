@@ -159,3 +159,15 @@ extension EventType {
         }
     }
 }
+
+extension DomainEvent {
+    /// The audit timeline's line for this event, from its declaration's `timeline` template
+    /// (nil: the timeline describes the type itself).
+    package var declaredTimelineLine: String? {
+        switch self {
+        case .placesReset: "Reset the places: every place back in the deck, visits cleared"
+        case .userErased: "Erased"
+        default: nil
+        }
+    }
+}
