@@ -53,4 +53,12 @@ extension Decider {
         let profile = try registered(user)
         return Decision(events: [(.placesReset, Rules.local(now, try Rules.timeZone(profile.timeZone)))])
     }
+
+    /// `place.rated`: a registered user, a place of the catalog, 1 to 5 stars.
+    mutating func ratePlace(_ e: PlaceRated, user: String?) throws -> Decision {
+        let profile = try registered(user ?? "")
+        try knownPlace(e.placeId)
+        guard (1...5).contains(e.stars) else { throw LogbookError.invalidArgument(name: "stars", reason: "is \(e.stars), not 1 to 5") }
+        return Decision(events: [(.placeRated(e), Rules.local(now, try Rules.timeZone(profile.timeZone)))])
+    }
 }

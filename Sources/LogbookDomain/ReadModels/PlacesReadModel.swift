@@ -2,7 +2,7 @@ public import EventLog
 import Foundation
 
 /// Places: the shared catalog in the order places were added, and each user's status of each
-/// place (not seen, interested, not interested, visited), visits and notes.
+/// place (not seen, interested, not interested, visited), visits, notes and rating.
 struct PlacesReadModel: ReadModel {
     static let kind = ReadModelKind.places
     /// 2: the catalog's size is kept (`size`), so adding a place no longer reads the whole order.
@@ -17,6 +17,7 @@ struct PlacesReadModel: ReadModel {
         .on(.placeNotesEdited) { try $0.onPlaceNotesEdited($1, $2, $3) }
         .on(.placesReset) { try $0.onPlacesReset($2, $3) }
         .on(.placeUpdated) { try $0.onPlaceUpdated($1, $2, $3) }
+        .on(.placeRated) { try $0.onPlaceRated($1, $2, $3) }
 
     var catalog: ReadModelTable<PlaceKey, CatalogPlace>
     var order: ReadModelTable<SequenceKey, TextValue>
@@ -89,6 +90,10 @@ struct PlacesReadModel: ReadModel {
         try status.modify(UserPlaceKey(fold.user, e.placeId), txn, initial: { UserPlace() }) { $0.notes = e.notes }
     }
 
+    mutating func onPlaceRated(_ e: PlaceRated, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        try status.modify(UserPlaceKey(fold.user, e.placeId), txn, initial: { UserPlace() }) { $0.rating = e.stars }
+    }
+
     mutating func onPlacesReset(_ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let prefix = keyPrefix { $0.keyString(fold.user) }
         for (key, var place) in try status.records(withPrefix: prefix, txn) {
@@ -126,6 +131,8 @@ public struct PlaceView: Sendable, Hashable, Codable {
     public var userNotes: String?
     /// Metres from the point a search asked about (``PlaceSearch/near``), rounded; absent otherwise.
     public var distanceMeters: Int?
+    /// The user's rating, 1 to 5 stars (absent: not rated); a reset of the deck keeps it.
+    public var rating: Int?
 
     init(_ place: PlaceAdded, _ state: UserPlace) {
         self.place = place
@@ -134,6 +141,7 @@ public struct PlaceView: Sendable, Hashable, Codable {
         lastVisit = state.lastVisit
         lastVisitDate = state.lastVisit?.localDate
         userNotes = state.notes
+        rating = state.rating
     }
 }
 

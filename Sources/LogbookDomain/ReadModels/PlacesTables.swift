@@ -113,12 +113,16 @@ struct UserPlace: TableValue, Equatable {
     var visitCount = 0
     var lastVisit: Timestamp?
     var notes: String?
+    /// 1 to 5 stars. Written after the other fields only when set, so a record of a place never
+    /// rated keeps the bytes it had before ratings existed.
+    var rating: Int?
 
     func encode(into w: inout ByteWriter) {
         w.enumeration(status)
         w.int(visitCount)
         if let lastVisit { w.byte(1); w.timestamp(lastVisit) } else { w.byte(0) }
         w.optionalString(notes)
+        if let rating { w.int(rating) }
     }
 
     init() {}
@@ -129,9 +133,10 @@ struct UserPlace: TableValue, Equatable {
         visitCount = try FieldReader.int(s, &o)
         lastVisit = try ByteReader.byte(s, &o) == 0 ? nil : try FieldReader.timestamp(s, &o)
         notes = try FieldReader.optionalString(s, &o)
+        rating = o < s.count ? try FieldReader.int(s, &o) : nil
     }
 
-    var isBlank: Bool { status == .notSeen && visitCount == 0 && lastVisit == nil && notes == nil }
+    var isBlank: Bool { status == .notSeen && visitCount == 0 && lastVisit == nil && notes == nil && rating == nil }
 }
 
 /// Key of one numbered change of the catalog (a place added or edited): its revision.

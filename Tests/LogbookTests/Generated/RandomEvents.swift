@@ -192,6 +192,8 @@ extension WireCodecTests.Random {
                 acuteLoad: r.maybe { r in r.count() },
                 chronicLoad: r.maybe { r in r.count() }
             ))
+        case .placeRated:
+            return .placeRated(PlaceRated(placeId: r.id(), stars: r.withinSchema ? r.int(1...5) : r.count()))
         }
     }
 
@@ -263,6 +265,7 @@ extension WireCodecTests {
         case .workoutKeptSeparate(let e): try encoder.encode(e)
         case .statsWeekClosed(let e): try encoder.encode(e)
         case .trainingWeekClosed(let e): try encoder.encode(e)
+        case .placeRated(let e): try encoder.encode(e)
         }
         return [UInt8](data)
     }

@@ -258,6 +258,9 @@ extension BinaryEventCodec {
             w.optionalInt(e.compliancePercent)
             w.optionalInt(e.acuteLoad)
             w.optionalInt(e.chronicLoad)
+        case .placeRated(let e):
+            w.string(e.placeId)
+            w.int(e.stars)
         }
     }
 
@@ -559,6 +562,10 @@ extension BinaryEventCodec {
                 acuteLoad: acuteLoad,
                 chronicLoad: chronicLoad
             ))
+        case .placeRated:
+            let placeId: String = try ByteReader.string(s, &o)
+            let stars: Int = try FieldReader.int(s, &o)
+            return .placeRated(PlaceRated(placeId: placeId, stars: stars))
         }
     }
 

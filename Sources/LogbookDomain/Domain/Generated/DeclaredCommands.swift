@@ -31,6 +31,7 @@ extension Decider {
         case .workoutKeptSeparate(let e): return try keepSeparate(e, user: user)
         case .statsWeekClosed(let e): return try closeWeek(e, user: user)
         case .trainingWeekClosed(let e): return try closeTrainingWeek(e, user: user)
+        case .placeRated(let e): return try ratePlace(e, user: user)
         default:
             throw LogbookError.invalidArgument(
                 name: "type", reason: "\(event.type.rawValue) is recorded by a command of its own, not by Command.record")
@@ -146,6 +147,11 @@ extension DeclaredRoute {
             summary: "Keep two workouts apart: they are not the same activity, whatever their overlap (body: {otherWorkoutId})",
             administrators: false, pathFields: ["workoutId"],
             rules: [DomainRule(rawValue: "workout_lifecycle")], emptyBodyAllowed: false, hasBody: true),
+        DeclaredRoute(
+            type: .placeRated, method: "PUT", path: "users/{user}/places/{placeId}/rating",
+            summary: "Rate a place, 1 to 5 stars (body: {stars}); a later rating replaces it",
+            administrators: false, pathFields: ["placeId"],
+            rules: [DomainRule(rawValue: "unknown_place")], emptyBodyAllowed: false, hasBody: true),
     ]
 }
 
@@ -154,7 +160,7 @@ extension EventType {
     /// `Schemas/requests`, not `Schemas/events`).
     public var hasRequestBodySchema: Bool {
         switch self {
-        case .workoutStarted, .workoutFinished, .workoutImported, .workoutEdited, .goalSet, .placeSwiped, .placeVisited, .placeNotesEdited, .placeUpdated, .targetSet, .targetCleared, .planWorkoutPlanned, .planWorkoutRemoved, .workoutKeptSeparate: true
+        case .workoutStarted, .workoutFinished, .workoutImported, .workoutEdited, .goalSet, .placeSwiped, .placeVisited, .placeNotesEdited, .placeUpdated, .targetSet, .targetCleared, .planWorkoutPlanned, .planWorkoutRemoved, .workoutKeptSeparate, .placeRated: true
         default: false
         }
     }
@@ -167,6 +173,7 @@ extension DomainEvent {
         switch self {
         case .placesReset: "Reset the places: every place back in the deck, visits cleared"
         case .userErased: "Erased"
+        case .placeRated(let e): "Rated place \(e.placeId): \(e.stars) of 5"
         default: nil
         }
     }

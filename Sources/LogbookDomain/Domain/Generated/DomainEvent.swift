@@ -37,6 +37,7 @@ public enum DomainEvent: Sendable, Hashable {
     case workoutKeptSeparate(WorkoutKeptSeparate)
     case statsWeekClosed(StatsWeekClosed)
     case trainingWeekClosed(TrainingWeekClosed)
+    case placeRated(PlaceRated)
 
     /// The event's type (its name on the wire and in the log).
     public var type: EventType {
@@ -71,6 +72,7 @@ public enum DomainEvent: Sendable, Hashable {
         case .workoutKeptSeparate: .workoutKeptSeparate
         case .statsWeekClosed: .statsWeekClosed
         case .trainingWeekClosed: .trainingWeekClosed
+        case .placeRated: .placeRated
         }
     }
 
@@ -124,6 +126,7 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
     case workoutKeptSeparate = "workout.kept_separate"
     case statsWeekClosed = "stats.week_closed"
     case trainingWeekClosed = "training.week_closed"
+    case placeRated = "place.rated"
 
     /// The schema version written today. Older versions are upcast when read.
     public var currentSchemaVersion: UInt32 {
@@ -144,7 +147,7 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
         case .workoutStarted, .workoutPaused, .workoutResumed, .workoutFinished, .workoutDiscarded, .workoutImported, .workoutEdited, .workoutDeleted, .workoutTrackRecorded, .workoutKeptSeparate: .workout
         case .stepsRecorded: .steps
         case .goalSet, .goalCleared, .goalDefaultSet: .goals
-        case .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset: .places
+        case .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .placeRated: .places
         case .placeAdded, .placeUpdated: .catalog
         case .targetSet, .targetCleared, .planWorkoutPlanned, .planWorkoutChanged, .planWorkoutRemoved, .trainingWeekClosed: .training
         case .statsWeekClosed: .stats
@@ -189,6 +192,7 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
         case .workoutKeptSeparate: 27
         case .statsWeekClosed: 28
         case .trainingWeekClosed: 29
+        case .placeRated: 30
         }
     }
 }
@@ -338,4 +342,9 @@ extension EventKey where Payload == StatsWeekClosed {
 extension EventKey where Payload == TrainingWeekClosed {
     /// `training.week_closed`.
     public static var trainingWeekClosed: Self { Self(type: .trainingWeekClosed) { if case .trainingWeekClosed(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == PlaceRated {
+    /// `place.rated`.
+    public static var placeRated: Self { Self(type: .placeRated) { if case .placeRated(let e) = $0 { e } else { nil } } }
 }

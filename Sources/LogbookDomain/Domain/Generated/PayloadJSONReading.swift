@@ -40,6 +40,7 @@ enum PayloadJSONReading {
         case .workoutKeptSeparate: return .workoutKeptSeparate(try readWorkoutKeptSeparate(&r, version: version))
         case .statsWeekClosed: return .statsWeekClosed(try readStatsWeekClosed(&r, version: version))
         case .trainingWeekClosed: return .trainingWeekClosed(try readTrainingWeekClosed(&r, version: version))
+        case .placeRated: return .placeRated(try readPlaceRated(&r, version: version))
         }
     }
 
@@ -704,6 +705,20 @@ enum PayloadJSONReading {
             acuteLoad: acuteLoad,
             chronicLoad: chronicLoad
         )
+    }
+
+    static func readPlaceRated(_ r: inout JSONReader, version: UInt32) throws(JSONReadError) -> PlaceRated {
+        _ = version
+        var placeId: String?
+        var stars: Int?
+        try r.readObject { (r, key) throws(JSONReadError) in
+            switch key {
+            case "placeId": try r.readId(&placeId)
+            case "stars": try r.read(&stars, within: 1...5)
+            default: throw r.unknownField()
+            }
+        }
+        return PlaceRated(placeId: try r.required(placeId, "placeId"), stars: try r.required(stars, "stars"))
     }
 
     static func readWorkoutSource(_ r: inout JSONReader, version: UInt32) throws(JSONReadError) -> WorkoutSource {

@@ -38,6 +38,7 @@ enum PayloadJSONWriting {
         case .workoutKeptSeparate(let e): writeWorkoutKeptSeparate(e, &w)
         case .statsWeekClosed(let e): writeStatsWeekClosed(e, &w)
         case .trainingWeekClosed(let e): writeTrainingWeekClosed(e, &w)
+        case .placeRated(let e): writePlaceRated(e, &w)
         }
     }
 
@@ -309,6 +310,13 @@ enum PayloadJSONWriting {
         w.key("plannedSessions"); w.int(e.plannedSessions)
         w.key("weekEnd"); w.date(e.weekEnd)
         w.key("weekStart"); w.date(e.weekStart)
+        w.endObject()
+    }
+
+    static func writePlaceRated(_ e: PlaceRated, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("placeId"); w.string(e.placeId)
+        w.key("stars"); w.int(e.stars)
         w.endObject()
     }
 

@@ -579,3 +579,16 @@ public struct TrainingWeekClosed: Sendable, Hashable, Codable {
         self.chronicLoad = chronicLoad
     }
 }
+
+/// `place.rated`: the user's rating of a place of the catalog, 1 to 5 stars; a later rating replaces it, and it stays
+/// when the deck is reset.
+public struct PlaceRated: Sendable, Hashable, Codable {
+    public var placeId: String
+    public var stars: Int
+
+    /// A value of every field.
+    public init(placeId: String, stars: Int) {
+        self.placeId = placeId
+        self.stars = stars
+    }
+}

@@ -14,6 +14,7 @@ extension PlaceView: DocumentedSchema {
             "lastVisitDate": .date("Local date of the last visit, in its own offset"),
             "userNotes": .string("The user's own notes on the place, whatever its status"),
             "distanceMeters": .count("Metres from the point a search named (near), rounded; absent without one"),
+            "rating": .integer("The user's rating, 1 to 5 stars; absent when not rated", minimum: 1, maximum: 5),
         ])
     }
 }
