@@ -169,7 +169,7 @@ struct ServerOptions: ParsableArguments {
 
     func makeLogger() -> Logger {
         let level = Logger.Level(rawValue: logLevel) ?? .info
-        var logger = Logger(label: "logbook") { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "logbook") { StandardErrorLogHandler(label: $0) }
         logger.logLevel = level
         return logger
     }

@@ -57,23 +57,46 @@ public final class AnswerTrail: Sendable {
     /// field added to a JSON answer, a chart drawn differently): every tag changes with it.
     public static let answerForm = 1
 
-    /// The answer form and every read model's code version, as the tag's first bytes.
-    private static let codeVersions: [UInt8] = {
+    /// The hash state after the answer form and every read model's code version, the tag's first
+    /// bytes (hashed once; each tag continues a copy).
+    private static let codeVersions: SHA256 = {
         var header = "logbook-answer \(answerForm)"
         for kind in ReadModelKind.allCases { header += " \(kind.rawValue)=\(kind.codeVersion)" }
-        return Array(header.utf8) + [0]
+        var hasher = SHA256()
+        hasher.update(data: Array(header.utf8) + [0])
+        return hasher
     }()
 
     /// A strong entity tag (quoted) derived from the steps, the answer form and every read
     /// model's code version; nil when nothing was recorded (the read is not conditional).
+    ///
+    /// Each distinct step is hashed as the bytes `query 0x01 parameters 0x01 version 0x00`, in
+    /// byte order of those lines, so the tag does not depend on the order concurrent reads
+    /// recorded them.
     public var entityTag: String? {
-        let steps = Set(recorded)
-        guard !steps.isEmpty else { return nil }
-        var hasher = SHA256()
-        hasher.update(data: Self.codeVersions)
-        // Sorted by bytes, so the tag does not depend on the order concurrent reads recorded them.
-        let lines = steps.map { Array("\($0.query)\u{1}\($0.parameters)\u{1}\($0.version)".utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
-        for line in lines { hasher.update(data: line + [0]) }
-        return "\"" + String(hasher.finalize().hex.prefix(32)) + "\""
+        let recorded = self.recorded
+        guard !recorded.isEmpty else { return nil }
+        var hasher = Self.codeVersions
+        if recorded.count == 1 {
+            hasher.update(data: Self.line(recorded[0]))
+        } else {
+            for line in Set(recorded).map(Self.line).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                hasher.update(data: line)
+            }
+        }
+        return "\"" + hasher.finalize().prefix(16).hexDigits + "\""
+    }
+
+    /// One step's bytes in the tag.
+    private static func line(_ step: Step) -> [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(step.query.utf8.count + step.parameters.utf8.count + 24)
+        line.append(contentsOf: step.query.utf8)
+        line.append(1)
+        line.append(contentsOf: step.parameters.utf8)
+        line.append(1)
+        line.append(contentsOf: String(step.version).utf8)
+        line.append(0)
+        return line
     }
 }
