@@ -159,6 +159,7 @@ let package = Package(
             dependencies: [
                 "Logbook", "LogbookInput", "EventLog", "WorkoutFiles", "WorkoutImport", "LogbookWebhooks",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -46,8 +46,9 @@ struct RebuildQuery: RouteQuery {
     let mode: Mode
     let detached: Bool
     init(_ request: Request) throws {
-        kinds = try Self.projections.value(in: request) ?? Set(ReadModelKind.allCases)
-        mode = try Self.mode.value(in: request) ?? .blocking
+        let parameters = request.uri.queryParameters
+        kinds = try Self.projections.value(in: parameters) ?? Set(ReadModelKind.allCases)
+        mode = try Self.mode.value(in: parameters) ?? .blocking
         detached = try JobQuery(request).detached
     }
 }

@@ -83,17 +83,18 @@ struct SubscriptionQuery: RouteQuery {
     let limit: UInt64?
     let linger: Duration?
     init(_ request: Request) throws {
+        let parameters = request.uri.queryParameters
         if let lastId = request.headers[HTTPField.Name("Last-Event-ID")!] {
             guard let value = QueryValues.decimalPosition(lastId.trimmingCharacters(in: .whitespaces)) else {
                 throw Problem.badRequest("Last-Event-ID must be a log position, not \"\(lastId)\"", field: "Last-Event-ID")
             }
             after = value
         } else {
-            after = try Self.after.value(in: request) ?? 0
+            after = try Self.after.value(in: parameters) ?? 0
         }
         filter = try WholeLogQuery.filter(request)
-        limit = try Self.limit.value(in: request)
-        linger = try Self.linger.value(in: request).map { .milliseconds($0) }
+        limit = try Self.limit.value(in: parameters)
+        linger = try Self.linger.value(in: parameters).map { .milliseconds($0) }
     }
 }
 

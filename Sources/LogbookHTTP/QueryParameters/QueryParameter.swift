@@ -1,5 +1,6 @@
 import EventLog
 import Hummingbird
+import HummingbirdCore
 import Logbook
 import LogbookInput
 
@@ -28,7 +29,13 @@ struct QueryParameter<Value: Sendable>: Sendable {
     /// The parameter's value in `request`; nil when it is absent. A required one that is absent,
     /// and any text that does not read, is a 400 naming the parameter.
     func value(in request: Request) throws -> Value? {
-        guard let text = request.uri.queryParameters.get(name) else {
+        try value(in: request.uri.queryParameters)
+    }
+
+    /// ``value(in:)-(Request)`` from the request's query parsed once (a route that reads several
+    /// parameters parses the query string once, not once per parameter).
+    func value(in parameters: FlatDictionary<Substring, Substring>) throws -> Value? {
+        guard let text = parameters.get(name) else {
             if required { throw Problem.badRequest("the query needs \(name) (\(expected))", field: name) }
             return nil
         }
@@ -40,7 +47,12 @@ struct QueryParameter<Value: Sendable>: Sendable {
 
     /// The value of a required parameter.
     func requiredValue(in request: Request) throws -> Value {
-        guard let value = try value(in: request) else { throw Problem.badRequest("the query needs \(name) (\(expected))", field: name) }
+        try requiredValue(in: request.uri.queryParameters)
+    }
+
+    /// The value of a required parameter, from the request's query parsed once.
+    func requiredValue(in parameters: FlatDictionary<Substring, Substring>) throws -> Value {
+        guard let value = try value(in: parameters) else { throw Problem.badRequest("the query needs \(name) (\(expected))", field: name) }
         return value
     }
 

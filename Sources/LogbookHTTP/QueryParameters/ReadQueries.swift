@@ -24,7 +24,8 @@ struct ReadPoint: RouteQuery {
     let minPosition: Position?
 
     init(_ request: Request) throws {
-        asOf = try Self.asOfParameter.value(in: request)
+        let parameters = request.uri.queryParameters
+        asOf = try Self.asOfParameter.value(in: parameters)
         // Both forms are checked when both are sent; the query's wins.
         var position: UInt64?
         if let text = request.headers[.logbookMinPosition] {
@@ -34,7 +35,7 @@ struct ReadPoint: RouteQuery {
             }
             position = value
         }
-        if let value = try Self.minPositionParameter.value(in: request) { position = value }
+        if let value = try Self.minPositionParameter.value(in: parameters) { position = value }
         minPosition = position.map { Position($0) }
     }
 }
@@ -55,8 +56,9 @@ struct WeeklyChartQuery: RouteQuery {
     let date: CivilDate
     let metric: WeeklyChart.Metric
     init(_ request: Request) throws {
-        date = try WeekQuery.date.requiredValue(in: request)
-        metric = try Self.metric.value(in: request) ?? .distance
+        let parameters = request.uri.queryParameters
+        date = try WeekQuery.date.requiredValue(in: parameters)
+        metric = try Self.metric.value(in: parameters) ?? .distance
     }
 }
 
@@ -68,8 +70,9 @@ struct PeriodQuery: RouteQuery {
     let from: CivilDate
     let to: CivilDate
     init(_ request: Request) throws {
-        from = try Self.from.requiredValue(in: request)
-        to = try Self.to.requiredValue(in: request)
+        let parameters = request.uri.queryParameters
+        from = try Self.from.requiredValue(in: parameters)
+        to = try Self.to.requiredValue(in: parameters)
     }
 }
 
@@ -87,10 +90,11 @@ struct SummaryQuery: RouteQuery {
     let to: CivilDate?
     let type: ActivityType?
     init(_ request: Request) throws {
-        period = try Self.period.requiredValue(in: request)
-        from = try Self.from.value(in: request)
-        to = try Self.to.value(in: request)
-        type = try ActivitiesQuery.type.value(in: request)
+        let parameters = request.uri.queryParameters
+        period = try Self.period.requiredValue(in: parameters)
+        from = try Self.from.value(in: parameters)
+        to = try Self.to.value(in: parameters)
+        type = try ActivitiesQuery.type.value(in: parameters)
     }
 }
 
@@ -180,10 +184,11 @@ struct ActivitiesQuery: RouteQuery {
     let limit: Int
     let cursor: String?
     init(_ request: Request) throws {
-        filter = ActivityFilter(type: try Self.type.value(in: request), from: try Self.from.value(in: request),
-                                to: try Self.to.value(in: request), text: try Self.text.value(in: request))
-        limit = try Self.limit.value(in: request) ?? 20
-        cursor = try Self.cursor.value(in: request)
+        let parameters = request.uri.queryParameters
+        filter = ActivityFilter(type: try Self.type.value(in: parameters), from: try Self.from.value(in: parameters),
+                                to: try Self.to.value(in: parameters), text: try Self.text.value(in: parameters))
+        limit = try Self.limit.value(in: parameters) ?? 20
+        cursor = try Self.cursor.value(in: parameters)
     }
 }
 
@@ -197,8 +202,9 @@ struct ActivityChartQuery: RouteQuery {
     let metric: ActivityChart.Metric
     let axis: ActivityChart.Axis
     init(_ request: Request) throws {
-        metric = try Self.metric.value(in: request) ?? .pace
-        axis = try Self.axis.value(in: request) ?? .distance
+        let parameters = request.uri.queryParameters
+        metric = try Self.metric.value(in: parameters) ?? .pace
+        axis = try Self.axis.value(in: parameters) ?? .distance
     }
 }
 
@@ -222,8 +228,9 @@ struct InsightsQuery: RouteQuery {
     let days: Int
     let today: CivilDate?
     init(_ request: Request) throws {
-        days = try Self.days.value(in: request) ?? 30
-        today = try Self.today.value(in: request)
+        let parameters = request.uri.queryParameters
+        days = try Self.days.value(in: parameters) ?? 30
+        today = try Self.today.value(in: parameters)
         // The window's first day must be a date the answer can write (year 1 or later).
         if let today, (1...3660).contains(days), today.adding(days: -days).year < 1 {
             throw Problem.badRequest("the window of \(days) days before \(today) begins before the year 1", field: "days")
@@ -245,14 +252,15 @@ struct TimelineQuery: RouteQuery {
     let limit: Int
     let cursor: String?
     init(_ request: Request) throws {
+        let parameters = request.uri.queryParameters
         var filter = TimelineFilter()
-        filter.types = try SharedQueryParameters.eventTypes.value(in: request)
-        filter.from = try Self.from.value(in: request)
-        filter.to = try Self.to.value(in: request)
-        if let order = try Self.order.value(in: request) { filter.newestFirst = order == .newest }
+        filter.types = try SharedQueryParameters.eventTypes.value(in: parameters)
+        filter.from = try Self.from.value(in: parameters)
+        filter.to = try Self.to.value(in: parameters)
+        if let order = try Self.order.value(in: parameters) { filter.newestFirst = order == .newest }
         self.filter = filter
-        limit = try Self.limit.value(in: request) ?? 50
-        cursor = try ActivitiesQuery.cursor.value(in: request)
+        limit = try Self.limit.value(in: parameters) ?? 50
+        cursor = try ActivitiesQuery.cursor.value(in: parameters)
     }
 }
 

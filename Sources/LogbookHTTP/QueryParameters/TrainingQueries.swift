@@ -15,8 +15,9 @@ struct TrainingWeekQuery: RouteQuery {
     let date: CivilDate
     let today: CivilDate?
     init(_ request: Request) throws {
-        date = try WeekQuery.date.requiredValue(in: request)
-        today = try TrainingToday.parameter.value(in: request)
+        let parameters = request.uri.queryParameters
+        date = try WeekQuery.date.requiredValue(in: parameters)
+        today = try TrainingToday.parameter.value(in: parameters)
     }
 }
 
@@ -27,9 +28,10 @@ struct TrainingPlanQuery: RouteQuery {
     let to: CivilDate
     let today: CivilDate?
     init(_ request: Request) throws {
-        from = try PeriodQuery.from.requiredValue(in: request)
-        to = try PeriodQuery.to.requiredValue(in: request)
-        today = try TrainingToday.parameter.value(in: request)
+        let parameters = request.uri.queryParameters
+        from = try PeriodQuery.from.requiredValue(in: parameters)
+        to = try PeriodQuery.to.requiredValue(in: parameters)
+        today = try TrainingToday.parameter.value(in: parameters)
     }
 }
 
