@@ -9,7 +9,9 @@ import NIOCore
 /// at several scales (by default 1×, 10× and 100× of 9,000 events and 1,000 places), each served
 /// by a real `logbook serve`: every query route's p99 uncached (a server whose query caches keep
 /// nothing, so every read is computed) and cached (the same request again), a command's p99, the
-/// server's peak RSS, and a rebuild of the whole store (events/s, peak RSS). Reports per route
+/// server's peak RSS, and a rebuild of the whole store (events/s, peak RSS). Every scale is
+/// served at once and each route is measured at every scale in turn, in interleaved blocks, so a
+/// machine whose speed drifts during the run moves all scales alike. Reports per route
 /// `<route>_p99_growth`: the uncached p99 at the largest scale ÷ at the smallest. Every route
 /// measured answers the same amount whatever the scale (a week, a month, a page), so the
 /// target is a growth of at most 3×.
@@ -17,7 +19,7 @@ public struct ScaleBenchmark: Sendable {
     public var scales = [1, 10, 100]
     public var baseEvents = 9_000
     public var basePlaces = 1_000
-    /// Requests per route and mode (uncached, cached), and commands.
+    /// Requests per route, mode (uncached, cached) and scale, and commands per scale.
     public var requests = 100
     public var directory: String?
     /// Keep the stores afterwards, and reuse those already built there.
@@ -46,7 +48,9 @@ public struct ScaleBenchmark: Sendable {
         report.set("base_events", baseEvents)
         report.set("base_places", basePlaces)
         report.set("requests", requests)
-        var measured: [Int: ScaleMeasurement] = [:]
+        // Every store first, then each route measured at every scale in interleaved blocks: a
+        // machine that slows down meanwhile slows every scale alike, instead of the last one.
+        var stores: [ScaleStore] = []
         for scale in scales.sorted() {
             let (events, places) = try Self.multiply(scale, baseEvents, basePlaces)
             let path = (root as NSString).appendingPathComponent("scale-\(scale)")
@@ -55,12 +59,20 @@ public struct ScaleBenchmark: Sendable {
             let built = Stopwatch()
             try await HostileDataSet(places: places, attackerEvents: events, progress: progress).build(at: path)
             progress("scale \(scale)×: \(events) events of one user, \(places) places, ready in \(Int(built.seconds)) s")
-            let span = ScaleRoutes.Span(days: HostileDataSet.days(holding: events), places: places, head: 0)
-            let measurement = try await measure(path: path, program: program, span: span)
-            measured[scale] = measurement
-            report.set("scale_\(scale)", measurement.report(events: events, places: places))
+            stores.append(ScaleStore(
+                scale: scale, path: path, events: events, places: places,
+                span: ScaleRoutes.Span(days: HostileDataSet.days(holding: events), places: places, head: 0)))
         }
-        guard let first = measured[smallest], let last = measured[largest] else { return report }
+        progress("reads and commands at every scale, interleaved")
+        var measured = try await measure(stores, program: program)
+        for (index, store) in stores.enumerated() {
+            progress("rebuilding scale \(store.scale)×")
+            let rebuild = try await RebuildRun.run(program, path: store.path)
+            measured[index].rebuildEventsPerSecond = rebuild.seconds > 0 ? Double(measured[index].head) / rebuild.seconds : 0
+            measured[index].rebuildPeakBytes = rebuild.peakBytes
+            report.set("scale_\(store.scale)", measured[index].report(events: store.events, places: store.places))
+        }
+        guard let first = measured.first, let last = measured.last, stores.first?.scale == smallest, stores.last?.scale == largest else { return report }
         var worst = 0.0
         for (name, p99) in last.uncached.sorted(by: { $0.key < $1.key }) {
             guard let base = first.uncached[name], base > 0 else { continue }
@@ -83,55 +95,75 @@ public struct ScaleBenchmark: Sendable {
         return (e, p)
     }
 
-    /// One scale: uncached reads and a rebuild against a server that caches nothing, then cached
-    /// reads and commands against an ordinary one.
-    private func measure(path: String, program: URL, span: ScaleRoutes.Span) async throws -> ScaleMeasurement {
-        var result = ScaleMeasurement()
+    /// Every scale at once: uncached reads against servers that cache nothing, then cached reads
+    /// and commands against ordinary ones; each measured at every scale in turn, in blocks.
+    private func measure(_ stores: [ScaleStore], program: URL) async throws -> [ScaleMeasurement] {
+        var results = stores.map { _ in ScaleMeasurement() }
+        var spans = stores.map(\.span)
+        let paths = stores.map(\.path)
         // Budgets wide enough that no read is refused: this measures what a read costs.
         let unthrottled = ["--query-cpu-burst-seconds", "3600", "--query-cpu-per-second", "1000", "--reads-per-caller", "8"]
-        var span = span
-        try await withServer(program, path, unthrottled + ["--query-cache-entries", "0"]) { server, caller in
-            span.head = try await caller.head()
-            for route in ScaleRoutes.routes(span) {
-                var rng = SplitMix64(seed: 5)
-                (result.uncached[route.name], result.uncachedMax[route.name]) = try await Self.latencies(requests, route.name) {
-                    let path = route.next(&rng)
-                    return (path, try await caller.get(path))
+        try await withServers(program, paths, unthrottled + ["--query-cache-entries", "0"]) { servers, callers in
+            for index in spans.indices { spans[index].head = try await callers[index].head() }
+            let routes = spans.map(ScaleRoutes.routes)
+            for route in routes[0].indices {
+                var rngs = spans.map { _ in SplitMix64(seed: 5) }
+                let timings = try await Self.interleaved(requests, scales: spans.count, routes[0][route].name) { scale in
+                    let path = routes[scale][route].next(&rngs[scale])
+                    return (path, try await callers[scale].get(path))
+                }
+                for scale in results.indices {
+                    results[scale].uncached[routes[0][route].name] = timings[scale].p99
+                    results[scale].uncachedMax[routes[0][route].name] = timings[scale].max
+                    results[scale].uncachedMedian[routes[0][route].name] = timings[scale].p50
                 }
             }
-            result.servedPeakBytes = Self.peakResidentBytes(of: server.process.processIdentifier)
+            for scale in results.indices { results[scale].servedPeakBytes = Self.peakResidentBytes(of: servers[scale].process.processIdentifier) }
         }
-        try await withServer(program, path, unthrottled) { _, caller in
-            for route in ScaleRoutes.routes(span) {
-                var rng = SplitMix64(seed: 5)
-                let path = route.next(&rng)
-                _ = try await caller.get(path)
-                result.cached[route.name] = try await Self.latencies(requests, route.name) { (path, try await caller.get(path)) }.p99
+        try await withServers(program, paths, unthrottled) { _, callers in
+            let routes = spans.map(ScaleRoutes.routes)
+            for route in routes[0].indices {
+                var first: [String] = []
+                for scale in spans.indices {
+                    var rng = SplitMix64(seed: 5)
+                    first.append(routes[scale][route].next(&rng))
+                    _ = try await callers[scale].get(first[scale])
+                }
+                let timings = try await Self.interleaved(requests, scales: spans.count, routes[0][route].name) { scale in
+                    (first[scale], try await callers[scale].get(first[scale]))
+                }
+                for scale in results.indices { results[scale].cached[routes[0][route].name] = timings[scale].p99 }
             }
-            var index = 0
+            var sent = spans.map { _ in 0 }
             let steps = "/users/\(ScaleRoutes.user)/steps"
-            result.commandP99 = try await Self.latencies(requests, "command") {
-                index += 1
-                return (steps, try await caller.post(steps, json: ScaleRoutes.stepsBody(index, span)))
-            }.p99
-            result.head = try await caller.head()
+            let commands = try await Self.interleaved(requests, scales: spans.count, "command") { scale in
+                sent[scale] += 1
+                return (steps, try await callers[scale].post(steps, json: ScaleRoutes.stepsBody(sent[scale], spans[scale])))
+            }
+            for scale in results.indices {
+                results[scale].commandP99 = commands[scale].p99
+                results[scale].head = try await callers[scale].head()
+            }
         }
-        let rebuild = try await RebuildRun.run(program, path: path)
-        result.rebuildEventsPerSecond = rebuild.seconds > 0 ? Double(result.head) / rebuild.seconds : 0
-        result.rebuildPeakBytes = rebuild.peakBytes
-        return result
+        return results
     }
 
-    /// Serves `path`, hands `body` the server and a caller signed in as the measured user.
-    private func withServer(
-        _ program: URL, _ path: String, _ arguments: [String], _ body: (ServedStore, Caller) async throws -> Void
+    /// Serves each of `paths` (one server each, all at once), hands `body` the servers and a
+    /// caller of each signed in as the measured user.
+    private func withServers(
+        _ program: URL, _ paths: [String], _ arguments: [String], _ body: ([ServedStore], [Caller]) async throws -> Void
     ) async throws {
-        let server = try await ServedStore(program: program, path: path, arguments: arguments)
-        defer { server.stop() }
+        var servers: [ServedStore] = []
+        defer { for server in servers { server.stop() } }
+        for path in paths { servers.append(try await ServedStore(program: program, path: path, arguments: arguments)) }
         let timeout = HTTPClient.Configuration.Timeout(connect: .seconds(5), read: .seconds(300))
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(timeout: timeout))
         do {
-            try await body(server, Caller(client: client, base: "http://127.0.0.1:\(server.port)", token: try server.token(user: ScaleRoutes.user)))
+            var callers: [Caller] = []
+            for server in servers {
+                callers.append(Caller(client: client, base: "http://127.0.0.1:\(server.port)", token: try server.token(user: ScaleRoutes.user)))
+            }
+            try await body(servers, callers)
             try await client.shutdown()
         } catch {
             try? await client.shutdown()
@@ -139,19 +171,33 @@ public struct ScaleBenchmark: Sendable {
         }
     }
 
-    /// The p99 and the slowest, in milliseconds, of `count` calls of `send` (which answers the path
-    /// it sent and the status), one at a time; any answer but 2xx fails the run, naming `route`
+    /// Blocks the requests of one route (or of the command) are measured in, at each scale in
+    /// turn, the first scale of each block rotating.
+    static let blocks = 10
+
+    /// The p99 and the slowest, in milliseconds, at each of `scales` scales, of `count` calls of
+    /// `send` per scale (which answers the path it sent at that scale and the status), one at a
+    /// time, in ``blocks`` interleaved blocks; any answer but 2xx fails the run, naming `route`
     /// and the path.
-    private static func latencies(_ count: Int, _ route: String, _ send: () async throws -> (String, Int)) async throws -> (p99: Double, max: Double) {
-        var histogram = Histogram<UInt64>(highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
-        for _ in 0..<count {
-            let started = ContinuousClock.now
-            let (path, status) = try await send()
-            let elapsed = ContinuousClock.now - started
-            guard (200..<300).contains(status) else { throw BenchmarkFailure("\(route): \(path) answered \(status)") }
-            histogram.record(UInt64(max(0, elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)))
+    private static func interleaved(
+        _ count: Int, scales: Int, _ route: String, _ send: (Int) async throws -> (String, Int)
+    ) async throws -> [(p50: Double, p99: Double, max: Double)] {
+        var histograms = (0..<scales).map { _ in Histogram<UInt64>(highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three) }
+        let blocks = max(1, min(Self.blocks, count))
+        for block in 0..<blocks {
+            let size = count / blocks + (block < count % blocks ? 1 : 0)
+            for turn in 0..<scales {
+                let scale = (block + turn) % scales
+                for _ in 0..<size {
+                    let started = ContinuousClock.now
+                    let (path, status) = try await send(scale)
+                    let elapsed = ContinuousClock.now - started
+                    guard (200..<300).contains(status) else { throw BenchmarkFailure("\(route): \(path) answered \(status)") }
+                    histograms[scale].record(UInt64(max(0, elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)))
+                }
+            }
         }
-        return (Double(histogram.valueAtPercentile(99)) / 1000, Double(histogram.max) / 1000)
+        return histograms.map { (Double($0.valueAtPercentile(50)) / 1000, Double($0.valueAtPercentile(99)) / 1000, Double($0.max) / 1000) }
     }
 
     /// A process's peak resident set (`VmHWM`), in bytes (0 if unreadable).
@@ -164,12 +210,23 @@ public struct ScaleBenchmark: Sendable {
     }
 }
 
+/// One scale's store, built before any is measured.
+struct ScaleStore {
+    let scale: Int
+    let path: String
+    let events: Int
+    let places: Int
+    let span: ScaleRoutes.Span
+}
+
 /// What one scale measured.
 struct ScaleMeasurement {
     /// Uncached and cached p99 by route, in milliseconds.
     var uncached: [String: Double] = [:]
     /// The slowest uncached read of each route (the first pays for what later ones find kept).
     var uncachedMax: [String: Double] = [:]
+    /// The median uncached read of each route: what a read costs once what it keeps is kept.
+    var uncachedMedian: [String: Double] = [:]
     var cached: [String: Double] = [:]
     var commandP99 = 0.0
     /// The log's head after the commands: the events a rebuild folds.
@@ -185,6 +242,7 @@ struct ScaleMeasurement {
         for (name, p99) in uncached.sorted(by: { $0.key < $1.key }) {
             report.set("\(name)_uncached_p99_ms", p99)
             if let slowest = uncachedMax[name] { report.set("\(name)_uncached_max_ms", slowest) }
+            if let median = uncachedMedian[name] { report.set("\(name)_uncached_p50_ms", median) }
             if let cached = cached[name] { report.set("\(name)_cached_p99_ms", cached) }
         }
         report.set("command_p99_ms", commandP99)

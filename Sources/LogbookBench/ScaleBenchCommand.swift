@@ -19,7 +19,7 @@ struct ScaleBenchCommand: AsyncParsableCommand {
     @Option(help: "Places in the catalog at scale 1.")
     var basePlaces = 1_000
 
-    @Option(help: "Requests per route, uncached and cached, and commands.")
+    @Option(help: "Requests per route, uncached and cached, and commands, at each scale (measured in interleaved blocks across the scales).")
     var requests = 100
 
     @OptionGroup var store: BenchStore
