@@ -17,7 +17,10 @@ struct StandardErrorLogHandler: LogHandler {
     let write: @Sendable (String) -> Void
 
     init(label: String, metadataProvider: Logger.MetadataProvider? = nil,
-         write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+         write: @escaping @Sendable (String) -> Void = { line in
+             // A line that cannot be written (standard error closed) is dropped: logging never stops the server.
+             try? FileHandle.standardError.write(contentsOf: Data(line.utf8))
+         }) {
         self.label = label
         self.metadataProvider = metadataProvider
         self.write = write
