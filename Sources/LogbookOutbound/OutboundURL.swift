@@ -68,16 +68,24 @@ package struct OutboundURL: Sendable, Hashable {
     /// `text` as it is shown: `scheme://host:port` kept, then the character that ends it (`/`,
     /// `?` or `#`) and `[redacted]` in place of whatever follows (nothing when nothing, or only a
     /// last `/`, does). Any text: one that is not a URL is cut at its first `?` the same way.
+    ///
+    /// The cut is found in the text's UTF-8 bytes, not its characters: a character that joins the
+    /// one after it into one grapheme (U+0600–U+0605, a prepended mark) would otherwise hide a `?`
+    /// or `/` inside it, and the query with it.
     package static func redacting(_ text: String) -> String {
-        let query = text.firstIndex(of: "?")
-        if let scheme = text.range(of: "://"), query.map({ scheme.lowerBound < $0 }) ?? true {
-            let rest = text[scheme.upperBound...]
-            guard let cut = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) else { return text }
-            if text[cut] == "/", text.index(after: cut) == text.endIndex { return text }
-            return text[...cut] + "[redacted]"
+        let bytes = Array(text.utf8)
+        let (slash, question, hash, colon) = (UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: ":"))
+        let query = bytes.firstIndex(of: question)
+        let scheme = bytes.indices.dropLast(2).first { bytes[$0] == colon && bytes[$0 + 1] == slash && bytes[$0 + 2] == slash }
+        // Every cut falls right after an ASCII byte, so the kept bytes are whole UTF-8.
+        func cut(after index: Int) -> String { String(decoding: bytes[...index], as: UTF8.self) + "[redacted]" }
+        if let scheme, query.map({ scheme < $0 }) ?? true {
+            guard let end = bytes[(scheme + 3)...].firstIndex(where: { $0 == slash || $0 == question || $0 == hash }) else { return text }
+            if bytes[end] == slash, end == bytes.count - 1 { return text }
+            return cut(after: end)
         }
         guard let query else { return text }
-        return text[...query] + "[redacted]"
+        return cut(after: query)
     }
 
     /// True for a DNS name of letters, digits, `-` and `_`: labels of 1 to 63 characters, none
