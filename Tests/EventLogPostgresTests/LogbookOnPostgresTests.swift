@@ -10,7 +10,7 @@ import Testing
 /// Several Logbook servers on one log in PostgreSQL, each with its read models in a local
 /// directory: the same bytes at the same position, reads of writes made elsewhere, caches that
 /// hear about them, and rules across a user's streams that hold when two servers decide at once.
-@Suite("Logbook servers sharing a log in PostgreSQL", .serialized, .timeLimit(.minutes(10)))
+@Suite("Logbook servers sharing a log in PostgreSQL", .serialized, .timeLimit(.minutes(20)))
 struct LogbookOnPostgresTests {
     func sha(_ digests: [ReadModelDigest]) -> [String] { digests.map { "\($0.projection.rawValue) \($0.sha256)" } }
 

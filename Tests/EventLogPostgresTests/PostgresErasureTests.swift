@@ -12,7 +12,7 @@ import Testing
 /// through one server reaches every server's read models, deterministically; nothing of the
 /// user is left in the database, the servers' files, exports or backups; a cut-off erasure is
 /// finished by the next server that opens the log.
-@Suite("Erasure on a log shared in PostgreSQL", .serialized, .timeLimit(.minutes(10)))
+@Suite("Erasure on a log shared in PostgreSQL", .serialized, .timeLimit(.minutes(20)))
 struct PostgresErasureTests {
     func sha(_ digests: [ReadModelDigest]) -> [String] { digests.map { "\($0.projection.rawValue) \($0.sha256) @\($0.position)" } }
 
