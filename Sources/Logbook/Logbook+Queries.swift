@@ -221,6 +221,17 @@ extension Logbook {
         }
     }
 
+    // MARK: Declared queries
+
+    /// The answer to `query` for `user`: cached with exact invalidation, or as of a past moment
+    /// folded in memory, like every other query. A read model declares its queries beside it as
+    /// ``ReadQuery`` values (`.ratedPlaces(limit:cursor:)`), so a new one needs no method here.
+    public func answer<Answer: Sendable>(_ query: ReadQuery<Answer>, user: String, asOf: AsOf? = nil) async throws -> Answer {
+        try await self.query(query.cached, user: user, parameters: query.parameters, asOf: asOf, cost: query.cost) { projections, txn in
+            try query.read(&projections, user, txn)
+        }
+    }
+
     /// Caches something derived from one user's answers — a rendering such as an HTTP response
     /// body — under the same exact invalidation as `query`'s own entries: `compute` runs on a
     /// miss (shared by identical concurrent calls) and its result is served until an append

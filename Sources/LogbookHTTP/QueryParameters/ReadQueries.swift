@@ -192,6 +192,19 @@ struct ActivitiesQuery: RouteQuery {
     }
 }
 
+/// A page of a list and nothing else: its size and where the previous page ended.
+struct PageQuery: RouteQuery {
+    static let limit = QueryParameter<Int>.limit(maximum: 500)
+    static var parameters: [DocumentedQueryParameter] { [limit.documented, ActivitiesQuery.cursor.documented] }
+    let limit: Int
+    let cursor: String?
+    init(_ request: Request) throws {
+        let parameters = request.uri.queryParameters
+        limit = try Self.limit.value(in: parameters) ?? 20
+        cursor = try ActivitiesQuery.cursor.value(in: parameters)
+    }
+}
+
 /// The activity chart: what it shows, against what.
 struct ActivityChartQuery: RouteQuery {
     static let metric = QueryParameter<ActivityChart.Metric>.choice(
