@@ -67,6 +67,10 @@ struct QueryRoutes<Context: LogbookRouteContext> {
         read("users/{user}/places/visited", "Visited places of a category, latest visit first (nearest first with near), narrowed by q, near and radius", cache: .places, query: PlaceCategoryQuery.self, returns: [PlaceView].self) { request, context, query in
             try await answer(request, context) { user, asOf in try await logbook.visitedPlaces(user: user, category: query.category, search: query.search, asOf: asOf) }
         }
+        read("users/{user}/places/rated", "The places the user rated, best first (more stars first, then by place id), a page at a time, with how many places got each number of stars",
+             cache: .ratedPlaces, query: PageQuery.self, returns: RatedPlaces.self) { request, context, query in
+            try await answer(request, context) { user, asOf in try await logbook.answer(.ratedPlaces(limit: query.limit, cursor: query.cursor), user: user, asOf: asOf) }
+        }
         read("users/{user}/places/{placeId}", "One catalog place as the user sees it: status, visits, last visit, notes", cache: .places, returns: PlaceView.self) { request, context in
             let placeId = try context.path("placeId")
             return try await answer(request, context) { user, asOf in try await logbook.place(user: user, placeId: placeId, asOf: asOf) }

@@ -16,13 +16,14 @@ package enum ReadModelRegistry {
         TargetsReadModel.self,
         PlanReadModel.self,
         IntensityReadModel.self,
+        RatingsReadModel.self,
         AnswerVersionsReadModel.self,
     ]
 
     /// The cached queries (each declares the read models it reads).
     static let cachedQueries: [CachedQuery] = [
         .stats, .goals, .places, .activities, .timeline, .collectibles, .records, .trainingTargets, .trainingPlan, .trainingWeek,
-        .trainingLoad,
+        .trainingLoad, .ratedPlaces,
     ]
 
     /// The read models' names, in order.

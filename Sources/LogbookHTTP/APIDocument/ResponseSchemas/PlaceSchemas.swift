@@ -48,3 +48,27 @@ extension CatalogImportReport: DocumentedSchema {
         ])
     }
 }
+
+extension RatedPlaces: DocumentedSchema {
+    package static var schema: JSONSchema {
+        .object("A page of the places a user rated, best first: more stars first, among equal stars by place id", required: [
+            "user": .string("The user the ratings are of"),
+            "counts": .array("How many places the user rated with 1, 2, 3, 4 and 5 stars, in that order", of: .count("Places"),
+                             maxItems: RatedPlaces.starRange.count),
+            "places": .array("The page's rated places, best first", of: .reference(RatedPlace.self)),
+        ], optional: [
+            "nextCursor": .string("The cursor of the next page (absent on the last)"),
+        ])
+    }
+}
+
+extension RatedPlace: DocumentedSchema {
+    package static var schema: JSONSchema {
+        .object("One place a user rated", required: [
+            "placeId": .string("The place's id"),
+            "name": .string("The place's name in the catalog as it stands"),
+            "category": .enumeration("The kind of place", PlaceCategory.self),
+            "stars": .integer("The user's rating", minimum: 1, maximum: 5),
+        ])
+    }
+}
