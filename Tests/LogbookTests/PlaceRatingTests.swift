@@ -79,4 +79,67 @@ struct PlaceRatingTests {
             #expect(body == .placeRated(PlaceRated(placeId: "p1", stars: 5)), "the path names the place")
         }
     }
+
+    static func clear(_ place: String, user: String = "u1") -> Command {
+        Command(user: user, event: .placeRatingCleared(PlaceRatingCleared(placeId: place)))
+    }
+
+    @Test("a cleared rating leaves the place unrated everywhere, as if never rated; clearing an unrated place changes nothing; refusals write nothing")
+    func clearing() async throws {
+        try await withLogbook { logbook, _ in
+            try await logbook.execute(.registerUser(user: "u1", UserRegistered(displayName: "Ana", timeZone: "UTC")), context: when(Self.now))
+            for id in ["p1", "p2"] {
+                try await logbook.execute(
+                    .addPlace(PlaceAdded(placeId: id, name: "Place \(id)", category: .restaurant, subcategory: "x", latitude: 52, longitude: 13)),
+                    context: when(Self.now))
+            }
+            try await logbook.execute(Self.rate("p1", 4), context: when(Self.now))
+            try await logbook.execute(Self.rate("p2", 2), context: when(Self.now))
+            try await logbook.execute(Self.clear("p1"), context: when(Self.now))
+            #expect(try await logbook.place(user: "u1", placeId: "p1").rating == nil)
+            #expect(try await logbook.place(user: "u1", placeId: "p2").rating == 2, "only the named place's rating goes")
+            let rated = try await logbook.answer(.ratedPlaces(), user: "u1")
+            #expect(rated.places.map(\.placeId) == ["p2"] && rated.counts == [0, 1, 0, 0, 0])
+
+            let head = try await logbook.log.headPosition()
+            try await logbook.execute(Self.clear("p1"), context: when(Self.now))
+            #expect(try await logbook.log.headPosition() > head, "the user's request is recorded")
+            #expect(try await logbook.answer(.ratedPlaces(), user: "u1") == rated, "and changes nothing")
+            try await logbook.execute(Self.clear("p2"), context: when(Self.now))
+            #expect(try await logbook.answer(.ratedPlaces(), user: "u1").counts == [0, 0, 0, 0, 0])
+
+            let lines = try await logbook.timeline(user: "u1").entries.filter { $0.type == "place.rating_cleared" }.map(\.description)
+            #expect(lines.sorted() == ["Cleared the rating of place p1", "Cleared the rating of place p1", "Cleared the rating of place p2"])
+
+            let before = try await logbook.log.headPosition()
+            let unknown = await Self.refusal { try await logbook.execute(Self.clear("nowhere"), context: when(Self.now)) }
+            #expect(unknown?.rule == .unknownPlace, "\(String(describing: unknown))")
+            let stranger = await Self.refusal { try await logbook.execute(Self.clear("p1", user: "u9"), context: when(Self.now)) }
+            #expect(stranger?.rule == .userNotRegistered, "\(String(describing: stranger))")
+            #expect(try await logbook.log.headPosition() == before, "nothing was written")
+
+            let verified = try await logbook.verify()
+            #expect(!verified.isEmpty && verified.filter { !$0.matches }.isEmpty, "\(verified)")
+        }
+    }
+
+    @Test("a place rated then cleared leaves the read models as a log where it was never rated")
+    func clearedEqualsNeverRated() async throws {
+        func digests(_ clearing: Bool) async throws -> [String] {
+            try await withLogbook { logbook, _ in
+                try await logbook.execute(.registerUser(user: "u1", UserRegistered(displayName: "Ana", timeZone: "UTC")), context: when(Self.now))
+                try await logbook.execute(
+                    .addPlace(PlaceAdded(placeId: "p1", name: "Place", category: .restaurant, subcategory: "x", latitude: 52, longitude: 13)),
+                    context: when(Self.now))
+                if clearing {
+                    try await logbook.execute(Self.rate("p1", 5), context: when(Self.now))
+                    try await logbook.execute(Self.clear("p1"), context: when(Self.now))
+                }
+                return try logbook.digests().filter { [.places, .ratings].contains($0.projection) }.map { "\($0.projection.rawValue) \($0.sha256)" }
+            }
+        }
+        let cleared = try await digests(true)
+        #expect(cleared.count == 2)
+        #expect(cleared == (try await digests(false)))
+    }
 }

@@ -61,4 +61,11 @@ extension Decider {
         guard (1...5).contains(e.stars) else { throw LogbookError.invalidArgument(name: "stars", reason: "is \(e.stars), not 1 to 5") }
         return Decision(events: [(.placeRated(e), Rules.local(now, try Rules.timeZone(profile.timeZone)))])
     }
+
+    /// `place.rating_cleared`: a registered user, a place of the catalog (rated or not: afterwards it is unrated either way).
+    mutating func clearPlaceRating(_ e: PlaceRatingCleared, user: String?) throws -> Decision {
+        let profile = try registered(user ?? "")
+        try knownPlace(e.placeId)
+        return Decision(events: [(.placeRatingCleared(e), Rules.local(now, try Rules.timeZone(profile.timeZone)))])
+    }
 }

@@ -18,6 +18,7 @@ struct PlacesReadModel: ReadModel {
         .on(.placesReset) { try $0.onPlacesReset($2, $3) }
         .on(.placeUpdated) { try $0.onPlaceUpdated($1, $2, $3) }
         .on(.placeRated) { try $0.onPlaceRated($1, $2, $3) }
+        .on(.placeRatingCleared) { try $0.onPlaceRatingCleared($1, $2, $3) }
 
     var catalog: ReadModelTable<PlaceKey, CatalogPlace>
     var order: ReadModelTable<SequenceKey, TextValue>
@@ -92,6 +93,13 @@ struct PlacesReadModel: ReadModel {
 
     mutating func onPlaceRated(_ e: PlaceRated, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         try status.modify(UserPlaceKey(fold.user, e.placeId), txn, initial: { UserPlace() }) { $0.rating = e.stars }
+    }
+
+    mutating func onPlaceRatingCleared(_ e: PlaceRatingCleared, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        let key = UserPlaceKey(fold.user, e.placeId)
+        guard var place = try status.get(key, txn), place.rating != nil else { return }
+        place.rating = nil
+        status.set(key, place.isBlank ? nil : place)
     }
 
     mutating func onPlacesReset(_ fold: FoldEvent, _ txn: (any TableReader)?) throws {

@@ -3,14 +3,15 @@ import EventLog
 
 /// The places each user rated, best first: a ranking kept in key order (stars, then place id
 /// bytes), so a page of it is one range read whatever the user rated, and how many places the
-/// user gave each number of stars. A later rating of a place replaces the earlier one; a reset of
-/// the deck keeps ratings.
+/// user gave each number of stars. A later rating of a place replaces the earlier one, a cleared
+/// rating leaves the place unrated, and a reset of the deck keeps ratings.
 struct RatingsReadModel: ReadModel {
     static let kind = ReadModelKind.ratings
     static let codeVersion = 1
 
     static let folds = Folds<RatingsReadModel>()
         .on(.placeRated) { try $0.onPlaceRated($1, $2, $3) }
+        .on(.placeRatingCleared) { try $0.onPlaceRatingCleared($1, $2, $3) }
 
     /// Each user's stars for each place they rated.
     var stars: ReadModelTable<UserPlaceKey, StarsValue>
@@ -38,6 +39,17 @@ struct RatingsReadModel: ReadModel {
             if let previous { counts.places[previous - 1] -= 1 }
             counts.places[e.stars - 1] += 1
         }
+    }
+
+    mutating func onPlaceRatingCleared(_ e: PlaceRatingCleared, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+        let key = UserPlaceKey(fold.user, e.placeId)
+        guard let previous = try stars.get(key, txn)?.stars else { return }
+        ranked.set(RankedPlaceKey(fold.user, stars: previous, e.placeId), nil)
+        stars.set(key, nil)
+        // A user whose every rating is cleared keeps no record, as one who never rated.
+        var remaining = try counts.get(UserKey(fold.user), txn) ?? StarCounts()
+        remaining.places[previous - 1] -= 1
+        counts.set(UserKey(fold.user), remaining.places.allSatisfy { $0 == 0 } ? nil : remaining)
     }
 
     mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {

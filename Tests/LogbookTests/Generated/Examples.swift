@@ -38,5 +38,6 @@ extension SchemaTests {
         example(.statsWeekClosed, #"{"distanceMeters":21400,"movingSeconds":7260,"steps":61250,"weekEnd":"2026-11-22","weekStart":"2026-11-16","workouts":3}"#),
         example(.trainingWeekClosed, #"{"acuteLoad":412,"chronicLoad":1480,"completed":3,"compliancePercent":75,"doneDistanceMeters":27400,"doneMovingSeconds":9120,"extraSessions":1,"missed":1,"partial":0,"plannedDistanceMeters":32000,"plannedSessions":4,"weekEnd":"2026-11-22","weekStart":"2026-11-16"}"#),
         example(.placeRated, #"{"placeId":"p-1","stars":4}"#),
+        example(.placeRatingCleared, #"{"placeId":"p-2"}"#),
     ]
 }

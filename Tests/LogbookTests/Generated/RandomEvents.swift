@@ -194,6 +194,8 @@ extension WireCodecTests.Random {
             ))
         case .placeRated:
             return .placeRated(PlaceRated(placeId: r.id(), stars: r.withinSchema ? r.int(1...5) : r.count()))
+        case .placeRatingCleared:
+            return .placeRatingCleared(PlaceRatingCleared(placeId: r.id()))
         }
     }
 
@@ -266,6 +268,7 @@ extension WireCodecTests {
         case .statsWeekClosed(let e): try encoder.encode(e)
         case .trainingWeekClosed(let e): try encoder.encode(e)
         case .placeRated(let e): try encoder.encode(e)
+        case .placeRatingCleared(let e): try encoder.encode(e)
         }
         return [UInt8](data)
     }

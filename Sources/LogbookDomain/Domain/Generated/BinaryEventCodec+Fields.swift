@@ -261,6 +261,8 @@ extension BinaryEventCodec {
         case .placeRated(let e):
             w.string(e.placeId)
             w.int(e.stars)
+        case .placeRatingCleared(let e):
+            w.string(e.placeId)
         }
     }
 
@@ -566,6 +568,9 @@ extension BinaryEventCodec {
             let placeId: String = try ByteReader.string(s, &o)
             let stars: Int = try FieldReader.int(s, &o)
             return .placeRated(PlaceRated(placeId: placeId, stars: stars))
+        case .placeRatingCleared:
+            let placeId: String = try ByteReader.string(s, &o)
+            return .placeRatingCleared(PlaceRatingCleared(placeId: placeId))
         }
     }
 

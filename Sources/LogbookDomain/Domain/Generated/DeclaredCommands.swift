@@ -32,6 +32,7 @@ extension Decider {
         case .statsWeekClosed(let e): return try closeWeek(e, user: user)
         case .trainingWeekClosed(let e): return try closeTrainingWeek(e, user: user)
         case .placeRated(let e): return try ratePlace(e, user: user)
+        case .placeRatingCleared(let e): return try clearPlaceRating(e, user: user)
         default:
             throw LogbookError.invalidArgument(
                 name: "type", reason: "\(event.type.rawValue) is recorded by a command of its own, not by Command.record")
@@ -152,6 +153,11 @@ extension DeclaredRoute {
             summary: "Rate a place, 1 to 5 stars (body: {stars}); a later rating replaces it",
             administrators: false, pathFields: ["placeId"],
             rules: [DomainRule(rawValue: "unknown_place")], emptyBodyAllowed: false, hasBody: true),
+        DeclaredRoute(
+            type: .placeRatingCleared, method: "DELETE", path: "users/{user}/places/{placeId}/rating",
+            summary: "Clear the user's rating of a place: it is unrated again",
+            administrators: false, pathFields: ["placeId"],
+            rules: [DomainRule(rawValue: "unknown_place")], emptyBodyAllowed: true, hasBody: true),
     ]
 }
 
@@ -160,7 +166,7 @@ extension EventType {
     /// `Schemas/requests`, not `Schemas/events`).
     public var hasRequestBodySchema: Bool {
         switch self {
-        case .workoutStarted, .workoutFinished, .workoutImported, .workoutEdited, .goalSet, .placeSwiped, .placeVisited, .placeNotesEdited, .placeUpdated, .targetSet, .targetCleared, .planWorkoutPlanned, .planWorkoutRemoved, .workoutKeptSeparate, .placeRated: true
+        case .workoutStarted, .workoutFinished, .workoutImported, .workoutEdited, .goalSet, .placeSwiped, .placeVisited, .placeNotesEdited, .placeUpdated, .targetSet, .targetCleared, .planWorkoutPlanned, .planWorkoutRemoved, .workoutKeptSeparate, .placeRated, .placeRatingCleared: true
         default: false
         }
     }
@@ -174,6 +180,7 @@ extension DomainEvent {
         case .placesReset: "Reset the places: every place back in the deck, visits cleared"
         case .userErased: "Erased"
         case .placeRated(let e): "Rated place \(e.placeId): \(e.stars) of 5"
+        case .placeRatingCleared(let e): "Cleared the rating of place \(e.placeId)"
         default: nil
         }
     }

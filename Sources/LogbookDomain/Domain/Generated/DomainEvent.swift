@@ -38,6 +38,7 @@ public enum DomainEvent: Sendable, Hashable {
     case statsWeekClosed(StatsWeekClosed)
     case trainingWeekClosed(TrainingWeekClosed)
     case placeRated(PlaceRated)
+    case placeRatingCleared(PlaceRatingCleared)
 
     /// The event's type (its name on the wire and in the log).
     public var type: EventType {
@@ -73,6 +74,7 @@ public enum DomainEvent: Sendable, Hashable {
         case .statsWeekClosed: .statsWeekClosed
         case .trainingWeekClosed: .trainingWeekClosed
         case .placeRated: .placeRated
+        case .placeRatingCleared: .placeRatingCleared
         }
     }
 
@@ -127,6 +129,7 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
     case statsWeekClosed = "stats.week_closed"
     case trainingWeekClosed = "training.week_closed"
     case placeRated = "place.rated"
+    case placeRatingCleared = "place.rating_cleared"
 
     /// The schema version written today. Older versions are upcast when read.
     public var currentSchemaVersion: UInt32 {
@@ -147,7 +150,7 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
         case .workoutStarted, .workoutPaused, .workoutResumed, .workoutFinished, .workoutDiscarded, .workoutImported, .workoutEdited, .workoutDeleted, .workoutTrackRecorded, .workoutKeptSeparate: .workout
         case .stepsRecorded: .steps
         case .goalSet, .goalCleared, .goalDefaultSet: .goals
-        case .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .placeRated: .places
+        case .placeSwiped, .placeVisited, .placeNotesEdited, .placesReset, .placeRated, .placeRatingCleared: .places
         case .placeAdded, .placeUpdated: .catalog
         case .targetSet, .targetCleared, .planWorkoutPlanned, .planWorkoutChanged, .planWorkoutRemoved, .trainingWeekClosed: .training
         case .statsWeekClosed: .stats
@@ -193,6 +196,7 @@ public enum EventType: String, Sendable, Hashable, CaseIterable, Codable {
         case .statsWeekClosed: 28
         case .trainingWeekClosed: 29
         case .placeRated: 30
+        case .placeRatingCleared: 31
         }
     }
 }
@@ -347,4 +351,9 @@ extension EventKey where Payload == TrainingWeekClosed {
 extension EventKey where Payload == PlaceRated {
     /// `place.rated`.
     public static var placeRated: Self { Self(type: .placeRated) { if case .placeRated(let e) = $0 { e } else { nil } } }
+}
+
+extension EventKey where Payload == PlaceRatingCleared {
+    /// `place.rating_cleared`.
+    public static var placeRatingCleared: Self { Self(type: .placeRatingCleared) { if case .placeRatingCleared(let e) = $0 { e } else { nil } } }
 }

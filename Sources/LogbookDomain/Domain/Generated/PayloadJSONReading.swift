@@ -41,6 +41,7 @@ enum PayloadJSONReading {
         case .statsWeekClosed: return .statsWeekClosed(try readStatsWeekClosed(&r, version: version))
         case .trainingWeekClosed: return .trainingWeekClosed(try readTrainingWeekClosed(&r, version: version))
         case .placeRated: return .placeRated(try readPlaceRated(&r, version: version))
+        case .placeRatingCleared: return .placeRatingCleared(try readPlaceRatingCleared(&r, version: version))
         }
     }
 
@@ -719,6 +720,18 @@ enum PayloadJSONReading {
             }
         }
         return PlaceRated(placeId: try r.required(placeId, "placeId"), stars: try r.required(stars, "stars"))
+    }
+
+    static func readPlaceRatingCleared(_ r: inout JSONReader, version: UInt32) throws(JSONReadError) -> PlaceRatingCleared {
+        _ = version
+        var placeId: String?
+        try r.readObject { (r, key) throws(JSONReadError) in
+            switch key {
+            case "placeId": try r.readId(&placeId)
+            default: throw r.unknownField()
+            }
+        }
+        return PlaceRatingCleared(placeId: try r.required(placeId, "placeId"))
     }
 
     static func readWorkoutSource(_ r: inout JSONReader, version: UInt32) throws(JSONReadError) -> WorkoutSource {

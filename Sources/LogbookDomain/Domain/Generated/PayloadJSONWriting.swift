@@ -39,6 +39,7 @@ enum PayloadJSONWriting {
         case .statsWeekClosed(let e): writeStatsWeekClosed(e, &w)
         case .trainingWeekClosed(let e): writeTrainingWeekClosed(e, &w)
         case .placeRated(let e): writePlaceRated(e, &w)
+        case .placeRatingCleared(let e): writePlaceRatingCleared(e, &w)
         }
     }
 
@@ -317,6 +318,12 @@ enum PayloadJSONWriting {
         w.beginObject()
         w.key("placeId"); w.string(e.placeId)
         w.key("stars"); w.int(e.stars)
+        w.endObject()
+    }
+
+    static func writePlaceRatingCleared(_ e: PlaceRatingCleared, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("placeId"); w.string(e.placeId)
         w.endObject()
     }
 

@@ -592,3 +592,14 @@ public struct PlaceRated: Sendable, Hashable, Codable {
         self.stars = stars
     }
 }
+
+/// `place.rating_cleared`: the user takes back their rating of a place of the catalog; the place is then unrated, as if
+/// it had never been rated (clearing a place that is not rated changes nothing).
+public struct PlaceRatingCleared: Sendable, Hashable, Codable {
+    public var placeId: String
+
+    /// A value of every field.
+    public init(placeId: String) {
+        self.placeId = placeId
+    }
+}
