@@ -85,9 +85,31 @@ extension PostgresEventStore {
     /// table of a few bytes per user) if a destroyed key's rewrite is owed, so its bytes are in no
     /// file of the table. The debt is cleared only if no other session of the database held a
     /// snapshot from before the newest owed destruction when the rewrite began (such a snapshot —
-    /// a backup's, say — keeps the old row in the new file): else the next call makes it again.
+    /// a backup's, say — keeps the old row in the new file). Most such snapshots are brief (a
+    /// read the server itself began a moment before, a session still ending), so the rewrite is
+    /// tried up to ``keyCompactionAttempts`` times, 0.1, 0.2, 0.4 … s apart; one still open after
+    /// that leaves the debt to the next call (the next erasure or open).
     public func finishOwedKeyCompaction() async throws {
-        let (owed, quiet) = try await operation("compact the users' keys") { client in
+        for attempt in 0..<Self.keyCompactionAttempts {
+            let (owed, quiet) = try await compactKeysIfOwed()
+            if owed.isEmpty { return }
+            if quiet {
+                try await write("record the users' keys compacted") { transaction in
+                    try await transaction.rows("UPDATE logbook.user_keys SET compaction_owed = false WHERE user_id = ANY(\(owed)::text[])")
+                    return ()
+                }
+                return
+            }
+            if attempt + 1 < Self.keyCompactionAttempts { try await Task.sleep(for: .milliseconds(100 << attempt)) }
+        }
+    }
+
+    /// How many times ``finishOwedKeyCompaction()`` rewrites the table while an older snapshot keeps the debt.
+    static let keyCompactionAttempts = 5
+
+    /// One rewrite, if any is owed: the users it is owed for, and whether no older snapshot was open when it began.
+    private func compactKeysIfOwed() async throws -> (owed: [String], quiet: Bool) {
+        try await operation("compact the users' keys") { client in
             var owed: [String] = []
             var quiet = false
             let query: PostgresQuery = """
@@ -100,11 +122,6 @@ extension PostgresEventStore {
             // VACUUM runs outside any transaction and commits before it answers.
             try await client.rows("VACUUM FULL logbook.user_keys")
             return (owed: owed, quiet: quiet)
-        }
-        guard quiet, !owed.isEmpty else { return }
-        try await write("record the users' keys compacted") { transaction in
-            try await transaction.rows("UPDATE logbook.user_keys SET compaction_owed = false WHERE user_id = ANY(\(owed)::text[])")
-            return ()
         }
     }
 
