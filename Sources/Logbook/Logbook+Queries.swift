@@ -227,7 +227,7 @@ extension Logbook {
     /// folded in memory, like every other query. A read model declares its queries beside it as
     /// ``ReadQuery`` values (`.ratedPlaces(limit:cursor:)`), so a new one needs no method here.
     public func answer<Answer: Sendable>(_ query: ReadQuery<Answer>, user: String, asOf: AsOf? = nil) async throws -> Answer {
-        try await self.query(query.cached, user: user, parameters: query.parameters, asOf: asOf, cost: query.cost) { projections, txn in
+        try await self.query(query.cached, user: user, parameters: query.name + " " + query.parameters, asOf: asOf, cost: query.cost) { projections, txn in
             try query.read(&projections, user, txn)
         }
     }

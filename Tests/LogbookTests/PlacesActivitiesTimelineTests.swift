@@ -92,6 +92,24 @@ struct PlacesActivitiesTimelineTests {
         }
     }
 
+    @Test("a cursor that names a workout id beginning with a combining mark pages on (the cut is found in the bytes)")
+    func cursorBeforeCombiningMark() async throws {
+        try await withLogbook { logbook, _ in
+            try await logbook.execute(.registerUser(user: "u1", UserRegistered(displayName: "Ana", timeZone: "UTC")), context: when(Self.now))
+            for (index, id) in ["x", "\u{301}w"].enumerated() {
+                let started = at("2026-11-0\(index + 2)T07:00:00Z")
+                try await logbook.execute(.importWorkout(user: "u1", WorkoutImported(
+                    workoutId: id, activityType: .run, startedAt: started,
+                    endedAt: Timestamp(microsecondsSinceEpoch: started.instant + 1_800_000_000, utcOffsetSeconds: 0),
+                    distanceMeters: 5000, movingSeconds: 1700, source: WorkoutSource(kind: .garmin, sourceId: "g-\(index)"))), context: when(Self.now))
+            }
+            let first = try await logbook.activities(user: "u1", limit: 1)
+            #expect(first.activities.map(\.workoutId) == ["\u{301}w"])
+            let second = try await logbook.activities(user: "u1", limit: 1, cursor: first.nextCursor)
+            #expect(second.activities.map(\.workoutId) == ["x"], "after the cursor naming \\u{301}w")
+        }
+    }
+
     @Test("timeline: one line per event, newest first, with what changed and what it was")
     func timeline() async throws {
         try await withLogbook { logbook, _ in

@@ -27,7 +27,7 @@ struct RatingsReadModel: ReadModel {
     }
 
     mutating func onPlaceRated(_ e: PlaceRated, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
-        // The payload's range is checked when it is read; a fold does not trust it with a key's arithmetic.
+        // The rule holds ratings to 1 to 5 stars, but a fold does not trust a payload with a key's arithmetic.
         guard RatedPlaces.starRange.contains(e.stars) else { return }
         let key = UserPlaceKey(fold.user, e.placeId)
         let previous = try stars.get(key, txn)?.stars
@@ -35,10 +35,10 @@ struct RatingsReadModel: ReadModel {
         if let previous { ranked.set(RankedPlaceKey(fold.user, stars: previous, e.placeId), nil) }
         ranked.set(RankedPlaceKey(fold.user, stars: e.stars, e.placeId), Marker())
         stars.set(key, StarsValue(e.stars))
-        try counts.modify(UserKey(fold.user), txn, initial: { StarCounts() }) { counts in
-            if let previous { counts.places[previous - 1] -= 1 }
-            counts.places[e.stars - 1] += 1
-        }
+        var counts = try self.counts.get(UserKey(fold.user), txn) ?? StarCounts()
+        if let previous { try counts.remove(previous, user: fold.user) }
+        counts.places[e.stars - 1] += 1
+        self.counts.set(UserKey(fold.user), counts)
     }
 
     mutating func onPlaceRatingCleared(_ e: PlaceRatingCleared, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
@@ -48,7 +48,7 @@ struct RatingsReadModel: ReadModel {
         stars.set(key, nil)
         // A user whose every rating is cleared keeps no record, as one who never rated.
         var remaining = try counts.get(UserKey(fold.user), txn) ?? StarCounts()
-        remaining.places[previous - 1] -= 1
+        try remaining.remove(previous, user: fold.user)
         counts.set(UserKey(fold.user), remaining.places.allSatisfy { $0 == 0 } ? nil : remaining)
     }
 
@@ -78,7 +78,7 @@ struct RatingsReadModel: ReadModel {
 /// One place a user rated, as the rated list shows it.
 public struct RatedPlace: Sendable, Hashable, Codable {
     public var placeId: String
-    /// The place's name in the catalog as it stands.
+    /// The place's name in the catalog, as of the answer.
     public var name: String
     public var category: PlaceCategory
     /// The user's rating, 1 to 5 stars.
@@ -98,13 +98,15 @@ public struct RatedPlaces: Sendable, Hashable, Codable {
     /// The cursor of the next page (absent on the last).
     public var nextCursor: String?
 
-    /// The ranking key a cursor names, for `user`; the cursor is `<stars>:<placeId>`, as the page before handed it out.
+    /// The ranking key a cursor names, for `user`; the cursor is `<stars>:<placeId>` (one digit,
+    /// 1 to 5), as the page before handed it out.
     static func start(user: String, cursor: String) throws -> RankedPlaceKey {
-        let parts = cursor.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, let stars = Int(parts[0]), starRange.contains(stars), !parts[1].isEmpty, parts[1].utf8.count <= 128 else {
+        guard let parts = PageCursor.split(cursor, at: ":"), parts.head.utf8.count == 1, let stars = Int(parts.head), starRange.contains(stars),
+              !parts.tail.isEmpty, parts.tail.utf8.count <= 128
+        else {
             throw LogbookError.invalidArgument(name: "cursor", reason: "not the nextCursor of a page of rated places")
         }
-        return RankedPlaceKey(user, stars: stars, String(parts[1]))
+        return RankedPlaceKey(user, stars: stars, parts.tail)
     }
 
     /// The cursor that starts a page at `key`.
@@ -112,11 +114,12 @@ public struct RatedPlaces: Sendable, Hashable, Codable {
 }
 
 extension ReadQuery where Answer == RatedPlaces {
-    /// A page of the places the user rated, best first: `limit` places (1 to 500) from `cursor`
-    /// (the previous page's `nextCursor`) on.
+    /// A page of the places the user rated, best first: `limit` places (clamped to 1 … 500) from
+    /// `cursor` (the previous page's `nextCursor`) on.
     public static func ratedPlaces(limit: Int = 20, cursor: String? = nil) -> ReadQuery {
         let limit = min(max(1, limit), 500)
-        return ReadQuery(.ratedPlaces, parameters: "\(limit) \(cursor ?? "")", cost: { 128 * $0.places.count + 96 }) { projections, user, txn in
+        let parameters = "\(limit) " + (cursor.map { "cursor " + $0 } ?? "first")
+        return ReadQuery("rated-places", cached: .ratedPlaces, parameters: parameters, cost: { 128 * $0.places.count + 96 }) { projections, user, txn in
             try projections.ratedPlaces(user: user, limit: limit, cursor: cursor, txn)
         }
     }
@@ -136,7 +139,8 @@ extension ReadModelSet {
         let (page, next) = try ratings.page(user: user, from: start, limit: limit, txn)
         var rated: [RatedPlace] = []
         for key in page {
-            guard let place = try places.catalogPlace(key.placeId, txn) else { throw LogbookError.storage("rated place \(key.placeId) is not in the catalog") }
+            // A rating of a place the catalog lacks (a restore decides no rules) is left out, as the other lists leave out such places.
+            guard let place = try places.catalogPlace(key.placeId, txn) else { continue }
             rated.append(RatedPlace(placeId: key.placeId, name: place.name, category: place.category, stars: key.stars))
         }
         let counts = try ratings.counts.peek(UserKey(user), txn) ?? StarCounts()
@@ -145,8 +149,8 @@ extension ReadModelSet {
 }
 
 extension CachedQuery {
-    /// A user's rated places (names from the catalog).
-    public static let ratedPlaces = CachedQuery(name: "ratedPlaces", reads: [.profiles, .ratings, .places])
+    /// A user's rated places (names and categories from the catalog: a swipe or a visit does not change them).
+    public static let ratedPlaces = CachedQuery(name: "rated-places", reads: [.profiles, .ratings], readsCatalog: true)
 }
 
 extension ReadModelKind {
@@ -178,6 +182,7 @@ struct RankedPlaceKey: TableKey {
         guard rank < RatedPlaces.starRange.count else { throw DecodeFailure(reason: "a rank of \(rank) in a rated-place key") }
         stars = RatedPlaces.starRange.upperBound - Int(rank)
         placeId = try KeyReader.string(s, &o)
+        guard o == s.count else { throw DecodeFailure(reason: "bytes after a rated-place key") }
     }
 
     static func < (a: RankedPlaceKey, b: RankedPlaceKey) -> Bool {
@@ -203,6 +208,13 @@ struct StarsValue: TableValue, Equatable {
 struct StarCounts: TableValue, Equatable {
     var places = [Int](repeating: 0, count: RatedPlaces.starRange.count)
     init() {}
+
+    /// One place fewer at `stars`; a count that would fall below zero means the counts and the
+    /// ratings disagree, which is reported, not stored.
+    mutating func remove(_ stars: Int, user: String) throws {
+        guard places[stars - 1] > 0 else { throw LogbookError.storage("the rated-place counts of \(user) hold no place at \(stars) stars to remove") }
+        places[stars - 1] -= 1
+    }
     func encode(into w: inout ByteWriter) { for count in places { w.varint(UInt64(count)) } }
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
         var o = 0

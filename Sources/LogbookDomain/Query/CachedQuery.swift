@@ -14,12 +14,16 @@ public struct CachedQuery: Sendable, Hashable, CustomStringConvertible {
     /// Catalog changes (places added) invalidate every user's entries of this cache.
     let dependsOnCatalog: Bool
 
-    init(name: String, reads readModels: [ReadModelKind], readsUserLog: Bool = false) {
+    /// `readsCatalog`: the answers also read the shared catalog's entries (names, categories) from
+    /// the places read model without reading its users' side, so catalog changes invalidate them
+    /// and a user's swipes and visits do not.
+    init(name: String, reads readModels: [ReadModelKind], readsUserLog: Bool = false, readsCatalog: Bool = false) {
         self.name = name
         self.readModels = readModels
         self.readsUserLog = readsUserLog
         var types = EventTypeSet()
         for kind in readModels { types.formUnion(ReadModelRegistry.model(kind).readTypes) }
+        if readsCatalog { for type in EventType.allCases where type.family == .catalog { types.insert(type) } }
         if readsUserLog { types = .all }
         dependsOn = types
         dependsOnCatalog = EventType.allCases.contains { $0.family == .catalog && types.contains($0) }

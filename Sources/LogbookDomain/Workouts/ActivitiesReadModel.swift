@@ -313,12 +313,11 @@ extension ActivitiesReadModel {
     ) throws(LogbookError) -> ActivityPage {
         var after: ActivityListKey?
         if let cursor {
-            let parts = cursor.split(separator: "~", maxSplits: 1)
             // Int64.min has no negation to store it by (keys hold instants negated, newest first).
-            guard parts.count == 2, let instant = Int64(parts[0]), instant != .min else {
+            guard let parts = PageCursor.split(cursor, at: "~"), !parts.tail.isEmpty, let instant = Int64(parts.head), instant != .min else {
                 throw .invalidArgument(name: "cursor", reason: "not a cursor of this list")
             }
-            after = ActivityListKey(user, instant, String(parts[1]))
+            after = ActivityListKey(user, instant, parts.tail)
         }
         let needle = filter.text?.lowercased()
         var found: [ActivityRecord] = []
