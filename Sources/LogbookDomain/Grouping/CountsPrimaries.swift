@@ -45,3 +45,31 @@ extension Folds where Model: CountsPrimaries {
             .on(.userProfileUpdated) { try $0.groupPreference($1, $2, $3) }
     }
 }
+
+/// A primaries-counting read model that folds each step of a workout's life itself: started,
+/// finished, imported, discarded, deleted and edited. Its fold table takes all six, and grouping's
+/// two, in one call (``Folds/workoutLife()``), so the models that count workouts cannot drift
+/// apart in which of those events they read.
+protocol FoldsWorkoutLife: CountsPrimaries {
+    mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: (any TableReader)?) throws
+    mutating func onWorkoutFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: (any TableReader)?) throws
+    mutating func onWorkoutImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: (any TableReader)?) throws
+    mutating func onWorkoutDiscarded(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws
+    mutating func onWorkoutDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws
+    mutating func onWorkoutEdited(_ e: WorkoutEdited, _ fold: FoldEvent, _ txn: (any TableReader)?) throws
+}
+
+extension Folds where Model: FoldsWorkoutLife {
+    /// These folds, the six of a workout's life and grouping's (``grouping()``). The read model
+    /// adds its fold of `workout.track_recorded` itself (``CountsPrimaries/groupTrack(_:_:_:)``, or
+    /// its own that calls it).
+    func workoutLife() -> Folds {
+        on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
+            .on(.workoutFinished) { try $0.onWorkoutFinished($1, $2, $3) }
+            .on(.workoutImported) { try $0.onWorkoutImported($1, $2, $3) }
+            .on(.workoutDiscarded) { try $0.onWorkoutDiscarded($1, $2, $3) }
+            .on(.workoutDeleted) { try $0.onWorkoutDeleted($1, $2, $3) }
+            .on(.workoutEdited) { try $0.onWorkoutEdited($1, $2, $3) }
+            .grouping()
+    }
+}

@@ -149,20 +149,14 @@ struct LedgerWorkout: TableValue {
 /// Only primaries count: a workout enters the ledger when grouping says it counts
 /// (several may at one position, so entries are keyed by position and workout id). Each user's
 /// ``LedgerTotals`` follow the ledger, so the workout milestones read one record.
-struct CollectiblesReadModel: CountsPrimaries {
+struct CollectiblesReadModel: FoldsWorkoutLife {
     static let kind = ReadModelKind.collectibles
     /// 2: only primaries count; ledger keys carry the workout id. 3: the ledger's totals kept.
     static let codeVersion = 3
 
     static let folds = Folds<CollectiblesReadModel>()
-        .on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
-        .on(.workoutFinished) { try $0.onWorkoutFinished($1, $2, $3) }
-        .on(.workoutImported) { try $0.onWorkoutImported($1, $2, $3) }
-        .on(.workoutDiscarded) { try $0.onWorkoutDiscarded($1, $2, $3) }
-        .on(.workoutDeleted) { try $0.onWorkoutDeleted($1, $2, $3) }
-        .on(.workoutEdited) { try $0.onWorkoutEdited($1, $2, $3) }
+        .workoutLife()
         .on(.workoutTrackRecorded) { try $0.groupTrack($1, $2, $3) }
-        .grouping()
 
     var ledger: ReadModelTable<UserPositionWorkoutKey, LedgerEntry>
     var totals: ReadModelTable<UserKey, LedgerTotals>

@@ -12,21 +12,15 @@ public import EventLog
 ///
 /// Each block of 32 days (``DayBlock``) with day or step records has a stamp: the last position
 /// that changed them, so what queries work out from a block can be kept until it changes.
-struct StatsReadModel: CountsPrimaries {
+struct StatsReadModel: FoldsWorkoutLife {
     static let kind = ReadModelKind.stats
     /// 2: only the primaries of groups of the same activity count. 3: block stamps.
     static let codeVersion = 3
 
     static let folds = Folds<StatsReadModel>()
-        .on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
-        .on(.workoutFinished) { try $0.onWorkoutFinished($1, $2, $3) }
-        .on(.workoutImported) { try $0.onWorkoutImported($1, $2, $3) }
-        .on(.workoutDiscarded) { try $0.onWorkoutDiscarded($1, $2, $3) }
-        .on(.workoutDeleted) { try $0.onWorkoutDeleted($1, $2, $3) }
-        .on(.workoutEdited) { try $0.onWorkoutEdited($1, $2, $3) }
+        .workoutLife()
         .on(.stepsRecorded) { try $0.onStepsRecorded($1, $2, $3) }
         .on(.workoutTrackRecorded) { try $0.groupTrack($1, $2, $3) }
-        .grouping()
 
     var workouts: ReadModelTable<WorkoutKey, StatsWorkout>
     var days: ReadModelTable<UserDayKey, DayActivity>

@@ -13,20 +13,14 @@ import EventLog
 /// cannot make the fold trap or count negative time).
 ///
 /// Only primaries are in the days (training reads only primaries, each with its own data).
-struct IntensityReadModel: CountsPrimaries {
+struct IntensityReadModel: FoldsWorkoutLife {
     static let kind = ReadModelKind.intensity
     /// 2: only primaries are in the days.
     static let codeVersion = 2
 
     static let folds = Folds<IntensityReadModel>()
-        .on(.workoutStarted) { try $0.onStarted($1, $2, $3) }
-        .on(.workoutFinished) { try $0.onFinished($1, $2, $3) }
-        .on(.workoutImported) { try $0.onImported($1, $2, $3) }
-        .on(.workoutDiscarded) { try $0.onDiscarded($1, $2, $3) }
-        .on(.workoutDeleted) { try $0.onDeleted($1, $2, $3) }
-        .on(.workoutEdited) { try $0.onEdited($1, $2, $3) }
+        .workoutLife()
         .on(.workoutTrackRecorded) { try $0.onTrack($1, $2, $3) }
-        .grouping()
 
     var workouts: ReadModelTable<WorkoutKey, IntensityWorkout>
     var days: ReadModelTable<UserDayWorkoutKey, Marker>
@@ -38,19 +32,19 @@ struct IntensityReadModel: CountsPrimaries {
         days = tables.table("days")
     }
 
-    mutating func onStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+    mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
         workouts.set(WorkoutKey(e.workoutId), IntensityWorkout(user: fold.user, startedAt: e.startedAt, activityType: e.activityType))
         try groups.started(e, user: fold.user, position: fold.position, txn)
     }
 
-    mutating func onFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+    mutating func onWorkoutFinished(_ e: WorkoutFinished, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), workout.state == .open else { return }
         count(&workout, e.workoutId, distance: e.distanceMeters, moving: e.movingSeconds, averageHeartRate: e.avgHeartRate)
         try apply(groups.finished(e, txn), fold, txn)
     }
 
-    mutating func onImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+    mutating func onWorkoutImported(_ e: WorkoutImported, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
         var workout = IntensityWorkout(user: fold.user, startedAt: e.startedAt, activityType: e.activityType)
         count(&workout, e.workoutId, distance: e.distanceMeters, moving: e.movingSeconds, averageHeartRate: e.avgHeartRate)
@@ -71,14 +65,14 @@ struct IntensityReadModel: CountsPrimaries {
         workouts.set(WorkoutKey(id), workout)
     }
 
-    mutating func onDiscarded(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+    mutating func onWorkoutDiscarded(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var workout = try workouts.get(WorkoutKey(e.workoutId), txn), workout.state == .open else { return }
         workout.state = .closed
         workouts.set(WorkoutKey(e.workoutId), workout)
         try apply(groups.deleted(e.workoutId, txn), fold, txn)
     }
 
-    mutating func onDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+    mutating func onWorkoutDeleted(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         try apply(groups.deleted(e.workoutId, txn), fold, txn)
         guard let workout = try workouts.get(WorkoutKey(e.workoutId), txn) else { return }
         days.set(UserDayWorkoutKey(workout.user, workout.day, e.workoutId), nil)
@@ -86,7 +80,7 @@ struct IntensityReadModel: CountsPrimaries {
         workouts.set(WorkoutKey(e.workoutId), nil)
     }
 
-    mutating func onEdited(_ e: WorkoutEdited, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
+    mutating func onWorkoutEdited(_ e: WorkoutEdited, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard let type = e.activityType, var workout = try workouts.get(WorkoutKey(e.workoutId), txn), workout.activityType != type else { return }
         workout.activityType = type
         workouts.set(WorkoutKey(e.workoutId), workout)

@@ -9,7 +9,7 @@ public import EventLog
 /// they are and, for the detail, each workout's group. Each block of 32 days (``DayBlock``) of
 /// a user's workouts has a stamp: the last position that changed a workout started in it, so
 /// what queries work out from a block can be kept until it changes.
-struct ActivitiesReadModel: CountsPrimaries {
+struct ActivitiesReadModel: FoldsWorkoutLife {
     static let kind = ReadModelKind.activities
     /// 2: records carry elapsed time, maximum heart rate and track sizes; laps in their full form; tracks.
     /// 3: the pauses of recorded workouts.
@@ -19,16 +19,10 @@ struct ActivitiesReadModel: CountsPrimaries {
     static let codeVersion = 6
 
     static let folds = Folds<ActivitiesReadModel>()
-        .on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
+        .workoutLife()
         .on(.workoutPaused) { try $0.onWorkoutPaused($1, $2, $3) }
         .on(.workoutResumed) { try $0.onWorkoutResumed($1, $2, $3) }
-        .on(.workoutFinished) { try $0.onWorkoutFinished($1, $2, $3) }
-        .on(.workoutDiscarded) { try $0.onWorkoutDiscarded($1, $2, $3) }
-        .on(.workoutImported) { try $0.onWorkoutImported($1, $2, $3) }
-        .on(.workoutEdited) { try $0.onWorkoutEdited($1, $2, $3) }
         .on(.workoutTrackRecorded) { try $0.onWorkoutTrackRecorded($1, $2, $3) }
-        .on(.workoutDeleted) { try $0.onWorkoutDeleted($1, $2, $3) }
-        .grouping()
 
     var workouts: ReadModelTable<WorkoutKey, ActivityRecord>
     var list: ReadModelTable<ActivityListKey, Marker>

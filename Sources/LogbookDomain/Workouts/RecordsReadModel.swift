@@ -230,21 +230,15 @@ struct RecordFalls: TableValue {
 /// whatever the history), worked out again from the counted workouts only when a holder leaves;
 /// and, per position, the standing records a workout broke when it came to count (the first
 /// workout of a type sets records but breaks none), for the timeline. Only primaries count.
-struct RecordsReadModel: CountsPrimaries {
+struct RecordsReadModel: FoldsWorkoutLife {
     static let kind = ReadModelKind.records
     /// 2: only primaries count. 3: one record per counted workout, and the holders kept (two
     /// workouts counted at one position that tie: the smaller id holds the record).
     static let codeVersion = 3
 
     static let folds = Folds<RecordsReadModel>()
-        .on(.workoutStarted) { try $0.onWorkoutStarted($1, $2, $3) }
-        .on(.workoutFinished) { try $0.onWorkoutFinished($1, $2, $3) }
-        .on(.workoutImported) { try $0.onWorkoutImported($1, $2, $3) }
-        .on(.workoutDiscarded) { try $0.onWorkoutDiscarded($1, $2, $3) }
-        .on(.workoutDeleted) { try $0.onWorkoutDeleted($1, $2, $3) }
-        .on(.workoutEdited) { try $0.onWorkoutEdited($1, $2, $3) }
+        .workoutLife()
         .on(.workoutTrackRecorded) { try $0.groupTrack($1, $2, $3) }
-        .grouping()
 
     var workouts: ReadModelTable<WorkoutKey, RecordWorkout>
     var counted: ReadModelTable<CountedRecordKey, RecordEntry>
