@@ -88,7 +88,8 @@ extension PostgresEventStore {
     /// a backup's, say — keeps the old row in the new file). Most such snapshots are brief (a
     /// read the server itself began a moment before, a session still ending), so the rewrite is
     /// tried up to ``keyCompactionAttempts`` times, 0.1, 0.2, 0.4 … s apart; one still open after
-    /// that leaves the debt to the next call (the next erasure or open).
+    /// that leaves the debt to the next call (the next erasure or open). A lock another session
+    /// holds on the table (a dump's) is waited for a second at each try, not until it ends.
     public func finishOwedKeyCompaction() async throws {
         for attempt in 0..<Self.keyCompactionAttempts {
             let (owed, quiet) = try await compactKeysIfOwed()
@@ -119,9 +120,29 @@ extension PostgresEventStore {
                 """
             for row in try await client.rows(query) { (owed, quiet) = try row.decode(([String], Bool).self) }
             guard !owed.isEmpty else { return (owed: owed, quiet: quiet) }
-            // VACUUM runs outside any transaction and commits before it answers.
-            try await client.rows("VACUUM FULL logbook.user_keys")
-            return (owed: owed, quiet: quiet)
+            return (owed: owed, quiet: try await Self.rewriteKeys(client) && quiet)
+        }
+    }
+
+    /// Rewrites `logbook.user_keys` (VACUUM FULL: outside any transaction, committed when it
+    /// answers); false, with nothing changed, when another session holds a lock on the table for
+    /// more than a second — a dump reads it in one long transaction — so the rewrite stays owed
+    /// and the erasure that asked for it is not held up by the backup.
+    private static func rewriteKeys(_ client: PostgresClient) async throws -> Bool {
+        try await client.withConnection { connection in
+            try await connection.rows("SET lock_timeout = '1s'", logger: quietLogger)
+            do {
+                try await connection.rows("VACUUM FULL logbook.user_keys", logger: quietLogger)
+                try await connection.rows("RESET lock_timeout", logger: quietLogger)
+                return true
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "55P03" {
+                // lock_not_available: the lock was not granted in time.
+                try await connection.rows("RESET lock_timeout", logger: quietLogger)
+                return false
+            } catch {
+                _ = try? await connection.rows("RESET lock_timeout", logger: quietLogger)
+                throw error
+            }
         }
     }
 
