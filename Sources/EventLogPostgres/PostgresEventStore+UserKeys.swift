@@ -131,18 +131,19 @@ extension PostgresEventStore {
     private static func rewriteKeys(_ client: PostgresClient) async throws -> Bool {
         try await client.withConnection { connection in
             try await connection.rows("SET lock_timeout = '1s'", logger: quietLogger)
+            let rewritten: Bool
             do {
                 try await connection.rows("VACUUM FULL logbook.user_keys", logger: quietLogger)
-                try await connection.rows("RESET lock_timeout", logger: quietLogger)
-                return true
+                rewritten = true
             } catch let error as PSQLError where error.serverInfo?[.sqlState] == "55P03" {
                 // lock_not_available: the lock was not granted in time.
-                try await connection.rows("RESET lock_timeout", logger: quietLogger)
-                return false
+                rewritten = false
             } catch {
                 _ = try? await connection.rows("RESET lock_timeout", logger: quietLogger)
                 throw error
             }
+            try await connection.rows("RESET lock_timeout", logger: quietLogger)
+            return rewritten
         }
     }
 

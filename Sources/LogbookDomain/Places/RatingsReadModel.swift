@@ -29,27 +29,30 @@ struct RatingsReadModel: ReadModel {
     mutating func onPlaceRated(_ e: PlaceRated, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         // The rule holds ratings to 1 to 5 stars, but a fold does not trust a payload with a key's arithmetic.
         guard RatedPlaces.starRange.contains(e.stars) else { return }
-        let key = UserPlaceKey(fold.user, e.placeId)
-        let previous = try stars.get(key, txn)?.stars
-        guard previous != e.stars else { return }
-        if let previous { ranked.set(RankedPlaceKey(fold.user, stars: previous, e.placeId), nil) }
-        ranked.set(RankedPlaceKey(fold.user, stars: e.stars, e.placeId), Marker())
-        stars.set(key, StarsValue(e.stars))
-        var counts = try self.counts.get(UserKey(fold.user), txn) ?? StarCounts()
-        if let previous { try counts.remove(previous, user: fold.user) }
-        counts.places[e.stars - 1] += 1
-        self.counts.set(UserKey(fold.user), counts)
+        try rate(user: fold.user, e.placeId, e.stars, txn)
     }
 
     mutating func onPlaceRatingCleared(_ e: PlaceRatingCleared, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
-        let key = UserPlaceKey(fold.user, e.placeId)
-        guard let previous = try stars.get(key, txn)?.stars else { return }
-        ranked.set(RankedPlaceKey(fold.user, stars: previous, e.placeId), nil)
-        stars.set(key, nil)
-        // A user whose every rating is cleared keeps no record, as one who never rated.
-        var remaining = try counts.get(UserKey(fold.user), txn) ?? StarCounts()
-        try remaining.remove(previous, user: fold.user)
-        counts.set(UserKey(fold.user), remaining.places.allSatisfy { $0 == 0 } ? nil : remaining)
+        try rate(user: fold.user, e.placeId, nil, txn)
+    }
+
+    /// Moves `user`'s place from its stars so far (if rated) to `stars` (nil: unrated) in the
+    /// ranking and the counts; a user left with no rating keeps no counts, as one who never rated.
+    private mutating func rate(user: String, _ placeId: String, _ stars: Int?, _ txn: (any TableReader)?) throws {
+        let key = UserPlaceKey(user, placeId)
+        let previous = try self.stars.get(key, txn)?.stars
+        guard previous != stars else { return }
+        var counts = try self.counts.get(UserKey(user), txn) ?? StarCounts()
+        if let previous {
+            ranked.set(RankedPlaceKey(user, stars: previous, placeId), nil)
+            try counts.remove(previous, user: user)
+        }
+        if let stars {
+            ranked.set(RankedPlaceKey(user, stars: stars, placeId), Marker())
+            counts.places[stars - 1] += 1
+        }
+        self.stars.set(key, stars.map(StarsValue.init))
+        self.counts.set(UserKey(user), counts.places.allSatisfy { $0 == 0 } ? nil : counts)
     }
 
     mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {
