@@ -31,17 +31,22 @@ package struct WebhookBatch: Sendable {
         var encoded: [UInt8] = []
         var taken = 0
         for event in events {
-            var one: [UInt8] = []
+            let wire: WireEvent
             do {
-                try WireEvent(event, of: logbook).appendJSON(to: &one)
+                wire = try WireEvent(event, of: logbook)
             } catch {
                 // Sent up to here; the event itself is reported on its own next time.
                 if taken == 0 { return .unencodable(event, reason: "\(error)") }
                 break
             }
-            if taken > 0, encoded.count + one.count + 1 > maxBytes { break }
+            // Written in place, and taken back if it makes the batch too long.
+            let end = encoded.count
             if taken > 0 { encoded.append(UInt8(ascii: ",")) }
-            encoded += one
+            wire.appendJSON(to: &encoded)
+            if taken > 0, encoded.count > maxBytes {
+                encoded.removeSubrange(end...)
+                break
+            }
             taken += 1
         }
         let first = events[events.startIndex].position.rawValue

@@ -1,5 +1,6 @@
 import EventLog
 import Logbook
+import LogbookDomain
 import LogbookOutbound
 import LogbookTestSupport
 @testable import LogbookWebhooks
@@ -97,6 +98,35 @@ struct WebhookWorkerTests {
             let sent = await host.sent.map { "\($0.first)-\($0.last):\($0.count)" }
             #expect(sent == ["1-4:4", "5-8:4", "9-10:2"])
             #expect(await host.reports == ["delivered 1-4 through 4", "delivered 5-8 through 8", "delivered 9-10 through 10"])
+        }
+    }
+
+    @Test("a batch holds the longest run of events whose wire forms fit the byte limit, and always at least one")
+    func batchByteLimit() async throws {
+        try await withLogbook { logbook, _ in
+            _ = try await Self.register(logbook, (1...3).map { "u-\($0)" })
+            let events = try await logbook.log.readAll(from: Position(1), direction: .forward, limit: 10, filter: .all).events
+            try #require(events.count == 3)
+            let wire = try events.map { event in
+                var bytes: [UInt8] = []
+                try WireEvent(event, of: logbook).appendJSON(to: &bytes)
+                return bytes
+            }
+            let two = wire[0].count + 1 + wire[1].count
+            func made(_ maxBytes: Int) throws -> (taken: Int, body: [UInt8]) {
+                guard case .batch(let batch, let taken) = WebhookBatch.make(webhookId: "w", events: events[...], maxBytes: maxBytes, of: logbook) else {
+                    throw LogbookError.storage("no batch")
+                }
+                #expect(batch.count == taken)
+                return (taken, batch.body)
+            }
+            let exact = try made(two)
+            #expect(exact.taken == 2)
+            let prefix = Array(#"{"webhook":"w","delivery":"1-2","events":["#.utf8)
+            #expect(exact.body == prefix + wire[0] + [UInt8(ascii: ",")] + wire[1] + Array("]}".utf8))
+            #expect(try made(two - 1).taken == 1)
+            #expect(try made(1).taken == 1, "an event longer than the limit still goes, alone")
+            #expect(try made(.max).taken == 3)
         }
     }
 
