@@ -8,12 +8,14 @@ import LogbookOutbound
 extension WebhookDispatcher: WebhookDeliveryHost {
     /// A batch reached the receiver: the checkpoint moves to `through`, and is stored every
     /// ``WebhookPolicy/checkpointEveryBatches`` batches or ``WebhookPolicy/skippedCheckpointInterval``.
+    /// The store runs behind delivery: the next batch goes out while it is written. A store still
+    /// running when the next one is due is waited for first, and what it threw is thrown here.
     func delivered(_ id: String, _ generation: Int, batch: WebhookBatch, through: Position) async throws {
         let at = logbook.configuration.clock.now().instant
         guard let store = deliveries.delivered(id, generation, events: batch.count, through: through, deliveredAt: at, now: .now) else {
             throw CancellationError()
         }
-        if store { try await persist(id) }
+        if store { try await persistBehind(id) }
     }
 
     /// The worker passed over events the webhook does not want, through `through`.

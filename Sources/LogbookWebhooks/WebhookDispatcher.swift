@@ -8,8 +8,9 @@ package import NIOSSL
 /// Delivers the log to webhooks: one worker task per running webhook reads the log from the
 /// webhook's checkpoint, POSTs batches in log order, retries with backoff, turns a batch that
 /// keeps failing into a dead letter and goes on. At least once: the checkpoint moves only after
-/// the receiver's 2xx and is stored every ``WebhookPolicy/checkpointEveryBatches`` batches or
-/// each second (and at shutdown), so a crash sends at most those batches again; nothing is lost.
+/// the receiver's 2xx and is stored every ``WebhookPolicy/checkpointEveryBatches`` batches (the
+/// write running behind the next batches' delivery) or each second, and at shutdown; so a crash
+/// sends at most twice those batches again, and nothing is lost.
 ///
 /// Workers only read the log (LMDB readers never block its writer) and each waits on its own
 /// receiver, so a slow or dead receiver slows neither writers nor other webhooks. Definitions,
@@ -67,6 +68,8 @@ public actor WebhookDispatcher {
     var seal: SecretSeal?
     /// The last write to the table: each write waits for the one before it.
     private var writes: Task<Void, any Error>?
+    /// Each webhook's checkpoint store running behind its deliveries (at most one per webhook).
+    private var storesBehind: [String: Task<Void, any Error>] = [:]
 
     /// A dispatcher of `logbook`'s webhooks, on behalf of `server` (by default this process,
     /// started now by the Logbook's clock).
@@ -252,6 +255,7 @@ public actor WebhookDispatcher {
         checkpointTask = nil
         for worker in deliveries.cancelWorkers() { await worker.value }
         deliveries.retireWorkers()
+        await settleStoresBehind()
         for id in deliveries.order where deliveries.moved(id) { try? await persist(id) }
         _ = await writes?.result
         // The lease was renewed while the workers stopped and the checkpoints were stored.
@@ -307,6 +311,26 @@ public actor WebhookDispatcher {
         // Counted as stored only once it is: a write that failed leaves it to the next one (or
         // the shutdown's last store), instead of a checkpoint the table never got.
         deliveries.stored(id, through: through)
+    }
+
+    /// Stores webhook `id` as ``persist(_:)`` does, but without waiting for the write: delivery
+    /// goes on meanwhile. The webhook's store before it, if still running, is waited for first
+    /// (and its error thrown), so one store per webhook runs at a time and at most twice
+    /// ``WebhookPolicy/checkpointEveryBatches`` batches go unstored.
+    func persistBehind(_ id: String) async throws {
+        if let running = storesBehind.removeValue(forKey: id) { try await running.value }
+        storesBehind[id] = Task { try await self.persist(id) }
+    }
+
+    /// Waits for every store running behind deliveries; their errors are left to the next store.
+    private func settleStoresBehind() async {
+        let running = storesBehind
+        storesBehind = [:]
+        for (id, store) in running {
+            if case .failure(let error) = await store.result {
+                logger.warning("a webhook's checkpoint could not be stored", metadata: ["webhook": "\(id)", "error": "\(error)"])
+            }
+        }
     }
 
     /// An operation that began in `term` may go on only while this server still delivers in it.

@@ -39,9 +39,10 @@ public struct WebhookPolicy: Sendable, Hashable {
     public var skippedCheckpointInterval: Duration = .seconds(1)
     /// A delivered batch's checkpoint is stored once this many batches have been delivered since
     /// the last store, or once ``skippedCheckpointInterval`` has passed since it, and always when
-    /// the dispatcher shuts down. Delivery stays at least once: a crash sends at most this many
+    /// the dispatcher shuts down. The write runs while the next batches are sent, and the next
+    /// store waits for it. Delivery stays at least once: a crash sends at most twice this many
     /// batches again (1: store after every batch).
-    public var checkpointEveryBatches = 8
+    public var checkpointEveryBatches = 4
     /// On a log several servers share: how long the lease to deliver lasts unrenewed (a server
     /// that stops without giving it up is replaced after this), and how often its holder renews it.
     public var leaseDuration: Duration = .seconds(10)

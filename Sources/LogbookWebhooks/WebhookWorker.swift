@@ -58,10 +58,11 @@ struct WebhookWorker: Sendable {
         }
     }
 
-    /// Reads, encodes and sends batches in order. One batch is in flight while the next is read
-    /// and encoded; a batch is sent only once the one before it was delivered (or dead-lettered).
-    /// When delivery stops, the batch in flight is cancelled and waited for: one the receiver took
-    /// meanwhile still moves the checkpoint before the worker ends.
+    /// Reads, encodes and sends batches in order. One batch is in flight and the next waits,
+    /// made, behind it while a third is read and encoded; a batch is sent only once the one before
+    /// it was delivered (or dead-lettered). When delivery stops, the batches in flight and waiting
+    /// are cancelled and waited for: one the receiver took meanwhile still moves the checkpoint
+    /// before the worker ends.
     private func deliver(after start: Position) async throws {
         var sending = InFlight()
         do {
@@ -77,6 +78,8 @@ struct WebhookWorker: Sendable {
         let subjects = webhook.subjects
         while true {
             try Task.checkCancellation()
+            // At most one batch in flight and one waiting while the next is read.
+            guard try await sending.makeRoom() else { return }
             guard let elements = try await iterator.nextBatch(limit: policy.limits.maxBatchEvents) else {
                 _ = try await sending.finish()
                 return
@@ -100,7 +103,7 @@ struct WebhookWorker: Sendable {
                     rest = rest.dropFirst(taken)
                     // The checkpoint covers what was read only once the last of it is delivered.
                     let covered = rest.isEmpty ? through : Position(batch.last)
-                    guard try await sending.finish() else { return }
+                    guard try await sending.makeRoom() else { return }
                     sending.start { try await send(batch, through: covered) }
                 case .unencodable(let event, let reason):
                     // It cannot be sent: a dead letter of its own, unattempted; delivery goes on.
@@ -120,29 +123,53 @@ struct WebhookWorker: Sendable {
         }
     }
 
-    /// The batch being sent while the next is read and encoded.
+    /// The batches being sent while the next is read and encoded: the one in flight, and at most
+    /// one made batch waiting behind it. The waiting send is started at once, chained after the
+    /// one before it: it sends as soon as that one ends, without waiting for the worker to be
+    /// scheduled, and not at all if that one failed or paused the webhook.
     private struct InFlight {
-        private var task: Task<Bool, any Error>?
+        /// Oldest first; at most two.
+        private var tasks: [Task<Bool, any Error>] = []
 
-        /// Starts sending (the previous send must have finished).
+        /// Queues a send behind the one in flight (``makeRoom()`` must have left room for it).
         mutating func start(_ send: @escaping @Sendable () async throws -> Bool) {
-            task = Task { try await send() }
+            precondition(tasks.count < 2, "a webhook worker queued a third batch")
+            let before = tasks.last
+            tasks.append(Task {
+                // What the one before ended with passes on: an error, or a pause that ends delivery.
+                if let before, try await !before.value { return false }
+                return try await send()
+            })
         }
 
-        /// Waits for the send in flight: true when there was none or it was delivered or
-        /// dead-lettered, false when the webhook paused itself. Cancelling the caller cancels it.
+        /// Waits until fewer than two sends are held: true when the one waited for (if any) was
+        /// delivered or dead-lettered, false when the webhook paused itself. Cancelling the
+        /// caller cancels what is held.
+        mutating func makeRoom() async throws -> Bool {
+            guard tasks.count >= 2 else { return true }
+            let oldest = tasks.removeFirst()
+            return try await Self.wait(for: oldest, cancelling: tasks + [oldest])
+        }
+
+        /// Waits for every send held: true when there was none or the last was delivered or
+        /// dead-lettered (each waits for the one before it), false when the webhook paused itself.
         mutating func finish() async throws -> Bool {
-            guard let running = task else { return true }
-            task = nil
-            return try await withTaskCancellationHandler { try await running.value } onCancel: { running.cancel() }
+            guard let last = tasks.last else { return true }
+            let held = tasks
+            tasks = []
+            return try await Self.wait(for: last, cancelling: held)
         }
 
-        /// Cancels the send in flight and waits for it to end, whatever its outcome.
+        /// Cancels the sends held and waits for them to end, whatever their outcome.
         mutating func settle() async {
-            guard let running = task else { return }
-            task = nil
-            running.cancel()
-            _ = await running.result
+            let held = tasks
+            tasks = []
+            for task in held { task.cancel() }
+            for task in held { _ = await task.result }
+        }
+
+        private static func wait(for task: Task<Bool, any Error>, cancelling held: [Task<Bool, any Error>]) async throws -> Bool {
+            try await withTaskCancellationHandler { try await task.value } onCancel: { for each in held { each.cancel() } }
         }
     }
 
