@@ -25,8 +25,9 @@ package struct WebhookBatch: Sendable {
         case unencodable(RecordedEvent, reason: String)
     }
 
-    /// The batch of the longest prefix of `events` (at least one) whose body stays within
-    /// `maxBytes` and whose every event has a wire form; or, when the first event has none, why.
+    /// The batch of the longest prefix of `events` (at least one) whose events' wire forms, comma
+    /// separated, stay within `maxBytes` and whose every event has a wire form; or, when the first
+    /// event has none, why.
     package static func make(webhookId: String, events: ArraySlice<RecordedEvent>, maxBytes: Int, of logbook: Logbook) -> Made {
         var encoded: [UInt8] = []
         var taken = 0

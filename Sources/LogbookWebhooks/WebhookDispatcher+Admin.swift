@@ -93,6 +93,7 @@ extension WebhookDispatcher {
         let term = self.term
         // Gone from memory at once: nothing started, paused or replayed from here on writes it back.
         _ = deliveries.remove(id)
+        forgetStoreBehind(id)
         if let worker = entry.worker {
             worker.cancel()
             await worker.value

@@ -15,7 +15,7 @@ extension WebhookDispatcher: WebhookDeliveryHost {
         guard let store = deliveries.delivered(id, generation, events: batch.count, through: through, deliveredAt: at, now: .now) else {
             throw CancellationError()
         }
-        if store { try await persistBehind(id) }
+        if store { try await persistBehind(id, generation) }
     }
 
     /// The worker passed over events the webhook does not want, through `through`.
@@ -53,8 +53,16 @@ extension WebhookDispatcher: WebhookDeliveryHost {
         return goesOn
     }
 
-    /// Sends `batch` to `webhook` now, signed with its secrets in use and the Logbook's clock;
-    /// nil when the receiver took it.
+    /// Sends `batch` to `webhook` now for its worker of `generation`; nothing is sent for a
+    /// worker of another generation or a paused webhook.
+    func send(_ batch: WebhookBatch, to webhook: Webhook, _ generation: Int) async -> DeliveryFailure? {
+        guard deliveries.isCurrent(webhook.id, generation), deliveries[webhook.id]?.record.webhook.paused == false else { return .notRunning }
+        return await send(batch, to: webhook)
+    }
+
+    /// Sends `batch` to `webhook` now (a worker's, or an administrator's replay of a dead letter,
+    /// paused or not), signed with its secrets in use and the Logbook's clock; nil when the
+    /// receiver took it.
     func send(_ batch: WebhookBatch, to webhook: Webhook) async -> DeliveryFailure? {
         guard let clients, let entry = deliveries[webhook.id] else { return .notRunning }
         guard let signing = entry.signing, !signing.isEmpty else { return .secretUnavailable }

@@ -68,8 +68,9 @@ public actor WebhookDispatcher {
     var seal: SecretSeal?
     /// The last write to the table: each write waits for the one before it.
     private var writes: Task<Void, any Error>?
-    /// Each webhook's checkpoint store running behind its deliveries (at most one per webhook).
-    private var storesBehind: [String: Task<Void, any Error>] = [:]
+    /// Each webhook's checkpoint store running behind its deliveries (at most one per webhook),
+    /// with the generation of the worker whose delivery asked for it.
+    private var storesBehind: [String: (generation: Int, store: Task<Void, any Error>)] = [:]
 
     /// A dispatcher of `logbook`'s webhooks, on behalf of `server` (by default this process,
     /// started now by the Logbook's clock).
@@ -239,6 +240,8 @@ public actor WebhookDispatcher {
     private func standDown(_ why: String) {
         guard state.standDown() else { return }
         deliveries.removeAll()
+        // Their stores find no entry and write nothing; the next term's workers start afresh.
+        storesBehind = [:]
         logger.warning("this server stopped delivering webhooks", metadata: ["reason": "\(why)"])
     }
 
@@ -313,20 +316,31 @@ public actor WebhookDispatcher {
         deliveries.stored(id, through: through)
     }
 
-    /// Stores webhook `id` as ``persist(_:)`` does, but without waiting for the write: delivery
-    /// goes on meanwhile. The webhook's store before it, if still running, is waited for first
-    /// (and its error thrown), so one store per webhook runs at a time and at most twice
-    /// ``WebhookPolicy/checkpointEveryBatches`` batches go unstored.
-    func persistBehind(_ id: String) async throws {
-        if let running = storesBehind.removeValue(forKey: id) { try await running.value }
-        storesBehind[id] = Task { try await self.persist(id) }
+    /// Stores webhook `id` as ``persist(_:)`` does, for its worker of `generation`, but without
+    /// waiting for the write: delivery goes on meanwhile. The webhook's store before it, if still
+    /// running, is waited for first, and its error thrown if the same worker asked for it; so one
+    /// store per webhook runs at a time and at most twice ``WebhookPolicy/checkpointEveryBatches``
+    /// batches go unstored. A worker that stopped speaking for the webhook during that wait (a
+    /// pause, a delete, a stand-down, a shutdown) starts nothing.
+    func persistBehind(_ id: String, _ generation: Int) async throws {
+        if let running = storesBehind.removeValue(forKey: id) {
+            let result = await running.store.result
+            // An older worker's failed store was its own: the checkpoint is stored again now.
+            if running.generation == generation, case .failure(let error) = result { throw error }
+        }
+        guard state.running, deliveries.isCurrent(id, generation) else { throw CancellationError() }
+        storesBehind[id] = (generation, Task { try await self.persist(id) })
     }
+
+    /// Forgets webhook `id`'s store running behind its deliveries (it was deleted): the store
+    /// finds no entry and writes nothing.
+    func forgetStoreBehind(_ id: String) { storesBehind[id] = nil }
 
     /// Waits for every store running behind deliveries; their errors are left to the next store.
     private func settleStoresBehind() async {
         let running = storesBehind
         storesBehind = [:]
-        for (id, store) in running {
+        for (id, (_, store)) in running {
             if case .failure(let error) = await store.result {
                 logger.warning("a webhook's checkpoint could not be stored", metadata: ["webhook": "\(id)", "error": "\(error)"])
             }

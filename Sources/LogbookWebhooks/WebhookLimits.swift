@@ -16,7 +16,8 @@ public struct WebhookLimits: Sendable, Hashable {
     public var maxDeadLetters = 64
     /// Events in one batch.
     public var maxBatchEvents = 100
-    /// A batch's body: events are added while the body stays under this (one event alone may pass it).
+    /// A batch's events: they are added while their wire forms, comma separated, stay within this
+    /// many bytes (one event alone may pass it); the body's envelope around them is not counted.
     public var maxBatchBytes = 1 << 20
 
     public init() {}

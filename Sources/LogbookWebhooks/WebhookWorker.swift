@@ -7,8 +7,8 @@ import Logging
 /// generation: the ``WebhookDispatcher``, or a test's own. A report from a worker that no longer
 /// speaks for its webhook throws `CancellationError` (or answers nil), which ends the worker.
 protocol WebhookDeliveryHost: Actor {
-    /// Sends `batch` once; nil when the receiver took it.
-    func send(_ batch: WebhookBatch, to webhook: Webhook) async -> DeliveryFailure?
+    /// Sends `batch` once for the worker of `generation`; nil when the receiver took it.
+    func send(_ batch: WebhookBatch, to webhook: Webhook, _ generation: Int) async -> DeliveryFailure?
     /// The batch was taken: the checkpoint moves to `through`.
     func delivered(_ id: String, _ generation: Int, batch: WebhookBatch, through: Position) async throws
     /// Events the webhook does not want were passed over, through `through`.
@@ -58,11 +58,11 @@ struct WebhookWorker: Sendable {
         }
     }
 
-    /// Reads, encodes and sends batches in order. One batch is in flight and the next waits,
-    /// made, behind it while a third is read and encoded; a batch is sent only once the one before
-    /// it was delivered (or dead-lettered). When delivery stops, the batches in flight and waiting
-    /// are cancelled and waited for: one the receiver took meanwhile still moves the checkpoint
-    /// before the worker ends.
+    /// Reads, encodes and sends batches in order. The next batch is read and encoded while one is
+    /// in flight, then waits, made, behind it and goes the moment that one is taken; a batch is
+    /// sent only once the one before it was delivered (or dead-lettered). When delivery stops, the
+    /// batches in flight and waiting are cancelled and waited for: one the receiver took
+    /// meanwhile still moves the checkpoint before the worker ends.
     private func deliver(after start: Position) async throws {
         var sending = InFlight()
         do {
@@ -78,7 +78,7 @@ struct WebhookWorker: Sendable {
         let subjects = webhook.subjects
         while true {
             try Task.checkCancellation()
-            // At most one batch in flight and one waiting while the next is read.
+            // A read begins with at most one batch held (in flight, or made and waiting).
             guard try await sending.makeRoom() else { return }
             guard let elements = try await iterator.nextBatch(limit: policy.limits.maxBatchEvents) else {
                 _ = try await sending.finish()
@@ -179,7 +179,7 @@ struct WebhookWorker: Sendable {
         while true {
             try Task.checkCancellation()
             attempt += 1
-            guard let failure = await host.send(batch, to: webhook) else {
+            guard let failure = await host.send(batch, to: webhook, generation) else {
                 try await host.delivered(webhook.id, generation, batch: batch, through: through)
                 return true
             }

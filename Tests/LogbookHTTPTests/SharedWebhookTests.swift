@@ -56,8 +56,9 @@ struct SharedWebhookTests {
         var policy = WebhookTests.quick()
         policy.leaseDuration = .seconds(600)
         policy.leaseRenewInterval = .seconds(300)
-        // Every delivered batch's checkpoint is stored, so the first batch after the lease is
-        // lost is refused (with the default, up to a few batches or a second go out first).
+        // Every delivered batch's checkpoint is stored, so the store of the first batch after the
+        // lease is lost is refused, while the next batch goes out (with the default, a few
+        // batches or a second would go out first).
         policy.checkpointEveryBatches = 1
         return policy
     }

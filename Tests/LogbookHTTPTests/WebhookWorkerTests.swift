@@ -24,7 +24,7 @@ struct WebhookWorkerTests {
             self.goOnAfterDeadLetter = goOnAfterDeadLetter
         }
 
-        func send(_ batch: WebhookBatch, to webhook: Webhook) async -> DeliveryFailure? {
+        func send(_ batch: WebhookBatch, to webhook: Webhook, _ generation: Int) async -> DeliveryFailure? {
             sent.append((batch.first, batch.last, batch.count))
             return failures.isEmpty ? nil : failures.removeFirst()
         }
