@@ -123,7 +123,7 @@ struct CommandJournalTests {
             #expect(lines.count == 2)
 
             try (whole + lines[1].prefix(40)).write(to: file)
-            let reopened = try CommandJournal(file: file)
+            let reopened = try await Self.reopen(file)
             #expect(await reopened.status().pending.map(\.sequence) == [1, 2])
             #expect(await reopened.status().fileBytes == whole.count)
             await reopened.stop()
@@ -131,7 +131,25 @@ struct CommandJournalTests {
             var damaged = whole
             damaged[damaged.startIndex + 30] ^= 0x01
             try damaged.write(to: file)
-            #expect(throws: CommandJournalError.damaged(file.path, line: 1)) { _ = try CommandJournal(file: file) }
+            await #expect(throws: CommandJournalError.damaged(file.path, line: 1)) { _ = try await Self.reopen(file) }
+        }
+    }
+
+    /// Opens the journal at `file` just after this process closed it. A child process that
+    /// another test starts in the meantime holds a copy of the closed descriptor, and with it the
+    /// file's lock, until it runs its program (a few milliseconds on a loaded machine): a refusal
+    /// as in use is tried again for up to five seconds; any other answer is final.
+    static func reopen(_ file: URL) async throws -> CommandJournal {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while true {
+            let refusal: CommandJournalError
+            do {
+                return try CommandJournal(file: file)
+            } catch {
+                refusal = error
+            }
+            guard case .inUse = refusal, ContinuousClock.now < deadline else { throw refusal }
+            try await Task.sleep(for: .milliseconds(10))
         }
     }
 }
