@@ -15,7 +15,8 @@ extension LMDBEventStore {
         after position: Position = .start, through end: Position? = nil, filter: EventFilter = .all, chunkSize: Int = 16_384,
         _ body: (EventEnvelope, _ metadata: Span<UInt8>, _ payload: Span<UInt8>) throws -> Bool
     ) throws -> Position {
-        let resolver = NameResolver(databases: databases, dense: true)
+        // Its transactions are read-only: the names it meets are committed, so the store's are asked first.
+        let resolver = NameResolver(databases: databases, dense: true, shared: committedNames)
         var last = position.rawValue
         let limit = end?.rawValue ?? .max
         var stopped = false

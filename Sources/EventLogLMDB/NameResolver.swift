@@ -9,7 +9,9 @@ import LMDB
 /// an array indexed by number: a lookup costs no hashing. One made for short reads caches in a
 /// small dictionary, so it never allocates room for numbers it will not see — or, given the
 /// store's ``CommittedNames`` (short reads in read-only transactions), in that, so one read
-/// finds the names earlier reads resolved. Either holds at most ``capacity`` names per kind.
+/// finds the names earlier reads resolved. A dense resolver given them asks them before the
+/// B-tree, so a scan of a stretch of the log does not load and allocate again every name the
+/// stretches before it met. Either holds at most ``capacity`` names per kind.
 /// Not shared between threads: each read session (a scan, a subscription, a query) has its own.
 final class NameResolver {
     private let databases: LogDatabases
@@ -27,7 +29,7 @@ final class NameResolver {
     init(databases: LogDatabases, dense: Bool = false, shared: CommittedNames? = nil) {
         self.databases = databases
         self.dense = dense
-        self.shared = dense ? nil : shared
+        self.shared = shared
     }
 
     /// The name interned as `number`; a missing one means the log is corrupt.
@@ -36,6 +38,10 @@ final class NameResolver {
         let index = Int(number)
         if dense {
             if !names.isEmpty, index < names[kind.rawValue].count, let cached = names[kind.rawValue][index] { return cached }
+            if let shared, let committed = shared.name(kind, number) {
+                keepDense(committed, kind, index)
+                return committed
+            }
         } else if let shared {
             if let cached = shared.name(kind, number) { return cached }
         } else if !sparse.isEmpty, let cached = sparse[kind.rawValue][number] {
@@ -47,21 +53,25 @@ final class NameResolver {
     private func load(_ kind: NameKind, _ number: UInt32, in txn: ReadTransaction, at position: UInt64) throws -> String {
         guard let name = try txn.get(databases.tables(kind).names, key: UInt64(number), { String(decoding: $0.copiedBytes(), as: UTF8.self) })
         else { throw EventStoreError.corruption(position: Position(position), reason: "unknown \(kind) number \(number)") }
-        let index = Int(number)
-        if let shared {
-            shared.remember(name, as: number, kind)
-        } else if !dense {
+        shared?.remember(name, as: number, kind)
+        if dense {
+            keepDense(name, kind, Int(number))
+        } else if shared == nil {
             if sparse.isEmpty { sparse = Array(repeating: [:], count: NameKind.allCases.count) }
             if sparse[kind.rawValue].count >= Self.capacity { sparse[kind.rawValue].removeAll() }
             sparse[kind.rawValue][number] = name
-        } else if index < Self.capacity {
-            if names.isEmpty { names = Array(repeating: [], count: NameKind.allCases.count) }
-            if index >= names[kind.rawValue].count {
-                names[kind.rawValue].append(contentsOf: repeatElement(nil, count: index + 1 - names[kind.rawValue].count))
-            }
-            names[kind.rawValue][index] = name
         }
         return name
+    }
+
+    /// Keeps `name` in the dense cache at `index` (not past ``capacity``).
+    private func keepDense(_ name: String, _ kind: NameKind, _ index: Int) {
+        guard index < Self.capacity else { return }
+        if names.isEmpty { names = Array(repeating: [], count: NameKind.allCases.count) }
+        if index >= names[kind.rawValue].count {
+            names[kind.rawValue].append(contentsOf: repeatElement(nil, count: index + 1 - names[kind.rawValue].count))
+        }
+        names[kind.rawValue][index] = name
     }
 
     /// The number interned for `name`, or nil if the log has never seen it.
