@@ -106,11 +106,36 @@ package final class PayloadKeys: Sendable {
     /// Calls `body` with the plaintext of a stored payload, or with nil if its user was erased.
     /// A payload that does not open (a missing key for a user who was not erased, a changed
     /// byte) is a storage error naming the position: never garbage, never silence.
+    ///
+    /// ``withOpened(_:_:_:)`` does the work; a caller in another module that opens many payloads
+    /// calls it directly, as this generic function, not specialized there, looks up the metadata
+    /// of `R?` for every payload.
     package func open<R>(_ envelope: EventEnvelope, _ payload: Span<UInt8>, _ body: (Span<UInt8>?) throws(LogbookError) -> R) throws(LogbookError) -> R {
+        var result: R?
+        try withOpened(envelope, payload) { (plaintext) throws(LogbookError) in result = try body(plaintext) }
+        // withOpened returns only after calling the body, which set it.
+        return result!
+    }
+
+    /// ``open(_:_:_:)`` without a result: the one place payloads are opened.
+    package func withOpened(_ envelope: EventEnvelope, _ payload: Span<UInt8>, _ body: (Span<UInt8>?) throws(LogbookError) -> Void) throws(LogbookError) {
+        var memo: KeyMemo? = nil
+        try withOpened(envelope, payload, remembering: &memo, body)
+    }
+
+    /// ``withOpened(_:_:_:)`` for a reader that opens many payloads in turn: their users' keys
+    /// are looked up through `memo` (when it is not nil), once per user.
+    func withOpened(
+        _ envelope: EventEnvelope, _ payload: Span<UInt8>, remembering memo: inout KeyMemo?, _ body: (Span<UInt8>?) throws(LogbookError) -> Void
+    ) throws(LogbookError) {
         guard encrypts, let user = envelope.subject else { return try body(payload) }
         let entry: UserKeyStore.Entry?
         do {
-            entry = try self.entry(for: user)
+            if memo != nil {
+                entry = try memo!.entry(for: user) { try self.entry(for: $0) }
+            } else {
+                entry = try self.entry(for: user)
+            }
         } catch {
             throw Self.storageError(error)
         }
@@ -121,12 +146,8 @@ package final class PayloadKeys: Sendable {
             do {
                 if format == .perUserAESGCM {
                     // Opened into memory of the call's own; the body's own errors pass through untouched.
-                    var result: R?
-                    try AESGCMPayloadCipher.withOpened(
-                        payload, key: key, eventId: envelope.eventId, type: envelope.type, schemaVersion: envelope.schemaVersion
-                    ) { plaintext in result = try body(plaintext) }
-                    // withOpened returns only after calling the body, which set it.
-                    return result!
+                    return try AESGCMPayloadCipher.withOpened(
+                        payload, key: key, eventId: envelope.eventId, type: envelope.type, schemaVersion: envelope.schemaVersion) { try body($0) }
                 }
                 let plaintext = format == .perUserChaChaPoly
                     ? try LegacyPayloadCipher.open(payload, key: key, eventId: envelope.eventId, type: envelope.type)

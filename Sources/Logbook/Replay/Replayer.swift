@@ -169,40 +169,16 @@ struct Replayer: Sendable {
     }
 
     /// The same for a store whose payloads are encrypted, where opening them costs more than
-    /// everything else an event takes: the slice's bytes are read first, then opened and decoded
-    /// in two halves side by side (the fold of the previous slice shares the cores with them),
-    /// and put back in log order.
+    /// everything else an event takes: the slice is read first, then opened and decoded in two
+    /// parts side by side (the fold of the previous slice shares the cores with them), and put
+    /// back in log order.
     private static func openInHalves(
         _ log: any EventStore, _ payloads: PayloadKeys, after position: UInt64, through end: UInt64
     ) async throws -> DecodedSlice {
-        // The payloads' bytes one after another in one buffer, not an array per event.
-        var envelopes: [EventEnvelope] = []
-        var ranges: [Range<Int>] = []
-        envelopes.reserveCapacity(Int(end - position))
-        ranges.reserveCapacity(Int(end - position))
-        var buffer = ByteWriter(capacity: Int(end - position) * 96)
-        try await log.scan(after: Position(position), through: Position(end), filter: .all, chunkSize: Int(end - position)) { envelope, _, payload in
-            if EventType(rawValue: envelope.type) != nil {
-                let start = buffer.bytes.count
-                buffer.append(payload)
-                ranges.append(start..<buffer.bytes.count)
-                envelopes.append(envelope)
-            }
-            return true
-        }
-        try await payloads.prepare(opening: envelopes)
-        let (bytes, read, at) = (buffer.bytes, envelopes, ranges)
-        let middle = read.count / 2
-        let halves = read.count < 256 ? [read.indices] : [0..<middle, middle..<read.count]
-        let opened = try await withThrowingTaskGroup(of: (Int, [FoldEvent]).self) { group in
-            for (index, half) in halves.enumerated() {
-                group.addTask {
-                    (index, try half.compactMap { i in try FoldEvent.decode(read[i], payload: bytes.span.extracting(at[i]), payloads) })
-                }
-            }
-            var parts = [[FoldEvent]](repeating: [], count: halves.count)
-            for try await (index, events) in group { parts[index] = events }
-            return parts
+        let stretch = try await SealedStretch.read(log, after: position, through: end) { EventType(rawValue: $0.type) != nil }
+        try await payloads.prepare(opening: stretch.envelopes)
+        let opened = try await stretch.opened(with: payloads, parts: 2) { (envelope, plaintext) throws(LogbookError) in
+            try FoldEvent.decode(envelope, plaintext: plaintext)
         }
         return DecodedSlice(after: position, through: end, parts: opened)
     }

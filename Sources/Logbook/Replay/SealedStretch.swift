@@ -1,0 +1,98 @@
+import BinaryCoding
+package import EventLog
+
+/// A stretch of the log read whole before its payloads are opened, so that opening — which costs
+/// more than everything else an encrypted event takes — can run on several cores at once: the
+/// envelopes of the events kept, and their stored payloads one after another in one buffer (not
+/// an array per event).
+///
+/// Reading is one pass of one read transaction; ``opened(with:parts:_:)`` then hands the events, in parts
+/// of consecutive positions, to tasks side by side and puts their results back in log order. A
+/// caller that reads the next stretch while this one opens keeps both cores busy.
+package struct SealedStretch: Sendable {
+    /// The position the stretch starts after.
+    package let after: UInt64
+    /// The last position the stretch covers (the events it kept may end earlier).
+    package let through: UInt64
+    /// The kept events' envelopes, in log order.
+    package private(set) var envelopes: [EventEnvelope] = []
+    /// Where each kept event's stored payload lies in ``bytes``.
+    private var ranges: [Range<Int>] = []
+    private var bytes: ByteWriter
+
+    /// Fewer events than this are handled in one part: a task of its own would cost more than it saves.
+    static let smallestPart = 128
+
+    private init(after: UInt64, through: UInt64, expected: Int) {
+        self.after = after
+        self.through = through
+        envelopes.reserveCapacity(expected)
+        ranges.reserveCapacity(expected)
+        bytes = ByteWriter(capacity: expected * 96)
+    }
+
+    /// Reads the events of `log` after position `after` through `through` that `keep` accepts.
+    package static func read(
+        _ log: any EventStore, after: UInt64, through: UInt64, keeping keep: (EventEnvelope) -> Bool = { _ in true }
+    ) async throws -> SealedStretch {
+        precondition(after <= through, "a stretch after \(after) through \(through)")
+        let count = through - after
+        var stretch = SealedStretch(after: after, through: through, expected: Int(min(count, 1 << 20)))
+        guard count > 0 else { return stretch }
+        try await log.scan(after: Position(after), through: Position(through), filter: .all, chunkSize: Int(min(count, 1 << 20))) {
+            envelope, _, payload in
+            if keep(envelope) { stretch.append(envelope, payload) }
+            return true
+        }
+        return stretch
+    }
+
+    private mutating func append(_ envelope: EventEnvelope, _ payload: Span<UInt8>) {
+        let start = bytes.bytes.count
+        bytes.append(payload)
+        ranges.append(start..<bytes.bytes.count)
+        envelopes.append(envelope)
+    }
+
+    /// How many events the stretch kept.
+    package var count: Int { envelopes.count }
+
+    /// `transform` of each kept event's envelope and its payload opened with `payloads` (nil: its
+    /// user was erased), in `parts` parts of consecutive events handled by tasks side by side,
+    /// each looking up its users' keys once per user (``KeyMemo``); the results of each part in
+    /// log order, the parts in log order (kept apart, not copied into one array). Events whose
+    /// `transform` is nil are left out. The first error thrown is thrown; the other parts are
+    /// cancelled with it. A log whose keys are shared by several servers needs them loaded first
+    /// (``PayloadKeys/prepare(_:creating:)``).
+    package func opened<T: Sendable>(
+        with payloads: PayloadKeys, parts: Int, _ transform: @escaping @Sendable (EventEnvelope, Span<UInt8>?) throws(LogbookError) -> T?
+    ) async throws -> [[T]] {
+        precondition(parts >= 1, "\(parts) parts")
+        let (envelopes, ranges, bytes) = (self.envelopes, self.ranges, self.bytes.bytes)
+        let partCount = max(1, min(parts, envelopes.count / Self.smallestPart))
+        let bounds = (0...partCount).map { $0 * envelopes.count / partCount }
+        let handle: @Sendable (Range<Int>) throws(LogbookError) -> [T] = { (indices) throws(LogbookError) in
+            var results: [T] = []
+            results.reserveCapacity(indices.count)
+            var memo: KeyMemo? = payloads.encrypts ? KeyMemo() : nil
+            for index in indices {
+                let envelope = envelopes[index]
+                try payloads.withOpened(envelope, bytes.span.extracting(ranges[index]), remembering: &memo) { (plaintext) throws(LogbookError) in
+                    if let result = try transform(envelope, plaintext) { results.append(result) }
+                }
+            }
+            return results
+        }
+        if partCount == 1 { return [try handle(0..<envelopes.count)] }
+        return try await withThrowingTaskGroup(of: (Int, [T]).self) { group in
+            for part in 1..<partCount {
+                group.addTask { (part, try handle(bounds[part]..<bounds[part + 1])) }
+            }
+            var results = [[T]](repeating: [], count: partCount)
+            // The first part runs here, on the task that waits for the others.
+            results[0] = try handle(bounds[0]..<bounds[1])
+            for try await (part, handled) in group { results[part] = handled }
+            return results
+        }
+    }
+}
