@@ -66,8 +66,8 @@ struct SealedStretchTests {
             var seen: [(EventEnvelope, [UInt8]?)] = []
             while after < head {
                 let read = try await SealedStretch.read(log, after: after, through: min(after + stretch, head))
-                let opened = try await read.opened(with: keys, parts: parts) { (envelope, plaintext) throws(LogbookError) in
-                    (envelope, Self.copy(plaintext))
+                let opened = try await read.opened(with: keys, parts: parts, start: { _ in [(EventEnvelope, [UInt8]?)]() }) {
+                    (events, envelope, plaintext) throws(LogbookError) in events.append((envelope, Self.copy(plaintext)))
                 }
                 #expect(opened.count == max(1, min(parts, read.count / SealedStretch.smallestPart)))
                 seen += opened.flatMap(\.self)
@@ -100,25 +100,26 @@ struct SealedStretchTests {
 
             let evens = try await SealedStretch.read(log, after: 0, through: 140) { $0.type == "test.even" }
             #expect(evens.count == 70)
-            let texts = try await evens.opened(with: keys, parts: 2) { (_, plaintext) throws(LogbookError) in
-                Self.copy(plaintext).map { String(decoding: $0, as: UTF8.self) }
+            let texts = try await evens.opened(with: keys, parts: 2, start: { _ in [String]() }) { (texts, _, plaintext) throws(LogbookError) in
+                if let bytes = Self.copy(plaintext) { texts.append(String(decoding: bytes, as: UTF8.self)) }
             }.flatMap(\.self)
             #expect(texts == stride(from: 0, to: 140, by: 2).map { "event \($0)" })
 
             let damaged = try await SealedStretch.read(log, after: 0, through: 300)
             let error = await #expect(throws: LogbookError.self) {
-                _ = try await damaged.opened(with: keys, parts: 2) { (_, plaintext) throws(LogbookError) in plaintext?.count }
+                _ = try await damaged.opened(with: keys, parts: 2, start: { _ in 0 }) { (count, _, _) throws(LogbookError) in count += 1 }
             }
             #expect(error.map { "\($0)" }?.contains("position 151") == true, "\(String(describing: error))")
             await log.close()
         }
     }
 
-    @Test("the key memo asks once per user, replaces a user whose slot another takes, and tells apart ids that differ only in bytes")
+    @Test("the key memo asks once per user, keeps users whose first slot is taken, tells apart ids that differ only in bytes, and starts again empty when half full")
     func keyMemo() throws {
         let key = try SymmetricKey.random()
         var asked: [String] = []
-        var memo = KeyMemo()
+        // 16 events: a table of 32 slots, which holds 16 users.
+        var memo = KeyMemo(events: 16)
         func entry(_ user: String) -> UserKeyStore.Entry? {
             memo.entry(for: user) { user in
                 asked.append(user)
@@ -128,10 +129,12 @@ struct SealedStretchTests {
         #expect(entry("user-1")?.isErased == false)
         #expect(entry("user-1")?.isErased == false)
         #expect(asked == ["user-1"])
-        // Canonically equivalent, other bytes, and in one slot: each is looked up as itself.
+        // Canonically equivalent, other bytes, and one first slot: each is looked up as itself, then remembered.
         let (composed, decomposed) = (0..<100_000).lazy.map { ("erased-\($0)-jos\u{e9}", "erased-\($0)-jose\u{301}") }
-            .first { KeyMemo.slot(of: $0.0) == KeyMemo.slot(of: $0.1) }!
+            .first { KeyMemo.slot(of: $0.0, slots: 32) == KeyMemo.slot(of: $0.1, slots: 32) }!
         #expect(composed == decomposed, "Swift's String calls them equal")
+        #expect(entry(composed)?.isErased == true)
+        #expect(entry(decomposed)?.isErased == true)
         #expect(entry(composed)?.isErased == true)
         #expect(entry(decomposed)?.isErased == true)
         #expect(asked == ["user-1", composed, decomposed])
@@ -139,13 +142,17 @@ struct SealedStretchTests {
         #expect(entry("nobody") == nil)
         #expect(entry("nobody") == nil)
         #expect(asked.suffix(2) == ["nobody", "nobody"])
-        // Two users sharing a slot: the later replaces the earlier, who is then asked again.
-        let first = "erased-0"
-        let rival = (1...100_000).lazy.map { "erased-\($0)" }.first { KeyMemo.slot(of: $0) == KeyMemo.slot(of: first) }!
+        // Fill the table to half (3 users so far, 13 more), and all are still remembered.
+        let more = (2...14).map { "user-\($0)" }
         asked = []
-        #expect(entry(first)?.isErased == true)
-        #expect(entry(rival)?.isErased == true)
-        #expect(entry(first)?.isErased == true)
-        #expect(asked == [first, rival, first])
+        for user in more + more { #expect(entry(user)?.isErased == false) }
+        #expect(entry("user-1")?.isErased == false)
+        #expect(asked == more)
+        // The 17th user starts the table again: the earlier ones are asked again.
+        asked = []
+        #expect(entry("user-15")?.isErased == false)
+        #expect(entry("user-1")?.isErased == false)
+        #expect(entry("user-15")?.isErased == false)
+        #expect(asked == ["user-15", "user-1"])
     }
 }

@@ -5,33 +5,64 @@ import EventLog
 /// key cache — a lock, a SipHash and a dictionary probe — once per user instead of once per event,
 /// and readers side by side do not meet on that cache's lock.
 ///
-/// Direct-mapped: each user has one slot, chosen by an FNV-1a hash of their id's UTF-8 bytes, and
-/// a user whose slot another holds replaces them. A hit compares the ids' bytes, as the key store
-/// does. Meant to live as long as one stretch: a key erased meanwhile is seen as it was when the
-/// stretch began, as if the stretch had been read just before the erasure.
+/// Open addressing with linear probing, keyed by an FNV-1a hash of the id's UTF-8 bytes; a hit
+/// compares the ids' bytes, as the key store does. The table has twice as many slots as the
+/// reader has events to open, up to ``maximumSlots``; once half full it starts again empty, so a
+/// probe stays short and the table never grows. Meant to live as long as one stretch: a key
+/// erased meanwhile is seen as it was when the stretch began, as if the stretch had been read
+/// just before the erasure.
 struct KeyMemo {
-    /// Slots in the table (a power of two).
-    static let slots = 256
+    /// The most slots a table has (8,192: 256 KB).
+    static let maximumSlots = 8_192
 
-    private var users: [String?] = Array(repeating: nil, count: KeyMemo.slots)
-    private var entries: [UserKeyStore.Entry?] = Array(repeating: nil, count: KeyMemo.slots)
+    private var users: [String?]
+    private var entries: [UserKeyStore.Entry?]
+    /// Slots minus one (the slot count is a power of two).
+    private let mask: Int
+    /// Users remembered (at most half the slots).
+    private var count = 0
+
+    /// A table for a reader about to open `events` payloads.
+    init(events: Int) {
+        var slots = 32
+        while slots < min(2 * events, Self.maximumSlots) { slots *= 2 }
+        users = Array(repeating: nil, count: slots)
+        entries = Array(repeating: nil, count: slots)
+        mask = slots - 1
+    }
 
     /// The remembered entry of `user`, or the one `lookUp` finds (remembered unless nil).
     mutating func entry(for user: String, _ lookUp: (String) throws -> UserKeyStore.Entry?) rethrows -> UserKeyStore.Entry? {
-        let slot = Self.slot(of: user)
-        if let held = users[slot], BytewiseString(held) == BytewiseString(user) { return entries[slot] }
+        var slot = Self.slot(of: user, slots: mask + 1)
+        while let held = users[slot] {
+            if BytewiseString(held) == BytewiseString(user) { return entries[slot] }
+            slot = (slot + 1) & mask
+        }
         guard let found = try lookUp(user) else { return nil }
+        if count >= (mask + 1) / 2 {
+            for index in users.indices {
+                users[index] = nil
+                entries[index] = nil
+            }
+            count = 0
+            slot = Self.slot(of: user, slots: mask + 1)
+        }
         users[slot] = user
         entries[slot] = found
+        count += 1
         return found
     }
 
-    /// The slot of `user`: FNV-1a over their id's UTF-8 bytes, folded to the table's size.
-    static func slot(of user: String) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in user.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    /// The first slot probed for `user` in a table of `slots` slots (a power of two).
+    static func slot(of user: String, slots: Int) -> Int { Int(truncatingIfNeeded: hash(user)) & (slots - 1) }
+
+    /// FNV-1a over `user`'s UTF-8 bytes, its halves folded together.
+    private static func hash(_ user: String) -> UInt64 {
+        func fnv(_ bytes: some Sequence<UInt8>) -> UInt64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+            return hash ^ hash >> 32
         }
-        return Int(truncatingIfNeeded: (hash ^ hash >> 32) & UInt64(slots - 1))
+        return user.utf8.withContiguousStorageIfAvailable { fnv($0) } ?? fnv(user.utf8)
     }
 }

@@ -177,8 +177,12 @@ struct Replayer: Sendable {
     ) async throws -> DecodedSlice {
         let stretch = try await SealedStretch.read(log, after: position, through: end) { EventType(rawValue: $0.type) != nil }
         try await payloads.prepare(opening: stretch.envelopes)
-        let opened = try await stretch.opened(with: payloads, parts: 2) { (envelope, plaintext) throws(LogbookError) in
-            try FoldEvent.decode(envelope, plaintext: plaintext)
+        let opened = try await stretch.opened(with: payloads, parts: 2, start: { count in
+            var events: [FoldEvent] = []
+            events.reserveCapacity(count)
+            return events
+        }) { (events, envelope, plaintext) throws(LogbookError) in
+            if let event = try FoldEvent.decode(envelope, plaintext: plaintext) { events.append(event) }
         }
         return DecodedSlice(after: position, through: end, parts: opened)
     }

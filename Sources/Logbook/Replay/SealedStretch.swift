@@ -6,7 +6,7 @@ package import EventLog
 /// envelopes of the events kept, and their stored payloads one after another in one buffer (not
 /// an array per event).
 ///
-/// Reading is one pass of one read transaction; ``opened(with:parts:_:)`` then hands the events, in parts
+/// Reading is one pass of one read transaction; ``opened(with:parts:start:_:)`` then hands the events, in parts
 /// of consecutive positions, to tasks side by side and puts their results back in log order. A
 /// caller that reads the next stretch while this one opens keeps both cores busy.
 package struct SealedStretch: Sendable {
@@ -57,41 +57,45 @@ package struct SealedStretch: Sendable {
     /// How many events the stretch kept.
     package var count: Int { envelopes.count }
 
-    /// `transform` of each kept event's envelope and its payload opened with `payloads` (nil: its
-    /// user was erased), in `parts` parts of consecutive events handled by tasks side by side,
-    /// each looking up its users' keys once per user (``KeyMemo``); the results of each part in
-    /// log order, the parts in log order (kept apart, not copied into one array). Events whose
-    /// `transform` is nil are left out. The first error thrown is thrown; the other parts are
-    /// cancelled with it. A log whose keys are shared by several servers needs them loaded first
-    /// (``PayloadKeys/prepare(_:creating:)``).
-    package func opened<T: Sendable>(
-        with payloads: PayloadKeys, parts: Int, _ transform: @escaping @Sendable (EventEnvelope, Span<UInt8>?) throws(LogbookError) -> T?
-    ) async throws -> [[T]] {
+    /// Opens every kept event's payload with `payloads` and folds the events, in `parts` parts of
+    /// consecutive events handled by tasks side by side: each part starts from `start(count)`
+    /// (`count`: its events) and `add`s its events in log order, with their envelopes and
+    /// plaintexts (nil: the user was erased); the parts come back in log order. Each part looks its
+    /// users' keys up once per user (``KeyMemo``). The first error thrown is thrown; the other
+    /// parts are cancelled with it. A log whose keys several servers share needs them loaded
+    /// first (``PayloadKeys/prepare(_:creating:)``).
+    ///
+    /// A fold, not a transform returning optionals: a caller in another module gets this function
+    /// unspecialized, and there each optional result would look up its type's metadata per event.
+    package func opened<Part: Sendable>(
+        with payloads: PayloadKeys, parts: Int, start: @escaping @Sendable (_ count: Int) -> Part,
+        _ add: @escaping @Sendable (inout Part, EventEnvelope, Span<UInt8>?) throws(LogbookError) -> Void
+    ) async throws -> [Part] {
         precondition(parts >= 1, "\(parts) parts")
         let (envelopes, ranges, bytes) = (self.envelopes, self.ranges, self.bytes.bytes)
         let partCount = max(1, min(parts, envelopes.count / Self.smallestPart))
         let bounds = (0...partCount).map { $0 * envelopes.count / partCount }
-        let handle: @Sendable (Range<Int>) throws(LogbookError) -> [T] = { (indices) throws(LogbookError) in
-            var results: [T] = []
-            results.reserveCapacity(indices.count)
-            var memo: KeyMemo? = payloads.encrypts ? KeyMemo() : nil
+        let handle: @Sendable (Range<Int>) throws(LogbookError) -> Part = { (indices) throws(LogbookError) in
+            var part = start(indices.count)
+            var memo: KeyMemo? = payloads.encrypts ? KeyMemo(events: indices.count) : nil
             for index in indices {
                 let envelope = envelopes[index]
                 try payloads.withOpened(envelope, bytes.span.extracting(ranges[index]), remembering: &memo) { (plaintext) throws(LogbookError) in
-                    if let result = try transform(envelope, plaintext) { results.append(result) }
+                    try add(&part, envelope, plaintext)
                 }
             }
-            return results
+            return part
         }
         if partCount == 1 { return [try handle(0..<envelopes.count)] }
-        return try await withThrowingTaskGroup(of: (Int, [T]).self) { group in
+        return try await withThrowingTaskGroup(of: (Int, Part).self) { group in
             for part in 1..<partCount {
                 group.addTask { (part, try handle(bounds[part]..<bounds[part + 1])) }
             }
-            var results = [[T]](repeating: [], count: partCount)
             // The first part runs here, on the task that waits for the others.
-            results[0] = try handle(bounds[0]..<bounds[1])
-            for try await (part, handled) in group { results[part] = handled }
+            var results = [try handle(bounds[0]..<bounds[1])]
+            var later: [Int: Part] = [:]
+            for try await (part, handled) in group { later[part] = handled }
+            for part in 1..<partCount { results.append(later[part]!) }
             return results
         }
     }
