@@ -75,12 +75,18 @@ enum AESGCMPayloadCipher {
 
         /// The 12 bytes of the `index`th nonce of the block (salt, then counter, big-endian).
         func nonce(_ index: Int) -> [UInt8] {
+            withNonce(index) { nonce in nonce.indices.map { nonce[$0] } }
+        }
+
+        /// Calls `body` with the `index`th nonce of the block, written in memory of the call's own
+        /// (this runs for every payload sealed).
+        func withNonce<R>(_ index: Int, _ body: (Span<UInt8>) throws -> R) rethrows -> R {
             precondition(index >= 0 && index < count, "nonce \(index) of a block of \(count)")
             let counter = first + UInt32(index)
-            return [UInt8](unsafeUninitializedCapacity: 12) { bytes, initialized in
+            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: AESGCMPayloadCipher.nonceBytes) { bytes in
                 for byte in 0..<8 { bytes[byte] = UInt8(truncatingIfNeeded: salt >> UInt64(56 - 8 * byte)) }
                 for byte in 0..<4 { bytes[8 + byte] = UInt8(truncatingIfNeeded: counter >> UInt32(24 - 8 * byte)) }
-                initialized = 12
+                return try body(UnsafeBufferPointer(bytes).span)
             }
         }
     }
@@ -88,13 +94,20 @@ enum AESGCMPayloadCipher {
     /// The payload `plaintext` of event `eventId` of `type` and `schemaVersion`, sealed under `key`
     /// with the 12-byte `nonce`: nonce, ciphertext, tag.
     static func seal(
-        _ plaintext: Span<UInt8>, key: SymmetricKey, nonce: [UInt8], eventId: UUID, type: String, schemaVersion: UInt32
+        _ plaintext: Span<UInt8>, key: SymmetricKey, nonce: Span<UInt8>, eventId: UUID, type: String, schemaVersion: UInt32
     ) throws -> [UInt8] {
         var sealed: [UInt8] = []
         try withAdditionalData(eventId, type, schemaVersion) { aad in
-            sealed = try AES256GCM.seal(plaintext, key: key, nonce: nonce.span, authenticating: aad, prefixedBy: nonce.span)
+            sealed = try AES256GCM.seal(plaintext, key: key, nonce: nonce, authenticating: aad, prefixedBy: nonce)
         }
         return sealed
+    }
+
+    /// The same with the nonce in an array (tests, and callers that keep it).
+    static func seal(
+        _ plaintext: Span<UInt8>, key: SymmetricKey, nonce: [UInt8], eventId: UUID, type: String, schemaVersion: UInt32
+    ) throws -> [UInt8] {
+        try seal(plaintext, key: key, nonce: nonce.span, eventId: eventId, type: type, schemaVersion: schemaVersion)
     }
 
     /// Calls `body` with the plaintext of a payload sealed by ``seal(_:key:nonce:eventId:type:schemaVersion:)``

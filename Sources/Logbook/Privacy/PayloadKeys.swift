@@ -128,7 +128,9 @@ package final class PayloadKeys: Sendable {
     func withOpened(
         _ envelope: EventEnvelope, _ payload: Span<UInt8>, remembering memo: inout KeyMemo?, _ body: (Span<UInt8>?) throws(LogbookError) -> Void
     ) throws(LogbookError) {
-        guard encrypts, let user = envelope.subject else { return try body(payload) }
+        // Fields are read through `header`, not the envelope's dynamic members, which copy it.
+        let header = envelope.header
+        guard encrypts, let user = header.subject else { return try body(payload) }
         let entry: UserKeyStore.Entry?
         do {
             if memo != nil {
@@ -147,11 +149,11 @@ package final class PayloadKeys: Sendable {
                 if format == .perUserAESGCM {
                     // Opened into memory of the call's own; the body's own errors pass through untouched.
                     return try AESGCMPayloadCipher.withOpened(
-                        payload, key: key, eventId: envelope.eventId, type: envelope.type, schemaVersion: envelope.schemaVersion) { try body($0) }
+                        payload, key: key, eventId: header.eventId, type: header.type, schemaVersion: header.schemaVersion) { try body($0) }
                 }
                 let plaintext = format == .perUserChaChaPoly
-                    ? try LegacyPayloadCipher.open(payload, key: key, eventId: envelope.eventId, type: envelope.type)
-                    : try PayloadCipher.open(payload, key: key, eventId: envelope.eventId, type: envelope.type, schemaVersion: envelope.schemaVersion)
+                    ? try LegacyPayloadCipher.open(payload, key: key, eventId: header.eventId, type: header.type)
+                    : try PayloadCipher.open(payload, key: key, eventId: header.eventId, type: header.type, schemaVersion: header.schemaVersion)
                 return try body(plaintext.span)
             } catch let error as LogbookError {
                 throw error
@@ -182,8 +184,11 @@ package final class PayloadKeys: Sendable {
                 throw .storage("drawing a new nonce salt: \(error)")
             }
         }
+        // Fields are read through `header`, not the event's dynamic members: a key path applied to
+        // an element of the array copies the whole event.
         for index in request.events.indices {
-            guard let user = request.events[index].subject, tombstones.isEmpty || !tombstones.contains(request.events[index].eventId) else { continue }
+            guard let user = request.events[index].header.subject,
+                  tombstones.isEmpty || !tombstones.contains(request.events[index].header.eventId) else { continue }
             // The cache answers once a user has a key; a new user's key is made (durably) first
             // (for a shared log, by ``prepare(_:creating:)``).
             let entry: UserKeyStore.Entry?
@@ -203,15 +208,16 @@ package final class PayloadKeys: Sendable {
                 throw .ruleViolation(rule: .userErased, message: "user \"\(user)\" was erased: nothing more is recorded for them")
             }
             // The fields sealing reads, not the whole event: copying a ProposedEvent retains each of its fields.
-            let (eventId, type, schemaVersion) = (request.events[index].eventId, request.events[index].type, request.events[index].schemaVersion)
+            let (eventId, type, schemaVersion) = (
+                request.events[index].header.eventId, request.events[index].header.type, request.events[index].header.schemaVersion)
             let plaintext = request.events[index].payload
             do {
                 switch sealing {
                 case .aesGCM:
                     // Reserved above for exactly this request's events: never nil, never out of range.
-                    let nonce = nonces!.nonce(index)
-                    request.events[index].payload = try AESGCMPayloadCipher.seal(
-                        plaintext.span, key: key, nonce: nonce, eventId: eventId, type: type, schemaVersion: schemaVersion)
+                    request.events[index].payload = try nonces!.withNonce(index) { nonce in
+                        try AESGCMPayloadCipher.seal(plaintext.span, key: key, nonce: nonce, eventId: eventId, type: type, schemaVersion: schemaVersion)
+                    }
                 case .xchacha(let salt):
                     request.events[index].payload = try PayloadCipher.seal(
                         plaintext.span, key: key, salt: salt, eventId: eventId, type: type, schemaVersion: schemaVersion)
