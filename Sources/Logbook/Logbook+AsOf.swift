@@ -50,8 +50,11 @@ extension Logbook {
             if batch.isEmpty { return folded.projections }
             let (events, payloads) = (batch, self.payloads)
             try await queryWork.run(user: user, continuing: continuing) {
+                var memo: KeyMemo? = payloads.encrypts ? KeyMemo(events: events.count) : nil
                 for event in events {
-                    if let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span, payloads) { try folded.projections.apply(fold, nil) }
+                    if let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span, payloads, remembering: &memo) {
+                        try folded.projections.apply(fold, nil)
+                    }
                 }
             }
             continuing = true

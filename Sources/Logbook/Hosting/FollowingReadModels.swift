@@ -283,9 +283,10 @@ final class FollowingReadModels: ReadModelHost {
                 }
                 let uniform = checkpoints.values.allSatisfy { $0 < first }
                 projections.active = live
+                var memo: KeyMemo? = payloads.encrypts ? KeyMemo(events: batch.count) : nil
                 for element in batch {
                     guard case .event(let event) = element,
-                          let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span, payloads) else { continue }
+                          let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span, payloads, remembering: &memo) else { continue }
                     if !uniform { projections.active = live.filter { checkpoints[$0, default: 0] < fold.position } }
                     let failed = try projections.apply(fold, txn, isolating: older)
                     if !failed.isEmpty {

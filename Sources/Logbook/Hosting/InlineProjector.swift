@@ -59,11 +59,14 @@ final class InlineProjector: LogCommitObserver {
             }
             state.projections.active = live
             var summary = CommitSummary(position: batch.lastPosition.rawValue)
+            // The batch's users' keys, looked up once per user and batch.
+            let events = Int(batch.lastPosition.rawValue - batch.firstPosition.rawValue) + 1
+            var memo: KeyMemo? = payloads.encrypts ? KeyMemo(events: events) : nil
             try batch.forEach { envelope, _, payload, decoded in
                 // Commands hand over the value they encoded — unless its user was erased since.
-                if let user = envelope.subject, try payloads.isErased(user) { return }
+                if let user = envelope.header.subject, try payloads.isErased(user, remembering: &memo) { return }
                 let known = (decoded as? DomainEvent).map { FoldEvent(position: envelope.position.rawValue, envelope: envelope, event: $0) }
-                guard let fold = try known ?? FoldEvent.decode(envelope, payload: payload, payloads) else { return }
+                guard let fold = try known ?? FoldEvent.decode(envelope, payload: payload, payloads, remembering: &memo) else { return }
                 let failed = try state.projections.apply(fold, transaction, isolating: older)
                 if !failed.isEmpty {
                     live.subtract(failed)

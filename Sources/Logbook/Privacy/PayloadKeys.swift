@@ -78,7 +78,15 @@ package final class PayloadKeys: Sendable {
 
     /// True if `user` was erased (their key destroyed).
     package func isErased(_ user: String) throws -> Bool {
+        var memo: KeyMemo? = nil
+        return try isErased(user, remembering: &memo)
+    }
+
+    /// The same for a reader that asks of many events in turn: their users' keys are looked up
+    /// through `memo` (when it is not nil), once per user.
+    func isErased(_ user: String, remembering memo: inout KeyMemo?) throws -> Bool {
         guard encrypts else { return false }
+        if memo != nil { return try memo!.entry(for: user) { try self.entry(for: $0) }?.isErased == true }
         return try entry(for: user)?.isErased == true
     }
 

@@ -5,10 +5,21 @@ extension FoldEvent {
     /// may carry events of other applications; projections ignore them) and for events of an
     /// erased user (every projection skips them: the Privacy article).
     package static func decode(_ envelope: EventEnvelope, payload: Span<UInt8>, _ payloads: PayloadKeys) throws(LogbookError) -> FoldEvent? {
+        var memo: KeyMemo? = nil
+        return try decode(envelope, payload: payload, payloads, remembering: &memo)
+    }
+
+    /// The same for a reader that decodes many events in turn: their users' keys are looked up
+    /// through `memo` (when it is not nil), once per user.
+    static func decode(
+        _ envelope: EventEnvelope, payload: Span<UInt8>, _ payloads: PayloadKeys, remembering memo: inout KeyMemo?
+    ) throws(LogbookError) -> FoldEvent? {
         guard EventType(rawValue: envelope.type) != nil else { return nil }
-        return try payloads.open(envelope, payload) { (plaintext) throws(LogbookError) -> FoldEvent? in
-            try decode(envelope, plaintext: plaintext)
+        var decoded: FoldEvent?
+        try payloads.withOpened(envelope, payload, remembering: &memo) { (plaintext) throws(LogbookError) in
+            decoded = try decode(envelope, plaintext: plaintext)
         }
+        return decoded
     }
 
     /// The same for a payload already opened (`plaintext`; nil: its user was erased).
