@@ -85,15 +85,20 @@ final class UserKeyStore: @unchecked Sendable {
     }
 
     /// The user's key or tombstone, nil if the store has none.
+    ///
+    /// Read and cached under the store's lock, which an erasure holds while it writes its
+    /// tombstone and caches it: a key read before an erasure is never cached after it (that would
+    /// open the erased user's payloads again, the rebuild after the erasure included).
     func entry(for user: String) throws -> Entry? {
         if let cached = cache.withLock({ $0[BytewiseString(user)] }) { return cached }
-        let found = try lock.withLock {
-            try environment.read { txn in try txn.get(keys, key: Array(user.utf8).span) { $0.copiedBytes() } }
+        return try lock.withLock { () throws -> Entry? in
+            let found = try environment.read { txn in try txn.get(keys, key: Array(user.utf8).span) { $0.copiedBytes() } }
+            guard let found else { return nil }
+            let entry = try Self.entry(stored: found, user: user, directory: directory, format: format)
+            PrivacyTestHooks.afterKeyRead(user)
+            cache.withLock { $0[BytewiseString(user)] = entry }
+            return entry
         }
-        guard let found else { return nil }
-        let entry = try Self.entry(stored: found, user: user, directory: directory, format: format)
-        cache.withLock { $0[BytewiseString(user)] = entry }
-        return entry
     }
 
     /// The entry a stored value means: empty, a tombstone; 32 bytes, a key; anything else, a
@@ -124,8 +129,9 @@ final class UserKeyStore: @unchecked Sendable {
             if let entry = try entry(for: user) { found[user] = entry } else { missing.append(user) }
         }
         guard !missing.isEmpty else { return found }
+        // Cached under the store's lock too, so no erasure comes between the commit and the cache.
         let created = try lock.withLock {
-            try environment.write { txn in
+            let created = try environment.write { txn in
                 var created: [String: Entry] = [:]
                 for user in missing {
                     // Another writer may have made it meanwhile: keep theirs.
@@ -139,8 +145,9 @@ final class UserKeyStore: @unchecked Sendable {
                 }
                 return created
             }
+            cache.withLock { cache in for (user, entry) in created { cache[BytewiseString(user)] = entry } }
+            return created
         }
-        cache.withLock { cache in for (user, entry) in created { cache[BytewiseString(user)] = entry } }
         return found.merging(created) { $1 }
     }
 
