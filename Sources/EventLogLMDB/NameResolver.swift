@@ -17,7 +17,7 @@ final class NameResolver {
     private let databases: LogDatabases
     private let dense: Bool
     private let shared: CommittedNames?
-    /// Allocated on first use (a resolver with `shared` never uses them). Unchecked for
+    /// Allocated on first use (a short-read resolver with `shared` never uses them). Unchecked for
     /// exclusivity: a resolver belongs to one read session's thread, and a lookup never overlaps
     /// a load (three dynamic checks per scanned event were a measurable share of a scan).
     @exclusivity(unchecked) private var names: [[String?]] = []

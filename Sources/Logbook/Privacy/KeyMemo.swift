@@ -8,9 +8,10 @@ import EventLog
 /// Open addressing with linear probing, keyed by an FNV-1a hash of the id's UTF-8 bytes; a hit
 /// compares the ids' bytes, as the key store does. The table has twice as many slots as the
 /// reader has events to open, up to ``maximumSlots``; once half full it starts again empty, so a
-/// probe stays short and the table never grows. Meant to live as long as one stretch: a key
-/// erased meanwhile is seen as it was when the stretch began, as if the stretch had been read
-/// just before the erasure.
+/// probe stays short and the table never grows. Meant to live as long as one part of a stretch
+/// or one batch: a key erased meanwhile is seen as it was when the reader first met its user (or
+/// met them again after the table started anew), as with a read that began just before the
+/// erasure.
 struct KeyMemo {
     /// The most slots a table has (8,192: 256 KB).
     static let maximumSlots = 8_192
@@ -25,7 +26,7 @@ struct KeyMemo {
     /// A table for a reader about to open `events` payloads.
     init(events: Int) {
         var slots = 32
-        while slots < min(2 * events, Self.maximumSlots) { slots *= 2 }
+        while slots < Self.maximumSlots, slots / 2 < events { slots *= 2 }
         users = Array(repeating: nil, count: slots)
         entries = Array(repeating: nil, count: slots)
         mask = slots - 1

@@ -6,7 +6,7 @@ package import EventLog
 /// envelopes of the events kept, and their stored payloads one after another in one buffer (not
 /// an array per event).
 ///
-/// Reading is one pass of one read transaction; ``opened(with:parts:start:_:)`` then hands the events, in parts
+/// Reading is one pass of the log's scan (a read transaction per 2²⁰ events); ``opened(with:parts:start:_:)`` then hands the events, in parts
 /// of consecutive positions, to tasks side by side and puts their results back in log order. A
 /// caller that reads the next stretch while this one opens keeps both cores busy.
 package struct SealedStretch: Sendable {
@@ -61,9 +61,11 @@ package struct SealedStretch: Sendable {
     /// consecutive events handled by tasks side by side: each part starts from `start(count)`
     /// (`count`: its events) and `add`s its events in log order, with their envelopes and
     /// plaintexts (nil: the user was erased); the parts come back in log order. Each part looks its
-    /// users' keys up once per user (``KeyMemo``). The first error thrown is thrown; the other
-    /// parts are cancelled with it. A log whose keys several servers share needs them loaded
-    /// first (``PayloadKeys/prepare(_:creating:)``).
+    /// users' keys up once per user (``KeyMemo``). The first part runs on the calling task, the
+    /// others on child tasks; an error one of them throws is thrown once the first part is done
+    /// (the others run to their end: a part is a few thousand events, and none checks for
+    /// cancellation). A log whose keys several servers share needs them loaded first
+    /// (``PayloadKeys/prepare(_:creating:)``).
     ///
     /// A fold, not a transform returning optionals: a caller in another module gets this function
     /// unspecialized, and there each optional result would look up its type's metadata per event.
