@@ -50,7 +50,7 @@ extension Logbook {
             if batch.isEmpty { return folded.projections }
             let (events, payloads) = (batch, self.payloads)
             try await queryWork.run(user: user, continuing: continuing) {
-                var memo: KeyMemo? = payloads.encrypts ? KeyMemo(events: events.count) : nil
+                var memo = payloads.keyMemo(events: events.count)
                 for event in events {
                     if let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span, payloads, remembering: &memo) {
                         try folded.projections.apply(fold, nil)

@@ -40,7 +40,7 @@ struct AESGCMPayloadCipherTests {
         let payload = Array("{\"displayName\":\"Ada\"}".utf8)
         let aad = hexBytes("0192f1c27a3b7cde8f0123456789abcd") + [0x00, 0x01, 0x02, 0x03] + Array("user.registered".utf8)
         let expected = nonce + (try AES256GCM.seal(payload.span, key: key, nonce: nonce.span, authenticating: aad.span, prefixedBy: [UInt8]().span))
-        let sealed = try AESGCMPayloadCipher.seal(payload.span, key: key, nonce: nonce, eventId: Self.id, type: "user.registered", schemaVersion: 0x0001_0203)
+        let sealed = try AESGCMPayloadCipher.seal(payload.span, key: key, nonce: nonce.span, eventId: Self.id, type: "user.registered", schemaVersion: 0x0001_0203)
         #expect(sealed == expected)
         #expect(sealed.count == payload.count + AESGCMPayloadCipher.overhead)
         #expect(try AESGCMPayloadCipher.open(sealed.span, key: key, eventId: Self.id, type: "user.registered", schemaVersion: 0x0001_0203) == payload)
@@ -51,8 +51,9 @@ struct AESGCMPayloadCipherTests {
         let key = try SymmetricKey.random().preparedForAES256GCM()
         let sequence = try AESGCMPayloadCipher.NonceSequence()
         let payload = Array("a distinctive payload".utf8)
+        let nonce = try sequence.reserve(1).nonce(0)
         let sealed = try AESGCMPayloadCipher.seal(
-            payload.span, key: key, nonce: try sequence.reserve(1).nonce(0), eventId: Self.id, type: "user.registered", schemaVersion: 1)
+            payload.span, key: key, nonce: nonce.span, eventId: Self.id, type: "user.registered", schemaVersion: 1)
         #expect(sealed.range(of: payload) == nil, "the plaintext shows through")
         func opens(_ bytes: [UInt8], with other: SymmetricKey? = nil, id: UUID = Self.id, type: String = "user.registered", version: UInt32 = 1) -> Bool {
             (try? AESGCMPayloadCipher.open(bytes.span, key: other ?? key, eventId: id, type: type, schemaVersion: version)) == payload

@@ -283,7 +283,7 @@ final class FollowingReadModels: ReadModelHost {
                 }
                 let uniform = checkpoints.values.allSatisfy { $0 < first }
                 projections.active = live
-                var memo: KeyMemo? = payloads.encrypts ? KeyMemo(events: batch.count) : nil
+                var memo = payloads.keyMemo(events: batch.count)
                 for element in batch {
                     guard case .event(let event) = element,
                           let fold = try FoldEvent.decode(event.envelope, payload: event.payload.span, payloads, remembering: &memo) else { continue }

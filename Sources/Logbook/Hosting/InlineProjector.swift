@@ -61,7 +61,7 @@ final class InlineProjector: LogCommitObserver {
             var summary = CommitSummary(position: batch.lastPosition.rawValue)
             // The batch's users' keys, looked up once per user and batch.
             let events = Int(batch.lastPosition.rawValue - batch.firstPosition.rawValue) + 1
-            var memo: KeyMemo? = payloads.encrypts ? KeyMemo(events: events) : nil
+            var memo = payloads.keyMemo(events: events)
             try batch.forEach { envelope, _, payload, decoded in
                 // Commands hand over the value they encoded — unless its user was erased since.
                 if let user = envelope.header.subject, try payloads.isErased(user, remembering: &memo) { return }

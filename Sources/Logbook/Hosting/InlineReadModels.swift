@@ -84,7 +84,7 @@ final class InlineReadModels: ReadModelHost {
         for kind in kinds { checkpoints[kind] = try store.checkpoint(kind, build, txn)?.position ?? 0 }
         let from = checkpoints.values.min() ?? 0
         let head = try log.headPosition(in: txn).rawValue
-        var memo: KeyMemo? = payloads.encrypts ? KeyMemo(events: Int(min(head - min(from, head), UInt64(KeyMemo.maximumSlots)))) : nil
+        var memo = payloads.keyMemo(events: .max)
         try log.scan(in: txn, after: Position(from)) { envelope, _, payload in
             guard let fold = try FoldEvent.decode(envelope, payload: payload, payloads, remembering: &memo) else { return true }
             projections.active = kinds.filter { checkpoints[$0, default: 0] < fold.position }

@@ -103,13 +103,6 @@ enum AESGCMPayloadCipher {
         return sealed
     }
 
-    /// The same with the nonce in an array (tests, and callers that keep it).
-    static func seal(
-        _ plaintext: Span<UInt8>, key: SymmetricKey, nonce: [UInt8], eventId: UUID, type: String, schemaVersion: UInt32
-    ) throws -> [UInt8] {
-        try seal(plaintext, key: key, nonce: nonce.span, eventId: eventId, type: type, schemaVersion: schemaVersion)
-    }
-
     /// Calls `body` with the plaintext of a payload sealed by ``seal(_:key:nonce:eventId:type:schemaVersion:)``
     /// (held only for the call); throws a ``SodiumError`` if the key, id, type, schema version or
     /// any byte differs, or what `body` throws. Not generic, as it runs for every payload opened.

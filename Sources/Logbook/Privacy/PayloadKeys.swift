@@ -86,15 +86,24 @@ package final class PayloadKeys: Sendable {
     /// through `memo` (when it is not nil), once per user.
     func isErased(_ user: String, remembering memo: inout KeyMemo?) throws -> Bool {
         guard encrypts else { return false }
-        if memo != nil { return try memo!.entry(for: user) { try self.entry(for: $0) }?.isErased == true }
-        return try entry(for: user)?.isErased == true
+        return try entry(for: user, remembering: &memo)?.isErased == true
     }
+
+    /// A memo for a reader about to open `events` payloads (`Int.max`: as many as it holds), or
+    /// nil where payloads are plaintext and there are no keys to remember.
+    func keyMemo(events: Int) -> KeyMemo? { encrypts ? KeyMemo(events: events) : nil }
 
     /// The user's key or tombstone: from the store of its own, or — for a shared log — as loaded
     /// by ``prepare(_:creating:)``.
     private func entry(for user: String) throws -> UserKeyStore.Entry? {
         if let shared { return shared.entry(for: user) }
         return try store?.entry(for: user)
+    }
+
+    /// The same through `memo` when there is one.
+    private func entry(for user: String, remembering memo: inout KeyMemo?) throws -> UserKeyStore.Entry? {
+        guard memo != nil else { return try entry(for: user) }
+        return try memo!.entry(for: user) { try self.entry(for: $0) }
     }
 
     /// Loads (for a shared log) the keys of `users` before their payloads are sealed or opened,
@@ -141,11 +150,7 @@ package final class PayloadKeys: Sendable {
         guard encrypts, let user = header.subject else { return try body(payload) }
         let entry: UserKeyStore.Entry?
         do {
-            if memo != nil {
-                entry = try memo!.entry(for: user) { try self.entry(for: $0) }
-            } else {
-                entry = try self.entry(for: user)
-            }
+            entry = try self.entry(for: user, remembering: &memo)
         } catch {
             throw Self.storageError(error)
         }

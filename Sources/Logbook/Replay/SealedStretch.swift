@@ -79,7 +79,7 @@ package struct SealedStretch: Sendable {
         let bounds = (0...partCount).map { $0 * envelopes.count / partCount }
         let handle: @Sendable (Range<Int>) throws(LogbookError) -> Part = { (indices) throws(LogbookError) in
             var part = start(indices.count)
-            var memo: KeyMemo? = payloads.encrypts ? KeyMemo(events: indices.count) : nil
+            var memo = payloads.keyMemo(events: indices.count)
             for index in indices {
                 let envelope = envelopes[index]
                 try payloads.withOpened(envelope, bytes.span.extracting(ranges[index]), remembering: &memo) { (plaintext) throws(LogbookError) in
