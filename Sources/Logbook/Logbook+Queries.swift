@@ -190,8 +190,9 @@ extension Logbook {
         let parameters = "\(types) \(filter.from?.rfc3339 ?? "-") \(filter.to?.rfc3339 ?? "-") \(filter.newestFirst) \(limit) \(cursor ?? "")"
         if let asOf {
             let end = try await position(asOf)
-            try recordAsOf(CachedQuery.timeline.name, user: user, parameters, end)
-            return try await timelinePage(user: user, filter: filter, limit: limit, cursor: cursor, through: end)
+            return try await asOfAnswer(CachedQuery.timeline.name, user: user, parameters, end) {
+                try await timelinePage(user: user, filter: filter, limit: limit, cursor: cursor, through: end)
+            }
         }
         return try await cache.value(QueryCache.Key(query: .timeline, user: user, parameters: parameters), bytes: { 200 * $0.entries.count + 64 }) {
             // The page reads the log only as far as the timeline had folded in the snapshot the
@@ -250,12 +251,24 @@ extension Logbook {
 
     private static func cost(_ stats: PeriodStats) -> Int { 96 * stats.days.count + 256 }
 
-    /// Notes an as-of answer in the task's ``AnswerTrail``: the log is append-only, so an answer
-    /// as of `end` changes only if its user is erased later (their events then read as erased).
-    private func recordAsOf(_ query: String, user: String, _ parameters: String, _ end: UInt64) throws {
-        guard AnswerTrail.current != nil else { return }
-        let erased = try read { try $0.lastPosition(user: user, of: EventTypeSet([.userErased]), $1) }
-        AnswerTrail.record("as-of " + query, parameters + " erased \(erased)", version: end)
+    /// Computes an answer as of `end` and notes it in the task's ``AnswerTrail``. The log is
+    /// append-only, so such an answer changes only when its user's key is destroyed (their events
+    /// then read as erased): the step names whether the key was there. The key is looked at before
+    /// and after `compute`, and an answer during which it was destroyed — part of it may have read
+    /// the user's data, part not — is computed again (once: a key is destroyed once).
+    func asOfAnswer<V>(
+        _ query: String, user: String, _ parameters: String, _ end: UInt64, _ compute: () async throws -> V
+    ) async throws -> V {
+        var erased = try isErased(user)
+        while true {
+            let answer = try await compute()
+            let after = try isErased(user)
+            if after == erased {
+                AnswerTrail.record("as-of " + query, parameters + " erased \(erased)", version: end)
+                return answer
+            }
+            erased = after
+        }
     }
 
     /// A period of days a query reads: forwards, and at most 3 years.
@@ -276,14 +289,14 @@ extension Logbook {
         if payloads.shared?.entry(for: user)?.isErased == true { throw LogbookError.notFound(kind: "user", id: user) }
         if let asOf {
             let end = try await position(asOf)
-            let folded = try await projections(user: user, asOf: end)
-            // The fold was admitted: its answer is not refused after it.
-            let answer = try await queryWork.run(user: user, continuing: true) {
-                var projections = folded
-                return try body(&projections, nil)
+            return try await asOfAnswer(cached.name, user: user, parameters, end) {
+                let folded = try await projections(user: user, asOf: end)
+                // The fold was admitted: its answer is not refused after it.
+                return try await queryWork.run(user: user, continuing: true) {
+                    var projections = folded
+                    return try body(&projections, nil)
+                }
             }
-            try recordAsOf(cached.name, user: user, parameters, end)
-            return answer
         }
         return try await cache.value(QueryCache.Key(query: cached, user: user, parameters: parameters), bytes: cost) {
             // Off the request-serving pool, within the user's share of the query threads.
