@@ -148,7 +148,7 @@ extension Logbook {
         // Whether a user was erased, for a shared log: as its key table says when they were loaded.
         try await payloads.prepare(subjects, creating: false)
         var repeatedImports: [(index: Int, stream: String, workoutId: String?)] = []
-        var plans = try await host.withDecisionView(streams: streams, subjects: subjects) { view -> [(Int, Plan)] in
+        var plans = try await withWholeDecisionView(streams: streams, subjects: subjects) { view -> [(Int, Plan)] in
             var decider = Decider(state: view.state, now: .init(microsecondsSinceEpoch: 0))
             var plans: [(Int, Plan)] = []
             for index in indices {
@@ -190,6 +190,29 @@ extension Logbook {
                 stream: stream, firstPosition: 0, lastPosition: 0, streamVersion: version, alreadyApplied: true, workoutId: workoutId))))
         }
         return plans
+    }
+
+    /// The host's decision view, once the read models the rules read are whole in it: while a
+    /// rebuild in place owns one of them it holds part of the log, and a command judged on it
+    /// could be refused for a registration not folded yet, or accepted against a rule the rest of
+    /// the history breaks. Such a command waits for the rebuild to end, as long as a decision
+    /// waits for read models that follow a log, then is refused as not caught up.
+    private func withWholeDecisionView<R>(
+        streams: [String], subjects: [String], _ body: (inout DecisionView) throws -> R
+    ) async throws -> R {
+        let deadline = ContinuousClock.now + configuration.readYourWritesTimeout
+        while true {
+            let decided: R? = try await host.withDecisionView(streams: streams, subjects: subjects) { view in
+                view.whole ? try body(&view) : nil
+            }
+            if let decided { return decided }
+            guard ContinuousClock.now < deadline else {
+                let position = try await log.headPosition().rawValue
+                throw LogbookError.notCaughtUp(
+                    position: position, reason: "a rebuild owns read models commands are judged against; try again when it has finished")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 
     /// The command's result from the log's answer, or nil to decide it again (another writer

@@ -159,6 +159,13 @@ package struct ReadModelStore: Sendable {
         try checkpoint(kind, .live, txn)
     }
 
+    /// True if a rebuild owns none of `kinds`' live tables in `txn`: a rebuild in place empties
+    /// them and marks them as rebuilding in one commit, and unmarks them in the commit that
+    /// catches them up, so in between they hold part of the log.
+    package func whole(_ kinds: Set<ReadModelKind>, _ txn: ReadTransaction) throws -> Bool {
+        try kinds.allSatisfy { try checkpoint($0, txn)?.rebuilding != true }
+    }
+
     package func setCheckpoint(_ kind: ReadModelKind, _ checkpoint: Checkpoint, _ txn: WriteTransaction) throws {
         try setCheckpoint(kind, .live, checkpoint, txn)
     }

@@ -105,6 +105,7 @@ final class FollowingReadModels: ReadModelHost {
         return try environment.read { txn in
             var view = DecisionView(state: ReadModelState(projections: try store.projectionSet(txn), transaction: txn), streamVersions: versions)
             view.subjectPositions = subjectPositions
+            view.whole = try store.whole(ReadModelState.kinds, txn)
             return try body(&view)
         }
     }

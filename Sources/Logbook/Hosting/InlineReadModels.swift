@@ -38,6 +38,7 @@ final class InlineReadModels: ReadModelHost {
             for stream in streams { versions[stream] = try snapshot.streamVersion(stream) }
             let projections = try store.projectionSet(snapshot.transaction)
             var view = DecisionView(state: ReadModelState(projections: projections, transaction: snapshot.transaction), streamVersions: versions)
+            view.whole = try store.whole(ReadModelState.kinds, snapshot.transaction)
             return try body(&view)
         }
     }

@@ -21,6 +21,7 @@ protocol ReadModelHost: Sendable {
     /// Runs `body` with the read models and the current versions of `streams`, consistent with
     /// each other: every event of those streams, and of the users `subjects` (the consistency
     /// boundary of the rules that read across a user's streams), is folded into what `body` reads.
+    /// The view says whether the read models the rules read are whole in it (``DecisionView/whole``).
     func withDecisionView<R>(streams: [String], subjects: [String], _ body: (inout DecisionView) throws -> R) async throws -> R
 
     /// Returns once every live read model has folded `position` (read-your-writes), or throws
@@ -57,6 +58,9 @@ protocol ReadModelHost: Sendable {
 /// commands write to, as of one consistent moment.
 struct DecisionView: ~Copyable {
     var state: ReadModelState
+    /// False while a rebuild owns one of the read models the rules read
+    /// (``ReadModelState/kinds``): they hold part of the log, and no command may be judged on them.
+    var whole = true
     /// The version of each stream asked for (nil inside: the stream does not exist).
     let streamVersions: [String: UInt64?]
     /// Where each user asked for stood when the decision read the log (its last event's position),

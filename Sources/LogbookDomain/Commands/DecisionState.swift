@@ -38,6 +38,9 @@ extension DecisionState {
 
 /// The read models as a ``DecisionState``: read in `txn`, or in memory when `txn` is nil.
 package struct ReadModelState: DecisionState {
+    /// The read models this state reads: a command is judged only where all of them are whole.
+    package static let kinds: Set<ReadModelKind> = [.profiles, .activities, .places, .targets, .plan, .intensity]
+
     package var projections: ReadModelSet
     let txn: (any TableReader)?
 
