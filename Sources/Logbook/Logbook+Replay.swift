@@ -63,19 +63,31 @@ extension Logbook {
         if !unfinished.isEmpty { try await rebuild(unfinished, fresh: false, progress: progress) }
     }
 
-    func rebuild(_ kinds: Set<ReadModelKind>, fresh: Bool, progress: (RebuildProgress) -> Void) async throws {
-        // An upgrade of these read models builds what this rebuild makes anyway: stop it (again,
-        // should another start in between).
+    /// Rebuilds `kinds`, from scratch if `fresh`, else from their last chunks. A rebuild of one of
+    /// them that is running already makes this one fail as a conflict, or — `waitingForRunning`,
+    /// for a rebuild that must fold the log as it is from now on, such as an erasure's — wait
+    /// until it has finished (cancelling the task stops the wait).
+    func rebuild(
+        _ kinds: Set<ReadModelKind>, fresh: Bool, waitingForRunning: Bool = false, progress: (RebuildProgress) -> Void
+    ) async throws {
         var begun = control.beginRebuild(kinds)
         var attempts = 0
         var stopped: Set<ReadModelKind> = []
-        while !begun, fresh, attempts < 100, !control.snapshot.upgrading.isDisjoint(with: kinds) {
-            stopped.formUnion(await upgrades.stop(overlapping: kinds))
-            begun = control.beginRebuild(kinds)
-            attempts += 1
-        }
         // The read models those upgrades built besides these go on, from their last chunk.
         defer { startUpgrades(stopped.subtracting(kinds)) }
+        while !begun, fresh {
+            if attempts < 100, !control.snapshot.upgrading.isDisjoint(with: kinds) {
+                // An upgrade of these read models builds what this rebuild makes anyway: stop it
+                // (again, should another start in between).
+                stopped.formUnion(await upgrades.stop(overlapping: kinds))
+                attempts += 1
+            } else if waitingForRunning {
+                try await Task.sleep(for: .milliseconds(20))
+            } else {
+                break
+            }
+            begun = control.beginRebuild(kinds)
+        }
         guard begun else {
             throw LogbookError.conflict(stream: "read models", reason: "a rebuild of \(kinds.sorted().map(\.rawValue)) is already running")
         }

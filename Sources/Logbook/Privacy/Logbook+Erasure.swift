@@ -53,8 +53,10 @@ extension Logbook {
     /// now on. Commands and imports for the user are refused (``DomainRule/userErased``).
     ///
     /// A retry after it finished writes nothing (`alreadyApplied`); an erasure a crash cut off
-    /// after the key was destroyed is finished by the retry, or when the store opens again. Erasures and backups take turns. The rebuild makes the erasure cost a full
-    /// rebuild (`/ready` answers 503 meanwhile); queries of other users keep answering from it.
+    /// after the key was destroyed is finished by the retry, or when the store opens again.
+    /// Erasures and backups take turns. The erasure costs a full rebuild (`/ready` answers 503
+    /// meanwhile, and commands wait for it or are refused as not caught up); queries of other
+    /// users keep answering. A rebuild already running is waited for, then the log folded again.
     ///
     /// On a log several servers share, the key is destroyed in the log's key table (which is then
     /// rewritten, so its bytes leave the table's file); every server hears `user.erased` from the
@@ -75,8 +77,7 @@ extension Logbook {
             }
             let result = try await decideAndAppendAlone(.eraseUser(user: user), context)
             try payloads.destroyKey(of: user)
-            try await rebuild(Set(ReadModelKind.allCases), fresh: true) { _ in }
-            forgetAnswers()
+            try await rebuildWithoutErased()
             return result
         }
     }
@@ -192,9 +193,16 @@ extension Logbook {
         for user in users where try readModelsHold(user) {
             // Owed first: a crash during the rebuild must not leave the freed pages uncompacted.
             try (host as? FollowingReadModels)?.oweCompaction()
-            try await rebuild(Set(ReadModelKind.allCases), fresh: true) { _ in }
-            forgetAnswers()
+            try await rebuildWithoutErased()
             return
         }
+    }
+
+    /// Rebuilds every read model after a key was destroyed, and clears the caches. A rebuild
+    /// running already may have opened the erased user's payloads before the key went, and would
+    /// go live holding them: this one waits for it to finish, then folds the whole log again.
+    private func rebuildWithoutErased() async throws {
+        try await rebuild(Set(ReadModelKind.allCases), fresh: true, waitingForRunning: true) { _ in }
+        forgetAnswers()
     }
 }

@@ -1,0 +1,128 @@
+import DemoData
+import EventLog
+import Foundation
+@testable import Logbook
+@testable import LogbookDomain
+import LogbookTestSupport
+import Synchronization
+import Testing
+
+/// An erasure against work that read the user's payloads while their key was still there: a
+/// rebuild already running, and an answer as of a past position. Neither may leave the user's
+/// data behind the erasure, nor name it as the erased state.
+@Suite("Erasure against concurrent readers", .serialized)
+struct ErasureConcurrencyTests {
+    func sha(_ digests: [ReadModelDigest]) -> [String] { digests.map { "\($0.projection.rawValue) \($0.sha256) @\($0.position)" } }
+
+    @Test("an erasure during a rebuild waits for it, then rebuilds: the read models end without the user")
+    func erasureDuringRebuild() async throws {
+        try await withLogbook({ $0.rebuildChunkSize = 64 }) { logbook, _ in
+            var generator = DemoDataGenerator(seed: 11, users: 3)
+            generator.weeks = 2
+            _ = try await generator.run(on: logbook)
+            let victim = DemoDataGenerator.userId(0)
+            let paused = Atomic<Bool>(false)
+            // A rebuild of the stats (which commands are not judged against, so the erasure's own
+            // command goes on) folds its first chunk, the victim's samples among it, opened with
+            // the key; it holds until the key is destroyed, then goes on and live.
+            let running = Task {
+                try await logbook.rebuild([.stats]) { _ in
+                    guard !paused.exchange(true, ordering: .sequentiallyConsistent) else { return }
+                    let deadline = ContinuousClock.now + .seconds(30)
+                    while (try? logbook.isErased(victim)) != true, ContinuousClock.now < deadline { usleep(2_000) }
+                }
+            }
+            while !paused.load(ordering: .sequentiallyConsistent) { try await Task.sleep(for: .milliseconds(2)) }
+            let erased = try await logbook.erase(user: victim)
+            #expect(!erased.alreadyApplied)
+            _ = try await running.value
+
+            let live = try logbook.digests()
+            #expect(live.allSatisfy { !$0.rebuilding })
+            #expect(sha(try await logbook.rebuild()) == sha(live), "the read models kept what the earlier rebuild opened of the erased user")
+        }
+    }
+
+    @Test("a command during a rebuild of what the rules read waits for it to end, or is refused as not caught up")
+    func commandDuringRebuild() async throws {
+        for timeout in [Duration.seconds(60), .milliseconds(300)] {
+            try await withLogbook({ $0.rebuildChunkSize = 64; $0.readYourWritesTimeout = timeout }) { logbook, _ in
+                var generator = DemoDataGenerator(seed: 13, users: 3)
+                generator.weeks = 1
+                _ = try await generator.run(on: logbook)
+                let user = DemoDataGenerator.userId(2)
+                let paused = Atomic<Bool>(false)
+                let release = Atomic<Bool>(false)
+                // The profiles rebuild from scratch: after its first chunk the third user's
+                // registration is not folded yet.
+                let running = Task {
+                    try await logbook.rebuild([.profiles]) { _ in
+                        guard !paused.exchange(true, ordering: .sequentiallyConsistent) else { return }
+                        let deadline = ContinuousClock.now + .seconds(30)
+                        while !release.load(ordering: .sequentiallyConsistent), ContinuousClock.now < deadline { usleep(2_000) }
+                    }
+                }
+                while !paused.load(ordering: .sequentiallyConsistent) { try await Task.sleep(for: .milliseconds(2)) }
+                let done = Atomic<Bool>(false)
+                let command = Task {
+                    defer { done.store(true, ordering: .sequentiallyConsistent) }
+                    let start = Timestamp(microsecondsSinceEpoch: Int64(Date().timeIntervalSince1970 * 1_000_000) - 3_600_000_000)
+                    return try await logbook.execute(.recordSteps(user: user, StepsRecorded(samples: [
+                        StepSample(start: start, end: Timestamp(microsecondsSinceEpoch: start.instant + 60_000_000), count: 77, source: "phone"),
+                    ])))
+                }
+                try await Task.sleep(for: .milliseconds(600))
+                if timeout > .seconds(1) {
+                    let finished = done.load(ordering: .sequentiallyConsistent)
+                    #expect(!finished, "the command was judged on a profile read model being rebuilt")
+                    release.store(true, ordering: .sequentiallyConsistent)
+                    _ = try await running.value
+                    let result = try await command.value
+                    #expect(!result.alreadyApplied && result.lastPosition > 0)
+                } else {
+                    await #expect(throws: LogbookError.self) { _ = try await command.value }
+                    release.store(true, ordering: .sequentiallyConsistent)
+                    _ = try await running.value
+                    do {
+                        _ = try await command.value
+                    } catch let error as LogbookError {
+                        #expect(error.code == .notCaughtUp, "refused as \(error)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("an as-of answer during which the user's key is destroyed is worked out again, and names the user erased")
+    func asOfAnswerAcrossErasure() async throws {
+        try await withLogbook { logbook, _ in
+            var generator = DemoDataGenerator(seed: 12, users: 2)
+            generator.weeks = 1
+            _ = try await generator.run(on: logbook)
+            let victim = DemoDataGenerator.userId(1)
+            let end = try await logbook.log.headPosition().rawValue
+            let computed = Atomic<Int>(0)
+            let trail = AnswerTrail()
+            let answer = try await AnswerTrail.$current.withValue(trail) {
+                try await logbook.asOfAnswer("test", user: victim, "p", end) { () async throws -> Int in
+                    let count = computed.add(1, ordering: .sequentiallyConsistent).newValue
+                    if count == 1 { try await logbook.erase(user: victim) }
+                    return count
+                }
+            }
+            #expect(answer == 2, "the answer worked out while the key was destroyed was given")
+            #expect(trail.recorded.map { "\($0.query) \($0.parameters) \($0.version)" } == ["as-of test p erased true \(end)"])
+
+            // Unchanged state: once, and the step says so.
+            let other = DemoDataGenerator.userId(0)
+            let quiet = AnswerTrail()
+            let once = try await AnswerTrail.$current.withValue(quiet) {
+                try await logbook.asOfAnswer("test", user: other, "p", end) { () async throws -> Int in
+                    computed.add(1, ordering: .sequentiallyConsistent).newValue
+                }
+            }
+            #expect(once == 3)
+            #expect(quiet.recorded.map { "\($0.query) \($0.parameters) \($0.version)" } == ["as-of test p erased false \(end)"])
+        }
+    }
+}
