@@ -196,20 +196,36 @@ extension Logbook {
     /// rebuild in place owns one of them it holds part of the log, and a command judged on it
     /// could be refused for a registration not folded yet, or accepted against a rule the rest of
     /// the history breaks. Such a command waits for the rebuild to end, as long as a decision
-    /// waits for read models that follow a log, then is refused as not caught up.
+    /// waits for read models that follow a log, then is refused as not caught up; at once if no
+    /// rebuild is running for them (one failed or was cancelled: until they are rebuilt again,
+    /// or the store reopens and resumes it).
     private func withWholeDecisionView<R>(
         streams: [String], subjects: [String], _ body: (inout DecisionView) throws -> R
     ) async throws -> R {
         let deadline = ContinuousClock.now + configuration.readYourWritesTimeout
         while true {
-            let decided: R? = try await host.withDecisionView(streams: streams, subjects: subjects) { view in
-                view.whole ? try body(&view) : nil
+            // Asked of memory first: a shared log's view costs reads of the log.
+            if control.snapshot.rebuilding.isDisjoint(with: ReadModelState.kinds),
+               let decided: R = try await host.withDecisionView(streams: streams, subjects: subjects, { view in
+                   view.whole ? try body(&view) : nil
+               }) {
+                return decided
             }
-            if let decided { return decided }
-            guard ContinuousClock.now < deadline else {
-                let position = try await log.headPosition().rawValue
+            let state = control.snapshot
+            let partial = state.rebuilding.intersection(ReadModelState.kinds)
+            let abandoned = partial.subtracting(state.running)
+            if !abandoned.isEmpty {
                 throw LogbookError.notCaughtUp(
-                    position: position, reason: "a rebuild owns read models commands are judged against; try again when it has finished")
+                    position: try await log.headPosition().rawValue,
+                    reason: "read models \(abandoned.sorted().map(\.rawValue)) that commands are judged against hold part of the log: "
+                        + "their rebuild did not finish; rebuild them, or reopen the store to resume it")
+            }
+            guard ContinuousClock.now < deadline else {
+                throw LogbookError.notCaughtUp(
+                    position: try await log.headPosition().rawValue,
+                    reason: partial.isEmpty
+                        ? "the read models commands are judged against are catching up after a rebuild; try again"
+                        : "a rebuild owns read models \(partial.sorted().map(\.rawValue)) that commands are judged against; try again when it has finished")
             }
             try await Task.sleep(for: .milliseconds(10))
         }

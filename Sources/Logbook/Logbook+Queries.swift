@@ -259,6 +259,8 @@ extension Logbook {
     func asOfAnswer<V>(
         _ query: String, user: String, _ parameters: String, _ end: UInt64, _ compute: () async throws -> V
     ) async throws -> V {
+        // A shared log's keys are known once loaded: loaded first, so both looks see the same.
+        try await payloads.prepare([user], creating: false)
         var erased = try isErased(user)
         while true {
             let answer = try await compute()

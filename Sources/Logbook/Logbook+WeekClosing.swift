@@ -96,7 +96,17 @@ extension Logbook {
         _ type: EventType, user: String, week: CivilDate, now: Timestamp, with summary: () async throws -> DomainEvent?
     ) async throws -> CommandResult? {
         let id = WeekClosing.eventId(type, user: user, weekStart: week)
-        guard try await log.location(ofEvent: id) == nil, let event = try await summary() else { return nil }
+        guard try await log.location(ofEvent: id) == nil else { return nil }
+        // The totals are stored for good: never taken from read models a rebuild holds a part of.
+        let reads = Set(CachedQuery.stats.readModels + CachedQuery.trainingWeek.readModels)
+        let before = control.snapshot
+        let summarized = try await summary()
+        guard control.stayedLive(reads, since: before) else {
+            throw LogbookError.notCaughtUp(
+                position: try await log.headPosition().rawValue,
+                reason: "a rebuild held read models the week's totals come from; the week is closed on a later pass")
+        }
+        guard let event = summarized else { return nil }
         let result = try await execute(.record(user: user, event), context: CommandContext(now: now, eventId: id))
         return result.alreadyApplied ? nil : result
     }

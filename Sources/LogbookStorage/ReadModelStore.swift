@@ -159,11 +159,16 @@ package struct ReadModelStore: Sendable {
         try checkpoint(kind, .live, txn)
     }
 
-    /// True if a rebuild owns none of `kinds`' live tables in `txn`: a rebuild in place empties
-    /// them and marks them as rebuilding in one commit, and unmarks them in the commit that
-    /// catches them up, so in between they hold part of the log.
-    package func whole(_ kinds: Set<ReadModelKind>, _ txn: ReadTransaction) throws -> Bool {
-        try kinds.allSatisfy { try checkpoint($0, txn)?.rebuilding != true }
+    /// True if a rebuild owns none of `kinds`' live tables in `txn` and each has folded through
+    /// `position`: a rebuild in place empties them and marks them as rebuilding in one commit,
+    /// and unmarks them in the commit that catches them up, so in between they hold part of the
+    /// log; read models that follow a log come back from a rebuild where it stopped, behind the
+    /// others until they catch up.
+    package func whole(_ kinds: Set<ReadModelKind>, through position: UInt64 = 0, _ txn: ReadTransaction) throws -> Bool {
+        try kinds.allSatisfy { kind in
+            guard let checkpoint = try checkpoint(kind, txn) else { return true }
+            return !checkpoint.rebuilding && checkpoint.position >= position
+        }
     }
 
     package func setCheckpoint(_ kind: ReadModelKind, _ checkpoint: Checkpoint, _ txn: WriteTransaction) throws {

@@ -105,7 +105,7 @@ final class FollowingReadModels: ReadModelHost {
         return try environment.read { txn in
             var view = DecisionView(state: ReadModelState(projections: try store.projectionSet(txn), transaction: txn), streamVersions: versions)
             view.subjectPositions = subjectPositions
-            view.whole = try store.whole(ReadModelState.kinds, txn)
+            view.whole = try store.whole(ReadModelState.kinds, through: needed, txn)
             return try body(&view)
         }
     }

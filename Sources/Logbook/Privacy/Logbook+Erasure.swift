@@ -41,7 +41,7 @@ extension Logbook {
     func finishCutOffErasures() async throws {
         guard payloads.encrypts, !configuration.log.readOnly, let store = payloads.store else { return }
         let erased = try store.erasedUsers()
-        try await locks.withLock(Self.privacyLock) { try await rebuildIfHolding(erased) }
+        try await locks.withLock(Self.privacyLock) { try await rebuildIfHolding(erased, afterLiveErasure: false) }
     }
 
     /// Forgets `user` (GDPR Art. 17; see <doc:Privacy>): appends `user.erased` to the user's
@@ -158,10 +158,12 @@ extension Logbook {
     /// if they still hold an erased user.
     func finishCutOffSharedErasures() async throws {
         guard payloads.encrypts, let shared = payloads.shared, let sharedLog = log as? any SharedLog, !configuration.log.readOnly else { return }
+        var destroyed = false
         for user in try await sharedLog.unfinishedErasures() where try await hasErasure(user) {
             shared.markErased(user)
             try await sharedLog.destroyUserKey(user)
             shared.markDestroyed(user)
+            destroyed = true
         }
         do {
             try await sharedLog.finishOwedKeyCompaction()
@@ -171,7 +173,8 @@ extension Logbook {
         }
         let erased = try await sharedLog.erasedUsers()
         for user in erased { shared.markErased(user) }
-        try await locks.withLock(Self.privacyLock) { try await rebuildIfHolding(erased) }
+        // Upgrades this open started may have opened payloads of a key destroyed just now.
+        try await locks.withLock(Self.privacyLock) { try await rebuildIfHolding(erased, afterLiveErasure: destroyed) }
     }
 
     /// True if `user`'s own stream (`user-<id>`, a few events: registration, profile changes)
@@ -187,10 +190,14 @@ extension Logbook {
     }
 
     /// Rebuilds every read model (and clears the caches) if the profile read model — which holds
-    /// every registered user — still holds one of `users`; read models following a shared log
-    /// then owe a compaction of their file at the next open. Called under the privacy lock.
-    private func rebuildIfHolding(_ users: [String]) async throws {
-        for user in users where try readModelsHold(user) {
+    /// every registered user — still holds one of `users`, or, `afterLiveErasure`, if a rebuild
+    /// or upgrade is running (it may have opened their payloads before the key went, and the
+    /// profiles it owns tell nothing); read models
+    /// following a shared log then owe a compaction of their file at the next open. Called under
+    /// the privacy lock.
+    private func rebuildIfHolding(_ users: [String], afterLiveErasure: Bool = true) async throws {
+        let running = afterLiveErasure && !control.snapshot.running.isEmpty
+        for user in users where try running || readModelsHold(user) {
             // Owed first: a crash during the rebuild must not leave the freed pages uncompacted.
             try (host as? FollowingReadModels)?.oweCompaction()
             try await rebuildWithoutErased()

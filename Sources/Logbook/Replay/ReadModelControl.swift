@@ -29,6 +29,16 @@ final class ReadModelControl: Sendable {
 
     var snapshot: State { state.withLock { $0 } }
 
+    /// True if none of `kinds` is out of live folding, neither when `before` was taken nor now,
+    /// and none went live again in between: a rebuild in place takes its read models out before
+    /// it empties their tables and puts them back, with a new generation, once they are whole, so
+    /// whatever was read of them between the two was read whole.
+    func stayedLive(_ kinds: Set<ReadModelKind>, since before: State) -> Bool {
+        let now = snapshot
+        return before.rebuilding.isDisjoint(with: kinds) && now.rebuilding.isDisjoint(with: kinds)
+            && kinds.allSatisfy { before.generation[$0] == now.generation[$0] }
+    }
+
     /// Takes projections out of inline folding for a rebuild; false if a rebuild of one of them
     /// is already running.
     func beginRebuild(_ kinds: Set<ReadModelKind>) -> Bool {

@@ -5,7 +5,7 @@ public struct CachedQuery: Sendable, Hashable, CustomStringConvertible {
     /// The cache's name, as `cacheStatus()` and metrics report it.
     public let name: String
     /// The read models the answers are computed from.
-    let readModels: [ReadModelKind]
+    package let readModels: [ReadModelKind]
     /// The answers also list the user's events straight from the log (the timeline), so every
     /// event of the user changes them.
     let readsUserLog: Bool

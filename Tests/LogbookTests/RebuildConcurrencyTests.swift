@@ -7,12 +7,21 @@ import LogbookTestSupport
 import Synchronization
 import Testing
 
-/// An erasure against work that read the user's payloads while their key was still there: a
-/// rebuild already running, and an answer as of a past position. Neither may leave the user's
-/// data behind the erasure, nor name it as the erased state.
-@Suite("Erasure against concurrent readers", .serialized)
-struct ErasureConcurrencyTests {
+/// Work that meets a rebuild in place or an erasure: commands and closed weeks are never judged
+/// on read models a rebuild holds a part of; an erasure is not undone by a rebuild that opened the
+/// user's payloads while the key was there, nor an as-of answer that read them tagged as erased.
+@Suite("Work during a rebuild or an erasure", .serialized)
+struct RebuildConcurrencyTests {
     func sha(_ digests: [ReadModelDigest]) -> [String] { digests.map { "\($0.projection.rawValue) \($0.sha256) @\($0.position)" } }
+
+    /// Returns once `flag` is set; throws after 60 s (a rebuild that failed before it paused).
+    func waitUntil(_ flag: borrowing Atomic<Bool>) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !flag.load(ordering: .sequentiallyConsistent) {
+            guard ContinuousClock.now < deadline else { throw CancellationError() }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
 
     @Test("an erasure during a rebuild waits for it, then rebuilds: the read models end without the user")
     func erasureDuringRebuild() async throws {
@@ -32,7 +41,7 @@ struct ErasureConcurrencyTests {
                     while (try? logbook.isErased(victim)) != true, ContinuousClock.now < deadline { usleep(2_000) }
                 }
             }
-            while !paused.load(ordering: .sequentiallyConsistent) { try await Task.sleep(for: .milliseconds(2)) }
+            try await waitUntil(paused)
             let erased = try await logbook.erase(user: victim)
             #expect(!erased.alreadyApplied)
             _ = try await running.value
@@ -62,7 +71,7 @@ struct ErasureConcurrencyTests {
                         while !release.load(ordering: .sequentiallyConsistent), ContinuousClock.now < deadline { usleep(2_000) }
                     }
                 }
-                while !paused.load(ordering: .sequentiallyConsistent) { try await Task.sleep(for: .milliseconds(2)) }
+                try await waitUntil(paused)
                 let done = Atomic<Bool>(false)
                 let command = Task {
                     defer { done.store(true, ordering: .sequentiallyConsistent) }
@@ -90,6 +99,35 @@ struct ErasureConcurrencyTests {
                     }
                 }
             }
+        }
+    }
+
+    @Test("a week is not closed while a rebuild holds part of the stats it totals, and is on the next pass")
+    func weekClosingDuringRebuild() async throws {
+        try await withLogbook({ $0.rebuildChunkSize = 64 }) { logbook, _ in
+            var generator = DemoDataGenerator(seed: 14, users: 2)
+            generator.weeks = 3
+            _ = try await generator.run(on: logbook)
+            let paused = Atomic<Bool>(false)
+            let release = Atomic<Bool>(false)
+            let running = Task {
+                try await logbook.rebuild([.stats]) { _ in
+                    guard !paused.exchange(true, ordering: .sequentiallyConsistent) else { return }
+                    let deadline = ContinuousClock.now + .seconds(30)
+                    while !release.load(ordering: .sequentiallyConsistent), ContinuousClock.now < deadline { usleep(2_000) }
+                }
+            }
+            try await waitUntil(paused)
+            let head = try await logbook.log.headPosition()
+            let during = try await logbook.closeEndedWeeks()
+            release.store(true, ordering: .sequentiallyConsistent)
+            _ = try await running.value
+            #expect(during.closed.isEmpty, "weeks closed with totals from stats being rebuilt")
+            #expect(during.failed.count == 2)
+            #expect(during.failed.allSatisfy { $0.error.contains("not_caught_up") || $0.error.contains("rebuild") }, "\(during.failed)")
+            #expect(try await logbook.log.headPosition() == head)
+            let after = try await logbook.closeEndedWeeks()
+            #expect(!after.closed.isEmpty && after.failed.isEmpty, "\(after.failed)")
         }
     }
 
