@@ -66,7 +66,7 @@ struct AppendSession {
     /// for storage failures, which abort the whole transaction.
     mutating func apply(_ append: PreparedBatch.Append, of batch: PreparedBatch) throws -> Result<AppendResult, EventStoreError> {
         if let repeated = try previousAppend(matching: append, of: batch) { return repeated }
-        let existing = try state.existingNumber(.stream, append.stream, txn, databases)
+        let existing = try state.existingNumber(.stream, append.stream, hash: append.streamHash, txn, databases)
         var current: UInt64?
         if let existing {
             let index = try state.loadHead(.stream, existing, txn, databases)
@@ -83,14 +83,14 @@ struct AppendSession {
         }
         if let condition = append.subjectCondition {
             var latest: UInt64 = 0
-            if let number = try state.existingNumber(.subject, condition.subject, txn, databases) {
+            if let number = try state.existingNumber(.subject, condition.subject, hash: NameTable.hash(condition.subject), txn, databases) {
                 latest = state.subjects.latestPosition(try state.loadHead(.subject, number, txn, databases))
             }
             if latest != condition.lastPosition.rawValue {
                 return .failure(.subjectMoved(subject: condition.subject, expected: condition.lastPosition, actual: latest == 0 ? nil : Position(latest)))
             }
         }
-        let stream = try existing ?? state.number(.stream, append.stream, txn, databases)
+        let stream = try existing ?? state.number(.stream, append.stream, hash: append.streamHash, txn, databases)
         let streamIndex = try state.loadHead(.stream, stream, txn, databases)
         if state.streams.touch(streamIndex, serial: state.serial) { touchedStreams.append(stream) }
         let first = state.headPosition + 1
@@ -104,12 +104,12 @@ struct AppendSession {
             var subjectSequence: UInt64 = 0
             var subjectLinks = ChainLinks.first
             if let name = event.subject {
-                subject = try state.number(.subject, name, txn, databases)
+                subject = try state.number(.subject, name, hash: event.subjectHash, txn, databases)
                 let subjectIndex = try state.loadHead(.subject, subject, txn, databases)
                 (subjectSequence, subjectLinks) = state.subjects.append(subjectIndex, position: position)
                 if state.subjects.touch(subjectIndex, serial: state.serial) { touchedSubjects.append(subject) }
             }
-            let type = try state.number(.type, event.type, txn, databases)
+            let type = try state.number(.type, event.type, hash: event.typeHash, txn, databases)
             scratch.bytes.removeAll(keepingCapacity: true)
             RecordCodec.encode(
                 into: &scratch, position: position, typeNumber: type, streamNumber: stream, streamVersion: version,

@@ -106,11 +106,11 @@ package struct ChainLinks: Sendable, Equatable {
     /// Stored as the previous delta, then (unless first) the jump's version delta, then (unless
     /// the jump is the previous event) the jump's position delta.
     @inline(__always)
-    func encode(into writer: inout ByteWriter) {
-        writer.varint(previousDelta)
+    func encode(into head: inout RecordHead) {
+        head.varint(previousDelta)
         guard previousDelta != 0 else { return }
-        writer.varint(jumpVersionDelta)
-        if jumpVersionDelta != 1 { writer.varint(jumpPositionDelta) }
+        head.varint(jumpVersionDelta)
+        if jumpVersionDelta != 1 { head.varint(jumpPositionDelta) }
     }
 
     @inline(__always)

@@ -20,6 +20,10 @@ struct PreparedBatch: Sendable {
         let payload: Range<Int>
         /// The appender's in-memory form of the payload, for observers.
         let decoded: (any Sendable)?
+        /// ``NameTable/hash(_:)`` of the subject (0 without one) and of the type, worked out
+        /// here so that the writer's lookups of their numbers hash nothing.
+        let subjectHash: UInt64
+        let typeHash: UInt64
 
         subscript<T>(dynamicMember keyPath: KeyPath<EventHeader, T>) -> T { header[keyPath: keyPath] }
 
@@ -29,6 +33,8 @@ struct PreparedBatch: Sendable {
     /// One append: a stream, an expectation, and its events' indices in ``events``.
     struct Append: Sendable {
         let stream: String
+        /// ``NameTable/hash(_:)`` of the stream's name.
+        let streamHash: UInt64
         let expectedVersion: ExpectedVersion
         let subjectCondition: SubjectCondition?
         let events: Range<Int>
@@ -48,7 +54,7 @@ struct PreparedBatch: Sendable {
     mutating func add(_ request: AppendRequest) {
         let first = events.count
         for index in request.events.indices { add(request.events[index]) }
-        appends.append(Append(stream: request.stream, expectedVersion: request.expectedVersion, subjectCondition: request.subjectCondition, events: first..<events.count))
+        appends.append(Append(stream: request.stream, streamHash: NameTable.hash(request.stream), expectedVersion: request.expectedVersion, subjectCondition: request.subjectCondition, events: first..<events.count))
     }
 
     /// Adds one event, borrowed from its request (no copy of its fields).
@@ -62,7 +68,7 @@ struct PreparedBatch: Sendable {
                 header: event.header, key: key, recordedAt: event.recordedAt, tail: start..<end,
                 tailHash: RecordCodec.tailHash(tails.bytes.span.extracting(start..<end)),
                 metadata: (payloadStart - event.metadata.count)..<payloadStart, payload: payloadStart..<end,
-                decoded: event.decoded))
+                decoded: event.decoded, subjectHash: event.subject.map(NameTable.hash) ?? 0, typeHash: NameTable.hash(event.type)))
             byteCount += end - start
     }
 

@@ -79,24 +79,25 @@ package enum RecordCodec {
         subjectLinks: ChainLinks, occurredMicros: Int64, recordedAt: Timestamp,
         tail: ArraySlice<UInt8>, tailHash: UInt64
     ) {
-        writer.uint32(0)
-        writer.byte(formatVersion)
-        writer.byte(subjectNumber != 0 ? Flag.subject : 0)
-        writer.varint(UInt64(typeNumber))
-        writer.varint(UInt64(streamNumber))
-        writer.varint(streamVersion)
-        streamLinks.encode(into: &writer)
+        var head = RecordHead()
+        for _ in 0..<4 { head.byte(0) }
+        head.byte(formatVersion)
+        head.byte(subjectNumber != 0 ? Flag.subject : 0)
+        head.varint(UInt64(typeNumber))
+        head.varint(UInt64(streamNumber))
+        head.varint(streamVersion)
+        streamLinks.encode(into: &head)
         if subjectNumber != 0 {
-            writer.varint(UInt64(subjectNumber))
-            writer.varint(subjectSequence)
-            subjectLinks.encode(into: &writer)
+            head.varint(UInt64(subjectNumber))
+            head.varint(subjectSequence)
+            subjectLinks.encode(into: &head)
         }
-        writer.signedVarint(recordedAt.microsecondsSinceEpoch &- occurredMicros)
-        writer.signedVarint(Int64(recordedAt.utcOffsetSeconds))
-        let headEnd = writer.bytes.count
+        head.signedVarint(recordedAt.microsecondsSinceEpoch &- occurredMicros)
+        head.signedVarint(Int64(recordedAt.utcOffsetSeconds))
+        let sum = head.withBytes { checksum($0, headEnd: $0.count, position: position, tailHash: tailHash) }
+        head.patchUInt32AtStart(sum)
+        head.withBytes { writer.append($0) }
         writer.bytes.append(contentsOf: tail)
-        let sum = checksum(writer.bytes.span, headEnd: headEnd, position: position, tailHash: tailHash)
-        writer.patchUInt32(sum, at: 0)
     }
 
     @inline(__always)

@@ -12,12 +12,8 @@ import LMDB
 /// ``capacity`` entries they are dropped and refilled from the database on demand.
 struct WriterState {
     private(set) var headPosition: UInt64 = 0
-    private var streamNumbers: [String: UInt32] = [:]
-    private var subjectNumbers: [String: UInt32] = [:]
-    private var typeNumbers: [String: UInt32] = [:]
-    /// The last subject and type interned: consecutive events often share them.
-    private var lastSubject: (name: String, number: UInt32)?
-    private var lastType: (name: String, number: UInt32)?
+    /// Interned numbers by kind (``NameKind/rawValue``), looked up by hashes the appenders computed.
+    private var numbers = [NameTable](repeating: NameTable(), count: NameKind.allCases.count)
     private var nextNumbers: [UInt32] = Array(repeating: 1, count: NameKind.allCases.count)
     /// Stream heads by stream number.
     var streams = HeadTable()
@@ -51,18 +47,12 @@ struct WriterState {
             streams = HeadTable()
             subjects = HeadTable()
         }
-        if streamNumbers.count > capacity { streamNumbers = [:] }
-        if subjectNumbers.count > capacity { subjectNumbers = [:] }
-        if typeNumbers.count > capacity { typeNumbers = [:] }
+        for kind in numbers.indices where numbers[kind].count > capacity { numbers[kind] = NameTable() }
     }
 
     private mutating func reload(_ txn: WriteTransaction, _ databases: LogDatabases) throws {
         headPosition = try txn.withCursor(databases.events) { cursor in try cursor.last() ? cursor.currentKey ?? 0 : 0 }
-        streamNumbers = [:]
-        subjectNumbers = [:]
-        typeNumbers = [:]
-        lastSubject = nil
-        lastType = nil
+        numbers = [NameTable](repeating: NameTable(), count: NameKind.allCases.count)
         for kind in NameKind.allCases {
             let last = try txn.withCursor(databases.tables(kind).names) { cursor in try cursor.last() ? cursor.currentKey ?? 0 : 0 }
             nextNumbers[kind.rawValue] = UInt32(last) + 1
@@ -86,46 +76,23 @@ struct WriterState {
         return headPosition
     }
 
-    /// The number interned for `name`, looked up in the cache then the database; nil if new.
+    /// The number interned for `name` (whose ``NameTable/hash(_:)`` is `hash`), looked up in the
+    /// cache then the database; nil if new.
     @inline(__always)
-    mutating func existingNumber(_ kind: NameKind, _ name: String, _ txn: WriteTransaction, _ databases: LogDatabases) throws -> UInt32? {
-        if let cached = cachedNumber(kind, name) { return cached }
+    mutating func existingNumber(
+        _ kind: NameKind, _ name: String, hash: UInt64, _ txn: WriteTransaction, _ databases: LogDatabases
+    ) throws -> UInt32? {
+        if let cached = numbers[kind.rawValue].number(name, hash: hash) { return cached }
         guard let stored = try NameResolver.number(kind, name, databases: databases, in: txn) else { return nil }
-        cache(kind, name, stored)
+        numbers[kind.rawValue].insert(name, hash: hash, number: stored)
         return stored
     }
 
+    /// The number for `name` (whose ``NameTable/hash(_:)`` is `hash`), interning it (in this
+    /// transaction) if the log has never seen it.
     @inline(__always)
-    private mutating func cachedNumber(_ kind: NameKind, _ name: String) -> UInt32? {
-        switch kind {
-        case .stream:
-            return streamNumbers[name]
-        case .subject:
-            if let lastSubject, lastSubject.name == name { return lastSubject.number }
-            guard let number = subjectNumbers[name] else { return nil }
-            lastSubject = (name, number)
-            return number
-        case .type:
-            if let lastType, lastType.name == name { return lastType.number }
-            guard let number = typeNumbers[name] else { return nil }
-            lastType = (name, number)
-            return number
-        }
-    }
-
-    @inline(__always)
-    private mutating func cache(_ kind: NameKind, _ name: String, _ number: UInt32) {
-        switch kind {
-        case .stream: streamNumbers[name] = number
-        case .subject: subjectNumbers[name] = number
-        case .type: typeNumbers[name] = number
-        }
-    }
-
-    /// The number for `name`, interning it (in this transaction) if the log has never seen it.
-    @inline(__always)
-    mutating func number(_ kind: NameKind, _ name: String, _ txn: WriteTransaction, _ databases: LogDatabases) throws -> UInt32 {
-        if let existing = try existingNumber(kind, name, txn, databases) { return existing }
+    mutating func number(_ kind: NameKind, _ name: String, hash: UInt64, _ txn: WriteTransaction, _ databases: LogDatabases) throws -> UInt32 {
+        if let existing = try existingNumber(kind, name, hash: hash, txn, databases) { return existing }
         let number = nextNumbers[kind.rawValue]
         nextNumbers[kind.rawValue] += 1
         let tables = databases.tables(kind)
@@ -133,7 +100,7 @@ struct WriterState {
         encoded.uint32(number)
         try txn.put(tables.numbers, key: name.utf8.span, value: encoded.bytes.span, options: .noOverwrite)
         try txn.put(tables.names, key: UInt64(number), value: name.utf8.span, options: .append)
-        cache(kind, name, number)
+        numbers[kind.rawValue].insert(name, hash: hash, number: number)
         return number
     }
 

@@ -68,12 +68,13 @@ package struct AppendLimits: Sendable {
 
     /// Why `name` cannot be a stream id, subject, type or checkpoint name, or nil if it can.
     package static func nameProblem(_ name: String, limit: Int) -> String? {
-        if name.isEmpty { return "must not be empty" }
-        let size = name.utf8.count
-        if size > limit { return "is \(size) bytes of UTF-8, over the limit of \(limit)" }
+        let bytes = name.utf8.span
+        if bytes.isEmpty { return "must not be empty" }
+        if bytes.count > limit { return "is \(bytes.count) bytes of UTF-8, over the limit of \(limit)" }
         // In UTF-8, bytes below 0x20 and 0x7F only ever encode the ASCII control characters.
         var ascii = true
-        for byte in name.utf8 {
+        for index in bytes.indices {
+            let byte = bytes[index]
             if byte < 0x20 || byte == 0x7F { return "contains a control character" }
             if byte >= 0x80 { ascii = false }
         }
