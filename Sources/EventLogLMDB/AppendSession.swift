@@ -83,7 +83,7 @@ struct AppendSession {
         }
         if let condition = append.subjectCondition {
             var latest: UInt64 = 0
-            if let number = try state.existingNumber(.subject, condition.subject, hash: NameTable.hash(condition.subject), txn, databases) {
+            if let number = try state.existingNumber(.subject, condition.subject, hash: append.subjectConditionHash, txn, databases) {
                 latest = state.subjects.latestPosition(try state.loadHead(.subject, number, txn, databases))
             }
             if latest != condition.lastPosition.rawValue {

@@ -35,6 +35,8 @@ struct PreparedBatch: Sendable {
         let stream: String
         /// ``NameTable/hash(_:)`` of the stream's name.
         let streamHash: UInt64
+        /// ``NameTable/hash(_:)`` of the subject condition's subject (0 without one).
+        let subjectConditionHash: UInt64
         let expectedVersion: ExpectedVersion
         let subjectCondition: SubjectCondition?
         let events: Range<Int>
@@ -54,7 +56,10 @@ struct PreparedBatch: Sendable {
     mutating func add(_ request: AppendRequest) {
         let first = events.count
         for index in request.events.indices { add(request.events[index]) }
-        appends.append(Append(stream: request.stream, streamHash: NameTable.hash(request.stream), expectedVersion: request.expectedVersion, subjectCondition: request.subjectCondition, events: first..<events.count))
+        appends.append(Append(
+            stream: request.stream, streamHash: NameTable.hash(request.stream),
+            subjectConditionHash: request.subjectCondition.map { NameTable.hash($0.subject) } ?? 0,
+            expectedVersion: request.expectedVersion, subjectCondition: request.subjectCondition, events: first..<events.count))
     }
 
     /// Adds one event, borrowed from its request (no copy of its fields).

@@ -2,8 +2,9 @@
 /// one for every event, and bytes appended one at a time to an array would each check the
 /// array's uniqueness and capacity.
 ///
-/// The longest head is 121 bytes (checksum, format and flags bytes; numbers, versions and links
-/// as varints of at most 5 or 10 bytes; the recording time as two), so 128 always hold one.
+/// The longest head is 116 bytes (checksum, format and flags bytes; numbers, versions and links
+/// as varints of at most 5 or 10 bytes; the recording time as a zigzag varint of at most 10 and
+/// its UTC offset, an `Int32`, of at most 5), so 128 always hold one.
 struct RecordHead {
     private var storage = InlineArray<128, UInt8>(repeating: 0)
     private(set) var count = 0
