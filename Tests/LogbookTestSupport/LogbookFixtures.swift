@@ -31,11 +31,12 @@ public func withLogbook<R>(
 }
 
 /// ``withLogbook(_:_:)`` with `users` generated users' `weeks` weeks of history in it
-/// (`DemoDataGenerator` from `seed`).
+/// (`DemoDataGenerator` from `seed`), configured by `configure`.
 public func withGeneratedLogbook<R>(
-    seed: UInt64, users: Int, weeks: Int, _ body: (Logbook) async throws -> R
+    seed: UInt64, users: Int, weeks: Int, configure: (inout LogbookConfiguration) -> Void = { _ in },
+    _ body: (Logbook) async throws -> R
 ) async throws -> R {
-    try await withLogbook { logbook, _ in
+    try await withLogbook(configure) { logbook, _ in
         var generator = DemoDataGenerator(seed: seed, users: users)
         generator.weeks = weeks
         _ = try await generator.run(on: logbook)

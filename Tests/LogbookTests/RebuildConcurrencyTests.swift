@@ -14,34 +14,44 @@ import Testing
 struct RebuildConcurrencyTests {
     func sha(_ digests: [ReadModelDigest]) -> [String] { digests.map { "\($0.projection.rawValue) \($0.sha256) @\($0.position)" } }
 
-    /// Returns once `flag` is set; throws after 60 s (a rebuild that failed before it paused).
-    func waitUntil(_ flag: borrowing Atomic<Bool>) async throws {
+    /// A flag one task sets and another waits for.
+    final class Flag: Sendable {
+        private let value = Atomic<Bool>(false)
+        var isSet: Bool { value.load(ordering: .sequentiallyConsistent) }
+        func set() { value.store(true, ordering: .sequentiallyConsistent) }
+        /// True the first time it is called.
+        func setFirst() -> Bool { !value.exchange(true, ordering: .sequentiallyConsistent) }
+    }
+
+    /// Starts a rebuild of `kinds` that holds after its first chunk until `resume` answers true
+    /// (30 s at most), and returns once it holds; throws after 60 s if it never does.
+    func rebuildHolding(
+        _ logbook: Logbook, _ kinds: Set<ReadModelKind>, until resume: @escaping @Sendable () -> Bool
+    ) async throws -> Task<[ReadModelDigest], any Error> {
+        let paused = Flag()
+        let running = Task {
+            try await logbook.rebuild(kinds) { _ in
+                guard paused.setFirst() else { return }
+                let deadline = ContinuousClock.now + .seconds(30)
+                while !resume(), ContinuousClock.now < deadline { usleep(2_000) }
+            }
+        }
         let deadline = ContinuousClock.now + .seconds(60)
-        while !flag.load(ordering: .sequentiallyConsistent) {
+        while !paused.isSet {
             guard ContinuousClock.now < deadline else { throw CancellationError() }
             try await Task.sleep(for: .milliseconds(2))
         }
+        return running
     }
 
     @Test("an erasure during a rebuild waits for it, then rebuilds: the read models end without the user")
     func erasureDuringRebuild() async throws {
-        try await withLogbook({ $0.rebuildChunkSize = 64 }) { logbook, _ in
-            var generator = DemoDataGenerator(seed: 11, users: 3)
-            generator.weeks = 2
-            _ = try await generator.run(on: logbook)
+        try await withGeneratedLogbook(seed: 11, users: 3, weeks: 2, configure: { $0.rebuildChunkSize = 64 }) { logbook in
             let victim = DemoDataGenerator.userId(0)
-            let paused = Atomic<Bool>(false)
             // A rebuild of the stats (which commands are not judged against, so the erasure's own
             // command goes on) folds its first chunk, the victim's samples among it, opened with
             // the key; it holds until the key is destroyed, then goes on and live.
-            let running = Task {
-                try await logbook.rebuild([.stats]) { _ in
-                    guard !paused.exchange(true, ordering: .sequentiallyConsistent) else { return }
-                    let deadline = ContinuousClock.now + .seconds(30)
-                    while (try? logbook.isErased(victim)) != true, ContinuousClock.now < deadline { usleep(2_000) }
-                }
-            }
-            try await waitUntil(paused)
+            let running = try await rebuildHolding(logbook, [.stats]) { (try? logbook.isErased(victim)) == true }
             let erased = try await logbook.erase(user: victim)
             #expect(!erased.alreadyApplied)
             _ = try await running.value
@@ -55,26 +65,16 @@ struct RebuildConcurrencyTests {
     @Test("a command during a rebuild of what the rules read waits for it to end, or is refused as not caught up")
     func commandDuringRebuild() async throws {
         for timeout in [Duration.seconds(60), .milliseconds(300)] {
-            try await withLogbook({ $0.rebuildChunkSize = 64; $0.readYourWritesTimeout = timeout }) { logbook, _ in
-                var generator = DemoDataGenerator(seed: 13, users: 3)
-                generator.weeks = 1
-                _ = try await generator.run(on: logbook)
+            try await withGeneratedLogbook(seed: 13, users: 3, weeks: 1, configure: { $0.rebuildChunkSize = 64; $0.readYourWritesTimeout = timeout }) {
+                logbook in
                 let user = DemoDataGenerator.userId(2)
-                let paused = Atomic<Bool>(false)
-                let release = Atomic<Bool>(false)
+                let release = Flag()
                 // The profiles rebuild from scratch: after its first chunk the third user's
                 // registration is not folded yet.
-                let running = Task {
-                    try await logbook.rebuild([.profiles]) { _ in
-                        guard !paused.exchange(true, ordering: .sequentiallyConsistent) else { return }
-                        let deadline = ContinuousClock.now + .seconds(30)
-                        while !release.load(ordering: .sequentiallyConsistent), ContinuousClock.now < deadline { usleep(2_000) }
-                    }
-                }
-                try await waitUntil(paused)
-                let done = Atomic<Bool>(false)
+                let running = try await rebuildHolding(logbook, [.profiles]) { release.isSet }
+                let done = Flag()
                 let command = Task {
-                    defer { done.store(true, ordering: .sequentiallyConsistent) }
+                    defer { done.set() }
                     let start = Timestamp(microsecondsSinceEpoch: Int64(Date().timeIntervalSince1970 * 1_000_000) - 3_600_000_000)
                     return try await logbook.execute(.recordSteps(user: user, StepsRecorded(samples: [
                         StepSample(start: start, end: Timestamp(microsecondsSinceEpoch: start.instant + 60_000_000), count: 77, source: "phone"),
@@ -82,15 +82,14 @@ struct RebuildConcurrencyTests {
                 }
                 try await Task.sleep(for: .milliseconds(600))
                 if timeout > .seconds(1) {
-                    let finished = done.load(ordering: .sequentiallyConsistent)
-                    #expect(!finished, "the command was judged on a profile read model being rebuilt")
-                    release.store(true, ordering: .sequentiallyConsistent)
+                    #expect(!done.isSet, "the command was judged on a profile read model being rebuilt")
+                    release.set()
                     _ = try await running.value
                     let result = try await command.value
                     #expect(!result.alreadyApplied && result.lastPosition > 0)
                 } else {
                     await #expect(throws: LogbookError.self) { _ = try await command.value }
-                    release.store(true, ordering: .sequentiallyConsistent)
+                    release.set()
                     _ = try await running.value
                     do {
                         _ = try await command.value
@@ -104,23 +103,12 @@ struct RebuildConcurrencyTests {
 
     @Test("a week is not closed while a rebuild holds part of the stats it totals, and is on the next pass")
     func weekClosingDuringRebuild() async throws {
-        try await withLogbook({ $0.rebuildChunkSize = 64 }) { logbook, _ in
-            var generator = DemoDataGenerator(seed: 14, users: 2)
-            generator.weeks = 3
-            _ = try await generator.run(on: logbook)
-            let paused = Atomic<Bool>(false)
-            let release = Atomic<Bool>(false)
-            let running = Task {
-                try await logbook.rebuild([.stats]) { _ in
-                    guard !paused.exchange(true, ordering: .sequentiallyConsistent) else { return }
-                    let deadline = ContinuousClock.now + .seconds(30)
-                    while !release.load(ordering: .sequentiallyConsistent), ContinuousClock.now < deadline { usleep(2_000) }
-                }
-            }
-            try await waitUntil(paused)
+        try await withGeneratedLogbook(seed: 14, users: 2, weeks: 3, configure: { $0.rebuildChunkSize = 64 }) { logbook in
+            let release = Flag()
+            let running = try await rebuildHolding(logbook, [.stats]) { release.isSet }
             let head = try await logbook.log.headPosition()
             let during = try await logbook.closeEndedWeeks()
-            release.store(true, ordering: .sequentiallyConsistent)
+            release.set()
             _ = try await running.value
             #expect(during.closed.isEmpty, "weeks closed with totals from stats being rebuilt")
             #expect(during.failed.count == 2)
@@ -133,10 +121,7 @@ struct RebuildConcurrencyTests {
 
     @Test("an as-of answer during which the user's key is destroyed is worked out again, and names the user erased")
     func asOfAnswerAcrossErasure() async throws {
-        try await withLogbook { logbook, _ in
-            var generator = DemoDataGenerator(seed: 12, users: 2)
-            generator.weeks = 1
-            _ = try await generator.run(on: logbook)
+        try await withGeneratedLogbook(seed: 12, users: 2, weeks: 1) { logbook in
             let victim = DemoDataGenerator.userId(1)
             let end = try await logbook.log.headPosition().rawValue
             let computed = Atomic<Int>(0)
