@@ -32,7 +32,7 @@ struct NameTable {
         while true {
             let number = slots[index].number
             if number == 0 { return nil }
-            if slots[index].hash == hash, Self.sameBytes(slots[index].name, name) { return number }
+            if slots[index].hash == hash, BytewiseString(slots[index].name) == BytewiseString(name) { return number }
             index = (index + 1) & mask
         }
     }
@@ -44,7 +44,7 @@ struct NameTable {
         let mask = slots.count - 1
         var index = Int(truncatingIfNeeded: hash) & mask
         while slots[index].number != 0 {
-            if slots[index].hash == hash, Self.sameBytes(slots[index].name, name) {
+            if slots[index].hash == hash, BytewiseString(slots[index].name) == BytewiseString(name) {
                 slots[index].number = number
                 return
             }
@@ -52,17 +52,6 @@ struct NameTable {
         }
         slots[index] = Slot(hash: hash, number: number, name: name)
         count += 1
-    }
-
-    /// Names are the same when their UTF-8 bytes are (`==` on strings compares by canonical
-    /// equivalence).
-    @inline(__always)
-    private static func sameBytes(_ a: String, _ b: String) -> Bool {
-        let x = a.utf8.span
-        let y = b.utf8.span
-        guard x.count == y.count else { return false }
-        for index in x.indices where x[index] != y[index] { return false }
-        return true
     }
 
     /// Twice the slots, every entry placed again by its stored hash.

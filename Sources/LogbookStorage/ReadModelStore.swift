@@ -165,8 +165,10 @@ package struct ReadModelStore: Sendable {
     /// log; read models that follow a log come back from a rebuild where it stopped, behind the
     /// others until they catch up.
     package func whole(_ kinds: Set<ReadModelKind>, through position: UInt64 = 0, _ txn: ReadTransaction) throws -> Bool {
-        try kinds.allSatisfy { kind in
-            guard let checkpoint = try checkpoint(kind, txn) else { return true }
+        // Asked before every command: the live slots are read once, not once per read model.
+        let slots = try slots(txn)
+        return try kinds.allSatisfy { kind in
+            guard let checkpoint = try storedCheckpoint(kind, key: Self.key(kind, .live, slots), txn) else { return true }
             return !checkpoint.rebuilding && checkpoint.position >= position
         }
     }
@@ -177,7 +179,12 @@ package struct ReadModelStore: Sendable {
 
     /// The checkpoint of `kind`'s live tables or of its next ones (nil: none yet).
     package func checkpoint(_ kind: ReadModelKind, _ build: Build, _ txn: ReadTransaction) throws -> Checkpoint? {
-        try txn.get(meta, key: Self.key(kind, build, build == .live ? try slots(txn) : Slots()).span) { span in
+        try storedCheckpoint(kind, key: Self.key(kind, build, build == .live ? try slots(txn) : Slots()), txn)
+    }
+
+    /// The checkpoint of `kind` stored under `key` (nil: none yet).
+    private func storedCheckpoint(_ kind: ReadModelKind, key: [UInt8], _ txn: ReadTransaction) throws -> Checkpoint? {
+        try txn.get(meta, key: key.span) { span in
             var o = 0
             do {
                 return Checkpoint(

@@ -192,9 +192,8 @@ extension Logbook {
     /// Rebuilds every read model (and clears the caches) if the profile read model — which holds
     /// every registered user — still holds one of `users`, or, `afterLiveErasure`, if a rebuild
     /// or upgrade is running (it may have opened their payloads before the key went, and the
-    /// profiles it owns tell nothing); read models
-    /// following a shared log then owe a compaction of their file at the next open. Called under
-    /// the privacy lock.
+    /// profiles it owns tell nothing); read models following a shared log then owe a compaction
+    /// of their file at the next open. Called under the privacy lock.
     private func rebuildIfHolding(_ users: [String], afterLiveErasure: Bool = true) async throws {
         let running = afterLiveErasure && !control.snapshot.running.isEmpty
         for user in users where try running || readModelsHold(user) {
