@@ -241,7 +241,8 @@ extension Logbook {
         of query: CachedQuery, user: String, key: String, bytes: @escaping @Sendable (V) -> Int,
         compute: @escaping @Sendable () async throws -> V
     ) async throws -> V {
-        try await cache.value(QueryCache.Key(query: query, user: user, parameters: "derived " + key), bytes: bytes, compute: compute)
+        try refuseErased(user)
+        return try await cache.value(QueryCache.Key(query: query, user: user, parameters: "derived " + key), bytes: bytes, compute: compute)
     }
 
     /// Entries, bytes, hits, misses and the last invalidating position of every query cache.
@@ -273,6 +274,12 @@ extension Logbook {
         }
     }
 
+    /// Refuses `user` as no one if their key was destroyed: the live read models hold an erased
+    /// user until the read models built again without them switch in.
+    private func refuseErased(_ user: String) throws(LogbookError) {
+        if try isErased(user) { throw LogbookError.notFound(kind: "user", id: user) }
+    }
+
     /// A period of days a query reads: forwards, and at most 3 years.
     static func checkPeriod(_ from: CivilDate, _ to: CivilDate) throws {
         guard from <= to, to.daysSinceEpoch - from.daysSinceEpoch < 1100 else {
@@ -300,6 +307,7 @@ extension Logbook {
                 }
             }
         }
+        try refuseErased(user)
         return try await cache.value(QueryCache.Key(query: cached, user: user, parameters: parameters), bytes: cost) {
             // Off the request-serving pool, within the user's share of the query threads.
             try await self.queryWork.run(user: user) {

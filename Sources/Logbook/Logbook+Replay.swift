@@ -64,12 +64,9 @@ extension Logbook {
     }
 
     /// Rebuilds `kinds`, from scratch if `fresh`, else from their last chunks. A rebuild of one of
-    /// them that is running already makes this one fail as a conflict, or — `waitingForRunning`,
-    /// for a rebuild that must fold the log as it is from now on, such as an erasure's — wait
-    /// until it has finished (cancelling the task stops the wait).
-    func rebuild(
-        _ kinds: Set<ReadModelKind>, fresh: Bool, waitingForRunning: Bool = false, progress: (RebuildProgress) -> Void
-    ) async throws {
+    /// them that is running already (or an erasure's build beside them) makes this one fail as a
+    /// conflict.
+    func rebuild(_ kinds: Set<ReadModelKind>, fresh: Bool, progress: (RebuildProgress) -> Void) async throws {
         var begun = control.beginRebuild(kinds)
         var attempts = 0
         var stopped: Set<ReadModelKind> = []
@@ -81,8 +78,6 @@ extension Logbook {
                 // (again, should another start in between).
                 stopped.formUnion(await upgrades.stop(overlapping: kinds))
                 attempts += 1
-            } else if waitingForRunning {
-                try await Task.sleep(for: .milliseconds(20))
             } else {
                 break
             }

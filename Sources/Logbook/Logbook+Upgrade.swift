@@ -59,6 +59,14 @@ extension Logbook {
             throw LogbookError.conflict(stream: "read models", reason: "a rebuild or upgrade of \(kinds.sorted().map(\.rawValue)) is already running")
         }
         defer { control.endUpgrade(kinds) }
+        try await foldAndSwitchNextVersions(kinds, fresh: fresh, progress: progress)
+    }
+
+    /// The work of ``buildNextVersions(_:fresh:progress:)`` for a caller that owns `kinds` already
+    /// (``ReadModelControl/beginUpgrade(_:)``): folds their next tables until they stand where
+    /// the live ones do, switches them in, forgets the answers worked out from the old ones and
+    /// empties those.
+    func foldAndSwitchNextVersions(_ kinds: Set<ReadModelKind>, fresh: Bool, progress: (RebuildProgress) -> Void) async throws {
         let replayer = Replayer(log: log, chunkSize: configuration.rebuildChunkSize, payloads: payloads)
         try replayer.prepare(kinds, in: readModels, .next, fresh: fresh)
         let from = try readModels.environment.read { txn in

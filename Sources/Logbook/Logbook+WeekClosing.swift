@@ -38,6 +38,12 @@ extension Logbook {
         for (user, profile) in users {
             let weeks = WeekClosing.endedWeeks(now: now, profile: profile)
             guard let last = weeks.last, closed[user] != last else { continue }
+            // Erased, and still in the live profiles until the read models built without them
+            // switch in: nothing to close.
+            if try isErased(user) {
+                closed[user] = last
+                continue
+            }
             do {
                 for week in weeks where closed[user].map({ $0 < week }) ?? true {
                     report.closed += try await closeWeek(user: user, profile: profile, week: week, now: now)

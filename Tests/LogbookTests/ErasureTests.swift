@@ -187,7 +187,11 @@ struct ErasureTests {
             }
             // The key is destroyed, and the process dies before the rebuild.
             try logbook.payloads.destroyKey(of: "gone")
-            #expect((try? await logbook.profile(user: "gone")) != nil, "the read models still hold the user until the rebuild")
+            let held = try logbook.read { projections, txn in (try? projections.requireProfile("gone", txn)) != nil }
+            #expect(held, "the read models still hold the user until the rebuild")
+            await #expect(throws: LogbookError.self, "an erased user's profile answered from the read models") {
+                _ = try await logbook.profile(user: "gone")
+            }
             await logbook.close()
             let reopened = try await Logbook.open(path: path)
             await #expect(throws: LogbookError.self) { _ = try await reopened.profile(user: "gone") }

@@ -62,6 +62,55 @@ struct RebuildConcurrencyTests {
         }
     }
 
+    @Test("an erasure builds the read models beside the live ones: other users' commands and queries answer meanwhile, without waiting, and the erased user's are refused")
+    func workDuringErasure() async throws {
+        // Commands may not wait for a rebuild at all here: one judged during a rebuild in place
+        // would be refused as not caught up.
+        try await withGeneratedLogbook(seed: 17, users: 3, weeks: 3, configure: { $0.rebuildChunkSize = 16; $0.readYourWritesTimeout = .milliseconds(1) }) {
+            logbook in
+            let victim = DemoDataGenerator.userId(0)
+            let other = DemoDataGenerator.userId(1)
+            let othersProfile = try await logbook.profile(user: other)
+            let finished = Flag()
+            let erasing = Task {
+                defer { finished.set() }
+                return try await logbook.erase(user: victim)
+            }
+            let start = Int64(Date().timeIntervalSince1970 * 1_000_000) - 7_200_000_000
+            var during = 0
+            var step: Int64 = 0
+            while !finished.isSet, step < 100_000 {
+                // Key destroyed, the build beside the live tables running, before and after.
+                let building = !logbook.control.snapshot.upgrading.isEmpty
+                step += 1
+                let sampleStart = Timestamp(microsecondsSinceEpoch: start + step * 60_000_000)
+                let result = try await logbook.execute(.recordSteps(user: other, StepsRecorded(samples: [
+                    StepSample(start: sampleStart, end: Timestamp(microsecondsSinceEpoch: sampleStart.instant + 60_000_000), count: 10, source: "phone"),
+                ])))
+                #expect(!result.alreadyApplied)
+                #expect(try await logbook.profile(user: other) == othersProfile)
+                if building {
+                    await #expect(throws: LogbookError.self, "the erased user's profile answered from the live tables") {
+                        _ = try await logbook.profile(user: victim)
+                    }
+                    if during == 0 {
+                        // The live profiles still list the erased user: the week closer passes them by.
+                        let report = try await logbook.closeEndedWeeks()
+                        #expect(!report.failed.contains { $0.user == victim }, "\(report.failed)")
+                        #expect(!report.closed.contains { $0.stream.hasSuffix(victim) }, "\(report.closed)")
+                    }
+                    if !logbook.control.snapshot.upgrading.isEmpty { during += 1 }
+                }
+            }
+            #expect(during > 0, "no command ran while the erasure's build ran")
+            _ = try await erasing.value
+            await #expect(throws: LogbookError.self) { _ = try await logbook.profile(user: victim) }
+            let live = try logbook.digests()
+            #expect(live.allSatisfy { !$0.rebuilding })
+            #expect(sha(try await logbook.rebuild()) == sha(live), "the erasure's build differs from a rebuild")
+        }
+    }
+
     @Test("a command during a rebuild of what the rules read waits for it to end, or is refused as not caught up")
     func commandDuringRebuild() async throws {
         for timeout in [Duration.seconds(60), .milliseconds(300)] {

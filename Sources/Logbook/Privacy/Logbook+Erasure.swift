@@ -54,9 +54,11 @@ extension Logbook {
     ///
     /// A retry after it finished writes nothing (`alreadyApplied`); an erasure a crash cut off
     /// after the key was destroyed is finished by the retry, or when the store opens again.
-    /// Erasures and backups take turns. The erasure costs a full rebuild (`/ready` answers 503
-    /// meanwhile, and commands wait for it or are refused as not caught up); queries of other
-    /// users keep answering. A rebuild already running is waited for, then the log folded again.
+    /// Erasures and backups take turns. The erasure costs a full rebuild, built beside the live
+    /// read models and switched in when whole: commands and queries of other users keep answering
+    /// meanwhile, from the live read models, and the erased user's queries answer as for no one
+    /// from the moment the key is gone. A rebuild in place already running is waited for, and an
+    /// upgrade stopped, then the log folded again.
     ///
     /// On a log several servers share, the key is destroyed in the log's key table (which is then
     /// rewritten, so its bytes leave the table's file); every server hears `user.erased` from the
@@ -204,11 +206,28 @@ extension Logbook {
         }
     }
 
-    /// Rebuilds every read model after a key was destroyed, and clears the caches. A rebuild
-    /// running already may have opened the erased user's payloads before the key went, and would
-    /// go live holding them: this one waits for it to finish, then folds the whole log again.
+    /// Builds every read model again after a key was destroyed, beside the live ones, and
+    /// switches them in (as an upgrade does): commands and queries of other users go on against
+    /// the live tables meanwhile, and queries of the erased users answer as for no one.
+    ///
+    /// Work running already may have opened their payloads before the key went: upgrades are
+    /// stopped (this build makes their read models current too), and a rebuild in place is waited
+    /// for (it would go live holding them), before this one folds the whole log from scratch.
     private func rebuildWithoutErased() async throws {
-        try await rebuild(Set(ReadModelKind.allCases), fresh: true, waitingForRunning: true) { _ in }
+        let kinds = Set(ReadModelKind.allCases)
         forgetAnswers()
+        var stopped: Set<ReadModelKind> = []
+        while true {
+            stopped.formUnion(await upgrades.stop(overlapping: nil))
+            if control.beginUpgrade(kinds) { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        var switched = false
+        // Run in reverse order: the upgrades stopped go on from this build's last chunk (folded
+        // without the erased users) if it failed, once it no longer owns their read models.
+        defer { if !switched { startUpgrades(stopped) } }
+        defer { control.endUpgrade(kinds) }
+        try await foldAndSwitchNextVersions(kinds, fresh: true) { _ in }
+        switched = true
     }
 }
