@@ -27,7 +27,7 @@ struct PostgresConnectionLossTests {
         await store.close()
 
         // More readers than cores: their tasks wait for a thread while the event loops read on.
-        let child = try AppendingChild(mode: "read-loop", arguments: ["--postgres", url, "--writers", "12"])
+        let child = try AppendingChild(mode: "read-loop", arguments: ["--postgres", url, "--writers", "12"], errors: true)
         defer { if child.isRunning { child.kill() } }
         func passes() -> Int { child.lines.filter { $0.hasPrefix("pass ") }.count }
         let started = ContinuousClock.now + .seconds(120)
@@ -43,12 +43,14 @@ struct PostgresConnectionLossTests {
             terminated += Int(count.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
             try await Task.sleep(for: .milliseconds(50 + (round * 37) % 200))
         }
-        #expect(child.isRunning, "the reading process died: \(child.isRunning ? "" : "\(child.ended())") after \(child.lines.suffix(3))")
+        #expect(child.isRunning, "the reading process died: \(child.isRunning ? "" : "\(child.ended())") after \(child.lines.suffix(40))")
         #expect(terminated > 60, "too few connections terminated to test anything: \(terminated)")
         // It reads again once the connections come back.
         let before = passes()
-        let deadline = ContinuousClock.now + .seconds(120)
+        let waited = ContinuousClock.now
+        let deadline = waited + .seconds(120)
         while passes() < before + 12, child.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(passes() >= before + 12, "the readers did not read again after the terminations")
+        let how = child.isRunning ? "still running" : "ended: \(child.ended())"
+        #expect(passes() >= before + 12, "the readers did not read again after the terminations (\(how), \(ContinuousClock.now - waited) waited): \(child.lines.suffix(8)); besides passes and failures: \(child.lines.filter { !$0.hasPrefix("pass ") && !$0.hasPrefix("failed ") }.prefix(60))")
     }
 }

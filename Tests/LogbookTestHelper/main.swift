@@ -8,7 +8,7 @@
 // compacted (the erasure's crash window).
 // `logbook-test-helper read-loop --postgres URL [--writers N]`: N readers read the whole log in
 // pages, over and over, until it is killed, printing "pass <reader> <events>" after each whole
-// read and "failed <reader>" after a failed page (then reading on): while the test terminates its
+// read and "failed <reader> <error>" after a failed page (then reading on): while the test terminates its
 // connections, the process must stay alive.
 //
 // The crash-safety tests run it as a child process and kill it with SIGKILL at random moments;
@@ -100,7 +100,8 @@ if mode == "read-loop" {
                         }
                         FileHandle.standardOutput.write(Data("pass \(reader) \(events)\n".utf8))
                     } catch {
-                        FileHandle.standardOutput.write(Data("failed \(reader)\n".utf8))
+                        let reason = "\(error)".replacingOccurrences(of: "\n", with: " ").prefix(300)
+                        FileHandle.standardOutput.write(Data("failed \(reader) \(reason)\n".utf8))
                         try await Task.sleep(for: .milliseconds(20))
                     }
                 }

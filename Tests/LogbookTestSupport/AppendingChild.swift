@@ -23,9 +23,10 @@ public final class AppendingChild: Sendable {
     }
 
     /// A child running `mode` (`append-loop`, or `register-loop`: new users in a Logbook) with
-    /// `arguments` (its store and writers).
-    public init(mode: String = "append-loop", arguments: [String]) throws {
-        let process = try ChildProcess(testHelperExecutable.path, [mode] + arguments)
+    /// `arguments` (its store and writers); `errors`: its standard error among its lines (a trap's
+    /// message and backtrace), else discarded.
+    public init(mode: String = "append-loop", arguments: [String], errors: Bool = false) throws {
+        let process = try ChildProcess(testHelperExecutable.path, [mode] + arguments, errors: errors)
         self.process = process
         let output = self.output
         // A thread of its own reads the pipe to its end (the child's death closes it).
