@@ -47,6 +47,10 @@ protocol ReadModel: Sendable {
     /// Whether the read model adds notes to timeline lines (default false).
     static var notesTimeline: Bool { get }
 
+    /// Whether a replay folds the read model on a task of its own, beside the others (default
+    /// false): for a read model that takes a large share of a replay's time by itself.
+    static var foldsApart: Bool { get }
+
     /// The note the read model adds to the audit timeline's line of `user`'s event at
     /// `position` ("Personal record: longest distance"), if any. Asked only of read models whose
     /// ``notesTimeline`` is true; the default has none.
@@ -60,6 +64,7 @@ protocol TableVisitor {
 
 extension ReadModel {
     static var notesTimeline: Bool { false }
+    static var foldsApart: Bool { false }
 
     mutating func apply(_ event: FoldEvent, _ txn: (any TableReader)?) throws {
         try Self.folds.apply(event, to: &self, txn)
@@ -94,6 +99,19 @@ extension ReadModel {
         try? visitTables(&marker)
     }
 
+    /// Forgets which records changed, flushed into writes that commit later (see
+    /// ``ReadModelTable/markHandedOff()``).
+    mutating func markHandedOff() {
+        var marker = TableHandOffMarker()
+        try? visitTables(&marker)
+    }
+
+    /// The writes of the records handed off committed.
+    mutating func markWritten() {
+        var marker = TableWrittenMarker()
+        try? visitTables(&marker)
+    }
+
     /// Forgets cached records.
     mutating func dropCache() {
         var dropper = TableCacheDropper()
@@ -122,6 +140,14 @@ private struct TableFlusher: TableVisitor {
 
 private struct TableFlushMarker: TableVisitor {
     mutating func visit<Key: TableKey, Value: TableValue>(_ table: inout ReadModelTable<Key, Value>) { table.markFlushed() }
+}
+
+private struct TableHandOffMarker: TableVisitor {
+    mutating func visit<Key: TableKey, Value: TableValue>(_ table: inout ReadModelTable<Key, Value>) { table.markHandedOff() }
+}
+
+private struct TableWrittenMarker: TableVisitor {
+    mutating func visit<Key: TableKey, Value: TableValue>(_ table: inout ReadModelTable<Key, Value>) { table.markWritten() }
 }
 
 private struct TableCacheDropper: TableVisitor {

@@ -36,6 +36,9 @@ public struct ReadModelKind: RawRepresentable, Sendable, Hashable, Codable, Comp
     /// The read model's code version: a change makes it rebuild on open.
     public var codeVersion: Int { ReadModelRegistry.model(self).codeVersion }
 
+    /// Whether a replay folds the read model on a task of its own, beside the others.
+    package var foldsApart: Bool { ReadModelRegistry.model(self).foldsApart }
+
     /// The names of the read model's tables.
     package var tableNames: [String] { ReadModelRegistry.model(self).tableNames }
 

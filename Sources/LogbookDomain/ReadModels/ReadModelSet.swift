@@ -99,6 +99,17 @@ package struct ReadModelSet: Sendable {
         for index in members.indices { members[index]?.markFlushed() }
     }
 
+    /// Forgets which records changed, flushed into writes that commit later: range reads take
+    /// them from the cache until ``markWritten()``, and the cache must be kept until then.
+    package mutating func markHandedOff() {
+        for index in members.indices { members[index]?.markHandedOff() }
+    }
+
+    /// The writes of the records handed off committed.
+    package mutating func markWritten() {
+        for index in members.indices { members[index]?.markWritten() }
+    }
+
     package mutating func dropCache(_ kinds: Set<ReadModelKind>? = nil) {
         for index in members.indices where kinds?.contains(ReadModelRegistry.kinds[index]) ?? true { members[index]?.dropCache() }
     }

@@ -16,6 +16,8 @@ struct StatsReadModel: FoldsWorkoutLife {
     static let kind = ReadModelKind.stats
     /// 2: only the primaries of groups of the same activity count. 3: block stamps.
     static let codeVersion = 3
+    /// Every step sample lands here: over a long history, half of a replay's folding.
+    static let foldsApart = true
 
     static let folds = Folds<StatsReadModel>()
         .workoutLife()

@@ -20,6 +20,10 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
     private var cache: [Key: Entry] = [:]
     /// The keys of dirty entries, each once (an entry's flag says whether it is listed).
     private var dirtyKeys: [Key] = []
+    /// Keys of records handed to a write that may not have committed yet (``markHandedOff()``):
+    /// their cached values are what the database will hold, so range reads take them from the
+    /// cache as they take dirty ones.
+    private var handedOffKeys: [Key] = []
 
     init(name: String, database: StoredTable) {
         self.name = name
@@ -164,10 +168,25 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
         dirtyKeys = []
     }
 
-    /// Forgets every cached record (after a flush, or when the transaction that loaded them failed).
+    /// Forgets which records changed, once they were flushed into writes that commit later (on
+    /// another task): until ``markWritten()`` range reads keep taking them from the cache. The
+    /// cache must then be kept (no ``dropCache()``) until the writes commit.
+    mutating func markHandedOff() {
+        handedOffKeys.append(contentsOf: dirtyKeys)
+        markFlushed()
+    }
+
+    /// The writes of the records handed off committed: the database holds them.
+    mutating func markWritten() {
+        handedOffKeys = []
+    }
+
+    /// Forgets every cached record (after a flush, or when the transaction that loaded them
+    /// failed; not while records handed off are being written).
     mutating func dropCache() {
         cache.removeAll()
         dirtyKeys = []
+        handedOffKeys = []
     }
 
     /// Every record whose key starts with `prefix`, in key order: from the database (with the
@@ -193,12 +212,14 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
     }
 
     /// Visits the cached records that may differ from the database: in a table backed by one,
-    /// only the changed (dirty) ones — a clean cached record is what the database holds — so a
-    /// range read costs its range, not the size of the cache; in memory, every record.
+    /// only the changed (dirty) ones and those handed off to a write not yet committed — any
+    /// other cached record is what the database holds — so a range read costs its range, not the
+    /// size of the cache; in memory, every record.
     private func forEachChange(_ body: (Key, Value?) -> Void) {
         if database == nil {
             for (key, entry) in cache { body(key, entry.value) }
         } else {
+            for key in handedOffKeys { body(key, cache[key]?.value ?? nil) }
             for key in dirtyKeys { body(key, cache[key]?.value ?? nil) }
         }
     }
