@@ -25,10 +25,11 @@ struct Replayer: Sendable {
 
     /// Folds events after each projection's checkpoint up to `end` into `store` (its live tables,
     /// or the next ones an upgrade in the background builds), one write
-    /// transaction and one checkpoint per chunk of ``chunkSize`` events; returns the last position
-    /// folded. The log is read and decoded in slices of positions, up to ``slicesAhead`` of them
+    /// transaction and one checkpoint per chunk of ``chunkSize`` events, each written while the
+    /// next chunk folds (``ChunkWrites``); returns the last position folded, written. The log is read and decoded in slices of positions, up to ``slicesAhead`` of them
     /// ahead in child tasks while the current slice folds, so neither core waits for the other;
-    /// slices are folded in position order whatever order they finish in. `end` is at most the
+    /// slices are folded in position order whatever order they finish in, each into the read
+    /// models' groups side by side (``FoldGroup``). `end` is at most the
     /// log's head (every position through it committed): each slice counts as read through its
     /// last position. All of it runs on ``ReplayThreads``, off the pool that serves requests.
     func fold(
@@ -52,94 +53,106 @@ struct Replayer: Sendable {
         }
         let start = checkpoints.values.min() ?? end
         guard start < end else { return start }
-        var projections = store.projectionSet(slots, next: build == .next ? kinds : [], active: kinds)
+        let groups = FoldGroup.split(kinds).map { group in
+            FoldGroup(kinds: group, projections: store.projectionSet(slots, next: build == .next ? kinds : [], active: group))
+        }
         var folded = 0
         var position = start
         var sinceCheckpoint = 0
+        var writes = ChunkWrites()
         let ordered = kinds.sorted()
         let slice = UInt64(max(1, min(chunkSize, 8_192)))
         let log = self.log
         let payloads = self.payloads
-        try await withThrowingTaskGroup(of: DecodedSlice.self) { group in
-            // The next slice to hand to a child task starts after `nextStart`.
-            var nextStart = start
-            func decodeNext() {
-                let after = nextStart
-                let through = min(after + slice, end)
-                group.addTask { try await Self.decode(log, payloads, after: after, through: through) }
-                nextStart = through
-            }
-            for _ in 0...Self.slicesAhead where nextStart < end { decodeNext() }
-            var decodedAhead: [UInt64: DecodedSlice] = [:]
-            while position < end {
-                try Task.checkCancellation()
-                while decodedAhead[position] == nil {
-                    guard let decoded = try await group.next() else { throw LogbookError.storage("a rebuild lost the slice after position \(position)") }
-                    decodedAhead[decoded.after] = decoded
+        do {
+            try await withThrowingTaskGroup(of: DecodedSlice.self) { group in
+                // The next slice to hand to a child task starts after `nextStart`.
+                var nextStart = start
+                func decodeNext() {
+                    let after = nextStart
+                    let through = min(after + slice, end)
+                    // Low: the replay threads run the fold's jobs first (see ReplayThreads).
+                    group.addTask(priority: .low) { try await Self.decode(log, payloads, after: after, through: through) }
+                    nextStart = through
                 }
-                let decoded = decodedAhead.removeValue(forKey: position)!
-                if nextStart < end { decodeNext() }
-                let parts = decoded.parts
-                let count = decoded.count
-                let last = decoded.through
-                guard let first = decoded.first else {
-                    position = last
-                    continue
-                }
-                do {
-                    let behindAll = checkpoints.values.allSatisfy { $0 < first.position }
-                    try store.environment.read { txn in
-                        projections.active = kinds
-                        for part in parts {
-                            for index in part.indices {
-                                if !behindAll { projections.active = kinds.filter { checkpoints[$0, default: 0] < part[index].position } }
-                                try projections.apply(part[index], txn)
-                            }
-                        }
+                for _ in 0...Self.slicesAhead where nextStart < end { decodeNext() }
+                var decodedAhead: [UInt64: DecodedSlice] = [:]
+                while position < end {
+                    try Task.checkCancellation()
+                    while decodedAhead[position] == nil {
+                        guard let decoded = try await group.next() else { throw LogbookError.storage("a rebuild lost the slice after position \(position)") }
+                        decodedAhead[decoded.after] = decoded
                     }
-                    projections.active = kinds
+                    let decoded = decodedAhead.removeValue(forKey: position)!
+                    if nextStart < end { decodeNext() }
+                    let parts = decoded.parts
+                    let count = decoded.count
+                    let last = decoded.through
+                    guard let first = decoded.first else {
+                        position = last
+                        continue
+                    }
+                    let behindAll = checkpoints.values.allSatisfy { $0 < first.position }
+                    try await Self.foldSideBySide(groups, parts, after: checkpoints, behindAll: behindAll, in: store)
                     sinceCheckpoint += count
                     position = last
                     if sinceCheckpoint >= chunkSize || last >= end {
-                        try checkpoint(&projections, kinds, at: last, &checkpoints, store, build)
+                        try await checkpoint(groups, kinds, at: last, &checkpoints, store, build, &writes)
                         sinceCheckpoint = 0
                         progress(RebuildProgress(projections: ordered, position: position, head: end, eventsFolded: folded + count, finished: false))
                     }
-                } catch {
-                    projections.dropCache()
-                    throw error
+                    folded += count
                 }
-                folded += count
             }
-        }
-        // Also when the last slices held nothing to fold: the checkpoint must say they were read.
-        if sinceCheckpoint > 0 || checkpoints.values.contains(where: { $0 < position }) {
-            try checkpoint(&projections, kinds, at: position, &checkpoints, store, build)
+            // Also when the last slices held nothing to fold: the checkpoint must say they were read.
+            if sinceCheckpoint > 0 || checkpoints.values.contains(where: { $0 < position }) {
+                try await checkpoint(groups, kinds, at: position, &checkpoints, store, build, &writes)
+            }
+            try await writes.settle(groups)
+        } catch {
+            await writes.abandon()
+            for group in groups { group.withProjections { $0.dropCache() } }
+            throw error
         }
         return position
     }
 
-    /// How many slices are decoded ahead of the one folding, besides the next one.
-    static let slicesAhead = 1
-
-    /// Writes what the chunk changed and moves the checkpoints, in one write transaction.
-    private func checkpoint(
-        _ projections: inout ReadModelSet, _ kinds: Set<ReadModelKind>, at position: UInt64,
-        _ checkpoints: inout [ReadModelKind: UInt64], _ store: ReadModelStore, _ build: ReadModelStore.Build
-    ) throws {
-        // The closure may run twice (the map grew): flushing writes everything changed again.
-        try store.environment.write { txn in
-            try projections.flush(txn)
-            for kind in kinds where checkpoints[kind, default: 0] < position {
-                try store.setCheckpoint(kind, build, .init(position: position, codeVersion: kind.codeVersion, rebuilding: true), txn)
-            }
+    /// Folds a slice's events into every group, the first on this task and each other on a child
+    /// task of its own, and returns when all of them have.
+    private static func foldSideBySide(
+        _ groups: [FoldGroup], _ parts: [[FoldEvent]], after checkpoints: [ReadModelKind: UInt64], behindAll: Bool, in store: ReadModelStore
+    ) async throws {
+        guard groups.count > 1 else {
+            try groups.first?.fold(parts, after: checkpoints, behindAll: behindAll, in: store)
+            return
         }
-        projections.markFlushed()
-        // The chunk's pages need not stay resident: a rebuild's memory is a chunk's (the embedded
-        // log shares this map, so its pages go too).
-        store.environment.releaseResidentPages()
-        for kind in kinds where checkpoints[kind, default: 0] < position { checkpoints[kind] = position }
-        if projections.cachedCount > 300_000 { projections.dropCache() }
+        try await withThrowingTaskGroup(of: Void.self) { side in
+            for group in groups.dropFirst() {
+                side.addTask { try group.fold(parts, after: checkpoints, behindAll: behindAll, in: store) }
+            }
+            try groups[0].fold(parts, after: checkpoints, behindAll: behindAll, in: store)
+            try await side.waitForAll()
+        }
+    }
+
+    /// How many slices are decoded ahead of the one folding, besides the next one.
+    static let slicesAhead = 3
+
+    /// Hands what the chunk changed off to be written, with the checkpoints moved, in one write
+    /// transaction on a task of its own (``ChunkWrites``); the cache is forgotten once it holds
+    /// too many records, after the write.
+    private func checkpoint(
+        _ groups: [FoldGroup], _ kinds: Set<ReadModelKind>, at position: UInt64,
+        _ checkpoints: inout [ReadModelKind: UInt64], _ store: ReadModelStore, _ build: ReadModelStore.Build, _ writes: inout ChunkWrites
+    ) async throws {
+        let moving = kinds.filter { checkpoints[$0, default: 0] < position }.sorted()
+        try await writes.handOff(groups, moving: moving, to: position, in: store, build)
+        for kind in moving { checkpoints[kind] = position }
+        let cached = groups.reduce(0) { total, group in total + group.withProjections { $0.cachedCount } }
+        if cached > 300_000 {
+            try await writes.settle(groups)
+            for group in groups { group.withProjections { $0.dropCache() } }
+        }
     }
 
     /// The decoded events of the positions after `after` through `through`, in log order: the
