@@ -6,20 +6,18 @@ import Foundation
 /// under this executor's preference (`withTaskExecutorPreference`), a replay's child tasks run here
 /// too, and the system's scheduler shares the cores between them and the server's own threads.
 ///
-/// The threads start with the first replay and wait for work between replays. Jobs of tasks
-/// above ``TaskPriority/low`` run first, then low ones, each lane in the order enqueued: a
-/// replay folds at its own priority and reads ahead at low, so the fold (which the reading ahead
-/// only feeds) never waits behind it.
+/// The threads start with the first replay and wait for work between replays; jobs run in the
+/// order they were enqueued.
 final class ReplayThreads: TaskExecutor, @unchecked Sendable {
     /// The process's replay threads, as many as it has cores.
     static let shared = ReplayThreads(count: max(1, ProcessInfo.processInfo.activeProcessorCount))
 
-    /// Guards the lanes; the threads wait on it for jobs.
+    /// Guards the queue; the threads wait on it for jobs.
     private let condition = NSCondition()
-    /// Jobs above low priority, not yet started.
-    private var urgent = JobQueue()
-    /// Jobs at low priority or below, not yet started.
-    private var background = JobQueue()
+    /// Jobs not yet started, from `head` on (consumed slots are dropped as the queue empties or
+    /// when they are most of it).
+    private var queue: [UnownedJob] = []
+    private var head = 0
 
     private init(count: Int) {
         for index in 0..<count {
@@ -30,10 +28,9 @@ final class ReplayThreads: TaskExecutor, @unchecked Sendable {
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
-        let low = job.priority.rawValue <= TaskPriority.low.rawValue
         let job = UnownedJob(job)
         condition.lock()
-        if low { background.append(job) } else { urgent.append(job) }
+        queue.append(job)
         condition.signal()
         condition.unlock()
     }
@@ -41,36 +38,18 @@ final class ReplayThreads: TaskExecutor, @unchecked Sendable {
     private func runJobs() {
         while true {
             condition.lock()
-            while urgent.isEmpty && background.isEmpty { condition.wait() }
-            let job = urgent.isEmpty ? background.next() : urgent.next()
+            while head == queue.count { condition.wait() }
+            let job = queue[head]
+            head += 1
+            if head == queue.count {
+                queue.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 1_024, head * 2 >= queue.count {
+                queue.removeFirst(head)
+                head = 0
+            }
             condition.unlock()
             job.runSynchronously(on: asUnownedTaskExecutor())
         }
     }
-}
-
-/// Jobs in the order enqueued: consumed slots are dropped as the queue empties or when they are
-/// most of it.
-private struct JobQueue {
-    private var jobs: [UnownedJob] = []
-    private var head = 0
-
-    var isEmpty: Bool { head == jobs.count }
-
-    mutating func append(_ job: UnownedJob) { jobs.append(job) }
-
-    /// The oldest job (call only when not empty).
-    mutating func next() -> UnownedJob {
-        let job = jobs[head]
-        head += 1
-        if head == jobs.count {
-            jobs.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 1_024, head * 2 >= jobs.count {
-            jobs.removeFirst(head)
-            head = 0
-        }
-        return job
-    }
-
 }

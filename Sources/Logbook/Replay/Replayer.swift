@@ -71,8 +71,7 @@ struct Replayer: Sendable {
                 func decodeNext() {
                     let after = nextStart
                     let through = min(after + slice, end)
-                    // Low: the replay threads run the fold's jobs first (see ReplayThreads).
-                    group.addTask(priority: .low) { try await Self.decode(log, payloads, after: after, through: through) }
+                    group.addTask { try await Self.decode(log, payloads, after: after, through: through) }
                     nextStart = through
                 }
                 for _ in 0...Self.slicesAhead where nextStart < end { decodeNext() }
