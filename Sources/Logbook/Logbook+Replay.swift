@@ -9,8 +9,9 @@ public struct ReadModelDigest: Sendable, Hashable, Codable {
     public var position: UInt64
     /// SHA-256 of the read model's canonical bytes, in hex.
     public var sha256: String
-    /// True while a rebuild owns the projection (its digest is of a partial state), or while its
-    /// live tables are another code version's that an upgrade replaces.
+    /// True while a rebuild owns the projection (its digest is of a partial state), while its
+    /// live tables are another code version's that an upgrade replaces, or while an erasure's
+    /// build replaces them (they still hold the erased users).
     public var rebuilding: Bool
 }
 
@@ -104,13 +105,15 @@ extension Logbook {
 
     /// The digest of every read model, each at its checkpoint, in one consistent snapshot.
     public func digests() throws -> [ReadModelDigest] {
-        try readModels.environment.read { txn in
+        // Looked at before the snapshot: an erasure that ends meanwhile switched in before it.
+        let erasing = control.snapshot.erasing
+        return try readModels.environment.read { txn in
             try readModels.checkpointsAndDigests(txn).map { kind, checkpoint, sha256 in
                 // Tables another code version built (an upgrade replaces them) are no more comparable
                 // with this code's rebuild than a partial state: verify skips both.
                 ReadModelDigest(
                     projection: kind, position: checkpoint?.position ?? 0, sha256: sha256,
-                    rebuilding: checkpoint.map { $0.rebuilding || $0.codeVersion != kind.codeVersion } ?? true)
+                    rebuilding: erasing || (checkpoint.map { $0.rebuilding || $0.codeVersion != kind.codeVersion } ?? true))
             }
         }
     }

@@ -49,7 +49,7 @@ extension Logbook {
                     report.closed += try await closeWeek(user: user, profile: profile, week: week, now: now)
                     closed[user] = week
                 }
-            } catch let error as LogbookError where error.rule == .userErased || error.rule == .userNotRegistered {
+            } catch let error as LogbookError where error.rule == .userErased || error.rule == .userNotRegistered || (try? isErased(user)) == true {
                 closed[user] = last  // erased (or gone) meanwhile: nothing to tell anyone
             } catch {
                 report.failed.append((user, "\(error)"))

@@ -201,6 +201,25 @@ struct ErasureTests {
         }
     }
 
+    @Test("a backup made while the read models still hold an erased user (an erasure whose rebuild failed) finishes the erasure first")
+    func backupFinishesHeldErasure() async throws {
+        try await withTemporaryDirectory { path in
+            let logbook = try await Logbook.open(path: path)
+            for user in ["gone", "stays"] {
+                try await logbook.execute(.registerUser(user: user, UserRegistered(displayName: user, timeZone: "UTC")))
+            }
+            // The key is destroyed, and the rebuild without the user never switched in.
+            try logbook.payloads.destroyKey(of: "gone")
+            func held() throws -> Bool { try logbook.read { projections, txn in (try? projections.requireProfile("gone", txn)) != nil } }
+            #expect(try held())
+            _ = try await logbook.backup(to: path + "-backup")
+            defer { try? FileManager.default.removeItem(atPath: path + "-backup") }
+            #expect(!(try held()), "the backup copied read models that hold an erased user")
+            #expect(try await logbook.verify().allSatisfy(\.matches))
+            await logbook.close()
+        }
+    }
+
     @Test("a plaintext store cannot erase; an encrypted store without its key store is refused on open, never read as plaintext")
     func formatsAndMissingKeys() async throws {
         try await withLogbook({ $0.payloadEncryption = .plaintext }) { logbook, _ in

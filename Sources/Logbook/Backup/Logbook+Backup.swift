@@ -36,7 +36,9 @@ extension Logbook {
             // The key store is copied after the log: keys are made before the events they
             // encrypt, so every event in the copy finds its key. An erasure waits meanwhile.
             let files = try await locks.withLock(Self.privacyLock) {
-                try await withTaskCancellationHandler {
+                // An erasure whose build failed left the user in the read models: finished first.
+                try await finishHeldErasures()
+                return try await withTaskCancellationHandler {
                     try await BlockingWork.onThread { [cancelled] in
                         var files = try sources.map { layout, environment in
                             try layout.copy(environment, into: directory, sourceBytes: sourceBytes,

@@ -39,9 +39,7 @@ extension Logbook {
     /// were rebuilt without the user (run on open): if the profile read model still holds an
     /// erased user, every read model is rebuilt once.
     func finishCutOffErasures() async throws {
-        guard payloads.encrypts, !configuration.log.readOnly, let store = payloads.store else { return }
-        let erased = try store.erasedUsers()
-        try await locks.withLock(Self.privacyLock) { try await rebuildIfHolding(erased, afterLiveErasure: false) }
+        try await locks.withLock(Self.privacyLock) { try await finishHeldErasures() }
     }
 
     /// Forgets `user` (GDPR Art. 17; see <doc:Privacy>): appends `user.erased` to the user's
@@ -217,17 +215,38 @@ extension Logbook {
         let kinds = Set(ReadModelKind.allCases)
         forgetAnswers()
         var stopped: Set<ReadModelKind> = []
+        var switched = false
+        // If this build does not switch in (it failed, or was cancelled, even while waiting), the
+        // upgrades it stopped start again from scratch: their next tables may hold what they
+        // opened before the key went. Declared first, so it runs after the ownership below ends.
+        defer {
+            if !switched, !stopped.isEmpty {
+                do {
+                    try readModels.environment.write { txn in try readModels.clearNext(stopped, txn) }
+                    startUpgrades(stopped)
+                } catch {
+                    configuration.logger.error("emptying the next tables of upgrades an erasure stopped failed; they start again when the store opens", metadata: [
+                        "error": "\(error)",
+                    ])
+                }
+            }
+        }
         while true {
             stopped.formUnion(await upgrades.stop(overlapping: nil))
             if control.beginUpgrade(kinds) { break }
             try await Task.sleep(for: .milliseconds(20))
         }
-        var switched = false
-        // Run in reverse order: the upgrades stopped go on from this build's last chunk (folded
-        // without the erased users) if it failed, once it no longer owns their read models.
-        defer { if !switched { startUpgrades(stopped) } }
-        defer { control.endUpgrade(kinds) }
+        control.beginErasing()
+        defer { control.endUpgrade(kinds, erasing: true) }
         try await foldAndSwitchNextVersions(kinds, fresh: true) { _ in }
         switched = true
+    }
+
+    /// Rebuilds every read model if one still holds an erased user — an erasure whose build
+    /// failed, or a crash cut off — so that nothing copied or compared afterwards holds them.
+    /// Called under the privacy lock.
+    func finishHeldErasures() async throws {
+        guard payloads.encrypts, !configuration.log.readOnly, let store = payloads.store else { return }
+        try await rebuildIfHolding(try store.erasedUsers(), afterLiveErasure: false)
     }
 }

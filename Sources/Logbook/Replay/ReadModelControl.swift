@@ -20,6 +20,9 @@ final class ReadModelControl: Sendable {
         var liveCodeVersion: [ReadModelKind: Int] = [:]
         /// An upgrade in the background is running for them.
         var upgrading: Set<ReadModelKind> = []
+        /// An erasure's build replaces every read model: until it switches in, the live tables
+        /// still hold the users whose keys it destroyed.
+        var erasing = false
 
         /// The code version to record in `kind`'s live checkpoint.
         func codeVersion(_ kind: ReadModelKind) -> Int { liveCodeVersion[kind] ?? kind.codeVersion }
@@ -86,11 +89,17 @@ final class ReadModelControl: Sendable {
         state.withLock { $0.rebuilding.formUnion(kinds) }
     }
 
-    /// Ends an upgrade task, switched or not.
-    func endUpgrade(_ kinds: Set<ReadModelKind>) {
+    /// Marks the upgrade just begun as an erasure's (see ``State/erasing``).
+    func beginErasing() {
+        state.withLock { $0.erasing = true }
+    }
+
+    /// Ends an upgrade task, switched or not (and, `erasing`, the erasure's).
+    func endUpgrade(_ kinds: Set<ReadModelKind>, erasing: Bool = false) {
         state.withLock { state in
             state.running.subtract(kinds)
             state.upgrading.subtract(kinds)
+            if erasing { state.erasing = false }
         }
     }
 

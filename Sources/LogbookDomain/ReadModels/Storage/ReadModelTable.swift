@@ -40,7 +40,7 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
     func cachedValue(_ key: Key) -> Value?? { cache[key].map(\.value) }
 
     /// Whether records changed since the last flush (or, in memory, whether any is held).
-    var hasChanges: Bool { database == nil ? !cache.isEmpty : !dirtyKeys.isEmpty }
+    var hasChanges: Bool { database == nil ? !cache.isEmpty : !dirtyKeys.isEmpty || !handedOffKeys.isEmpty }
 
     /// The cached records (nil: known absent or removed).
     var cacheSnapshot: [Key: Value?] { cache.mapValues(\.value) }
