@@ -178,17 +178,28 @@ struct ErasureTests {
         }
     }
 
+    /// A store at `path` with the users "gone" and "stays", whose erasure of "gone" destroyed the
+    /// key and stopped there: the read models still hold them.
+    func openWithUnfinishedErasure(at path: String) async throws -> Logbook {
+        let logbook = try await Logbook.open(path: path)
+        for user in ["gone", "stays"] {
+            try await logbook.execute(.registerUser(user: user, UserRegistered(displayName: user, timeZone: "UTC")))
+        }
+        try logbook.payloads.destroyKey(of: "gone")
+        return logbook
+    }
+
+    /// Whether the profile read model still holds "gone" (read directly: queries refuse them).
+    func holdsGone(_ logbook: Logbook) throws -> Bool {
+        try logbook.read { projections, txn in (try? projections.requireProfile("gone", txn)) != nil }
+    }
+
     @Test("an erasure cut off after the key was destroyed, before the rebuild, is finished when the store opens again")
     func cutOffErasureFinishesOnOpen() async throws {
         try await withTemporaryDirectory { path in
-            let logbook = try await Logbook.open(path: path)
-            for user in ["gone", "stays"] {
-                try await logbook.execute(.registerUser(user: user, UserRegistered(displayName: user, timeZone: "UTC")))
-            }
-            // The key is destroyed, and the process dies before the rebuild.
-            try logbook.payloads.destroyKey(of: "gone")
-            let held = try logbook.read { projections, txn in (try? projections.requireProfile("gone", txn)) != nil }
-            #expect(held, "the read models still hold the user until the rebuild")
+            // The process dies before the rebuild.
+            let logbook = try await openWithUnfinishedErasure(at: path)
+            #expect(try holdsGone(logbook), "the read models still hold the user until the rebuild")
             await #expect(throws: LogbookError.self, "an erased user's profile answered from the read models") {
                 _ = try await logbook.profile(user: "gone")
             }
@@ -204,17 +215,12 @@ struct ErasureTests {
     @Test("a backup made while the read models still hold an erased user (an erasure whose rebuild failed) finishes the erasure first")
     func backupFinishesHeldErasure() async throws {
         try await withTemporaryDirectory { path in
-            let logbook = try await Logbook.open(path: path)
-            for user in ["gone", "stays"] {
-                try await logbook.execute(.registerUser(user: user, UserRegistered(displayName: user, timeZone: "UTC")))
-            }
-            // The key is destroyed, and the rebuild without the user never switched in.
-            try logbook.payloads.destroyKey(of: "gone")
-            func held() throws -> Bool { try logbook.read { projections, txn in (try? projections.requireProfile("gone", txn)) != nil } }
-            #expect(try held())
+            // The build without the user never switched in.
+            let logbook = try await openWithUnfinishedErasure(at: path)
+            #expect(try holdsGone(logbook))
             _ = try await logbook.backup(to: path + "-backup")
             defer { try? FileManager.default.removeItem(atPath: path + "-backup") }
-            #expect(!(try held()), "the backup copied read models that hold an erased user")
+            #expect(!(try holdsGone(logbook)), "the backup copied read models that hold an erased user")
             #expect(try await logbook.verify().allSatisfy(\.matches))
             await logbook.close()
         }
