@@ -233,10 +233,9 @@ extension Logbook {
         }
         while true {
             stopped.formUnion(await upgrades.stop(overlapping: nil))
-            if control.beginUpgrade(kinds) { break }
+            if control.beginUpgrade(kinds, erasing: true) { break }
             try await Task.sleep(for: .milliseconds(20))
         }
-        control.beginErasing()
         defer { control.endUpgrade(kinds, erasing: true) }
         try await foldAndSwitchNextVersions(kinds, fresh: true) { _ in }
         switched = true

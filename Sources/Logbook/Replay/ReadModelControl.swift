@@ -71,13 +71,14 @@ final class ReadModelControl: Sendable {
         state.withLock { $0.liveCodeVersion.merge(versions) { $1 } }
     }
 
-    /// Starts an upgrade in the background of `kinds`; false if a rebuild or upgrade of one of
-    /// them is already running.
-    func beginUpgrade(_ kinds: Set<ReadModelKind>) -> Bool {
+    /// Starts an upgrade in the background of `kinds` (an erasure's, `erasing`: see
+    /// ``State/erasing``); false if a rebuild or upgrade of one of them is already running.
+    func beginUpgrade(_ kinds: Set<ReadModelKind>, erasing: Bool = false) -> Bool {
         state.withLock { state in
             guard state.running.isDisjoint(with: kinds) else { return false }
             state.running.formUnion(kinds)
             state.upgrading.formUnion(kinds)
+            if erasing { state.erasing = true }
             return true
         }
     }
@@ -87,11 +88,6 @@ final class ReadModelControl: Sendable {
     /// switches the new version in.
     func suspend(_ kinds: Set<ReadModelKind>) {
         state.withLock { $0.rebuilding.formUnion(kinds) }
-    }
-
-    /// Marks the upgrade just begun as an erasure's (see ``State/erasing``).
-    func beginErasing() {
-        state.withLock { $0.erasing = true }
     }
 
     /// Ends an upgrade task, switched or not (and, `erasing`, the erasure's).
