@@ -58,14 +58,23 @@ struct TypePositions: TableValue, Equatable {
         return last
     }
 
-    /// The types in the order of their names' bytes.
-    private static let byName = EventType.allCases.sorted { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) }
+    /// The types in the order of their names' bytes, each with its name as a record holds it
+    /// (length-prefixed UTF-8), encoded once: a record is written at every commit that changes it.
+    private static let byName: [(index: Int, name: [UInt8])] = EventType.allCases
+        .sorted { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) }
+        .map { type in
+            var name = ByteWriter(capacity: type.rawValue.utf8.count + 1)
+            name.string(type.rawValue)
+            return (type.index, name.bytes)
+        }
 
     func encode(into w: inout ByteWriter) {
-        let present = Self.byName.filter { positions[$0.index] != 0 }
-        w.varint(UInt64(present.count))
-        for type in present {
-            w.string(type.rawValue)
+        let names = Self.byName
+        var present = 0
+        for type in names where positions[type.index] != 0 { present += 1 }
+        w.varint(UInt64(present))
+        for type in names where positions[type.index] != 0 {
+            w.bytes.append(contentsOf: type.name)
             w.varint(positions[type.index])
         }
     }

@@ -8,17 +8,32 @@ import BinaryCoding
 /// no database (``init(inMemory:)``) keeps everything in memory: as-of queries and scratch
 /// folds use it with the same projection code.
 struct ReadModelTable<Key: TableKey, Value: TableValue> {
-    /// A cached record (nil: known absent, or removed) and whether it changed since the last flush.
+    /// A cached record (nil: known absent, or removed) and the flush round in which it last
+    /// changed: it is dirty when that is the table's current ``round``, so forgetting every change
+    /// after a flush is one increment, not a lookup per changed key.
     private struct Entry {
         var value: Value?
-        var dirty: Bool
+        var changedIn: UInt64
+
+        /// A record read from the database, not changed since.
+        init(loaded value: Value?) {
+            self.value = value
+            changedIn = 0
+        }
+
+        init(value: Value?, changedIn round: UInt64) {
+            self.value = value
+            changedIn = round
+        }
     }
 
     /// The table's name within its read model.
     let name: String
     let database: StoredTable?
     private var cache: [Key: Entry] = [:]
-    /// The keys of dirty entries, each once (an entry's flag says whether it is listed).
+    /// The current flush round (from 1; an entry changed in it is dirty).
+    private var round: UInt64 = 1
+    /// The keys of dirty entries, each once (an entry changed in this round is listed).
     private var dirtyKeys: [Key] = []
     /// Keys of records handed to a write that may not have committed yet (``markHandedOff()``):
     /// their cached values are what the database will hold, so range reads take them from the
@@ -50,7 +65,7 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
     mutating func get(_ key: Key, _ txn: (any TableReader)?) throws -> Value? {
         if let cached = cache[key] { return cached.value }
         let loaded = try load(key, txn)
-        cache[key] = Entry(value: loaded, dirty: false)
+        cache[key] = Entry(loaded: loaded)
         return loaded
     }
 
@@ -72,7 +87,7 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
     /// key when it is cached (the common case in a fold).
     private mutating func cachedIndex(_ key: Key, _ txn: (any TableReader)?) throws -> [Key: Entry].Index {
         if let cached = cache.index(forKey: key) { return cached }
-        cache[key] = Entry(value: try load(key, txn), dirty: false)
+        cache[key] = Entry(loaded: try load(key, txn))
         return cache.index(forKey: key)!
     }
 
@@ -80,13 +95,14 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
     /// starts from `initial`, or, without one, is left alone (nil).
     private mutating func change<R>(_ key: Key, at index: [Key: Entry].Index, initial: (() -> Value)?, _ body: (inout Value) throws -> R) throws -> R? {
         var newlyDirty = false
+        let round = self.round
         let result = try Self.change(&cache.values[index]) { entry -> R? in
             if entry.value == nil {
                 guard let initial else { return nil }
                 entry.value = initial()
             }
-            if !entry.dirty {
-                entry.dirty = true
+            if entry.changedIn != round {
+                entry.changedIn = round
                 newlyDirty = true
             }
             return try body(&entry.value!)
@@ -102,7 +118,7 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
 
     /// Replaces (or, with nil, removes) the record under `key`.
     mutating func set(_ key: Key, _ value: Value?) {
-        let wasDirty = cache.updateValue(Entry(value: value, dirty: true), forKey: key)?.dirty ?? false
+        let wasDirty = cache.updateValue(Entry(value: value, changedIn: round), forKey: key)?.changedIn == round
         if !wasDirty { dirtyKeys.append(key) }
     }
 
@@ -124,13 +140,13 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
         var encoded = ByteWriter(capacity: dirtyKeys.count * 24)
         var spans: [EncodedKey] = []
         spans.reserveCapacity(dirtyKeys.count)
-        for (index, key) in dirtyKeys.enumerated() {
+        for index in dirtyKeys.indices {
             let start = encoded.bytes.count
-            key.encode(into: &encoded)
+            dirtyKeys[index].encode(into: &encoded)
             spans.append(EncodedKey(start: start, end: encoded.bytes.count, index: index))
         }
         let bytes = encoded.bytes
-        spans.sort { EncodedKey.precedes($0, $1, in: bytes) }
+        EncodedKey.sort(&spans, in: bytes)
         var valueBytes = ByteWriter(capacity: 64)
         for span in spans {
             let key = bytes.span.extracting(span.start..<span.end)
@@ -144,28 +160,10 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
         }
     }
 
-    /// Where one changed key's bytes are in the flush's buffer, and which dirty key it is.
-    private struct EncodedKey {
-        var start: Int
-        var end: Int
-        var index: Int
-
-        /// Byte order (a shorter key that is a prefix of a longer one comes first).
-        static func precedes(_ a: EncodedKey, _ b: EncodedKey, in bytes: [UInt8]) -> Bool {
-            var i = a.start, j = b.start
-            while i < a.end, j < b.end {
-                if bytes[i] != bytes[j] { return bytes[i] < bytes[j] }
-                i += 1
-                j += 1
-            }
-            return a.end - a.start < b.end - b.start
-        }
-    }
-
     /// Forgets which records changed, once the transaction that flushed them committed.
     mutating func markFlushed() {
-        for key in dirtyKeys { cache[key]?.dirty = false }
-        dirtyKeys = []
+        round += 1
+        dirtyKeys.removeAll(keepingCapacity: true)
     }
 
     /// Forgets which records changed, once they were flushed into writes that commit later (on
@@ -250,4 +248,29 @@ func keyPrefix(_ build: (inout ByteWriter) -> Void) -> [UInt8] {
     var writer = ByteWriter(capacity: 32)
     build(&writer)
     return writer.bytes
+}
+
+/// Where one changed key's bytes are in a flush's buffer, and which changed key it is. Outside
+/// the generic table, so sorting them is compiled once for every table, not run through its
+/// key type's generic code.
+private struct EncodedKey {
+    var start: Int
+    var end: Int
+    var index: Int
+
+    /// Sorts `spans` in byte order of their keys in `bytes` (a shorter key that is a prefix of a
+    /// longer one comes first).
+    static func sort(_ spans: inout [EncodedKey], in bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { bytes in
+            spans.sort { a, b in
+                var i = a.start, j = b.start
+                while i < a.end, j < b.end {
+                    if bytes[i] != bytes[j] { return bytes[i] < bytes[j] }
+                    i += 1
+                    j += 1
+                }
+                return a.end - a.start < b.end - b.start
+            }
+        }
+    }
 }
