@@ -66,6 +66,9 @@ final class IdJournal: Sendable {
     /// Adds committed entries (the writer, after a commit; readers, after reading the journal).
     func record(_ entries: [(UUIDKey, UInt64)], through: UInt64) {
         state.withLock { state in
+            // Grown once for what arrives together (all of the journal, when a store opens), not
+            // doubled again and again through the entries.
+            state.ids.reserveCapacity(state.ids.count + entries.count)
             for (key, position) in entries { state.ids[key] = position }
             state.through = max(state.through, through)
         }
@@ -74,7 +77,9 @@ final class IdJournal: Sendable {
     /// Forgets every entry once a fold has moved them into `ids.other` (positions up to `through`).
     func folded(through: UInt64) {
         state.withLock { state in
-            state.ids = [:]
+            // The room stays: the next ids fill the map as far as these did, without regrowing it
+            // from empty (the map holds at most a fold's worth of ids either way).
+            state.ids.removeAll(keepingCapacity: true)
             state.through = max(state.through, through)
         }
     }
