@@ -5,12 +5,12 @@ import Logbook
 
 /// `logbook erase --user U`: forgets a user (the Privacy article) in a store no server is writing, then
 /// rewrites its data file compacted, so no freed page keeps a byte of the user's read models. With
-/// `--postgres`, in the shared log, beside running servers (each rebuilds its read models when it
-/// hears of it, and compacts their file when it next opens).
+/// `--postgres`, in the shared log, beside running servers (each removes the user from its read
+/// models when it hears of it, and compacts their file when it next opens).
 struct EraseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "erase",
-        abstract: "Erase a user: append user.erased, destroy their key, rebuild the read models without them, compact the store.")
+        abstract: "Erase a user: append user.erased, destroy their key, remove them from the read models, compact the store.")
 
     @OptionGroup var store: StoreOptions
 
@@ -25,14 +25,14 @@ struct EraseCommand: AsyncParsableCommand {
         guard store.postgresURL == nil else {
             if json { return print(try Output.jsonText(result)) }
             return print(result.alreadyApplied ? "\(user) was erased already; nothing written"
-                : "erased \(user): user.erased at position \(result.lastPosition), key destroyed in the shared log; every server rebuilds its read models")
+                : "erased \(user): user.erased at position \(result.lastPosition), key destroyed in the shared log; every server removes them from its read models")
         }
         let (before, after) = try LMDBEventStore.compact(path: store.path)
         if json { return print(try Output.jsonText(result)) }
         if result.alreadyApplied {
             print("\(user) was erased already; nothing written")
         } else {
-            print("erased \(user): user.erased at position \(result.lastPosition), key destroyed, read models rebuilt")
+            print("erased \(user): user.erased at position \(result.lastPosition), key destroyed, removed from the read models")
         }
         print("store compacted: \(before >> 20) MiB → \(after >> 20) MiB")
     }

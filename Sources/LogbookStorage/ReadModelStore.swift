@@ -16,7 +16,7 @@ package import LogbookDomain
 package struct ReadModelStore: Sendable {
     package let environment: Environment
     /// Each slot's databases (slot 0: `rm.<name>.<table>`; slot 1: the same with `~1`), per read model.
-    private let databases: [[ReadModelKind: [String: Database]]]
+    let databases: [[ReadModelKind: [String: Database]]]
     /// Each slot's tables for every read model, in registry order.
     private let tables: [[ReadModelTables]]
     package let meta: Database
@@ -233,6 +233,25 @@ package struct ReadModelStore: Sendable {
         try ReadModelKind.allCases.map { kind in (kind, try checkpoint(kind, txn), try digest(kind, txn)) }
     }
 
+    /// Visits every record of `kind`'s live tables: each table by name (`table`), then its
+    /// records in key order (`record`).
+    package func forEachLiveRecord(
+        _ kind: ReadModelKind, _ txn: ReadTransaction, table: (String) throws -> Void,
+        record: (_ key: Span<UInt8>, _ value: Span<UInt8>) throws -> Void
+    ) throws {
+        let slot = try slots(txn).slot(kind, .live)
+        for name in kind.tableNames.sorted() {
+            try table(name)
+            try txn.withCursor(databases[slot][kind]![name]!) { cursor in
+                var more = try cursor.first()
+                while more {
+                    try cursor.withCurrent { key, value in try record(key, value) }
+                    more = try cursor.next()
+                }
+            }
+        }
+    }
+
     /// SHA-256 of a projection's canonical bytes: for each table (by name), every key and value
     /// in key order, each prefixed with its length. Identical whatever the history of writes.
     package func digest(_ kind: ReadModelKind, _ txn: ReadTransaction) throws -> String {
@@ -243,19 +262,9 @@ package struct ReadModelStore: Sendable {
             hasher.update(data: bytes)
         }
         feed(Array("\(kind.rawValue) v\(kind.codeVersion)".utf8))
-        let slot = try slots(txn).slot(kind, .live)
-        for table in kind.tableNames.sorted() {
-            feed(Array(table.utf8))
-            try txn.withCursor(databases[slot][kind]![table]!) { cursor in
-                var more = try cursor.first()
-                while more {
-                    try cursor.withCurrent { key, value in
-                        feed(key.copiedBytes())
-                        feed(value.copiedBytes())
-                    }
-                    more = try cursor.next()
-                }
-            }
+        try forEachLiveRecord(kind, txn, table: { feed(Array($0.utf8)) }) { key, value in
+            feed(key.copiedBytes())
+            feed(value.copiedBytes())
         }
         return hasher.finalize().hex
     }

@@ -24,6 +24,33 @@ struct ErasureTests {
         return events
     }
 
+    /// What the generator's histories leave out, for `user`: a track, the same workout from two
+    /// sources kept apart, heart-rate settings, training targets and a plan, and a rating — so
+    /// every table of every read model holds something of the user.
+    func completeHistory(_ logbook: Logbook, user: String) async throws {
+        let now = when("2026-11-12T12:00:00+01:00")
+        let start = at("2026-11-12T07:00:00+01:00")
+        let end = at("2026-11-12T08:00:00+01:00")
+        let (first, twin) = ("x-\(user)-a", "x-\(user)-b")
+        try await logbook.execute(.importWorkout(user: user, WorkoutImported(
+            workoutId: first, activityType: .run, startedAt: start, endedAt: end,
+            distanceMeters: 12_000, movingSeconds: 3_500, source: WorkoutSource(kind: .strava, sourceId: "s-\(user)"))), context: now)
+        try await logbook.execute(.recordTrack(user: user, workoutId: first, TrackSamples(
+            points: 3, offsetMillis: [0, 60_000, 120_000], latitudeE7: [475_000_000, 475_004_000, 475_008_000],
+            longitudeE7: [85_000_000, 85_000_000, 85_000_000], altitudeCentimeters: [40_000, 40_500, 40_200],
+            heartRate: [140, 152, 161])), context: now)
+        try await logbook.execute(.importWorkout(user: user, WorkoutImported(
+            workoutId: twin, activityType: .run, startedAt: start, endedAt: end,
+            distanceMeters: 11_900, movingSeconds: 3_450, source: WorkoutSource(kind: .garmin, sourceId: "g-\(user)"))), context: now)
+        try await logbook.execute(Command(user: user, event: .workoutKeptSeparate(WorkoutKeptSeparate(workoutId: first, otherWorkoutId: twin))), context: now)
+        try await logbook.execute(.updateProfile(user: user, UserProfileUpdated(maxHeartRate: .set(190), restingHeartRate: .set(50))), context: now)
+        try await logbook.execute(Command(user: user, event: .targetSet(TargetSet(
+            targetId: "t-10k", name: "City 10K", activityType: .run, distanceMeters: 10_000, raceDate: day("2026-12-13")))), context: now)
+        try await logbook.execute(Command(user: user, event: .planWorkoutPlanned(PlannedWorkout(
+            plannedId: "p-1", date: day("2026-11-13"), activityType: .run, kind: .easy, distanceMeters: 8_000))), context: now)
+        try await logbook.execute(Command(user: user, event: .placeRated(PlaceRated(placeId: "p-r1", stars: 4))), context: now)
+    }
+
     @Test("after a live erasure the digests equal a rebuild's, and those of the same log in which the user's events were never recorded",
           arguments: [5, 6, 7] as [UInt64])
     func erasureIsDeterministic(seed: UInt64) async throws {
@@ -33,6 +60,8 @@ struct ErasureTests {
             _ = try await generator.run(on: logbook)
             let victim = DemoDataGenerator.userId(Int(seed % 4))
             let other = DemoDataGenerator.userId(Int((seed + 1) % 4))
+            try await completeHistory(logbook, user: victim)
+            try await completeHistory(logbook, user: other)
             let day = CivilDate(parsing: "2026-11-10")!
             let othersWeek = try await logbook.weeklyStats(user: other, containing: day)
             let othersTimeline = try await logbook.timeline(user: other, limit: 50)

@@ -62,7 +62,27 @@ struct RebuildConcurrencyTests {
         }
     }
 
-    @Test("an erasure builds the read models beside the live ones: other users' commands and queries answer meanwhile, without waiting, and the erased user's are refused")
+    /// Every record of the live read models, as "<read model>/<table>" → key bytes → value bytes.
+    func liveRecords(_ logbook: Logbook) throws -> [String: [[UInt8]: [UInt8]]] {
+        var records: [String: [[UInt8]: [UInt8]]] = [:]
+        try logbook.readModels.environment.read { txn in
+            for kind in ReadModelKind.allCases {
+                var current = ""
+                try logbook.readModels.forEachLiveRecord(kind, txn, table: { current = "\(kind.rawValue)/\($0)" }) { key, value in
+                    records[current, default: [:]][key.copiedBytes()] = value.copiedBytes()
+                }
+            }
+        }
+        return records
+    }
+
+    /// The ids of the workouts whose streams hold `user`'s events.
+    func workoutIds(of user: String, in logbook: Logbook) async throws -> [String] {
+        try await logbook.log.readSubject(user, from: .start, direction: .forward, limit: 100_000)
+            .map(\.envelope.stream).filter { $0.hasPrefix("workout-") }.map { String($0.dropFirst("workout-".count)) }
+    }
+
+    @Test("an erasure deletes the user's records where they are, and nothing else: the rest of every table stays byte for byte, other users' commands never wait, and the read models end as a rebuild's")
     func workDuringErasure() async throws {
         // Commands may not wait for a rebuild at all here: one judged during a rebuild in place
         // would be refused as not caught up.
@@ -71,17 +91,46 @@ struct RebuildConcurrencyTests {
             let victim = DemoDataGenerator.userId(0)
             let other = DemoDataGenerator.userId(1)
             let othersProfile = try await logbook.profile(user: other)
+            let victimsWorkouts = try await workoutIds(of: victim, in: logbook)
+            #expect(!victimsWorkouts.isEmpty, "the test would prove nothing: the victim recorded no workout")
+            let before = try liveRecords(logbook)
+
+            _ = try await logbook.erase(user: victim)
+            let after = try liveRecords(logbook)
+            // Only records went (none changed or came), and each of them held the victim's id or
+            // one of the victim's workouts' ids in its key.
+            let marks = ([victim] + victimsWorkouts).map { Array($0.utf8) + [0] }
+            func holdsVictim(_ key: [UInt8]) -> Bool {
+                marks.contains { mark in key.count >= mark.count && (0...(key.count - mark.count)).contains { Array(key[$0..<($0 + mark.count)]) == mark } }
+            }
+            var removed = 0
+            for (table, records) in before {
+                for (key, value) in records {
+                    if let kept = after[table]?[key] {
+                        #expect(kept == value, "\(table): a record the erasure should not touch changed")
+                    } else {
+                        removed += 1
+                        #expect(holdsVictim(key), "\(table): a record that was not the victim's went")
+                    }
+                }
+            }
+            #expect(after.allSatisfy { table, records in records.keys.allSatisfy { before[table]?[$0] != nil } }, "the erasure wrote records")
+            #expect(removed > 0, "the erasure removed nothing")
+            await #expect(throws: LogbookError.self) { _ = try await logbook.profile(user: victim) }
+            let live = try logbook.digests()
+            #expect(live.allSatisfy { !$0.rebuilding })
+            #expect(sha(try await logbook.rebuild()) == sha(live), "the erasure left the read models other than a rebuild does")
+
+            // Another erasure, while the other user's commands go on: none waits (1 ms would refuse it).
+            let second = DemoDataGenerator.userId(2)
             let finished = Flag()
             let erasing = Task {
                 defer { finished.set() }
-                return try await logbook.erase(user: victim)
+                return try await logbook.erase(user: second)
             }
             let start = Int64(Date().timeIntervalSince1970 * 1_000_000) - 7_200_000_000
-            var during = 0
             var step: Int64 = 0
-            while !finished.isSet, step < 100_000 {
-                // Key destroyed, the build beside the live tables running, before and after.
-                let building = !logbook.control.snapshot.upgrading.isEmpty
+            while !finished.isSet || step < 20 {
                 step += 1
                 let sampleStart = Timestamp(microsecondsSinceEpoch: start + step * 60_000_000)
                 let result = try await logbook.execute(.recordSteps(user: other, StepsRecorded(samples: [
@@ -89,28 +138,43 @@ struct RebuildConcurrencyTests {
                 ])))
                 #expect(!result.alreadyApplied)
                 #expect(try await logbook.profile(user: other) == othersProfile)
-                if building {
-                    await #expect(throws: LogbookError.self, "the erased user's profile answered from the live tables") {
-                        _ = try await logbook.profile(user: victim)
-                    }
-                    if during == 0 {
-                        // The live profiles still list the erased user: the week closer passes them by.
-                        let report = try await logbook.closeEndedWeeks()
-                        #expect(!report.failed.contains { $0.user == victim }, "\(report.failed)")
-                        #expect(!report.closed.contains { $0.stream.hasSuffix(victim) }, "\(report.closed)")
-                    }
-                    // Digests of live tables that still hold the erased user are not comparable.
-                    let digests = try logbook.digests()
-                    if logbook.control.snapshot.erasing { #expect(digests.allSatisfy { $0.rebuilding }, "verify would compare tables holding the erased user") }
-                    if !logbook.control.snapshot.upgrading.isEmpty { during += 1 }
+            }
+            _ = try await erasing.value
+            await #expect(throws: LogbookError.self) { _ = try await logbook.profile(user: second) }
+            let afterBoth = try logbook.digests()
+            #expect(sha(try await logbook.rebuild()) == sha(afterBoth), "the second erasure left the read models other than a rebuild does")
+        }
+    }
+
+    @Test("an erasure while an upgrade runs stops it, forgets the user in its next tables too, and lets it go on: it switches in without the user, as a rebuild would build")
+    func erasureDuringUpgrade() async throws {
+        try await withGeneratedLogbook(seed: 19, users: 3, weeks: 2, configure: { $0.rebuildChunkSize = 64 }) { logbook in
+            let victim = DemoDataGenerator.userId(0)
+            // The upgrade's first chunk opens the victim's payloads with the key; it then holds
+            // until the key is gone, and is stopped by the erasure.
+            let held = Flag()
+            let upgrading = Task {
+                try await logbook.upgrade([.stats, .profiles, .activities, .timeline]) { _ in
+                    guard held.setFirst() else { return }
+                    let deadline = ContinuousClock.now + .seconds(30)
+                    while (try? logbook.isErased(victim)) != true, ContinuousClock.now < deadline { usleep(2_000) }
                 }
             }
-            #expect(during > 0, "no command ran while the erasure's build ran")
-            _ = try await erasing.value
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !held.isSet, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+            try #require(held.isSet, "the upgrade never folded a chunk")
+            _ = try await logbook.erase(user: victim)
+            await #expect(throws: CancellationError.self, "the erasure did not stop the upgrade") { try await upgrading.value }
+
+            // It goes on in the background, and switches in.
+            let finished = ContinuousClock.now + .seconds(120)
+            while ContinuousClock.now < finished, try await logbook.projectionStatus().contains(where: { $0.upgrade != nil }) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(try await logbook.projectionStatus().allSatisfy { $0.upgrade == nil }, "the stopped upgrade did not go on")
             await #expect(throws: LogbookError.self) { _ = try await logbook.profile(user: victim) }
             let live = try logbook.digests()
-            #expect(live.allSatisfy { !$0.rebuilding })
-            #expect(sha(try await logbook.rebuild()) == sha(live), "the erasure's build differs from a rebuild")
+            #expect(sha(try await logbook.rebuild()) == sha(live), "the upgrade switched in what it opened of the erased user")
         }
     }
 

@@ -28,7 +28,7 @@ final class FollowingReadModels: ReadModelHost {
     private let follower = Mutex<Task<Void, Never>?>(nil)
     /// Erasures heard from the log being finished (cancelled when the read models close).
     private let finishing = Mutex<[Task<Void, Never>]>([])
-    /// Written after an erasure's rebuild: the data file's free pages may still hold the erased
+    /// Written after an erasure removed users: the data file's free pages may still hold the erased
     /// user's records until the next open rewrites the file compacted.
     private let compactionOwed: String
 
@@ -67,7 +67,7 @@ final class FollowingReadModels: ReadModelHost {
         }
     }
 
-    /// Waits for the erasures heard so far to be finished here (keys destroyed, read models rebuilt).
+    /// Waits for the erasures heard so far to be finished here (keys destroyed, users removed from the read models).
     func erasuresFinished() async {
         for task in finishing.withLock({ $0 }) { await task.value }
     }

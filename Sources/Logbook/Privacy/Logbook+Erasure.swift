@@ -36,31 +36,34 @@ extension Logbook {
     }
 
     /// Finishes erasures a crash cut off after the key was destroyed and before the read models
-    /// were rebuilt without the user (run on open): if the profile read model still holds an
-    /// erased user, every read model is rebuilt once.
+    /// were cleared of the user (run on open): erased users the profile read model still holds
+    /// are removed from every read model.
     func finishCutOffErasures() async throws {
         try await locks.withLock(Self.privacyLock) { try await finishHeldErasures() }
     }
 
     /// Forgets `user` (GDPR Art. 17; see <doc:Privacy>): appends `user.erased` to the user's
     /// stream, then destroys the user's key (and rewrites the key store compacted, so the key's
-    /// bytes are gone from its file), then rebuilds every read model — in which the user's events,
-    /// unreadable now, fold to nothing — and clears the caches. Afterwards the user's events are
+    /// bytes are gone from its file), then deletes the user's records from every read model —
+    /// which leaves them as a rebuild would, the user's events being unreadable now — and clears
+    /// the caches. Afterwards the user's events are
     /// still in the log (positions, types, times, stream names and the user id) but their payloads
     /// read as erased everywhere: queries, the timeline, exports (tombstones) and backups made from
     /// now on. Commands and imports for the user are refused (``DomainRule/userErased``).
     ///
     /// A retry after it finished writes nothing (`alreadyApplied`); an erasure a crash cut off
     /// after the key was destroyed is finished by the retry, or when the store opens again.
-    /// Erasures and backups take turns. The erasure costs a full rebuild, built beside the live
-    /// read models and switched in when whole: commands and queries of other users keep answering
-    /// meanwhile, from the live read models, and the erased user's queries answer as for no one
-    /// from the moment the key is gone. A rebuild in place already running is waited for, and an
-    /// upgrade stopped, then the log folded again.
+    /// Erasures and backups take turns. The erasure costs what the user owns — their events are
+    /// read for their workouts' ids, and their records deleted in one write transaction — not the
+    /// size of the store: commands and queries of other users keep answering, and the erased
+    /// user's queries answer as for no one from the moment the key is gone. A rebuild in place
+    /// already running is waited for; an upgrade is stopped and goes on afterwards (while one
+    /// replaces tables of an older code version, the log is folded again instead).
     ///
     /// On a log several servers share, the key is destroyed in the log's key table (which is then
     /// rewritten, so its bytes leave the table's file); every server hears `user.erased` from the
-    /// log, forgets the key and rebuilds its read models (``finishErasures(heardFromLog:)``).
+    /// log, forgets the key and removes the user from its read models
+    /// (``finishErasures(heardFromLog:)``).
     @discardableResult
     public func erase(user: String, context: CommandContext = .init()) async throws -> CommandResult {
         guard payloads.encrypts else { throw PayloadKeys.plaintextStore(user) }
@@ -68,28 +71,28 @@ extension Logbook {
         return try await locks.withLock(Self.privacyLock) {
             let stream = "user-\(user)"
             if try isErased(user) {
-                // Erased before, but the read models may still hold the user (the rebuild was cut
+                // Erased before, but the read models may still hold the user (the removal was cut
                 // off): the profile read model holds every registered user, so it tells.
-                try await rebuildIfHolding([user])
+                try await removeIfHolding([user])
                 return CommandResult(
                     stream: stream, firstPosition: 0, lastPosition: 0, streamVersion: try await log.streamVersion(stream) ?? 0,
                     alreadyApplied: true, workoutId: nil)
             }
             let result = try await decideAndAppendAlone(.eraseUser(user: user), context)
             try payloads.destroyKey(of: user)
-            try await rebuildWithoutErased()
+            try await removeFromReadModels([user])
             return result
         }
     }
 
     /// Waits until this server has finished the erasures it has heard from a shared log so far
-    /// (its read models rebuilt without those users); at once for an embedded store.
+    /// (those users removed from its read models); at once for an embedded store.
     package func erasuresFinished() async {
         await (host as? FollowingReadModels)?.erasuresFinished()
     }
 
     /// True if the profile read model holds `user` (read directly: queries answer an erased
-    /// user as no one even before the rebuild).
+    /// user as no one even before the removal).
     private func readModelsHold(_ user: String) throws -> Bool {
         try read { projections, txn in
             do {
@@ -109,7 +112,7 @@ extension Logbook {
             let stream = "user-\(user)"
             try await shared.load([user], creating: false)
             if shared.entry(for: user)?.isErased == true {
-                try await rebuildIfHolding([user])
+                try await removeIfHolding([user])
                 return CommandResult(
                     stream: stream, firstPosition: 0, lastPosition: 0, streamVersion: try await log.streamVersion(stream) ?? 0,
                     alreadyApplied: true, workoutId: nil)
@@ -120,7 +123,7 @@ extension Logbook {
             shared.markErased(user)
             try await sharedLog.destroyUserKey(user)
             shared.markDestroyed(user)
-            try await rebuildIfHolding([user])
+            try await removeIfHolding([user])
             return result
         }
     }
@@ -128,7 +131,7 @@ extension Logbook {
     /// Finishes, on this server, the erasures of `users` whose `user.erased` its read models just
     /// folded (made here or by another server): their keys are forgotten here already; the key is
     /// destroyed in the shared table if the erasing server has not done so yet (a crash cut it
-    /// off), and every read model is rebuilt without them. Failures are logged: the next open
+    /// off), and they are removed from every read model. Failures are logged: the next open
     /// finishes what is left. Meanwhile queries of those users answer as for no user.
     func finishErasures(heardFromLog users: [String]) async {
         guard let shared = payloads.shared, let sharedLog = log as? any SharedLog else { return }
@@ -138,9 +141,9 @@ extension Logbook {
         for attempt in 0..<12 where !Task.isCancelled {
             do {
                 try await locks.withLock(Self.privacyLock) {
-                    // This server's own erasure destroyed the key and rebuilt already.
+                    // This server's own erasure destroyed the key and removed the user already.
                     for user in users where !shared.destroyedHere(user) { try await sharedLog.destroyUserKey(user) }
-                    try await rebuildIfHolding(users)
+                    try await removeIfHolding(users)
                 }
                 return
             } catch {
@@ -154,8 +157,8 @@ extension Logbook {
     }
 
     /// Finishes the erasures of a shared log that a crash cut off (run on open): keys still held
-    /// by users whose `user.erased` is in the log are destroyed, and the read models are rebuilt
-    /// if they still hold an erased user.
+    /// by users whose `user.erased` is in the log are destroyed, and erased users the read models
+    /// still hold are removed from them.
     func finishCutOffSharedErasures() async throws {
         guard payloads.encrypts, let shared = payloads.shared, let sharedLog = log as? any SharedLog, !configuration.log.readOnly else { return }
         var destroyed = false
@@ -174,7 +177,7 @@ extension Logbook {
         let erased = try await sharedLog.erasedUsers()
         for user in erased { shared.markErased(user) }
         // Upgrades this open started may have opened payloads of a key destroyed just now.
-        try await locks.withLock(Self.privacyLock) { try await rebuildIfHolding(erased, afterLiveErasure: destroyed) }
+        try await locks.withLock(Self.privacyLock) { try await removeIfHolding(erased, afterLiveErasure: destroyed) }
     }
 
     /// True if `user`'s own stream (`user-<id>`, a few events: registration, profile changes)
@@ -189,38 +192,51 @@ extension Logbook {
         }
     }
 
-    /// Rebuilds every read model (and clears the caches) if the profile read model — which holds
-    /// every registered user — still holds one of `users`, or, `afterLiveErasure`, if a rebuild
-    /// or upgrade is running (it may have opened their payloads before the key went, and the
-    /// profiles it owns tell nothing); read models following a shared log then owe a compaction
-    /// of their file at the next open. Called under the privacy lock.
-    private func rebuildIfHolding(_ users: [String], afterLiveErasure: Bool = true) async throws {
+    /// Removes from every read model (``removeFromReadModels(_:)``) those of `users` the profile
+    /// read model — which holds every registered user — still holds, or, `afterLiveErasure`, all
+    /// of them if a rebuild or upgrade is running (it may have opened their payloads before the
+    /// key went, and the profiles it owns tell nothing); read models following a shared log then
+    /// owe a compaction of their file at the next open. Called under the privacy lock.
+    private func removeIfHolding(_ users: [String], afterLiveErasure: Bool = true) async throws {
         let running = afterLiveErasure && !control.snapshot.running.isEmpty
-        for user in users where try running || readModelsHold(user) {
-            // Owed first: a crash during the rebuild must not leave the freed pages uncompacted.
-            try (host as? FollowingReadModels)?.oweCompaction()
-            try await rebuildWithoutErased()
-            return
-        }
+        let held = try running ? users : users.filter { try readModelsHold($0) }
+        guard !held.isEmpty else { return }
+        // Owed first: a crash before the removal commits must not leave the freed pages uncompacted.
+        try (host as? FollowingReadModels)?.oweCompaction()
+        try await removeFromReadModels(held)
     }
 
-    /// Builds every read model again after a key was destroyed, beside the live ones, and
-    /// switches them in (as an upgrade does): commands and queries of other users go on against
-    /// the live tables meanwhile, and queries of the erased users answer as for no one.
+    /// Removes users whose keys were destroyed from every read model, while commands and queries
+    /// of other users go on: each read model forgets their records — the key ranges that hold
+    /// the users' own records and their workouts' (``RecordOwner``) — in the live tables and the
+    /// next ones, in one write transaction, and whoever folds or caches read models forgets what
+    /// it held of them. The work is what the users own: their events are read (for their workouts'
+    /// ids, which stream names keep) and their records deleted, not the log folded again.
     ///
-    /// Work running already may have opened their payloads before the key went: upgrades are
-    /// stopped (this build makes their read models current too), and a rebuild in place is waited
-    /// for (it would go live holding them), before this one folds the whole log from scratch.
-    private func rebuildWithoutErased() async throws {
+    /// Work running already may have opened their payloads before the key went. A rebuild in
+    /// place is waited for (it would write them back); upgrades are stopped, and go on from their
+    /// last chunk once their next tables have forgotten the users too. While an upgrade replaces
+    /// live tables of an older code version — whose keys the running code cannot read — the whole
+    /// log is folded again instead, beside the live tables, and switched in.
+    private func removeFromReadModels(_ users: [String]) async throws {
         let kinds = Set(ReadModelKind.allCases)
+        let started = ContinuousClock.now
         forgetAnswers()
+        var owners: [RecordOwner] = []
+        for user in users { owners.append(RecordOwner(user: user, workoutIds: try await workoutIds(of: user))) }
         var stopped: Set<ReadModelKind> = []
-        var switched = false
-        // If this build does not switch in (it failed, or was cancelled, even while waiting), the
-        // upgrades it stopped start again from scratch: their next tables may hold what they
-        // opened before the key went. Declared first, so it runs after the ownership below ends.
+        var removal = Removal.unfinished
+        // Declared first, so it runs after the ownership below ends. Stopped upgrades go on from
+        // their last chunk once their next tables forgot the users; if the removal did not finish
+        // (it failed, or was cancelled, even while waiting), they start again from scratch: their
+        // next tables may hold what they opened before the key went.
         defer {
-            if !switched, !stopped.isEmpty {
+            switch removal {
+            case .forgotten(let resumable):
+                startUpgrades(resumable)
+            case .rebuilt:
+                break
+            case .unfinished where !stopped.isEmpty:
                 do {
                     try readModels.environment.write { txn in try readModels.clearNext(stopped, txn) }
                     startUpgrades(stopped)
@@ -229,6 +245,8 @@ extension Logbook {
                         "error": "\(error)",
                     ])
                 }
+            case .unfinished:
+                break
             }
         }
         while true {
@@ -237,15 +255,57 @@ extension Logbook {
             try await Task.sleep(for: .milliseconds(20))
         }
         defer { control.endUpgrade(kinds, erasing: true) }
-        try await foldAndSwitchNextVersions(kinds, fresh: true) { _ in }
-        switched = true
+        if control.snapshot.liveCodeVersion.isEmpty {
+            let (forgotten, resumable) = try readModels.environment.write { txn in
+                // An upgrade stopped after it switched in has nothing left to resume.
+                (try readModels.forget(owners, in: kinds, txn), try stopped.filter { try readModels.checkpoint($0, .next, txn) != nil })
+            }
+            control.invalidateCaches(kinds)
+            forgetAnswers()
+            removal = .forgotten(resumable: Set(resumable))
+            configuration.logger.info("erased users removed from the read models", metadata: [
+                "users": "\(users.count)", "workouts": "\(owners.reduce(0) { $0 + $1.workoutIds.count })", "records": "\(forgotten)",
+                "milliseconds": "\((ContinuousClock.now - started).microseconds / 1_000)",
+            ])
+        } else {
+            try await foldAndSwitchNextVersions(kinds, fresh: true) { _ in }
+            removal = .rebuilt
+        }
     }
 
-    /// Rebuilds every read model if one still holds an erased user — an erasure whose build
+    /// How ``removeFromReadModels(_:)`` ended.
+    private enum Removal {
+        /// Not (yet): nothing switched in, nothing forgotten.
+        case unfinished
+        /// The users' records were deleted where they were; the stopped upgrades that had not
+        /// switched in go on.
+        case forgotten(resumable: Set<ReadModelKind>)
+        /// Every read model was built again beside the live ones and switched in.
+        case rebuilt
+    }
+
+    /// The ids of the workouts `user` recorded: the streams `workout-<id>` of the user's events,
+    /// read through the log's subject index (stream names stay readable after the key is gone).
+    private func workoutIds(of user: String) async throws -> [String] {
+        var ids = Set<BytewiseString>()
+        var from = Position.start
+        let pageSize = 4_096
+        while true {
+            let page = try await log.readSubject(user, from: from, direction: .forward, limit: pageSize)
+            for event in page {
+                if let id = DomainEvent.workoutId(ofStream: event.envelope.stream) { ids.insert(BytewiseString(id)) }
+            }
+            guard page.count == pageSize, let last = page.last else { break }
+            from = Position(last.envelope.position.rawValue + 1)
+        }
+        return ids.map(\.value).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// Removes from the read models erased users they still hold — an erasure whose removal
     /// failed, or a crash cut off — so that nothing copied or compared afterwards holds them.
     /// Called under the privacy lock.
     func finishHeldErasures() async throws {
         guard payloads.encrypts, !configuration.log.readOnly, let store = payloads.store else { return }
-        try await rebuildIfHolding(try store.erasedUsers(), afterLiveErasure: false)
+        try await removeIfHolding(try store.erasedUsers(), afterLiveErasure: false)
     }
 }

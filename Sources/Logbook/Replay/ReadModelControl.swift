@@ -20,8 +20,8 @@ final class ReadModelControl: Sendable {
         var liveCodeVersion: [ReadModelKind: Int] = [:]
         /// An upgrade in the background is running for them.
         var upgrading: Set<ReadModelKind> = []
-        /// An erasure's build replaces every read model: until it switches in, the live tables
-        /// still hold the users whose keys it destroyed.
+        /// An erasure is removing users from every read model: until it is done, the live
+        /// tables still hold the users whose keys it destroyed.
         var erasing = false
 
         /// The code version to record in `kind`'s live checkpoint.
@@ -63,6 +63,15 @@ final class ReadModelControl: Sendable {
                 state.generation[kind, default: 0] += 1
                 state.liveCodeVersion[kind] = nil
             }
+        }
+    }
+
+    /// Gives `kinds` a new generation without taking them out of live folding: their records
+    /// changed outside a fold (an erasure deleted a user's), so whoever folds them forgets what it
+    /// cached of them, as after a rebuild.
+    func invalidateCaches(_ kinds: Set<ReadModelKind>) {
+        state.withLock { state in
+            for kind in kinds { state.generation[kind, default: 0] += 1 }
         }
     }
 

@@ -7,7 +7,7 @@ extension DomainEvent {
     public func stream(user: String) -> String {
         switch type.family {
         case .user: "user-\(user)"
-        case .workout: "workout-\(workoutId ?? "")"
+        case .workout: Self.workoutStreamPrefix + (workoutId ?? "")
         case .steps: "steps-\(user)"
         case .goals: "goals-\(user)"
         case .places: "places-\(user)"
@@ -19,6 +19,17 @@ extension DomainEvent {
 
     /// The stream of the shared places catalog.
     public static let catalogStream = "catalog"
+
+    /// What a workout's stream is named by: `workout-` and the workout's id.
+    static let workoutStreamPrefix = "workout-"
+
+    /// The id of the workout whose stream is `stream`, or nil if it is no workout's (compared as
+    /// bytes).
+    public static func workoutId(ofStream stream: String) -> String? {
+        let prefix = workoutStreamPrefix.utf8
+        guard stream.utf8.starts(with: prefix) else { return nil }
+        return String(decoding: stream.utf8.dropFirst(prefix.count), as: UTF8.self)
+    }
 }
 
 /// A set of event types as a bit mask: cheap to build per commit and to intersect.

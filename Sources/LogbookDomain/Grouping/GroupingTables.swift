@@ -118,6 +118,7 @@ struct WorkoutPairKey: TableKey {
         if b.utf8.lexicographicallyPrecedes(a.utf8) { (first, second) = (b, a) } else { (first, second) = (a, b) }
     }
 
+    static func prefixes(ownedBy owner: RecordOwner) -> [[UInt8]] { owner.workoutPrefixes }
     func encode(into w: inout ByteWriter) { w.keyString(first); w.keyString(second) }
 
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {

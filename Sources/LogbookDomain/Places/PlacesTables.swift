@@ -5,6 +5,8 @@ import Foundation
 /// Key of a catalog record: the place id.
 struct PlaceKey: TableKey {
     let placeId: String
+    /// Shared: no user owns these records.
+    static func prefixes(ownedBy owner: RecordOwner) -> [[UInt8]] { [] }
     func encode(into w: inout ByteWriter) { w.keyString(placeId) }
     init(_ placeId: String) { self.placeId = placeId }
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
@@ -17,6 +19,8 @@ struct PlaceKey: TableKey {
 /// Key of a record numbered in order (the catalog's order).
 struct SequenceKey: TableKey {
     let sequence: UInt32
+    /// Shared: no user owns these records.
+    static func prefixes(ownedBy owner: RecordOwner) -> [[UInt8]] { [] }
     func encode(into w: inout ByteWriter) { w.keyUInt32(sequence) }
     init(_ sequence: UInt32) { self.sequence = sequence }
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
@@ -30,6 +34,7 @@ struct SequenceKey: TableKey {
 struct UserPlaceKey: TableKey {
     let user: String
     let placeId: String
+    static func prefixes(ownedBy owner: RecordOwner) -> [[UInt8]] { owner.userPrefixes }
     func encode(into w: inout ByteWriter) { w.keyString(user); w.keyString(placeId) }
     init(_ user: String, _ placeId: String) { self.user = user; self.placeId = placeId }
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
@@ -142,6 +147,8 @@ struct UserPlace: TableValue, Equatable {
 /// Key of one numbered change of the catalog (a place added or edited): its revision.
 struct RevisionKey: TableKey {
     let revision: UInt64
+    /// Shared: no user owns these records.
+    static func prefixes(ownedBy owner: RecordOwner) -> [[UInt8]] { [] }
     func encode(into w: inout ByteWriter) {
         w.keyUInt32(UInt32(truncatingIfNeeded: revision >> 32))
         w.keyUInt32(UInt32(truncatingIfNeeded: revision))

@@ -174,6 +174,7 @@ struct RankedPlaceKey: TableKey {
         self.placeId = placeId
     }
 
+    static func prefixes(ownedBy owner: RecordOwner) -> [[UInt8]] { owner.userPrefixes }
     func encode(into w: inout ByteWriter) {
         w.keyString(user); w.keyUInt32(UInt32(RatedPlaces.starRange.upperBound - stars)); w.keyString(placeId)
     }

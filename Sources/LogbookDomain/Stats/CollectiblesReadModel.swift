@@ -79,6 +79,7 @@ struct UserPositionWorkoutKey: TableKey {
         self.position = position
         self.workoutId = workoutId
     }
+    static func prefixes(ownedBy owner: RecordOwner) -> [[UInt8]] { owner.userPrefixes }
     func encode(into w: inout ByteWriter) { w.keyString(user); w.keyInt(Int64(bitPattern: position)); w.keyString(workoutId) }
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
         var o = 0

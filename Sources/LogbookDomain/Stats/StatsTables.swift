@@ -5,6 +5,7 @@ import EventLog
 struct UserDayKey: TableKey {
     let user: String
     let day: Int32
+    static func prefixes(ownedBy owner: RecordOwner) -> [[UInt8]] { owner.userPrefixes }
     func encode(into w: inout ByteWriter) { w.keyString(user); w.keyInt(Int64(day)) }
     init(_ user: String, _ day: Int32) { self.user = user; self.day = day }
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
@@ -22,6 +23,7 @@ struct UserDaySourceKey: TableKey {
     let user: String
     let day: Int32
     let source: String
+    static func prefixes(ownedBy owner: RecordOwner) -> [[UInt8]] { owner.userPrefixes }
     func encode(into w: inout ByteWriter) { w.keyString(user); w.keyInt(Int64(day)); w.keyString(source) }
     init(_ user: String, _ day: Int32, _ source: String) { self.user = user; self.day = day; self.source = source }
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
@@ -40,6 +42,7 @@ struct UserDaySourceKey: TableKey {
 /// Key of a record about one workout.
 struct WorkoutKey: TableKey {
     let workoutId: String
+    static func prefixes(ownedBy owner: RecordOwner) -> [[UInt8]] { owner.workoutPrefixes }
     func encode(into w: inout ByteWriter) { w.keyString(workoutId) }
     init(_ workoutId: String) { self.workoutId = workoutId }
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
@@ -239,6 +242,7 @@ struct SampleDayKey: TableKey {
     let user: String
     let source: String
     let utcDay: Int32
+    static func prefixes(ownedBy owner: RecordOwner) -> [[UInt8]] { owner.userPrefixes }
     func encode(into w: inout ByteWriter) { w.keyString(user); w.keyString(source); w.keyInt(Int64(utcDay)) }
     init(_ user: String, _ source: String, _ utcDay: Int32) { self.user = user; self.source = source; self.utcDay = utcDay }
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {

@@ -6,6 +6,7 @@ public import Foundation
 struct UserPositionKey: TableKey {
     let user: String
     let position: UInt64
+    static func prefixes(ownedBy owner: RecordOwner) -> [[UInt8]] { owner.userPrefixes }
     func encode(into w: inout ByteWriter) { w.keyString(user); w.keyInt(Int64(bitPattern: position)) }
     init(_ user: String, _ position: UInt64) { self.user = user; self.position = position }
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {

@@ -5,6 +5,7 @@ import EventLog
 struct UserIdKey: TableKey {
     let user: String
     let id: String
+    static func prefixes(ownedBy owner: RecordOwner) -> [[UInt8]] { owner.userPrefixes }
     func encode(into w: inout ByteWriter) { w.keyString(user); w.keyString(id) }
     init(_ user: String, _ id: String) { self.user = user; self.id = id }
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
@@ -23,6 +24,7 @@ struct PlanDayKey: TableKey {
     let user: String
     let day: Int32
     let ordinal: UInt64
+    static func prefixes(ownedBy owner: RecordOwner) -> [[UInt8]] { owner.userPrefixes }
     func encode(into w: inout ByteWriter) { w.keyString(user); w.keyInt(Int64(day)); w.keyInt(Int64(bitPattern: ordinal)) }
     init(_ user: String, _ day: Int32, _ ordinal: UInt64) { self.user = user; self.day = day; self.ordinal = ordinal }
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
@@ -42,6 +44,7 @@ struct UserDayWorkoutKey: TableKey {
     let user: String
     let day: Int32
     let workoutId: String
+    static func prefixes(ownedBy owner: RecordOwner) -> [[UInt8]] { owner.userPrefixes }
     func encode(into w: inout ByteWriter) { w.keyString(user); w.keyInt(Int64(day)); w.keyString(workoutId) }
     init(_ user: String, _ day: Int32, _ workoutId: String) { self.user = user; self.day = day; self.workoutId = workoutId }
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {

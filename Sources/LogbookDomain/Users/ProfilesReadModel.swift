@@ -51,6 +51,7 @@ extension Profile: TableValue {
 /// A table key that is just a user id.
 struct UserKey: TableKey {
     let user: String
+    static func prefixes(ownedBy owner: RecordOwner) -> [[UInt8]] { owner.userPrefixes }
     func encode(into w: inout ByteWriter) { w.keyString(user) }
     init(_ user: String) { self.user = user }
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {

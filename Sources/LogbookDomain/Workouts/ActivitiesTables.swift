@@ -104,6 +104,7 @@ struct ActivityListKey: TableKey {
     let user: String
     let startInstant: Int64
     let workoutId: String
+    static func prefixes(ownedBy owner: RecordOwner) -> [[UInt8]] { owner.userPrefixes }
     func encode(into w: inout ByteWriter) { w.keyString(user); w.keyInt(-startInstant); w.keyString(workoutId) }
     init(_ user: String, _ startInstant: Int64, _ workoutId: String) {
         self.user = user
@@ -130,6 +131,7 @@ struct ActivityListKey: TableKey {
 struct TrackPartKey: TableKey {
     let workoutId: String
     let part: Int
+    static func prefixes(ownedBy owner: RecordOwner) -> [[UInt8]] { owner.workoutPrefixes }
     func encode(into w: inout ByteWriter) { w.keyString(workoutId); w.keyInt(Int64(part)) }
     init(_ workoutId: String, _ part: Int) { self.workoutId = workoutId; self.part = part }
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
@@ -161,6 +163,7 @@ struct ImportKey: TableKey {
     let user: String
     let kind: SourceKind
     let sourceId: String
+    static func prefixes(ownedBy owner: RecordOwner) -> [[UInt8]] { owner.userPrefixes }
     func encode(into w: inout ByteWriter) { w.keyString(user); w.keyString(kind.rawValue); w.keyString(sourceId) }
     init(_ user: String, _ kind: SourceKind, _ sourceId: String) { self.user = user; self.kind = kind; self.sourceId = sourceId }
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {

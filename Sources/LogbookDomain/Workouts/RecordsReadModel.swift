@@ -87,6 +87,7 @@ struct CountedRecordKey: TableKey {
         self.position = position
         self.workoutId = workoutId
     }
+    static func prefixes(ownedBy owner: RecordOwner) -> [[UInt8]] { owner.userPrefixes }
     func encode(into w: inout ByteWriter) {
         w.keyString(user); w.keyString(type.rawValue); w.keyInt(Int64(bitPattern: position)); w.keyString(workoutId)
     }
@@ -168,6 +169,7 @@ struct UserTypeKey: TableKey {
     let user: String
     let type: ActivityType
     init(_ user: String, _ type: ActivityType) { self.user = user; self.type = type }
+    static func prefixes(ownedBy owner: RecordOwner) -> [[UInt8]] { owner.userPrefixes }
     func encode(into w: inout ByteWriter) { w.keyString(user); w.keyString(type.rawValue) }
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
         var o = 0

@@ -4,6 +4,11 @@ import BinaryCoding
 protocol TableKey: Hashable, Comparable, Sendable {
     func encode(into writer: inout ByteWriter)
     init(decoding span: Span<UInt8>) throws(DecodeFailure)
+
+    /// The prefixes of the keys of `owner`'s records, in a table keyed by this type: the user's
+    /// id for keys that start with it, the user's workouts' ids for keys that start with a
+    /// workout's, none for records that belong to no user (``RecordOwner``).
+    static func prefixes(ownedBy owner: RecordOwner) -> [[UInt8]]
 }
 
 /// A value of a read-model table, stored in a compact binary form.
