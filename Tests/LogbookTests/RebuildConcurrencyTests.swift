@@ -94,9 +94,11 @@ struct RebuildConcurrencyTests {
             let victimsWorkouts = try await workoutIds(of: victim, in: logbook)
             #expect(!victimsWorkouts.isEmpty, "the test would prove nothing: the victim recorded no workout")
             let before = try liveRecords(logbook)
+            let slots = try logbook.readModels.environment.read { try logbook.readModels.slots($0) }
 
             _ = try await logbook.erase(user: victim)
             let after = try liveRecords(logbook)
+            #expect(try logbook.readModels.environment.read { try logbook.readModels.slots($0) } == slots, "the erasure built and switched in other tables")
             // Only records went (none changed or came), and each of them held the victim's id or
             // one of the victim's workouts' ids in its key.
             let marks = ([victim] + victimsWorkouts).map { Array($0.utf8) + [0] }
@@ -175,6 +177,25 @@ struct RebuildConcurrencyTests {
             await #expect(throws: LogbookError.self) { _ = try await logbook.profile(user: victim) }
             let live = try logbook.digests()
             #expect(sha(try await logbook.rebuild()) == sha(live), "the upgrade switched in what it opened of the erased user")
+        }
+    }
+
+    @Test("an erasure while live tables of an older code version wait for their upgrade folds the log again beside them, and switches in without the user")
+    func erasureBesideOlderTables() async throws {
+        try await withGeneratedLogbook(seed: 23, users: 3, weeks: 1) { logbook in
+            let victim = DemoDataGenerator.userId(0)
+            // As after a deploy that changed the stats' stored form, before the upgrade switched in:
+            // the running code cannot read those tables' keys, so it cannot delete the user's.
+            logbook.control.keepLiveCodeVersions([.stats: ReadModelKind.stats.codeVersion + 1])
+            let slots = try logbook.readModels.environment.read { try logbook.readModels.slots($0) }
+            _ = try await logbook.erase(user: victim)
+            let switched = try logbook.readModels.environment.read { try logbook.readModels.slots($0) }
+            #expect(switched != slots, "the erasure did not build the read models again")
+            #expect(logbook.control.snapshot.liveCodeVersion.isEmpty, "the older tables are still live")
+            await #expect(throws: LogbookError.self) { _ = try await logbook.profile(user: victim) }
+            let live = try logbook.digests()
+            #expect(live.allSatisfy { !$0.rebuilding })
+            #expect(sha(try await logbook.rebuild()) == sha(live), "the erasure's build differs from a rebuild")
         }
     }
 
