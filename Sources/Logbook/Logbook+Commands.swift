@@ -164,6 +164,9 @@ extension Logbook {
                         continue
                     }
                     let current = view.version(of: command.stream)
+                    if decision.beginsWorkout, current != nil {
+                        throw .ruleViolation(rule: .workoutExists, message: "workout \(decision.workoutId ?? "") was recorded before, by a user since erased: a workout's id is never used again")
+                    }
                     if decision.events.isEmpty {
                         // Accepted with nothing to change (a catalog import of what is there), unless
                         // the caller pinned a version the stream is not at (as an append would refuse).

@@ -173,6 +173,35 @@ struct ErasureTests {
         }
     }
 
+    @Test("an erased user's workout ids are never used again: another user's start or import under one is refused (workout_exists) and writes nothing, so a later removal of the erased user touches no one else's workout")
+    func erasedWorkoutIdsStayTaken() async throws {
+        try await withGeneratedLogbook(seed: 9, users: 2, weeks: 1) { logbook in
+            let (victim, other) = (DemoDataGenerator.userId(0), DemoDataGenerator.userId(1))
+            let now = when("2026-11-12T12:00:00+01:00")
+            let start = at("2026-11-12T07:00:00+01:00")
+            let end = at("2026-11-12T08:00:00+01:00")
+            try await logbook.execute(.importWorkout(user: victim, WorkoutImported(
+                workoutId: "w-taken", activityType: .run, startedAt: start, endedAt: end,
+                distanceMeters: 5_000, movingSeconds: 1_500, source: WorkoutSource(kind: .strava, sourceId: "s-taken"))), context: now)
+            _ = try await logbook.erase(user: victim)
+            let head = try await logbook.log.headPosition()
+            for command in [
+                Command.startWorkout(user: other, WorkoutStarted(workoutId: "w-taken", activityType: .run, startedAt: start)),
+                .importWorkout(user: other, WorkoutImported(
+                    workoutId: "w-taken", activityType: .run, startedAt: start, endedAt: end,
+                    distanceMeters: 5_000, movingSeconds: 1_500, source: WorkoutSource(kind: .garmin, sourceId: "g-taken"))),
+            ] {
+                do {
+                    try await logbook.execute(command, context: now)
+                    Issue.record("accepted \(command)")
+                } catch let error as LogbookError {
+                    #expect(error.rule == .workoutExists, "\(error)")
+                }
+            }
+            #expect(try await logbook.log.headPosition() == head, "a refused command wrote")
+        }
+    }
+
     @Test("a batch prepared and sealed ahead (as logbook import prepares the next batch while one commits) makes no key, and is refused, writing nothing, when its user was erased before it is restored")
     func sealedAheadStillRefused() async throws {
         try await withGeneratedLogbook(seed: 5, users: 2, weeks: 1) { logbook in

@@ -251,11 +251,6 @@ final class FollowingReadModels: ReadModelHost {
         control: ReadModelControl, generations: inout [ReadModelKind: Int]
     ) throws -> Bool {
         guard let first = batch.first?.position.rawValue, let last = batch.last?.position.rawValue else { return false }
-        let generation = control.snapshot.generation
-        for kind in ReadModelKind.allCases where generations[kind, default: 0] != generation[kind, default: 0] {
-            projections.dropCache([kind])
-            generations[kind] = generation[kind, default: 0]
-        }
         var summary = CommitSummary(position: last)
         var attempts = 0
         var behind = false
@@ -267,8 +262,13 @@ final class FollowingReadModels: ReadModelHost {
                     projections.dropCache()
                     summary = CommitSummary(position: last)
                 }
-                // Read in the write, so that a switch committed just before is seen whole.
+                // Read in the write, so that a switch committed just before is seen whole, and
+                // records an erasure deleted just before are not taken from the cache.
                 let snapshot = control.snapshot
+                for kind in ReadModelKind.allCases where generations[kind, default: 0] != snapshot.generation[kind, default: 0] {
+                    projections.dropCache([kind])
+                    generations[kind] = snapshot.generation[kind, default: 0]
+                }
                 var live = Set(ReadModelKind.allCases).subtracting(snapshot.rebuilding)
                 let older = Set(snapshot.liveCodeVersion.keys)
                 let current = try store.slots(txn)

@@ -232,8 +232,8 @@ extension Logbook {
         // next tables may hold what they opened before the key went.
         defer {
             switch removal {
-            case .forgotten(let resumable):
-                startUpgrades(resumable)
+            case .forgotten:
+                startUpgrades(stopped)
             case .rebuilt:
                 break
             case .unfinished where !stopped.isEmpty:
@@ -256,13 +256,15 @@ extension Logbook {
         }
         defer { control.endUpgrade(kinds, erasing: true) }
         if control.snapshot.liveCodeVersion.isEmpty {
-            let (forgotten, resumable) = try readModels.environment.write { txn in
-                // An upgrade stopped after it switched in has nothing left to resume.
-                (try readModels.forget(owners, in: kinds, txn), try stopped.filter { try readModels.checkpoint($0, .next, txn) != nil })
+            let forgotten = try readModels.environment.write { txn in
+                let forgotten = try readModels.forget(owners, in: kinds, txn)
+                // In the transaction: whoever folds next, in a transaction of its own, forgets what
+                // it cached of the user first.
+                control.invalidateCaches(kinds)
+                return forgotten
             }
-            control.invalidateCaches(kinds)
             forgetAnswers()
-            removal = .forgotten(resumable: Set(resumable))
+            removal = .forgotten
             configuration.logger.info("erased users removed from the read models", metadata: [
                 "users": "\(users.count)", "workouts": "\(owners.reduce(0) { $0 + $1.workoutIds.count })", "records": "\(forgotten)",
                 "milliseconds": "\((ContinuousClock.now - started).microseconds / 1_000)",
@@ -277,9 +279,9 @@ extension Logbook {
     private enum Removal {
         /// Not (yet): nothing switched in, nothing forgotten.
         case unfinished
-        /// The users' records were deleted where they were; the stopped upgrades that had not
-        /// switched in go on.
-        case forgotten(resumable: Set<ReadModelKind>)
+        /// The users' records were deleted where they were, in the next tables of the stopped
+        /// upgrades too, which go on.
+        case forgotten
         /// Every read model was built again beside the live ones and switched in.
         case rebuilt
     }
@@ -289,7 +291,8 @@ extension Logbook {
     private func workoutIds(of user: String) async throws -> [String] {
         var ids = Set<BytewiseString>()
         var from = Position.start
-        let pageSize = 4_096
+        // Whole events are read (payloads too, up to 1 MiB each): a short page bounds the memory.
+        let pageSize = 64
         while true {
             let page = try await log.readSubject(user, from: from, direction: .forward, limit: pageSize)
             for event in page {

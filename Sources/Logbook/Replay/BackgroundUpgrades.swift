@@ -27,14 +27,18 @@ final class BackgroundUpgrades: Sendable {
     }
 
     /// Cancels the upgrades of any of `kinds` (nil: every upgrade) and waits until they stop;
-    /// returns every read model those upgrades were building.
+    /// returns every read model those upgrades were building and did not finish (one that switched
+    /// in before it saw the cancellation has nothing left to resume).
     @discardableResult
     func stop(overlapping kinds: Set<ReadModelKind>?) async -> Set<ReadModelKind> {
         let stopped = running.withLock { running in
             running.values.filter { upgrade in kinds.map { !upgrade.kinds.isDisjoint(with: $0) } ?? true }
         }
         for upgrade in stopped { upgrade.task.cancel() }
-        for upgrade in stopped { _ = await upgrade.task.result }
-        return stopped.reduce(into: []) { $0.formUnion($1.kinds) }
+        var unfinished: Set<ReadModelKind> = []
+        for upgrade in stopped {
+            if case .failure = await upgrade.task.result { unfinished.formUnion(upgrade.kinds) }
+        }
+        return unfinished
     }
 }

@@ -8,6 +8,15 @@ package struct Decision {
     package var workoutId: String?
     /// Set when nothing is to be written: the existing workout of a repeated import.
     package var existingWorkout: String?
+
+    /// Whether the decision begins a workout (its first event starts or imports one). The
+    /// workout's stream must then be new: a workout's id is never used twice, not even one of a
+    /// user since erased, whose records are gone but whose events keep the stream — so a
+    /// workout's stream only ever holds its own user's events.
+    package var beginsWorkout: Bool {
+        guard let first = events.first?.0.type else { return false }
+        return first == .workoutStarted || first == .workoutImported
+    }
 }
 
 /// Judges commands against a ``DecisionState`` and the rules of the DomainRules article: pure,
