@@ -165,7 +165,9 @@ extension Logbook {
                     }
                     let current = view.version(of: command.stream)
                     if decision.beginsWorkout, current != nil {
-                        throw .ruleViolation(rule: .workoutExists, message: "workout \(decision.workoutId ?? "") was recorded before, by a user since erased: a workout's id is never used again")
+                        // A workout's id is never used again, not even an erased user's; the message
+                        // is the one of a workout there, so it tells no one whose id it was.
+                        throw .ruleViolation(rule: .workoutExists, message: "workout \(decision.workoutId ?? "") already exists")
                     }
                     if decision.events.isEmpty {
                         // Accepted with nothing to change (a catalog import of what is there), unless

@@ -37,8 +37,10 @@ extension Logbook {
             do {
                 try await self.buildNextVersions(kinds, fresh: false) { _ in }
                 logger.info("read models upgraded", metadata: ["projections": "\(names)"])
-            } catch is CancellationError {
+            } catch let error as CancellationError {
                 logger.info("upgrade of read models stopped; it resumes when the store opens again", metadata: ["projections": "\(names)"])
+                // Ended unfinished: whoever stopped it (a rebuild, an erasure) starts it again.
+                throw error
             } catch {
                 logger.error("upgrade of read models failed; the old version keeps answering", metadata: [
                     "projections": "\(names)", "error": "\(error)",

@@ -180,6 +180,25 @@ struct RebuildConcurrencyTests {
         }
     }
 
+    @Test("a background upgrade an erasure stops goes on afterwards, and switches in without the user")
+    func erasureStopsBackgroundUpgrade() async throws {
+        try await withGeneratedLogbook(seed: 29, users: 3, weeks: 3, configure: { $0.rebuildChunkSize = 16 }) { logbook in
+            let victim = DemoDataGenerator.userId(0)
+            // As opening starts one; in chunks of 16 events it is still running when the erasure comes.
+            logbook.startUpgrades([.stats, .activities])
+            try #require(!logbook.control.snapshot.upgrading.isEmpty, "the upgrade did not start")
+            _ = try await logbook.erase(user: victim)
+            let finished = ContinuousClock.now + .seconds(120)
+            while ContinuousClock.now < finished, try await logbook.projectionStatus().contains(where: { $0.upgrade != nil }) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(try await logbook.projectionStatus().allSatisfy { $0.upgrade == nil }, "the stopped upgrade did not go on")
+            await #expect(throws: LogbookError.self) { _ = try await logbook.profile(user: victim) }
+            let live = try logbook.digests()
+            #expect(sha(try await logbook.rebuild()) == sha(live), "the upgrade switched in what it opened of the erased user")
+        }
+    }
+
     @Test("an erasure while live tables of an older code version wait for their upgrade folds the log again beside them, and switches in without the user")
     func erasureBesideOlderTables() async throws {
         try await withGeneratedLogbook(seed: 23, users: 3, weeks: 1) { logbook in
