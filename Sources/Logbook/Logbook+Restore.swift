@@ -80,6 +80,7 @@ extension Logbook {
         var requests = prepared.requests
         let firstVersions = prepared.firstVersions
         let present = try await checkAgainstLog(&requests, firstVersions)
+        try await checkWorkoutOwners(requests)
         if prepared.isSealed {
             // Sealed before an earlier batch's tombstones may have erased one of its users.
             try await payloads.prepare(prepared.liveUsers, creating: false)
@@ -135,6 +136,41 @@ extension Logbook {
     /// events (a repeated import); anything else is a conflict. A request whose first events the
     /// stream holds and whose others follow on (an import of a newer export of the same log) keeps
     /// only those that follow; answers how many events were dropped so.
+    /// Refuses a batch that would put two users' events in one workout's stream, naming the event,
+    /// the stream and both users: a workout's stream only ever holds its own user's events (an
+    /// erasure finds a user's workouts by them), and the commands' rule keeps it so; the events the
+    /// log holds already count. One read of each workout stream the batch continues.
+    private func checkWorkoutOwners(_ requests: [AppendRequest]) async throws {
+        var owners: [String: String?] = [:]
+        for request in requests where DomainEvent.workoutId(ofStream: request.stream) != nil {
+            if owners[request.stream] == nil,
+               let first = try await log.readStream(request.stream, from: 0, direction: .forward, limit: 1).first {
+                owners[request.stream] = .some(first.envelope.subject)
+            }
+            for event in request.events {
+                guard let owner = owners[request.stream] else {
+                    owners[request.stream] = .some(event.subject)
+                    continue
+                }
+                guard Self.sameUser(owner, event.subject) else {
+                    throw LogbookError.invalidArgument(name: "events", reason: """
+                        event \(event.eventId.uuidString.lowercased()) of \(event.subject.map { "user \"\($0)\"" } ?? "no user") would join stream \
+                        \(request.stream), which holds \(owner.map { "user \"\($0)\"" } ?? "no user")'s workout: a workout's stream holds one user's events
+                        """)
+                }
+            }
+        }
+    }
+
+    /// Whether two events' subjects name the same user (compared as bytes), or both none.
+    private static func sameUser(_ a: String?, _ b: String?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): true
+        case let (a?, b?): a.utf8.elementsEqual(b.utf8)
+        default: false
+        }
+    }
+
     private func checkAgainstLog(_ requests: inout [AppendRequest], _ firstVersions: [UInt64]) async throws -> Int {
         var versions: [String: UInt64?] = [:]
         var present = 0

@@ -199,6 +199,20 @@ struct ErasureTests {
                 }
             }
             #expect(try await logbook.log.headPosition() == head, "a refused command wrote")
+
+            // Nor can a restore put another user's event in that stream (it skips the rules).
+            let version = try #require(try await logbook.log.streamVersion("workout-w-taken"))
+            var crafted = try #require(try await wireEvents(logbook).last { $0.subject == other && $0.stream.hasPrefix("workout-") })
+            crafted.envelope.stream = "workout-w-taken"
+            crafted.envelope.streamVersion = version + 1
+            crafted.envelope.header.eventId = UUID()
+            do {
+                _ = try await logbook.restore([crafted])
+                Issue.record("restored another user's event into an erased user's workout stream")
+            } catch let error as LogbookError {
+                #expect(error.code == .invalidArgument && "\(error)".contains("workout-w-taken"), "\(error)")
+            }
+            #expect(try await logbook.log.headPosition() == head, "a refused restore wrote")
         }
     }
 

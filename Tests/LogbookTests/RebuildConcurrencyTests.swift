@@ -186,6 +186,8 @@ struct RebuildConcurrencyTests {
             let victim = DemoDataGenerator.userId(0)
             // As opening starts one; in chunks of 16 events it is still running when the erasure comes.
             logbook.startUpgrades([.stats, .activities])
+            let started = ContinuousClock.now + .seconds(30)
+            while logbook.control.snapshot.upgrading.isEmpty, ContinuousClock.now < started { try await Task.sleep(for: .milliseconds(1)) }
             try #require(!logbook.control.snapshot.upgrading.isEmpty, "the upgrade did not start")
             _ = try await logbook.erase(user: victim)
             let finished = ContinuousClock.now + .seconds(120)
