@@ -83,9 +83,10 @@ extension PostgresEventStore {
 
     /// Rewrites `logbook.user_keys` into a new file (VACUUM FULL: a moment's exclusive lock on a
     /// table of a few bytes per user) if a destroyed key's rewrite is owed, so its bytes are in no
-    /// file of the table. The debt is cleared only if no other session of the database held a
-    /// snapshot from before the newest owed destruction when the rewrite began (such a snapshot —
-    /// a backup's, say — keeps the old row in the new file). Most such snapshots are brief (a
+    /// file of the table. The debt is cleared only if no other session of the server — in any of
+    /// its databases: a transaction in another database holds back what the rewrite may drop too —
+    /// held a snapshot from before the newest owed destruction when the rewrite began (such a
+    /// snapshot — a backup's, say — keeps the old row in the new file). Most such snapshots are brief (a
     /// read the server itself began a moment before, a session still ending), so the rewrite is
     /// tried up to ``keyCompactionAttempts`` times, 0.1, 0.2, 0.4 … s apart; one still open after
     /// that leaves the debt to the next call (the next erasure or open). A lock another session
@@ -114,8 +115,8 @@ extension PostgresEventStore {
             var owed: [String] = []
             var quiet = false
             let query: PostgresQuery = """
-                SELECT array_agg(user_id), NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE datname = current_database() \
-                   AND pid <> pg_backend_pid() AND backend_xmin IS NOT NULL AND age(backend_xmin) >= min(age(k.xmin))) \
+                SELECT array_agg(user_id), NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE \
+                   pid <> pg_backend_pid() AND backend_xmin IS NOT NULL AND age(backend_xmin) >= min(age(k.xmin))) \
                   FROM logbook.user_keys k WHERE compaction_owed HAVING count(*) > 0
                 """
             for row in try await client.rows(query) { (owed, quiet) = try row.decode(([String], Bool).self) }

@@ -287,6 +287,45 @@ struct PostgresErasureTests {
         }
     }
 
+    @Test("a transaction left open in another database of the same server keeps the key table's rewrite owed too (it holds back what the rewrite may drop); the next erasure after it ends clears the debt")
+    func otherDatabaseKeepsRewriteOwed() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        let elsewhere = try await TestPostgres.freshDatabase()
+        // A session of another database, in a transaction that wrote, asleep: as a process that
+        // died mid-transaction leaves one until its connection is reaped.
+        let holder = "pid <> pg_backend_pid() AND backend_xmin IS NOT NULL AND query LIKE '%pg_sleep(121)%'"
+        let release = { @Sendable in _ = try? await TestPostgres.psql(url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE \(holder)") }
+        try await withTemporaryDirectory { root in
+            let server = try await open(url, root + "/a")
+            var holding: Task<String, any Error>?
+            do {
+                for user in ["gone", "later"] {
+                    try await server.execute(.registerUser(user: user, UserRegistered(displayName: "Name of \(user)", timeZone: "UTC")))
+                }
+                holding = Task { try await TestPostgres.psql(elsewhere, "BEGIN; SELECT txid_current(); SELECT pg_sleep(121); COMMIT") }
+                var held = false
+                for _ in 0..<600 where !held {
+                    held = try await TestPostgres.psql(url, "SELECT count(*) FROM pg_stat_activity WHERE \(holder)") == "1\n"
+                    if !held { try await Task.sleep(for: .milliseconds(50)) }
+                }
+                try #require(held, "the holding session never showed its transaction")
+                try await server.erase(user: "gone")
+                let owed = "SELECT user_id FROM logbook.user_keys WHERE compaction_owed ORDER BY user_id"
+                #expect(try await TestPostgres.psql(url, owed) == "gone\n", "the rewrite ran while another database's transaction held the old row, yet the debt was cleared")
+                await release()
+                _ = try? await holding?.value
+                try await server.erase(user: "later")
+                #expect(try await TestPostgres.psql(url, owed) == "", "no debt is left once no older transaction is open")
+                await server.close()
+            } catch {
+                await release()
+                _ = try? await holding?.value
+                await server.close()
+                throw error
+            }
+        }
+    }
+
     @Test("an erasure cut off after user.erased was appended, before the key was destroyed, is finished by the next server to open the log; one cut off before the append is left to its retry")
     func cutOffErasureFinishedOnOpen() async throws {
         let url = try await TestPostgres.freshDatabase()
