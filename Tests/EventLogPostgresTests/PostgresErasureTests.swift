@@ -247,83 +247,59 @@ struct PostgresErasureTests {
         return Data(stride(from: 0, to: digits.count - 1, by: 2).map { UInt8(String(decoding: digits[$0...$0 + 1], as: UTF8.self), radix: 16) ?? 0 })
     }
 
-    @Test("a snapshot older than an erasure, held by another session, keeps the key table's rewrite owed; the next erasure after it ends clears the debt")
-    func olderSnapshotKeepsRewriteOwed() async throws {
+    /// Erases a user while another session runs `holding` (found by `holder`, a condition on
+    /// `pg_stat_activity`), in the log's database or `elsewhere`: the key table's rewrite must
+    /// stay owed; once the session ends, the next erasure's rewrite clears every debt.
+    func expectRewriteOwed(while holding: String, in elsewhere: String? = nil, found holder: String) async throws {
         let url = try await TestPostgres.freshDatabase()
-        // Another session of the database in a repeatable-read transaction, asleep, as a backup holds one.
-        let holder = "datname = current_database() AND pid <> pg_backend_pid() AND backend_xmin IS NOT NULL AND query LIKE '%pg_sleep(120)%'"
         let release = { @Sendable in _ = try? await TestPostgres.psql(url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE \(holder)") }
         try await withTemporaryDirectory { root in
             let server = try await open(url, root + "/a")
-            var holding: Task<String, any Error>?
+            var held: Task<String, any Error>?
             do {
                 for user in ["gone", "later"] {
                     try await server.execute(.registerUser(user: user, UserRegistered(displayName: "Name of \(user)", timeZone: "UTC")))
                 }
-                holding = Task {
-                    try await TestPostgres.psql(url, "BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT count(*) FROM logbook.user_keys; SELECT pg_sleep(120); COMMIT")
+                held = Task { try await TestPostgres.psql(elsewhere ?? url, holding) }
+                var shown = false
+                for _ in 0..<600 where !shown {
+                    shown = try await TestPostgres.psql(url, "SELECT count(*) FROM pg_stat_activity WHERE \(holder)") == "1\n"
+                    if !shown { try await Task.sleep(for: .milliseconds(50)) }
                 }
-                var held = false
-                for _ in 0..<600 where !held {
-                    held = try await TestPostgres.psql(url, "SELECT count(*) FROM pg_stat_activity WHERE \(holder)") == "1\n"
-                    if !held { try await Task.sleep(for: .milliseconds(50)) }
-                }
-                try #require(held, "the holding session never showed its snapshot")
+                try #require(shown, "the holding session never showed its snapshot")
                 try await server.erase(user: "gone")
                 let owed = "SELECT user_id FROM logbook.user_keys WHERE compaction_owed ORDER BY user_id"
-                #expect(try await TestPostgres.psql(url, owed) == "gone\n", "the rewrite ran under an older snapshot, so it is still owed")
+                #expect(try await TestPostgres.psql(url, owed) == "gone\n", "the rewrite ran under an older snapshot, yet the debt was cleared")
                 // The snapshot ends; the next erasure's rewrite clears every debt.
                 await release()
-                _ = try? await holding?.value
+                _ = try? await held?.value
                 try await server.erase(user: "later")
                 #expect(try await TestPostgres.psql(url, owed) == "", "no debt is left once no older snapshot is open")
                 await server.close()
             } catch {
                 await release()
-                _ = try? await holding?.value
+                _ = try? await held?.value
                 await server.close()
                 throw error
             }
         }
     }
 
+    @Test("a snapshot older than an erasure, held by another session, keeps the key table's rewrite owed; the next erasure after it ends clears the debt")
+    func olderSnapshotKeepsRewriteOwed() async throws {
+        // Another session of the database in a repeatable-read transaction, asleep, as a backup holds one.
+        try await expectRewriteOwed(
+            while: "BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT count(*) FROM logbook.user_keys; SELECT pg_sleep(120); COMMIT",
+            found: "datname = current_database() AND pid <> pg_backend_pid() AND backend_xmin IS NOT NULL AND query LIKE '%pg_sleep(120)%'")
+    }
+
     @Test("a transaction left open in another database of the same server keeps the key table's rewrite owed too (it holds back what the rewrite may drop); the next erasure after it ends clears the debt")
     func otherDatabaseKeepsRewriteOwed() async throws {
-        let url = try await TestPostgres.freshDatabase()
-        let elsewhere = try await TestPostgres.freshDatabase()
         // A session of another database, in a transaction that wrote, asleep: as a process that
         // died mid-transaction leaves one until its connection is reaped.
-        let holder = "pid <> pg_backend_pid() AND backend_xmin IS NOT NULL AND query LIKE '%pg_sleep(121)%'"
-        let release = { @Sendable in _ = try? await TestPostgres.psql(url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE \(holder)") }
-        try await withTemporaryDirectory { root in
-            let server = try await open(url, root + "/a")
-            var holding: Task<String, any Error>?
-            do {
-                for user in ["gone", "later"] {
-                    try await server.execute(.registerUser(user: user, UserRegistered(displayName: "Name of \(user)", timeZone: "UTC")))
-                }
-                holding = Task { try await TestPostgres.psql(elsewhere, "BEGIN; SELECT txid_current(); SELECT pg_sleep(121); COMMIT") }
-                var held = false
-                for _ in 0..<600 where !held {
-                    held = try await TestPostgres.psql(url, "SELECT count(*) FROM pg_stat_activity WHERE \(holder)") == "1\n"
-                    if !held { try await Task.sleep(for: .milliseconds(50)) }
-                }
-                try #require(held, "the holding session never showed its transaction")
-                try await server.erase(user: "gone")
-                let owed = "SELECT user_id FROM logbook.user_keys WHERE compaction_owed ORDER BY user_id"
-                #expect(try await TestPostgres.psql(url, owed) == "gone\n", "the rewrite ran while another database's transaction held the old row, yet the debt was cleared")
-                await release()
-                _ = try? await holding?.value
-                try await server.erase(user: "later")
-                #expect(try await TestPostgres.psql(url, owed) == "", "no debt is left once no older transaction is open")
-                await server.close()
-            } catch {
-                await release()
-                _ = try? await holding?.value
-                await server.close()
-                throw error
-            }
-        }
+        try await expectRewriteOwed(
+            while: "BEGIN; SELECT txid_current(); SELECT pg_sleep(121); COMMIT", in: try await TestPostgres.freshDatabase(),
+            found: "pid <> pg_backend_pid() AND backend_xmin IS NOT NULL AND query LIKE '%pg_sleep(121)%'")
     }
 
     @Test("an erasure cut off after user.erased was appended, before the key was destroyed, is finished by the next server to open the log; one cut off before the append is left to its retry")

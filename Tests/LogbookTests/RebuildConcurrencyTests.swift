@@ -148,6 +148,19 @@ struct RebuildConcurrencyTests {
         }
     }
 
+    /// Waits (two minutes at most) for the upgrade an erasure stopped to go on and switch in, then
+    /// expects `victim` gone and the read models equal to a rebuild's.
+    func expectUpgradeWentOn(_ logbook: Logbook, without victim: String) async throws {
+        let finished = ContinuousClock.now + .seconds(120)
+        while ContinuousClock.now < finished, try await logbook.projectionStatus().contains(where: { $0.upgrade != nil }) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(try await logbook.projectionStatus().allSatisfy { $0.upgrade == nil }, "the stopped upgrade did not go on")
+        await #expect(throws: LogbookError.self) { _ = try await logbook.profile(user: victim) }
+        let live = try logbook.digests()
+        #expect(sha(try await logbook.rebuild()) == sha(live), "the upgrade switched in what it opened of the erased user")
+    }
+
     @Test("an erasure while an upgrade runs stops it, forgets the user in its next tables too, and lets it go on: it switches in without the user, as a rebuild would build")
     func erasureDuringUpgrade() async throws {
         try await withGeneratedLogbook(seed: 19, users: 3, weeks: 2, configure: { $0.rebuildChunkSize = 64 }) { logbook in
@@ -168,15 +181,7 @@ struct RebuildConcurrencyTests {
             _ = try await logbook.erase(user: victim)
             await #expect(throws: CancellationError.self, "the erasure did not stop the upgrade") { try await upgrading.value }
 
-            // It goes on in the background, and switches in.
-            let finished = ContinuousClock.now + .seconds(120)
-            while ContinuousClock.now < finished, try await logbook.projectionStatus().contains(where: { $0.upgrade != nil }) {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            #expect(try await logbook.projectionStatus().allSatisfy { $0.upgrade == nil }, "the stopped upgrade did not go on")
-            await #expect(throws: LogbookError.self) { _ = try await logbook.profile(user: victim) }
-            let live = try logbook.digests()
-            #expect(sha(try await logbook.rebuild()) == sha(live), "the upgrade switched in what it opened of the erased user")
+            try await expectUpgradeWentOn(logbook, without: victim)
         }
     }
 
@@ -190,14 +195,7 @@ struct RebuildConcurrencyTests {
             while logbook.control.snapshot.upgrading.isEmpty, ContinuousClock.now < started { try await Task.sleep(for: .milliseconds(1)) }
             try #require(!logbook.control.snapshot.upgrading.isEmpty, "the upgrade did not start")
             _ = try await logbook.erase(user: victim)
-            let finished = ContinuousClock.now + .seconds(120)
-            while ContinuousClock.now < finished, try await logbook.projectionStatus().contains(where: { $0.upgrade != nil }) {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            #expect(try await logbook.projectionStatus().allSatisfy { $0.upgrade == nil }, "the stopped upgrade did not go on")
-            await #expect(throws: LogbookError.self) { _ = try await logbook.profile(user: victim) }
-            let live = try logbook.digests()
-            #expect(sha(try await logbook.rebuild()) == sha(live), "the upgrade switched in what it opened of the erased user")
+            try await expectUpgradeWentOn(logbook, without: victim)
         }
     }
 
