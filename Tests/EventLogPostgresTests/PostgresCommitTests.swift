@@ -48,8 +48,10 @@ struct PostgresCommitTests {
         try await TestPostgres.psql(cluster.url, "ALTER SYSTEM SET synchronous_standby_names = 'nobody'")
         try await TestPostgres.psql(cluster.url, "SELECT pg_reload_conf()")
         var configuration = PostgresLogConfiguration()
-        // Long enough to wait out the cluster's restart while a commit's outcome is asked.
-        configuration.operationTimeout = .seconds(60)
+        // Long enough to wait out the cluster's restart while a commit's outcome is asked, and
+        // the connection pool's wait before it tries again: it grows by a quarter with every
+        // failed attempt, up to a minute, and a restart on a busy machine fails 30 and more.
+        configuration.operationTimeout = .seconds(150)
         configuration.pollInterval = .milliseconds(200)
         let store = try await PostgresEventStore.connect(try PostgresURL(cluster.url), configuration: configuration)
         try await TestPostgres.psql(cluster.url, commitTriggers)
