@@ -216,6 +216,42 @@ struct ErasureTests {
         }
     }
 
+    @Test("a workout id another user took after an erasure — in a log written before ids stayed taken — stays theirs when the erased user is removed from the read models again")
+    func takenIdSurvivesRemovalAgain() async throws {
+        try await withGeneratedLogbook(seed: 9, users: 2, weeks: 1) { logbook in
+            let (victim, other) = (DemoDataGenerator.userId(0), DemoDataGenerator.userId(1))
+            let now = when("2026-11-12T12:00:00+01:00")
+            let start = at("2026-11-12T07:00:00+01:00")
+            let end = at("2026-11-12T08:00:00+01:00")
+            try await logbook.execute(.importWorkout(user: victim, WorkoutImported(
+                workoutId: "w-taken", activityType: .run, startedAt: start, endedAt: end,
+                distanceMeters: 5_000, movingSeconds: 1_500, source: WorkoutSource(kind: .strava, sourceId: "s-taken"))), context: now)
+            _ = try await logbook.erase(user: victim)
+
+            // What an older build let happen: the other user's import under the erased user's
+            // workout id, sealed as a restore seals it and appended past the rules.
+            let version = try #require(try await logbook.log.streamVersion("workout-w-taken"))
+            let taken = WireEvent(
+                position: nil, stream: "workout-w-taken", streamVersion: version + 1, eventId: UUID(), subject: other,
+                occurredAt: end, recordedAt: end, event: .workoutImported(WorkoutImported(
+                    workoutId: "w-taken", activityType: .ride, startedAt: start, endedAt: end,
+                    distanceMeters: 20_000, movingSeconds: 3_000, source: WorkoutSource(kind: .garmin, sourceId: "g-taken"))))
+            let prepared = try logbook.prepareRestore([taken], sealing: true)
+            #expect(prepared.isSealed)
+            let results = try await logbook.log.append(batch: prepared.requests)
+            let written = try #require(try results.first?.get().lastPosition)
+            try await logbook.host.waitUntilFolded(written.rawValue)
+            #expect(try await logbook.activity(user: other, workoutId: "w-taken").distanceMeters == 20_000)
+
+            // A second removal of the erased user (a retry while an upgrade runs, or a server of a
+            // shared log opening then) leaves the other user's workout alone.
+            try await logbook.removeFromReadModels([victim])
+            #expect(try await logbook.activity(user: other, workoutId: "w-taken").distanceMeters == 20_000)
+            let live = try logbook.digests()
+            #expect(sha(try await logbook.rebuild()) == sha(live), "the removal took records a rebuild keeps")
+        }
+    }
+
     @Test("a batch prepared and sealed ahead (as logbook import prepares the next batch while one commits) makes no key, and is refused, writing nothing, when its user was erased before it is restored")
     func sealedAheadStillRefused() async throws {
         try await withGeneratedLogbook(seed: 5, users: 2, weeks: 1) { logbook in
