@@ -91,30 +91,31 @@ struct SummaryWorkout: Sendable {
     /// far beyond any the rules admit, and small enough that no sum of them overflows.
     static let quantityLimit = 1 << 32
 
-    /// The workout as `record` and its track's summary describe it; a record whose numbers no
-    /// command could have written (a damaged store) is a storage error, not a trap.
-    init(_ record: ActivityRecord, track: TrackSummary?) throws(LogbookError) {
-        let quantities = [record.distanceMeters, record.movingSeconds, record.elapsedSeconds ?? 0, record.activeKcal ?? 0, record.avgHeartRate ?? 0]
-        let (span, overflow) = (record.endedAt?.instant ?? record.startedAt.instant).subtractingReportingOverflow(record.startedAt.instant)
+    /// The workout `id`, started at `startInstant`, as its list entry's facts describe it; facts
+    /// whose numbers no command could have written (a damaged store) are a storage error, not a
+    /// trap.
+    init(id: String, startInstant: Int64, _ facts: SummaryFacts) throws(LogbookError) {
+        let quantities = [facts.distanceMeters, facts.movingSeconds, facts.elapsedSeconds ?? 0, facts.activeKcal ?? 0, facts.avgHeartRate ?? 0]
+        let (span, overflow) = (facts.endedAt ?? startInstant).subtractingReportingOverflow(startInstant)
         guard quantities.allSatisfy({ (0...Self.quantityLimit).contains($0) }), !overflow else {
-            throw .storage("stored workout \(record.workoutId) holds numbers out of range")
+            throw .storage("stored workout \(id) holds numbers out of range")
         }
-        id = record.workoutId
-        date = record.date
-        startInstant = record.startedAt.instant
-        type = record.activityType
-        distanceMeters = record.distanceMeters
-        movingSeconds = record.movingSeconds
-        if let elapsed = record.elapsedSeconds {
+        self.id = id
+        date = facts.date
+        self.startInstant = startInstant
+        type = facts.type
+        distanceMeters = facts.distanceMeters
+        movingSeconds = facts.movingSeconds
+        if let elapsed = facts.elapsedSeconds {
             elapsedSeconds = elapsed
-        } else if record.endedAt != nil, span >= 0, span / 1_000_000 <= Self.quantityLimit {
+        } else if facts.endedAt != nil, span >= 0, span / 1_000_000 <= Self.quantityLimit {
             elapsedSeconds = Int(span / 1_000_000)
         } else {
-            elapsedSeconds = record.movingSeconds
+            elapsedSeconds = facts.movingSeconds
         }
-        elevationGainMeters = track?.climb.gainMeters
-        activeKcal = record.activeKcal
-        heartRate = (record.avgHeartRate ?? track?.meanHeartRate).map { min($0, 1 << 16) }
+        elevationGainMeters = facts.climbGainMeters
+        activeKcal = facts.activeKcal
+        heartRate = (facts.avgHeartRate ?? facts.trackMeanHeartRate).map { min($0, 1 << 16) }
     }
 
     var best: SummaryBest {
@@ -279,7 +280,8 @@ package enum SummaryBlocks {
 }
 
 extension ActivitiesReadModel {
-    /// `user`'s counted workouts (of `type`, if given) from `from` to `to` in `period` buckets.
+    /// `user`'s counted workouts (of `type`, if given) from `from` to `to` in `period` buckets,
+    /// each as its list entry's facts describe it (``SummaryFacts``: the list alone is read).
     /// Year and all-time buckets are summed from the blocks of days they hold whole (``kept``
     /// between queries, unless `stamped` is false: tables an older code version built have no
     /// block stamps) and the days at their ends; weeks and months from the workouts themselves.
@@ -322,13 +324,12 @@ extension ActivitiesReadModel {
         let day: Int64 = 86_400_000_000
         let low = (Int64(from.daysSinceEpoch) - 2) * day
         let high = (Int64(to.daysSinceEpoch) + 3) * day
-        for (key, _) in try list.records(in: ActivityListKey(user, high, "")...ActivityListKey(user, low, "\u{10FFFF}"), txn) {
-            guard let record = try workouts.get(WorkoutKey(key.workoutId), txn) else { continue }
-            if let type, record.activityType != type { continue }
-            let date = record.date
+        for (key, listed) in try list.records(in: ActivityListKey(user, high, "")...ActivityListKey(user, low, "\u{10FFFF}"), txn) {
+            guard let facts = try facts(of: key, listed, txn) else { continue }
+            if let type, facts.type != type { continue }
+            let date = facts.date
             guard date >= from, date <= to else { continue }
-            let track = record.trackParts > 0 ? try trackSummaries.get(WorkoutKey(record.workoutId), txn) : nil
-            body(date, try SummaryWorkout(record, track: track))
+            body(date, try SummaryWorkout(id: key.workoutId, startInstant: key.startInstant, facts))
         }
     }
 
@@ -389,15 +390,15 @@ extension ActivitiesReadModel {
 
     /// The local date of `user`'s first counted workout, from the whole list.
     private mutating func firstListedWorkoutDate(user: String, _ txn: (any TableReader)?) throws -> CivilDate? {
-        let keys = try list.records(in: ActivityListKey(user, .max, "")...ActivityListKey(user, .min, "\u{10FFFF}"), txn).map(\.0)
+        let listed = try list.records(in: ActivityListKey(user, .max, "")...ActivityListKey(user, .min, "\u{10FFFF}"), txn)
         // The list runs newest first; the oldest start is last. Local dates follow instants within
         // a day's offset, so the first date is among the starts up to two days after the oldest.
-        guard let oldest = keys.last?.startInstant else { return nil }
+        guard let oldest = listed.last?.0.startInstant else { return nil }
         var first: CivilDate?
-        for key in keys.reversed() {
+        for (key, entry) in listed.reversed() {
             let (after, overflow) = key.startInstant.subtractingReportingOverflow(oldest)
             guard !overflow, after <= 2 * 86_400_000_000 else { break }
-            if let date = try workouts.get(WorkoutKey(key.workoutId), txn)?.date, first.map({ date < $0 }) ?? true { first = date }
+            if let date = try facts(of: key, entry, txn)?.date, first.map({ date < $0 }) ?? true { first = date }
         }
         return first
     }

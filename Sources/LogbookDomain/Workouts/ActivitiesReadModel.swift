@@ -1,7 +1,7 @@
 public import EventLog
 
 /// Activities: every workout with its details and status, each user's list of counted workouts
-/// (newest first), the import index (source kind + id → workout), each user's active workout,
+/// (newest first, each entry with what the stats summary sums of it), the import index (source kind + id → workout), each user's active workout,
 /// the recorded tracks (one row per `workout.track_recorded` part) and the pauses of recorded
 /// workouts.
 ///
@@ -16,7 +16,8 @@ struct ActivitiesReadModel: FoldsWorkoutLife {
     /// 4: each track's climb and heart-rate sums (``TrackSummary``), for the stats summary.
     /// 5: only the primaries of groups of the same activity are listed.
     /// 6: block stamps.
-    static let codeVersion = 6
+    /// 7: the list's entries carry what the stats summary sums of each workout (``SummaryFacts``).
+    static let codeVersion = 7
 
     static let folds = Folds<ActivitiesReadModel>()
         .workoutLife()
@@ -25,7 +26,8 @@ struct ActivitiesReadModel: FoldsWorkoutLife {
         .on(.workoutTrackRecorded) { try $0.onWorkoutTrackRecorded($1, $2, $3) }
 
     var workouts: ReadModelTable<WorkoutKey, ActivityRecord>
-    var list: ReadModelTable<ActivityListKey, Marker>
+    /// Each user's counted workouts, newest first, each with what the stats summary sums of it.
+    var list: ReadModelTable<ActivityListKey, ListedWorkout>
     var imports: ReadModelTable<ImportKey, TextValue>
     var active: ReadModelTable<UserKey, TextValue>
     var tracks: ReadModelTable<TrackPartKey, TrackPartValue>
@@ -48,18 +50,23 @@ struct ActivitiesReadModel: FoldsWorkoutLife {
     }
 
     /// Stores `record`, stamping its block with `fold`'s position (a workout's start never changes,
-    /// so neither does its block).
-    private mutating func save(_ record: ActivityRecord, _ fold: FoldEvent) {
+    /// so neither does its block); a listed workout's entry takes its facts as they now stand
+    /// (the record's, and its track summary's as stored).
+    private mutating func save(_ record: ActivityRecord, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         workouts.set(WorkoutKey(record.workoutId), record)
         blocks.set(UserDayKey(record.user, DayBlock.first(of: Int32(record.date.daysSinceEpoch))), BlockStamp(fold.position))
+        if record.countedPosition != 0 {
+            let track = try trackSummaries.get(WorkoutKey(record.workoutId), txn)
+            list.set(ActivityListKey(record.user, record.startedAt.instant, record.workoutId), ListedWorkout(SummaryFacts(record, track: track)))
+        }
     }
 
     mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         let user = fold.user
         guard try workouts.get(WorkoutKey(e.workoutId), txn) == nil else { return }
-        save(ActivityRecord(
+        try save(ActivityRecord(
             workoutId: e.workoutId, user: user, activityType: e.activityType, status: .running, startedAt: e.startedAt,
-            source: e.source), fold)
+            source: e.source), fold, txn)
         active.set(UserKey(user), TextValue(e.workoutId))
         try groups.started(e, user: user, position: fold.position, txn)
     }
@@ -67,7 +74,7 @@ struct ActivitiesReadModel: FoldsWorkoutLife {
     mutating func onWorkoutPaused(_ e: WorkoutPauseChange, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status == .running else { return }
         record.status = .paused
-        save(record, fold)
+        try save(record, fold, txn)
         try pauses.modify(WorkoutKey(e.workoutId), txn, initial: { WorkoutPauses() }) {
             $0.pauses.append(WorkoutPause(pausedAt: e.at, resumedAt: nil))
         }
@@ -76,7 +83,7 @@ struct ActivitiesReadModel: FoldsWorkoutLife {
     mutating func onWorkoutResumed(_ e: WorkoutPauseChange, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status == .paused else { return }
         record.status = .running
-        save(record, fold)
+        try save(record, fold, txn)
         try pauses.modifyIfPresent(WorkoutKey(e.workoutId), txn) { recorded in
             if let last = recorded.pauses.indices.last, recorded.pauses[last].resumedAt == nil { recorded.pauses[last].resumedAt = e.at }
         }
@@ -92,7 +99,7 @@ struct ActivitiesReadModel: FoldsWorkoutLife {
         record.activeKcal = e.activeKcal
         record.avgHeartRate = e.avgHeartRate
         record.laps = e.laps
-        save(record, fold)
+        try save(record, fold, txn)
         try clearActive(record.user, e.workoutId, txn)
         try apply(groups.finished(e, txn), fold, txn)
     }
@@ -100,7 +107,7 @@ struct ActivitiesReadModel: FoldsWorkoutLife {
     mutating func onWorkoutDiscarded(_ e: WorkoutReference, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var record = try workouts.get(WorkoutKey(e.workoutId), txn), record.status.isActive else { return }
         record.status = .discarded
-        save(record, fold)
+        try save(record, fold, txn)
         try clearActive(record.user, e.workoutId, txn)
         try apply(groups.deleted(e.workoutId, txn), fold, txn)
     }
@@ -113,7 +120,7 @@ struct ActivitiesReadModel: FoldsWorkoutLife {
             endedAt: e.endedAt, source: e.source, distanceMeters: e.distanceMeters, movingSeconds: e.movingSeconds,
             steps: e.steps, activeKcal: e.activeKcal, avgHeartRate: e.avgHeartRate, laps: e.laps, title: e.title,
             elapsedSeconds: e.elapsedSeconds, maxHeartRate: e.maxHeartRate)
-        save(record, fold)
+        try save(record, fold, txn)
         if let sourceId = e.source.sourceId { imports.set(ImportKey(user, e.source.kind, sourceId), TextValue(e.workoutId)) }
         try apply(groups.imported(e, user: user, position: fold.position, txn), fold, txn)
     }
@@ -134,8 +141,9 @@ struct ActivitiesReadModel: FoldsWorkoutLife {
         tracks.set(TrackPartKey(e.workoutId, e.part), TrackPartValue(e.samples))
         record.trackParts += 1
         record.trackPoints += e.samples.points
-        save(record, fold)
+        // Summarized first, so a listed workout's entry takes the new climb and heart rates.
         try summarize(e, txn)
+        try save(record, fold, txn)
         try apply(groups.tracked(e, txn), fold, txn)
     }
 
@@ -180,21 +188,22 @@ struct ActivitiesReadModel: FoldsWorkoutLife {
         try clearActive(record.user, e.workoutId, txn)
         record.status = .deleted
         record.countedPosition = 0
-        save(record, fold)
+        try save(record, fold, txn)
     }
 
     /// Lists a workout (it counts from `fold` on) or takes it off the list.
     mutating func setCounts(_ workoutId: String, _ counts: Bool, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         guard var record = try workouts.get(WorkoutKey(workoutId), txn), (record.countedPosition != 0) != counts else { return }
         record.countedPosition = counts ? fold.position : 0
-        save(record, fold)
-        list.set(ActivityListKey(record.user, record.startedAt.instant, workoutId), counts ? Marker() : nil)
+        // Listed with its facts by the save; taken off here.
+        try save(record, fold, txn)
+        if !counts { list.set(ActivityListKey(record.user, record.startedAt.instant, workoutId), nil) }
     }
 
     private mutating func update(_ workoutId: String, _ fold: FoldEvent, _ txn: (any TableReader)?, _ body: (inout ActivityRecord) -> Void) throws {
         guard var record = try workouts.get(WorkoutKey(workoutId), txn) else { return }
         body(&record)
-        save(record, fold)
+        try save(record, fold, txn)
     }
 
     private mutating func clearActive(_ user: String, _ workoutId: String, _ txn: (any TableReader)?) throws {
