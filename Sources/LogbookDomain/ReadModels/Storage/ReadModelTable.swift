@@ -190,23 +190,23 @@ struct ReadModelTable<Key: TableKey, Value: TableValue> {
     /// Every record whose key starts with `prefix`, in key order: from the database (with the
     /// cache's changes applied) or, for an in-memory table, from memory.
     func records(withPrefix prefix: [UInt8], _ txn: (any TableReader)?, where include: (Key) -> Bool = { _ in true }) throws -> [(Key, Value)] {
-        var merged: [Key: Value] = [:]
+        var scanned = ScannedRecords<Key, Value>()
         if let database, let txn {
             try txn.scan(database, from: prefix.span) { key, value in
                 guard key.count >= prefix.count, (0..<prefix.count).allSatisfy({ key[$0] == prefix[$0] }) else { return false }
                 let decodedKey = try Key(decoding: key)
-                if include(decodedKey) { merged[decodedKey] = try Value(decoding: value) }
+                if include(decodedKey) { scanned.append(decodedKey, try Value(decoding: value)) }
                 return true
             }
         }
+        var changes: [(Key, Value?)] = []
         forEachChange { key, value in
             guard include(key) else { return }
             var writer = ByteWriter(capacity: 32)
             key.encode(into: &writer)
-            guard writer.bytes.starts(with: prefix) else { return }
-            merged[key] = value
+            if writer.bytes.starts(with: prefix) { changes.append((key, value)) }
         }
-        return merged.sorted { $0.key < $1.key }
+        return scanned.merged(with: changes)
     }
 
     /// Visits the cached records that may differ from the database: in a table backed by one,
@@ -227,18 +227,45 @@ extension ReadModelTable {
     /// Every record with `range.lowerBound ≤ key ≤ range.upperBound`, in key order (database
     /// records with the cache's changes applied).
     func records(in range: ClosedRange<Key>, _ txn: (any TableReader)?) throws -> [(Key, Value)] {
-        var merged: [Key: Value] = [:]
+        var scanned = ScannedRecords<Key, Value>()
         if let database, let txn {
             var start = ByteWriter(capacity: 32)
             range.lowerBound.encode(into: &start)
             try txn.scan(database, from: start.bytes.span) { key, value in
                 let decodedKey = try Key(decoding: key)
                 guard decodedKey <= range.upperBound else { return false }
-                merged[decodedKey] = try Value(decoding: value)
+                scanned.append(decodedKey, try Value(decoding: value))
                 return true
             }
         }
-        forEachChange { key, value in if range.contains(key) { merged[key] = value } }
+        var changes: [(Key, Value?)] = []
+        forEachChange { key, value in if range.contains(key) { changes.append((key, value)) } }
+        return scanned.merged(with: changes)
+    }
+}
+
+/// The records a range read found in the database, in the order it found them, and what the
+/// table's unwritten changes make of them.
+///
+/// The database holds keys in the byte order of their encoding, which is their order: when no
+/// change of the table falls in the range (never, for a query: it changes nothing), the records
+/// found are the answer as they are, with no map of them built and no sort. Otherwise, or if
+/// the keys did not come in order, they are merged with the changes and sorted.
+private struct ScannedRecords<Key: TableKey, Value: TableValue> {
+    private var records: [(Key, Value)] = []
+    private var ordered = true
+
+    mutating func append(_ key: Key, _ value: Value) {
+        if let last = records.last, !(last.0 < key) { ordered = false }
+        records.append((key, value))
+    }
+
+    /// The records with `changes` (the table's unwritten changes in the range; nil: deleted)
+    /// applied, in key order.
+    func merged(with changes: [(Key, Value?)]) -> [(Key, Value)] {
+        if changes.isEmpty, ordered { return records }
+        var merged = Dictionary(records, uniquingKeysWith: { _, later in later })
+        for (key, value) in changes { merged[key] = value }
         return merged.sorted { $0.key < $1.key }
     }
 }
