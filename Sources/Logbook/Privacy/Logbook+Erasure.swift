@@ -290,31 +290,31 @@ extension Logbook {
     /// read through the log's subject index (stream names stay readable after the key is gone).
     ///
     /// A workout's id is never used again now, but a log written before that rule may hold a
-    /// workout stream another user continued after `user` was erased: its records are that
-    /// user's (the erased user's events no longer open), so it is left out. Only an erased user's
-    /// id could be taken that way, so after `user`'s last event of the stream comes nobody
-    /// else's unless it was taken: the stream's last event, one read per workout, tells (an
-    /// event of another user's — compared as bytes — leaves the workout out).
+    /// workout stream another user took over after `user` was erased: its records are that
+    /// user's (the erased user's events no longer open), and the workout's record in the
+    /// activities read model names them. Such a workout is left out; one whose record names
+    /// `user` (compared as bytes), or that has none, is `user`'s, whoever else's events its
+    /// stream holds.
     private func workoutIds(of user: String) async throws -> [String] {
-        var streams: [BytewiseString: String] = [:]
+        var ids = Set<BytewiseString>()
         var from = Position.start
         // Whole events are read (payloads too, up to 1 MiB each): a short page bounds the memory.
         let pageSize = 64
         while true {
             let page = try await log.readSubject(user, from: from, direction: .forward, limit: pageSize)
             for event in page {
-                if let id = DomainEvent.workoutId(ofStream: event.envelope.stream) { streams[BytewiseString(id)] = event.envelope.stream }
+                if let id = DomainEvent.workoutId(ofStream: event.envelope.stream) { ids.insert(BytewiseString(id)) }
             }
             guard page.count == pageSize, let last = page.last else { break }
             from = Position(last.envelope.position.rawValue + 1)
         }
-        var ids: [String] = []
-        for (id, stream) in streams {
-            let last = try await log.readStream(stream, from: .max, direction: .backward, limit: 1).first
-            if let taker = last?.envelope.header.subject, !taker.utf8.elementsEqual(user.utf8) { continue }
-            ids.append(id.value)
+        let owned = try read { projections, txn in
+            try ids.map(\.value).filter { id in
+                guard let owner = try projections.workoutOwner(id, txn) else { return true }
+                return owner.utf8.elementsEqual(user.utf8)
+            }
         }
-        return ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return owned.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// Removes from the read models erased users they still hold — an erasure whose removal

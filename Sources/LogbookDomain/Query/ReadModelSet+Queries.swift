@@ -108,6 +108,12 @@ extension ReadModelSet {
     }
 
     /// One of the user's workouts (not deleted); ``LogbookError/Code/notFound`` otherwise, whoever it belongs to.
+    /// The user whose workout `workoutId` is, as its record in the activities read model names
+    /// it (nil: no record), whatever its status.
+    package mutating func workoutOwner(_ workoutId: String, _ txn: (any TableReader)?) throws -> String? {
+        try activities.workouts.get(WorkoutKey(workoutId), txn)?.user
+    }
+
     package mutating func activity(user: String, workoutId: String, _ txn: (any TableReader)?) throws -> ActivityRecord {
         guard let record = try activities.workouts.get(WorkoutKey(workoutId), txn), record.user == user, record.status != .deleted
         else { throw LogbookError.notFound(kind: "workout", id: workoutId) }
