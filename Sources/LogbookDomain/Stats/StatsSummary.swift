@@ -95,7 +95,10 @@ struct SummaryWorkout: Sendable {
     /// whose numbers no command could have written (a damaged store) are a storage error, not a
     /// trap.
     init(id: String, startInstant: Int64, _ facts: SummaryFacts) throws(LogbookError) {
-        let quantities = [facts.distanceMeters, facts.movingSeconds, facts.elapsedSeconds ?? 0, facts.activeKcal ?? 0, facts.avgHeartRate ?? 0]
+        let quantities = [
+            facts.distanceMeters, facts.movingSeconds, facts.elapsedSeconds ?? 0, facts.activeKcal ?? 0, facts.avgHeartRate ?? 0,
+            facts.climbGainMeters ?? 0, facts.trackMeanHeartRate ?? 0,
+        ]
         let (span, overflow) = (facts.endedAt ?? startInstant).subtractingReportingOverflow(startInstant)
         guard quantities.allSatisfy({ (0...Self.quantityLimit).contains($0) }), !overflow else {
             throw .storage("stored workout \(id) holds numbers out of range")
