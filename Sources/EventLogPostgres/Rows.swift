@@ -16,8 +16,9 @@ import PostgresNIO
 /// of this module is sent from inside the connection's event loop, where the collection is
 /// attached in the same turn, before any answer can arrive, and asks for every next batch at
 /// once; the connection's end then finds it waiting for rows and fails the query with an error.
-/// The results it reads are bounded (pages, one row per call), so holding them whole costs no
-/// more than streaming them.
+/// Every query the log sends goes through here (the benchmark's plain-`INSERT` baseline, which
+/// is not the log, streams its own). The results it reads are bounded (pages, one row per
+/// call), so holding them whole costs no more than streaming them.
 extension PostgresConnection {
     /// Sends `query` (queued behind this connection's earlier queries, which PostgreSQL answers
     /// in order) and collects its rows and command tag. Queries sent one after another from one
