@@ -88,6 +88,11 @@ extension ActivitiesReadModel {
     mutating func facts(of key: ActivityListKey, _ listed: ListedWorkout, _ txn: (any TableReader)?) throws -> SummaryFacts? {
         if let facts = listed.facts { return facts }
         guard let record = try workouts.get(WorkoutKey(key.workoutId), txn) else { return nil }
-        return SummaryFacts(record, track: record.trackParts > 0 ? try trackSummaries.get(WorkoutKey(record.workoutId), txn) : nil)
+        return try facts(of: record, txn)
+    }
+
+    /// The facts `record` and its track summary make (a workout without track parts has none to read).
+    mutating func facts(of record: ActivityRecord, _ txn: (any TableReader)?) throws -> SummaryFacts {
+        SummaryFacts(record, track: record.trackParts > 0 ? try trackSummaries.get(WorkoutKey(record.workoutId), txn) : nil)
     }
 }

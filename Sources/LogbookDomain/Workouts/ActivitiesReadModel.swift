@@ -56,8 +56,7 @@ struct ActivitiesReadModel: FoldsWorkoutLife {
         workouts.set(WorkoutKey(record.workoutId), record)
         blocks.set(UserDayKey(record.user, DayBlock.first(of: Int32(record.date.daysSinceEpoch))), BlockStamp(fold.position))
         if record.countedPosition != 0 {
-            let track = try trackSummaries.get(WorkoutKey(record.workoutId), txn)
-            list.set(ActivityListKey(record.user, record.startedAt.instant, record.workoutId), ListedWorkout(SummaryFacts(record, track: track)))
+            list.set(ActivityListKey(record.user, record.startedAt.instant, record.workoutId), ListedWorkout(try facts(of: record, txn)))
         }
     }
 
