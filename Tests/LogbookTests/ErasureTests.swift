@@ -173,17 +173,24 @@ struct ErasureTests {
         }
     }
 
+    /// The first generated user imports workout `w-taken` (one hour from `start` to `end`) and
+    /// is erased; the second is `other`.
+    static func eraseWorkoutOwner(_ logbook: Logbook) async throws -> (victim: String, other: String, now: CommandContext, start: Timestamp, end: Timestamp) {
+        let (victim, other) = (DemoDataGenerator.userId(0), DemoDataGenerator.userId(1))
+        let now = when("2026-11-12T12:00:00+01:00")
+        let start = at("2026-11-12T07:00:00+01:00")
+        let end = at("2026-11-12T08:00:00+01:00")
+        try await logbook.execute(.importWorkout(user: victim, WorkoutImported(
+            workoutId: "w-taken", activityType: .run, startedAt: start, endedAt: end,
+            distanceMeters: 5_000, movingSeconds: 1_500, source: WorkoutSource(kind: .strava, sourceId: "s-taken"))), context: now)
+        _ = try await logbook.erase(user: victim)
+        return (victim, other, now, start, end)
+    }
+
     @Test("an erased user's workout ids are never used again: another user's start or import under one is refused (workout_exists) and writes nothing, so a later removal of the erased user touches no one else's workout")
     func erasedWorkoutIdsStayTaken() async throws {
         try await withGeneratedLogbook(seed: 9, users: 2, weeks: 1) { logbook in
-            let (victim, other) = (DemoDataGenerator.userId(0), DemoDataGenerator.userId(1))
-            let now = when("2026-11-12T12:00:00+01:00")
-            let start = at("2026-11-12T07:00:00+01:00")
-            let end = at("2026-11-12T08:00:00+01:00")
-            try await logbook.execute(.importWorkout(user: victim, WorkoutImported(
-                workoutId: "w-taken", activityType: .run, startedAt: start, endedAt: end,
-                distanceMeters: 5_000, movingSeconds: 1_500, source: WorkoutSource(kind: .strava, sourceId: "s-taken"))), context: now)
-            _ = try await logbook.erase(user: victim)
+            let (_, other, now, start, end) = try await Self.eraseWorkoutOwner(logbook)
             let head = try await logbook.log.headPosition()
             for command in [
                 Command.startWorkout(user: other, WorkoutStarted(workoutId: "w-taken", activityType: .run, startedAt: start)),
@@ -219,14 +226,7 @@ struct ErasureTests {
     @Test("a workout id another user took after an erasure — in a log written before ids stayed taken — stays theirs when the erased user is removed from the read models again")
     func takenIdSurvivesRemovalAgain() async throws {
         try await withGeneratedLogbook(seed: 9, users: 2, weeks: 1) { logbook in
-            let (victim, other) = (DemoDataGenerator.userId(0), DemoDataGenerator.userId(1))
-            let now = when("2026-11-12T12:00:00+01:00")
-            let start = at("2026-11-12T07:00:00+01:00")
-            let end = at("2026-11-12T08:00:00+01:00")
-            try await logbook.execute(.importWorkout(user: victim, WorkoutImported(
-                workoutId: "w-taken", activityType: .run, startedAt: start, endedAt: end,
-                distanceMeters: 5_000, movingSeconds: 1_500, source: WorkoutSource(kind: .strava, sourceId: "s-taken"))), context: now)
-            _ = try await logbook.erase(user: victim)
+            let (victim, other, _, start, end) = try await Self.eraseWorkoutOwner(logbook)
 
             // What an older build let happen: the other user's import under the erased user's
             // workout id, sealed as a restore seals it and appended past the rules.
