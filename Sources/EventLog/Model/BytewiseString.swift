@@ -9,16 +9,7 @@ package struct BytewiseString: Hashable, Sendable, CustomStringConvertible {
     /// Wraps `value`.
     package init(_ value: String) { self.value = value }
 
-    package static func == (lhs: BytewiseString, rhs: BytewiseString) -> Bool {
-        let (left, right) = (lhs.value.utf8, rhs.value.utf8)
-        guard left.count == right.count else { return false }
-        // Native strings compare as two contiguous buffers (a table look-up per event does this);
-        // bridged ones byte by byte.
-        let compared = left.withContiguousStorageIfAvailable { a in
-            right.withContiguousStorageIfAvailable { b in a.elementsEqual(b) }
-        }
-        return (compared ?? nil) ?? left.elementsEqual(right)
-    }
+    package static func == (lhs: BytewiseString, rhs: BytewiseString) -> Bool { lhs.value.hasSameBytes(as: rhs.value) }
 
     package func hash(into hasher: inout Hasher) {
         let hashed: Void? = value.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
@@ -29,4 +20,20 @@ package struct BytewiseString: Hashable, Sendable, CustomStringConvertible {
     }
 
     package var description: String { value }
+}
+
+extension String {
+    /// True when the two texts are the same UTF-8 bytes: how the log compares names and how read
+    /// models compare what they key records by. `==` compares by canonical equivalence, so a
+    /// composed and a decomposed spelling of one text are equal to it and different here.
+    package func hasSameBytes(as other: String) -> Bool {
+        let (left, right) = (utf8, other.utf8)
+        guard left.count == right.count else { return false }
+        // Native strings compare as two contiguous buffers (a table look-up per event does this);
+        // bridged ones byte by byte.
+        let compared = left.withContiguousStorageIfAvailable { a in
+            right.withContiguousStorageIfAvailable { b in a.elementsEqual(b) }
+        }
+        return (compared ?? nil) ?? left.elementsEqual(right)
+    }
 }

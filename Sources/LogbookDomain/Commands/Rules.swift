@@ -16,6 +16,15 @@ package enum Rules {
         }
     }
 
+    /// A step source's name (a sample's `source`, a profile's preferred step source): text of 1 to
+    /// 64 characters in Unicode Normalization Form C. Sources key the day's steps and are compared
+    /// as bytes, so a source sent once composed and once decomposed would otherwise be two sources
+    /// to the stored records and one to a `String` comparison.
+    static func stepSource(_ value: String, _ name: String) throws(LogbookError) {
+        try text(value, name, required: true, limit: 64)
+        guard value.isInNormalizationFormC else { throw .invalidArgument(name: name, reason: AppendLimits.notNFC) }
+    }
+
     /// The named IANA time zone.
     package static func timeZone(_ identifier: String) throws(LogbookError) -> TimeZone {
         guard let zone = TimeZone(identifier: identifier) else {
@@ -127,8 +136,8 @@ package enum Rules {
                 throw .ruleViolation(rule: .stepSampleInvalid, message: "sample \(index) claims \(sample.count) steps")
             }
             // Sources repeat: check each one once.
-            if index == 0 || sample.source != samples[index - 1].source {
-                try text(sample.source, "samples[\(index)].source", required: true, limit: 64)
+            if index == 0 || !sample.source.hasSameBytes(as: samples[index - 1].source) {
+                try stepSource(sample.source, "samples[\(index)].source")
             }
         }
     }

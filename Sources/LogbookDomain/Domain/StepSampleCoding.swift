@@ -9,7 +9,7 @@ import EventLog
 enum StepSampleCoding {
     static func encode(_ samples: [StepSample], into w: inout ByteWriter) {
         var sources: [String] = []
-        for sample in samples where !sources.contains(sample.source) { sources.append(sample.source) }
+        for sample in samples where !sources.contains(where: { $0.hasSameBytes(as: sample.source) }) { sources.append(sample.source) }
         let wholeSeconds = samples.allSatisfy { $0.start.instant % 1_000_000 == 0 && $0.end.instant % 1_000_000 == 0 }
         let unit: Int64 = wholeSeconds ? 1_000_000 : 1
         w.byte(wholeSeconds ? 1 : 0)
@@ -19,7 +19,7 @@ enum StepSampleCoding {
         var previousStart: Int64 = 0
         var previousOffset: Int32 = 0
         for sample in samples {
-            w.varint(UInt64(sources.firstIndex(of: sample.source)!))
+            w.varint(UInt64(sources.firstIndex { $0.hasSameBytes(as: sample.source) }!))
             w.signedVarint((sample.start.instant - previousStart) / unit)
             w.signedVarint(Int64(sample.start.utcOffsetSeconds - previousOffset))
             w.signedVarint((sample.end.instant - sample.start.instant) / unit)

@@ -14,8 +14,9 @@ public import EventLog
 /// that changed them, so what queries work out from a block can be kept until it changes.
 struct StatsReadModel: FoldsWorkoutLife {
     static let kind = ReadModelKind.stats
-    /// 2: only the primaries of groups of the same activity count. 3: block stamps.
-    static let codeVersion = 3
+    /// 2: only the primaries of groups of the same activity count. 3: block stamps. 4: step sources
+    /// compared as bytes (a decomposed twin of a source is another source).
+    static let codeVersion = 4
     /// Every step sample lands here: over a long history, half of a replay's folding.
     static let foldsApart = true
 
@@ -126,7 +127,7 @@ struct StatsReadModel: FoldsWorkoutLife {
             let source = batch[start].source
             let day = utcDay(batch[start].start.instant)
             var end = start + 1
-            while end < batch.count, batch[end].source == source, utcDay(batch[end].start.instant) == day { end += 1 }
+            while end < batch.count, batch[end].source.hasSameBytes(as: source), utcDay(batch[end].start.instant) == day { end += 1 }
             // Steps of the run's new samples, by local day (one day unless the run spans local midnight).
             let firstDay = batch[start].start.localDay
             var firstDaySteps = 0
@@ -258,7 +259,7 @@ extension StatsReadModel {
                 let daySources = sources[day] ?? []
                 let steps: Int
                 if let preferredSource {
-                    steps = daySources.first { $0.0 == preferredSource }?.1.steps ?? 0
+                    steps = daySources.first { $0.0.hasSameBytes(as: preferredSource) }?.1.steps ?? 0
                 } else {
                     steps = daySources.map(\.1.steps).max() ?? 0
                 }

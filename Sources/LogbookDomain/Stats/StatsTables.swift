@@ -37,6 +37,12 @@ struct UserDaySourceKey: TableKey {
         if a.day != b.day { return a.day < b.day }
         return a.source.utf8.lexicographicallyPrecedes(b.source.utf8)
     }
+    /// Sources compare as bytes, as the stored keys do (a source in a log written before sources
+    /// had to be in NFC may be a decomposed twin of another). Equal bytes hash alike under
+    /// `String`'s hashing, so the synthesized hash stays consistent with this.
+    static func == (a: UserDaySourceKey, b: UserDaySourceKey) -> Bool {
+        a.day == b.day && a.user == b.user && a.source.hasSameBytes(as: b.source)
+    }
 }
 
 /// Key of a record about one workout.
@@ -253,7 +259,11 @@ struct SampleDayKey: TableKey {
     }
     static func < (a: SampleDayKey, b: SampleDayKey) -> Bool {
         if a.user != b.user { return a.user.utf8.lexicographicallyPrecedes(b.user.utf8) }
-        if a.source != b.source { return a.source.utf8.lexicographicallyPrecedes(b.source.utf8) }
+        if !a.source.hasSameBytes(as: b.source) { return a.source.utf8.lexicographicallyPrecedes(b.source.utf8) }
         return a.utcDay < b.utcDay
+    }
+    /// Sources compare as bytes, as in ``UserDaySourceKey``.
+    static func == (a: SampleDayKey, b: SampleDayKey) -> Bool {
+        a.utcDay == b.utcDay && a.user == b.user && a.source.hasSameBytes(as: b.source)
     }
 }

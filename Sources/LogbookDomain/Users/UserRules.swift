@@ -21,7 +21,7 @@ extension Decider {
         let profile = try registered(user)
         if let name = e.displayName { try Rules.text(name, "displayName", required: true) }
         let zone = try Rules.timeZone(e.timeZone ?? profile.timeZone)
-        if case .set(let source) = e.preferredStepSource { try Rules.text(source, "preferredStepSource", required: true, limit: 64) }
+        if case .set(let source) = e.preferredStepSource { try Rules.stepSource(source, "preferredStepSource") }
         try Rules.heartRates(e, profile: profile)
         if let kinds = e.preferredWorkoutSources, Set(kinds).count != kinds.count {
             throw LogbookError.invalidArgument(name: "preferredWorkoutSources", reason: "names a source kind twice")
