@@ -36,8 +36,6 @@ public final class Logbook: Sendable {
     package let catalogIndex = CatalogIndex()
     /// Goal days worked out from the live read models, kept between queries (see ``forgetAnswers()``).
     package let goalDayBlocks = GoalDayBlocks.kept()
-    /// Summed blocks of workouts from the live read models, kept between queries (see ``forgetAnswers()``).
-    package let summaryBlocks = SummaryBlocks.kept()
     /// Where uncached query work runs, within each user's share (``LogbookConfiguration/queryWork``).
     let queryWork: QueryWorkPool
     /// The as-of folds running (each holds a user's read models in memory), one user's at a time.
@@ -260,13 +258,11 @@ public final class Logbook: Sendable {
         // Pinned before the transaction begins: blocks worked out from read models a rebuild
         // replaces meanwhile are not kept.
         let blocks = goalDayBlocks.pinned()
-        let sums = summaryBlocks.pinned()
         // Checked before the transaction too: live tables only ever switch to this code's.
         let older = control.snapshot.liveCodeVersion
         return try readModels.environment.read { txn in
             var projections = try readModels.projectionSet(txn)
             projections.goalDayBlocks = blocks
-            projections.summaryBlocks = sums
             projections.olderTables = Set(older.keys)
             return try body(&projections, LMDBTableReader(txn))
         }
@@ -279,7 +275,6 @@ public final class Logbook: Sendable {
         cache.clear()
         catalogIndex.reset()
         goalDayBlocks.clear()
-        summaryBlocks.clear()
     }
 
     /// The clock's "now", or the caller's.

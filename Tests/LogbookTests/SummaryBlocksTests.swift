@@ -1,3 +1,4 @@
+import BinaryCoding
 import DemoData
 import EventLog
 import Foundation
@@ -7,10 +8,10 @@ import LogbookStorage
 import LogbookTestSupport
 import Testing
 
-/// Year and all-time summaries are summed from blocks of 32 days kept between queries under the
-/// stamps of their workouts, and from the days at their ends: they must equal the summaries
-/// summed from the workouts themselves, with blocks kept or not, after every kind of change.
-@Suite("Stats summaries over kept blocks")
+/// Year and all-time summaries are summed from the sums the activities fold keeps per block of 32
+/// days, and from the days at their ends: they must equal the summaries summed from the workouts
+/// themselves after every kind of change, and each block's sums the sum of its listed workouts.
+@Suite("Stats summaries over block sums")
 struct SummaryBlocksTests {
     static let now = "2026-11-28T12:00:00+01:00"
 
@@ -44,12 +45,9 @@ struct SummaryBlocksTests {
                 let from = random.next() % 2 == 0 ? nil : Optional(to.adding(days: -Int(random.next() % 900)))
                 questions.append(([.year, .all][Int(random.next() % 2)], from, to, [nil, .run, .ride][Int(random.next() % 3)]))
             }
-            let kept = SummaryBlocks.kept()
-            try Self.expectSame(logbook, questions, kept: nil)
-            try Self.expectSame(logbook, questions, kept: kept)
-            #expect(kept.count > 0)
-            try Self.expectSame(logbook, questions, kept: kept)
-            // Changes the kept blocks must not outlive: deletions, new types, new workouts.
+            try Self.expectSame(logbook, questions)
+            try Self.expectBlockSumsStand(logbook)
+            // Changes the block sums must follow: deletions, new types, new workouts.
             for _ in 0..<6 {
                 let doomed = made.remove(at: Int(random.next() % UInt64(made.count)))
                 try await logbook.execute(.deleteWorkout(user: "u", workoutId: doomed), context: when(Self.now))
@@ -58,7 +56,10 @@ struct SummaryBlocksTests {
                 try await logbook.execute(.editWorkout(user: "u", WorkoutEdited(workoutId: id, activityType: .hike)), context: when(Self.now))
             }
             try await importSome(10)
-            try Self.expectSame(logbook, questions, kept: kept)
+            try Self.expectSame(logbook, questions)
+            try Self.expectBlockSumsStand(logbook)
+            let live = try logbook.digests().map { "\($0.projection.rawValue) \($0.sha256)" }
+            #expect(try await logbook.rebuild().map { "\($0.projection.rawValue) \($0.sha256)" } == live)
         }
     }
 
@@ -108,6 +109,7 @@ struct SummaryBlocksTests {
                 try await logbook.execute(.deleteWorkout(user: "u", workoutId: id), context: now)
             }
             try Self.expectFactsStand(logbook, withClimb: true)
+            try Self.expectBlockSumsStand(logbook)
 
             // Tables a code version from before the facts built list their workouts with an empty
             // value: summed from the records instead, to the same summaries.
@@ -148,15 +150,39 @@ struct SummaryBlocksTests {
         }
     }
 
+    /// Every block of `u`'s listed workouts has sums, each the sum of the block's listed workouts
+    /// (compared as stored bytes), and no block without listed workouts has any.
+    static func expectBlockSumsStand(_ logbook: Logbook) throws {
+        try logbook.readModels.environment.read { txn in
+            let reader = LMDBTableReader(txn)
+            var set = try logbook.readModels.projectionSet(txn)
+            var expected: [Int32: BlockSums] = [:]
+            try set.activities.listedWorkouts(user: "u", from: CivilDate(year: 1, month: 1, day: 1)!, to: CivilDate(year: 9999, month: 12, day: 31)!, type: nil, reader) {
+                date, workout in
+                expected[DayBlock.first(of: Int32(date.daysSinceEpoch)), default: BlockSums()].add(workout)
+            }
+            let stored = try set.activities.blockSums.records(in: UserDayKey("u", .min)...UserDayKey("u", .max), reader)
+            #expect(stored.map(\.0.day) == expected.keys.sorted())
+            func bytes(_ sums: BlockSums?) -> [UInt8] {
+                var writer = ByteWriter()
+                sums?.encode(into: &writer)
+                return writer.bytes
+            }
+            for (key, sums) in stored {
+                #expect(bytes(sums) == bytes(expected[key.day]), "block \(CivilDate(daysSinceEpoch: Int(key.day)))")
+            }
+            #expect(stored.count > 3)
+        }
+    }
+
     /// Each of `questions` asked as over tables an older code version built (every workout
-    /// summed) and as over these (blocks, `kept` if given): the same summary.
-    static func expectSame(_ logbook: Logbook, _ questions: [(SummaryPeriod, CivilDate?, CivilDate, ActivityType?)], kept: SummaryBlocks.Kept?) throws {
+    /// summed) and as over these (block sums): the same summary.
+    static func expectSame(_ logbook: Logbook, _ questions: [(SummaryPeriod, CivilDate?, CivilDate, ActivityType?)]) throws {
         try logbook.readModels.environment.read { txn in
             let reader = LMDBTableReader(txn)
             var direct = try logbook.readModels.projectionSet(txn)
             direct.olderTables = [.activities]
             var blocks = try logbook.readModels.projectionSet(txn)
-            blocks.summaryBlocks = kept?.pinned()
             for (period, from, to, type) in questions {
                 let expected = try direct.statsSummary(user: "u", period: period, from: from, to: to, type: type, reader)
                 let answered = try blocks.statsSummary(user: "u", period: period, from: from, to: to, type: type, reader)

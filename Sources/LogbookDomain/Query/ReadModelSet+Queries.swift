@@ -33,9 +33,9 @@ extension ReadModelSet {
         user: String, period: SummaryPeriod, from: CivilDate?, to: CivilDate, type: ActivityType?, _ txn: (any TableReader)?
     ) throws -> StatsSummary {
         let profile = try requireProfile(user, txn)
-        let stamped = !olderTables.contains(.activities)
+        let summed = !olderTables.contains(.activities)
         let first = try from ?? SummaryBuckets.defaultFrom(
-            period, today: to, first: period == .all ? activities.firstWorkoutDate(user: user, kept: summaryBlocks, stamped: stamped, txn) : nil,
+            period, today: to, first: period == .all ? activities.firstWorkoutDate(user: user, summed: summed, txn) : nil,
             weekStart: profile.weekStart)
         guard first <= to else { throw LogbookError.invalidArgument(name: "from", reason: "\(first) is after to (\(to))") }
         guard to.daysSinceEpoch - first.daysSinceEpoch < SummaryBuckets.maximumDays else {
@@ -46,7 +46,7 @@ extension ReadModelSet {
             throw LogbookError.invalidArgument(name: "from", reason: "the buckets must lie within the years 1 to 9999")
         }
         return try activities.summary(
-            user: user, period: period, from: first, to: to, type: type, weekStart: profile.weekStart, kept: summaryBlocks, stamped: stamped, txn)
+            user: user, period: period, from: first, to: to, type: type, weekStart: profile.weekStart, summed: summed, txn)
     }
 
     // MARK: Goals

@@ -18,11 +18,9 @@ package struct ReadModelSet: Sendable {
     /// Goal days kept between queries of the live read models (nil: work them out each time, as
     /// a fold in memory for an as-of query does).
     package var goalDayBlocks: GoalDayBlocks.Kept.Pinned?
-    /// Summed blocks of workouts kept between queries of the live read models (nil: sum them each time).
-    package var summaryBlocks: SummaryBlocks.Kept.Pinned?
     /// The read models whose live tables an older code version built (an upgrade replaces them):
-    /// queries read them without what this version adds (block stamps: the blocks come from the
-    /// records themselves, none kept).
+    /// queries read them without what this version adds (block stamps and block sums: the blocks
+    /// come from the records themselves).
     package var olderTables: Set<ReadModelKind> = []
 
     /// The stats or goals tables keep no block stamps (an older code version built them).

@@ -74,139 +74,6 @@ public struct SummaryBest: Sendable, Hashable, Codable {
     public var speedKmh: Double?
 }
 
-/// What one counted workout brings to a summary.
-struct SummaryWorkout: Sendable {
-    var id: String
-    var date: CivilDate
-    var startInstant: Int64
-    var type: ActivityType
-    var distanceMeters: Int
-    var movingSeconds: Int
-    var elapsedSeconds: Int
-    var elevationGainMeters: Int?
-    var activeKcal: Int?
-    var heartRate: Int?
-
-    /// The largest distance, time, kilocalories and heart rate a stored workout may carry here:
-    /// far beyond any the rules admit, and small enough that no sum of them overflows.
-    static let quantityLimit = 1 << 32
-
-    /// The workout `id`, started at `startInstant`, as its list entry's facts describe it; facts
-    /// whose numbers no command could have written (a damaged store) are a storage error, not a
-    /// trap.
-    init(id: String, startInstant: Int64, _ facts: SummaryFacts) throws(LogbookError) {
-        let quantities = [
-            facts.distanceMeters, facts.movingSeconds, facts.elapsedSeconds ?? 0, facts.activeKcal ?? 0, facts.avgHeartRate ?? 0,
-            facts.climbGainMeters ?? 0, facts.trackMeanHeartRate ?? 0,
-        ]
-        let (span, overflow) = (facts.endedAt ?? startInstant).subtractingReportingOverflow(startInstant)
-        guard quantities.allSatisfy({ (0...Self.quantityLimit).contains($0) }), !overflow else {
-            throw .storage("stored workout \(id) holds numbers out of range")
-        }
-        self.id = id
-        date = facts.date
-        self.startInstant = startInstant
-        type = facts.type
-        distanceMeters = facts.distanceMeters
-        movingSeconds = facts.movingSeconds
-        if let elapsed = facts.elapsedSeconds {
-            elapsedSeconds = elapsed
-        } else if facts.endedAt != nil, span >= 0, span / 1_000_000 <= Self.quantityLimit {
-            elapsedSeconds = Int(span / 1_000_000)
-        } else {
-            elapsedSeconds = facts.movingSeconds
-        }
-        elevationGainMeters = facts.climbGainMeters
-        activeKcal = facts.activeKcal
-        heartRate = (facts.avgHeartRate ?? facts.trackMeanHeartRate).map { min($0, 1 << 16) }
-    }
-
-    var best: SummaryBest {
-        SummaryBest(
-            workoutId: id, date: date, activityType: type, distanceMeters: distanceMeters, movingSeconds: movingSeconds,
-            paceSecondsPerKm: type.usesPace && distanceMeters > 0 ? Double(movingSeconds) / (Double(distanceMeters) / 1000) : nil,
-            speedKmh: type == .ride && movingSeconds > 0 ? (Double(distanceMeters) / 1000) / (Double(movingSeconds) / 3600) : nil)
-    }
-}
-
-/// Sums workouts into one bucket.
-struct SummaryAccumulator {
-    /// Workouts shorter than this never hold a fastest pace or speed (as personal records).
-    static let fastestMinimumMeters = 1000
-
-    private(set) var bucket: SummaryBucket
-    private var heartRateWeighted = 0
-    private var heartRateSeconds = 0
-    private var longest: SummaryWorkout?
-    private var fastestPace: SummaryWorkout?
-    private var fastestSpeed: SummaryWorkout?
-
-    init(from: CivilDate, to: CivilDate) { bucket = SummaryBucket(from: from, to: to) }
-
-    mutating func add(_ w: SummaryWorkout) {
-        bucket.workouts += 1
-        bucket.distanceMeters += w.distanceMeters
-        bucket.movingSeconds += w.movingSeconds
-        bucket.elapsedSeconds += w.elapsedSeconds
-        bucket.elevationGainMeters += w.elevationGainMeters ?? 0
-        bucket.activeKcal += w.activeKcal ?? 0
-        if let rate = w.heartRate, w.movingSeconds > 0 {
-            heartRateWeighted += rate * w.movingSeconds
-            heartRateSeconds += w.movingSeconds
-        }
-        if longest.map({ Self.longer(w, than: $0) }) ?? true { longest = w }
-        if w.distanceMeters >= Self.fastestMinimumMeters, w.movingSeconds > 0 {
-            if w.type.usesPace, fastestPace.map({ Self.faster(w, than: $0) }) ?? true { fastestPace = w }
-            if w.type == .ride, fastestSpeed.map({ Self.faster(w, than: $0) }) ?? true { fastestSpeed = w }
-        }
-    }
-
-    /// Adds another bucket's workouts (for the totals).
-    mutating func add(_ other: SummaryAccumulator) {
-        bucket.workouts += other.bucket.workouts
-        bucket.distanceMeters += other.bucket.distanceMeters
-        bucket.movingSeconds += other.bucket.movingSeconds
-        bucket.elapsedSeconds += other.bucket.elapsedSeconds
-        bucket.elevationGainMeters += other.bucket.elevationGainMeters
-        bucket.activeKcal += other.bucket.activeKcal
-        heartRateWeighted += other.heartRateWeighted
-        heartRateSeconds += other.heartRateSeconds
-        if let w = other.longest, longest.map({ Self.longer(w, than: $0) }) ?? true { longest = w }
-        if let w = other.fastestPace, fastestPace.map({ Self.faster(w, than: $0) }) ?? true { fastestPace = w }
-        if let w = other.fastestSpeed, fastestSpeed.map({ Self.faster(w, than: $0) }) ?? true { fastestSpeed = w }
-    }
-
-    /// The bucket with its average and bests.
-    var result: SummaryBucket {
-        var result = bucket
-        result.avgHeartRate = heartRateSeconds > 0 ? (Double(heartRateWeighted) / Double(heartRateSeconds) * 10).rounded() / 10 : nil
-        result.longest = longest?.best
-        result.fastestPace = fastestPace?.best
-        result.fastestSpeed = fastestSpeed?.best
-        return result
-    }
-
-    /// Whether `a` comes before `b` when neither is better: the earlier start, then the id's bytes.
-    private static func earlier(_ a: SummaryWorkout, _ b: SummaryWorkout) -> Bool {
-        a.startInstant != b.startInstant ? a.startInstant < b.startInstant : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
-    }
-
-    static func longer(_ a: SummaryWorkout, than b: SummaryWorkout) -> Bool {
-        if a.distanceMeters != b.distanceMeters { return a.distanceMeters > b.distanceMeters }
-        if a.movingSeconds != b.movingSeconds { return a.movingSeconds > b.movingSeconds }
-        return earlier(a, b)
-    }
-
-    /// Faster average: less time per metre, compared exactly (a.moving / a.distance < b.moving / b.distance).
-    static func faster(_ a: SummaryWorkout, than b: SummaryWorkout) -> Bool {
-        let left = a.movingSeconds.multipliedFullWidth(by: b.distanceMeters)
-        let right = b.movingSeconds.multipliedFullWidth(by: a.distanceMeters)
-        if left.high != right.high || left.low != right.low { return (left.high, left.low) < (right.high, right.low) }
-        if a.distanceMeters != b.distanceMeters { return a.distanceMeters > b.distanceMeters }
-        return earlier(a, b)
-    }
-}
-
 /// The buckets of a summary: pure date arithmetic, the same in every time zone and locale.
 public enum SummaryBuckets {
     /// At most this many days from `from` to `to` (100 years of weeks: 5,218 buckets).
@@ -258,48 +125,24 @@ public enum SummaryBuckets {
     }
 }
 
-/// What a summary keeps of one block of a user's days (``DayBlock``): the block's counted
-/// workouts (of one type, or all) summed with their bests, and the first one's date — kept
-/// between queries (``KeptBlocks``) under the user, the block, its stamp in the activities read
-/// model and the type, so a summary over years sums kept blocks and reads only the blocks at its
-/// ends. At most 16,384 blocks (about 1 KB each) are kept.
-package enum SummaryBlocks {
-    package struct Block: Sendable {
-        var accumulator: SummaryAccumulator
-        var firstDate: CivilDate?
-    }
-
-    package struct Key: Hashable, Sendable {
-        var user: BytewiseString
-        var first: Int32
-        var stamp: UInt64
-        var type: ActivityType?
-    }
-
-    package typealias Kept = KeptBlocks<Key, Block>
-
-    /// A store of kept blocks of the stated size.
-    package static func kept() -> Kept { Kept(maxBlocks: 16_384) }
-}
-
 extension ActivitiesReadModel {
     /// `user`'s counted workouts (of `type`, if given) from `from` to `to` in `period` buckets,
     /// each as its list entry's facts describe it (``SummaryFacts``: the list alone is read).
-    /// Year and all-time buckets are summed from the blocks of days they hold whole (``kept``
-    /// between queries, unless `stamped` is false: tables an older code version built have no
-    /// block stamps) and the days at their ends; weeks and months from the workouts themselves.
+    /// Year and all-time buckets are summed from the sums of the blocks of days they hold whole
+    /// (``BlockSums``, unless `summed` is false: tables an older code version built have none) and
+    /// the days at their ends; weeks and months from the workouts themselves.
     mutating func summary(
         user: String, period: SummaryPeriod, from: CivilDate, to: CivilDate, type: ActivityType?, weekStart: WeekStart,
-        kept: SummaryBlocks.Kept.Pinned?, stamped: Bool, _ txn: (any TableReader)?
+        summed: Bool, _ txn: (any TableReader)?
     ) throws -> StatsSummary {
         let ranges = SummaryBuckets.buckets(period, from: from, to: to, weekStart: weekStart)
         var accumulators = ranges.map { SummaryAccumulator(from: $0.from, to: $0.to) }
         let first = ranges.first?.from ?? from
         let last = ranges.last?.to ?? to
-        if stamped, period == .year || period == .all {
-            try sumByBlocks(user: user, ranges: ranges, type: type, into: &accumulators, kept: kept, txn)
+        if summed, period == .year || period == .all {
+            try sumByBlocks(user: user, ranges: ranges, type: type, into: &accumulators, txn)
         } else {
-            try sum(user: user, from: first, to: last, type: type, txn) { date, workout in
+            try listedWorkouts(user: user, from: first, to: last, type: type, txn) { date, workout in
                 // The bucket holding the date: the last whose first day is on or before it.
                 var lower = 0, upper = ranges.count
                 while upper - lower > 1 {
@@ -318,7 +161,7 @@ extension ActivitiesReadModel {
 
     /// Hands `body` each of `user`'s counted workouts (of `type`, if given) started (local day)
     /// from `from` to `to`, with its date.
-    private mutating func sum(
+    mutating func listedWorkouts(
         user: String, from: CivilDate, to: CivilDate, type: ActivityType?, _ txn: (any TableReader)?,
         _ body: (CivilDate, SummaryWorkout) -> Void
     ) throws {
@@ -336,16 +179,16 @@ extension ActivitiesReadModel {
         }
     }
 
-    /// Sums each of `ranges` (in order, none overlapping) from the stamped blocks it holds whole
-    /// and the days it holds of the others.
+    /// Sums each of `ranges` (in order, none overlapping) from the sums of the blocks it holds
+    /// whole and the workouts of the days it holds of the others.
     private mutating func sumByBlocks(
         user: String, ranges: [(from: CivilDate, to: CivilDate)], type: ActivityType?, into accumulators: inout [SummaryAccumulator],
-        kept: SummaryBlocks.Kept.Pinned?, _ txn: (any TableReader)?
+        _ txn: (any TableReader)?
     ) throws {
         guard let first = ranges.first?.from, let last = ranges.last?.to else { return }
         let lower = UserDayKey(user, DayBlock.first(of: Int32(first.daysSinceEpoch)))
         var index = 0
-        for (key, stamp) in try blocks.records(in: lower...UserDayKey(user, Int32(last.daysSinceEpoch)), txn) {
+        for (key, sums) in try blockSums.records(in: lower...UserDayKey(user, Int32(last.daysSinceEpoch)), txn) {
             let blockFrom = CivilDate(daysSinceEpoch: Int(key.day))
             let blockTo = blockFrom.adding(days: Int(DayBlock.length) - 1)
             while index < ranges.count, ranges[index].to < blockFrom { index += 1 }
@@ -353,9 +196,9 @@ extension ActivitiesReadModel {
             while overlapping < ranges.count, ranges[overlapping].from <= blockTo {
                 let range = ranges[overlapping]
                 if range.from <= blockFrom, blockTo <= range.to {
-                    accumulators[overlapping].add(try block(user: user, first: key.day, stamp: stamp.position, type: type, kept: kept, txn).accumulator)
+                    sums.add(type, into: &accumulators[overlapping])
                 } else {
-                    try sum(user: user, from: max(range.from, blockFrom), to: min(range.to, blockTo), type: type, txn) { _, workout in
+                    try listedWorkouts(user: user, from: max(range.from, blockFrom), to: min(range.to, blockTo), type: type, txn) { _, workout in
                         accumulators[overlapping].add(workout)
                     }
                 }
@@ -364,29 +207,12 @@ extension ActivitiesReadModel {
         }
     }
 
-    /// The summed block starting on day `first`, kept or worked out (and kept).
-    private mutating func block(
-        user: String, first: Int32, stamp: UInt64, type: ActivityType?, kept: SummaryBlocks.Kept.Pinned?, _ txn: (any TableReader)?
-    ) throws -> SummaryBlocks.Block {
-        let key = SummaryBlocks.Key(user: BytewiseString(user), first: first, stamp: stamp, type: type)
-        if let found = kept?.value(key) { return found }
-        let from = CivilDate(daysSinceEpoch: Int(first))
-        let to = from.adding(days: Int(DayBlock.length) - 1)
-        var block = SummaryBlocks.Block(accumulator: SummaryAccumulator(from: from, to: to), firstDate: nil)
-        try sum(user: user, from: from, to: to, type: type, txn) { date, workout in
-            block.accumulator.add(workout)
-            if block.firstDate.map({ date < $0 }) ?? true { block.firstDate = date }
-        }
-        kept?.keep(block, under: key)
-        return block
-    }
-
-    /// The local date of `user`'s first counted workout (nil without any): from the first stamped
-    /// block that holds one (unless `stamped` is false), else from the list.
-    mutating func firstWorkoutDate(user: String, kept: SummaryBlocks.Kept.Pinned?, stamped: Bool, _ txn: (any TableReader)?) throws -> CivilDate? {
-        guard stamped else { return try firstListedWorkoutDate(user: user, txn) }
-        for (key, stamp) in try blocks.records(in: UserDayKey(user, Int32.min)...UserDayKey(user, Int32.max), txn) {
-            if let date = try block(user: user, first: key.day, stamp: stamp.position, type: nil, kept: kept, txn).firstDate { return date }
+    /// The local date of `user`'s first counted workout (nil without any): from the first block
+    /// with sums (unless `summed` is false), else from the list.
+    mutating func firstWorkoutDate(user: String, summed: Bool, _ txn: (any TableReader)?) throws -> CivilDate? {
+        guard summed else { return try firstListedWorkoutDate(user: user, txn) }
+        for (_, sums) in try blockSums.records(in: UserDayKey(user, Int32.min)...UserDayKey(user, Int32.max), txn) {
+            if let day = sums.firstDay(of: nil) { return CivilDate(daysSinceEpoch: Int(day)) }
         }
         return nil
     }

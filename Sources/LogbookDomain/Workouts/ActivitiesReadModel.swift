@@ -6,9 +6,9 @@ public import EventLog
 /// workouts.
 ///
 /// The list holds only primaries; the embedded ``WorkoutGroups`` says which workouts
-/// they are and, for the detail, each workout's group. Each block of 32 days (``DayBlock``) of
-/// a user's workouts has a stamp: the last position that changed a workout started in it, so
-/// what queries work out from a block can be kept until it changes.
+/// they are and, for the detail, each workout's group. Each block of 32 days (``DayBlock``) with
+/// listed workouts has their sums (``BlockSums``), kept as the list changes, so a stats summary
+/// over years reads a record per block.
 struct ActivitiesReadModel: FoldsWorkoutLife {
     static let kind = ReadModelKind.activities
     /// 2: records carry elapsed time, maximum heart rate and track sizes; laps in their full form; tracks.
@@ -17,7 +17,8 @@ struct ActivitiesReadModel: FoldsWorkoutLife {
     /// 5: only the primaries of groups of the same activity are listed.
     /// 6: block stamps.
     /// 7: the list's entries carry what the stats summary sums of each workout (``SummaryFacts``).
-    static let codeVersion = 7
+    /// 8: each block's sums (``BlockSums``) in place of its stamp.
+    static let codeVersion = 8
 
     static let folds = Folds<ActivitiesReadModel>()
         .workoutLife()
@@ -33,8 +34,8 @@ struct ActivitiesReadModel: FoldsWorkoutLife {
     var tracks: ReadModelTable<TrackPartKey, TrackPartValue>
     var pauses: ReadModelTable<WorkoutKey, WorkoutPauses>
     var trackSummaries: ReadModelTable<WorkoutKey, TrackSummary>
-    /// Per user and block (keyed by its first day): the last position that changed a workout started in it.
-    var blocks: ReadModelTable<UserDayKey, BlockStamp>
+    /// Per user and block (keyed by its first day): the sums of its listed workouts.
+    var blockSums: ReadModelTable<UserDayKey, BlockSums>
     var groups: WorkoutGroups
 
     init(_ tables: ReadModelTables) {
@@ -46,18 +47,60 @@ struct ActivitiesReadModel: FoldsWorkoutLife {
         tracks = tables.table("tracks")
         pauses = tables.table("pauses")
         trackSummaries = tables.table("trackSummaries")
-        blocks = tables.table("blocks")
+        blockSums = tables.table("blockSums")
     }
 
-    /// Stores `record`, stamping its block with `fold`'s position (a workout's start never changes,
-    /// so neither does its block); a listed workout's entry takes its facts as they now stand
-    /// (the record's, and its track summary's as stored).
+    /// Stores `record`; a listed workout's entry takes its facts as they now stand (the record's,
+    /// and its track summary's as stored).
     private mutating func save(_ record: ActivityRecord, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
         workouts.set(WorkoutKey(record.workoutId), record)
-        blocks.set(UserDayKey(record.user, DayBlock.first(of: Int32(record.date.daysSinceEpoch))), BlockStamp(fold.position))
         if record.countedPosition != 0 {
-            list.set(ActivityListKey(record.user, record.startedAt.instant, record.workoutId), ListedWorkout(try facts(of: record, txn)))
+            try setListed(ActivityListKey(record.user, record.startedAt.instant, record.workoutId), ListedWorkout(try facts(of: record, txn)), txn)
         }
+    }
+
+    /// Sets the list entry `key` (nil: takes it off), and keeps the sums of the blocks its old and
+    /// new facts fall in as the list then stands: the old workout taken off and the new one added,
+    /// or the block summed again from its entries when the one taken off held a best or its
+    /// type's first day in the block.
+    private mutating func setListed(_ key: ActivityListKey, _ entry: ListedWorkout?, _ txn: (any TableReader)?) throws {
+        let old = try list.get(key, txn)
+        guard old != entry else { return }
+        list.set(key, entry)
+        func workout(_ listed: ListedWorkout?) throws -> SummaryWorkout? {
+            guard let listed, let facts = try facts(of: key, listed, txn) else { return nil }
+            return try SummaryWorkout(id: key.workoutId, startInstant: key.startInstant, facts)
+        }
+        let (before, after) = (try workout(old), try workout(entry))
+        var resummed: Int32?
+        if let before {
+            let block = DayBlock.first(of: Int32(before.date.daysSinceEpoch))
+            var sums = try blockSums.get(UserDayKey(key.user, block), txn) ?? BlockSums()
+            if sums.remove(before) {
+                blockSums.set(UserDayKey(key.user, block), sums)
+            } else {
+                try sumBlock(user: key.user, first: block, txn)
+                resummed = block
+            }
+        }
+        if let after {
+            let block = DayBlock.first(of: Int32(after.date.daysSinceEpoch))
+            // A block summed again already holds the new entry.
+            guard block != resummed else { return }
+            var sums = try blockSums.get(UserDayKey(key.user, block), txn) ?? BlockSums()
+            sums.add(after)
+            blockSums.set(UserDayKey(key.user, block), sums)
+        }
+    }
+
+    /// Sums `user`'s block starting on day `first` from its list entries.
+    private mutating func sumBlock(user: String, first: Int32, _ txn: (any TableReader)?) throws {
+        let from = CivilDate(daysSinceEpoch: Int(first))
+        var sums = BlockSums()
+        try listedWorkouts(user: user, from: from, to: from.adding(days: Int(DayBlock.length) - 1), type: nil, txn) { _, workout in
+            sums.add(workout)
+        }
+        blockSums.set(UserDayKey(user, first), sums.isEmpty ? nil : sums)
     }
 
     mutating func onWorkoutStarted(_ e: WorkoutStarted, _ fold: FoldEvent, _ txn: (any TableReader)?) throws {
@@ -179,7 +222,7 @@ struct ActivitiesReadModel: FoldsWorkoutLife {
         record.trackPoints = 0
         pauses.set(WorkoutKey(e.workoutId), nil)
         trackSummaries.set(WorkoutKey(e.workoutId), nil)
-        list.set(ActivityListKey(record.user, record.startedAt.instant, e.workoutId), nil)
+        try setListed(ActivityListKey(record.user, record.startedAt.instant, e.workoutId), nil, txn)
         if let sourceId = record.source.sourceId, record.source.kind != .manual,
            try imports.get(ImportKey(record.user, record.source.kind, sourceId), txn)?.text == e.workoutId {
             imports.set(ImportKey(record.user, record.source.kind, sourceId), nil)
@@ -196,7 +239,7 @@ struct ActivitiesReadModel: FoldsWorkoutLife {
         record.countedPosition = counts ? fold.position : 0
         // Listed with its facts by the save; taken off here.
         try save(record, fold, txn)
-        if !counts { list.set(ActivityListKey(record.user, record.startedAt.instant, workoutId), nil) }
+        if !counts { try setListed(ActivityListKey(record.user, record.startedAt.instant, workoutId), nil, txn) }
     }
 
     private mutating func update(_ workoutId: String, _ fold: FoldEvent, _ txn: (any TableReader)?, _ body: (inout ActivityRecord) -> Void) throws {
@@ -212,7 +255,7 @@ struct ActivitiesReadModel: FoldsWorkoutLife {
     mutating func visitTables<Visitor: TableVisitor>(_ visitor: inout Visitor) throws {
         try visitor.visit(&workouts)
         try visitor.visit(&list)
-        try visitor.visit(&blocks)
+        try visitor.visit(&blockSums)
         try visitor.visit(&imports)
         try visitor.visit(&active)
         try visitor.visit(&tracks)

@@ -28,7 +28,7 @@ package enum TableRecordCodecs {
         key(UserIdKey.self), key(PlanDayKey.self), key(UserDayWorkoutKey.self), value(TargetRecord.self), value(PlannedRecord.self),
         value(IntensityWorkout.self), value(HeartRateSettings.self), value(WorkoutPauses.self), value(TypePositions.self), value(CountValue.self),
         value(TrackSummary.self), value(GroupMember.self), value(GroupDay.self), value(GroupUser.self), key(WorkoutPairKey.self),
-        key(UserPositionWorkoutKey.self), value(BlockStamp.self), value(LedgerTotals.self), value(ListedWorkout.self), value(SummaryFacts.self),
+        key(UserPositionWorkoutKey.self), value(BlockStamp.self), value(LedgerTotals.self), value(ListedWorkout.self), value(SummaryFacts.self), value(BlockSums.self),
     ]
 
     private static func key<T: TableKey>(_ type: T.Type) -> Codec {
