@@ -155,7 +155,7 @@ public struct ImportMapping: Sendable {
                 skipped["step sample that ends before it starts", default: 0] += 1
             } else if sample.count <= 0 || sample.count > 100_000 {
                 skipped[sample.count <= 0 ? "step sample of no steps" : "step sample of more than 100,000 steps", default: 0] += 1
-            } else if let source = Self.cleanText(String(sample.source.prefix(64))) {
+            } else if let source = Self.sourceName(sample.source) {
                 kept.append(StepSample(start: start, end: end, count: sample.count, source: source))
             } else {
                 skipped["step sample without a source name", default: 0] += 1
@@ -192,6 +192,17 @@ public struct ImportMapping: Sendable {
     }
 
     /// Text without control characters other than tab and newline (Logbook refuses them), nil when empty.
+    /// A step source's name as the rules take it: without control characters, in NFC (sources
+    /// are compared as bytes), at most 64 Unicode scalars (nil if nothing is left).
+    static func sourceName(_ text: String) -> String? {
+        guard let cleaned = cleanText(text) else { return nil }
+        var name = String.UnicodeScalarView(cleaned.inNormalizationFormC.unicodeScalars.prefix(64))
+        // A cut can end between a character and a mark NFC would join to it.
+        while !String(name).isInNormalizationFormC { name.removeLast() }
+        let result = String(name)
+        return result.trimmingCharacters(in: .whitespaces).isEmpty ? nil : result
+    }
+
     static func cleanText(_ text: String) -> String? {
         let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 || $0 == "\n" || $0 == "\t" }))
         return cleaned.trimmingCharacters(in: .whitespaces).isEmpty ? nil : cleaned

@@ -98,4 +98,33 @@ struct StepSourceBytesTests {
             #expect(try await logbook.rebuild().map { "\($0.projection.rawValue) \($0.sha256)" } == live)
         }
     }
+
+    @Test("goal days kept between queries follow a switch between the two spellings of the preferred source")
+    func keptGoalDaysFollowTheSourceBytes() async throws {
+        try await withLogbook { logbook, _ in
+            _ = try await logbook.execute(.registerUser(user: "u", UserRegistered(displayName: "Ana", timeZone: "Europe/Paris")), context: when(Self.now))
+            // A default applies from the day it is set.
+            _ = try await logbook.execute(.setDefaultGoal(user: "u", GoalDefaultSet(steps: 100)), context: when("2026-11-10T08:00:00Z"))
+            // An older log: both spellings counted on 19 Nov, and a decomposed preference, appended past the rules.
+            let next: UInt64 = try await logbook.log.streamVersion("steps-u").map { $0 + 1 } ?? 0
+            let userNext: UInt64 = try await logbook.log.streamVersion("user-u").map { $0 + 1 } ?? 0
+            let samples = [minute("2026-11-19T09:00:00Z", 300, Self.composed), minute("2026-11-19T10:00:00Z", 70, Self.decomposed)]
+            let events = [
+                WireEvent(position: nil, stream: "steps-u", streamVersion: next, eventId: UUID(), subject: "u", occurredAt: at(Self.now),
+                          recordedAt: at(Self.now), event: .stepsRecorded(StepsRecorded(samples: samples))),
+                WireEvent(position: nil, stream: "user-u", streamVersion: userNext, eventId: UUID(), subject: "u", occurredAt: at(Self.now),
+                          recordedAt: at(Self.now), event: .userProfileUpdated(UserProfileUpdated(preferredStepSource: .set(Self.decomposed)))),
+            ]
+            var written: UInt64 = 0
+            for request in try logbook.prepareRestore(events, sealing: true).requests {
+                written = try #require(try await logbook.log.append(batch: [request]).first?.get().lastPosition).rawValue
+            }
+            try await logbook.host.waitUntilFolded(written)
+            // 70 steps: under the goal of 100.
+            #expect(try await logbook.goalWeek(user: "u", containing: day("2026-11-19")).streaks.longest == 0)
+            _ = try await logbook.execute(.updateProfile(user: "u", UserProfileUpdated(preferredStepSource: .set(Self.composed))), context: when(Self.now))
+            // 300 steps: met, though no stamp of the kept days moved.
+            #expect(try await logbook.goalWeek(user: "u", containing: day("2026-11-19")).streaks.longest == 1)
+        }
+    }
 }

@@ -245,6 +245,18 @@ struct FileImporterTests {
         #expect(ImportMapping.count(1e15, "activeKcal") == nil && ImportMapping.count(-1, "activeKcal") == nil)
     }
 
+    @Test("a file's step-source name is taken as the rules take sources: in NFC, at most 64 scalars, no control characters")
+    func sourceNamesAsTheRulesTakeThem() throws {
+        #expect(ImportMapping.sourceName("Montre Cafe\u{301}")?.utf8.elementsEqual("Montre Caf\u{e9}".utf8) == true)
+        #expect(ImportMapping.sourceName("iPhone\u{7}") == "iPhone")
+        #expect(ImportMapping.sourceName(" \u{1}") == nil)
+        // 70 decomposed letters: 140 scalars, 70 once composed, cut to 64.
+        let long = try #require(ImportMapping.sourceName(String(repeating: "e\u{301}", count: 70)))
+        #expect(long.unicodeScalars.count == 64 && long.isInNormalizationFormC)
+        let mixed = try #require(ImportMapping.sourceName(String(repeating: "a", count: 63) + "q\u{307}\u{323}"))
+        #expect(mixed.isInNormalizationFormC && mixed.unicodeScalars.count == 64)
+    }
+
     @Test("a track without any column of values is refused, as a command and on the wire")
     func emptyTrack() async throws {
         try await withLogbook { logbook, _ in

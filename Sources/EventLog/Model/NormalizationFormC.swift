@@ -22,4 +22,13 @@ extension String {
         }
         return matches && stored.next() == nil
     }
+
+    /// The text in Unicode Normalization Form C, by the standard library's normalization (the
+    /// one `==` uses): for text from outside, such as a device file's names, that must be NFC.
+    package var inNormalizationFormC: String {
+        if isInNormalizationFormC { return self }
+        var units: [UInt8] = []
+        _withNFCCodeUnits { units.append($0) }
+        return String(decoding: units, as: UTF8.self)
+    }
 }

@@ -24,7 +24,8 @@ package enum GoalDayBlocks {
         var stats: UInt64
         var goals: UInt64
         var defaults: UInt64
-        var source: String?
+        /// The preferred step source, compared as bytes as the stats read model compares sources.
+        var source: BytewiseString?
     }
 
     /// The kept blocks of one Logbook.

@@ -211,7 +211,7 @@ extension ReadModelSet {
         for (key, stamp) in statsStamps {
             let blockKey = GoalDayBlocks.Key(
                 user: name, first: key.day, stats: stamp.position, goals: goalStamps[key.day] ?? 0, defaults: defaults,
-                source: profile.preferredStepSource)
+                source: profile.preferredStepSource.map(BytewiseString.init))
             if let days = kept?.value(blockKey) {
                 blocks.append((key.day, days))
                 continue
