@@ -159,7 +159,7 @@ struct SummaryBlocksTests {
             var expected: [Int32: BlockSums] = [:]
             try set.activities.listedWorkouts(user: "u", from: CivilDate(year: 1, month: 1, day: 1)!, to: CivilDate(year: 9999, month: 12, day: 31)!, type: nil, reader) {
                 date, workout in
-                expected[DayBlock.first(of: Int32(date.daysSinceEpoch)), default: BlockSums()].add(workout)
+                try expected[DayBlock.first(of: Int32(date.daysSinceEpoch)), default: BlockSums()].add(workout)
             }
             let stored = try set.activities.blockSums.records(in: UserDayKey("u", .min)...UserDayKey("u", .max), reader)
             #expect(stored.map(\.0.day) == expected.keys.sorted())

@@ -4,11 +4,11 @@ import EventLog
 /// What the stats summary sums of one block of a user's days (``DayBlock``), kept by the
 /// activities fold as the block's entries in the user's list of counted workouts stand: per
 /// activity type with a counted workout in the block, the workouts summed with their bests
-/// (``SummaryAccumulator``) and the first one's local day. A summary over years then reads one
+/// (``SummaryAccumulator``) and the type's first local day. A summary over years then reads one
 /// record per block, whatever the number of workouts in it.
 ///
 /// The fold adds a workout as it is listed and takes one off by subtraction; when the one taken
-/// off held a best or the block's first day, it sums the block's entries again. The sums are
+/// off held a best or its type's first day, it sums the block's entries again. The sums are
 /// exact integers and the bests a total order, so the record is the same whichever way it came
 /// about: it equals the sum of the block's entries.
 struct BlockSums: TableValue {
@@ -34,29 +34,29 @@ struct BlockSums: TableValue {
     }
 
     /// Adds the block's workouts of `type` (all, if nil) into `accumulator`.
-    func add(_ type: ActivityType?, into accumulator: inout SummaryAccumulator) {
-        for entry in types where type == nil || entry.type == type { accumulator.add(entry.sums) }
+    func add(_ type: ActivityType?, into accumulator: inout SummaryAccumulator) throws(LogbookError) {
+        for entry in types where type == nil || entry.type == type { try accumulator.add(entry.sums) }
     }
 
     /// Adds a workout listed in the block.
-    mutating func add(_ w: SummaryWorkout) {
+    mutating func add(_ w: SummaryWorkout) throws(LogbookError) {
         let day = Int32(w.date.daysSinceEpoch)
         if let index = types.firstIndex(where: { $0.type == w.type }) {
-            types[index].sums.add(w)
+            try types[index].sums.add(w)
             types[index].firstDay = min(types[index].firstDay, day)
             return
         }
         let first = CivilDate(daysSinceEpoch: Int(DayBlock.first(of: day)))
         var sums = SummaryAccumulator(from: first, to: first.adding(days: Int(DayBlock.length) - 1))
-        sums.add(w)
+        try sums.add(w)
         let order = Self.order(w.type)
         let index = types.firstIndex { Self.order($0.type) > order } ?? types.count
         types.insert(TypeSums(type: w.type, sums: sums, firstDay: day), at: index)
     }
 
     /// Takes off a workout listed in the block: true, or false (and nothing changed) when it held
-    /// a best or its type's first day, or was not summed here — the block must then be summed
-    /// again from its entries.
+    /// a best or its type's first day in the block, or no workout of its type is summed here —
+    /// the block must then be summed again from its entries.
     mutating func remove(_ w: SummaryWorkout) -> Bool {
         guard let index = types.firstIndex(where: { $0.type == w.type }), Int32(w.date.daysSinceEpoch) != types[index].firstDay,
               types[index].sums.remove(w) else { return false }

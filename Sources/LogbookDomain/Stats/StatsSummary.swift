@@ -127,7 +127,8 @@ public enum SummaryBuckets {
 
 extension ActivitiesReadModel {
     /// `user`'s counted workouts (of `type`, if given) from `from` to `to` in `period` buckets,
-    /// each as its list entry's facts describe it (``SummaryFacts``: the list alone is read).
+    /// each as its list entry's facts describe it (``SummaryFacts``: the list and the block sums
+    /// alone are read).
     /// Year and all-time buckets are summed from the sums of the blocks of days they hold whole
     /// (``BlockSums``, unless `summed` is false: tables an older code version built have none) and
     /// the days at their ends; weeks and months from the workouts themselves.
@@ -149,11 +150,11 @@ extension ActivitiesReadModel {
                     let middle = (lower + upper) / 2
                     if ranges[middle].from <= date { lower = middle } else { upper = middle }
                 }
-                accumulators[lower].add(workout)
+                try accumulators[lower].add(workout)
             }
         }
         var totals = SummaryAccumulator(from: first, to: last)
-        for accumulator in accumulators { totals.add(accumulator) }
+        for accumulator in accumulators { try totals.add(accumulator) }
         return StatsSummary(
             user: user, period: period, type: type, from: first, to: last, weekStart: weekStart,
             buckets: accumulators.map(\.result), totals: totals.result)
@@ -163,7 +164,7 @@ extension ActivitiesReadModel {
     /// from `from` to `to`, with its date.
     mutating func listedWorkouts(
         user: String, from: CivilDate, to: CivilDate, type: ActivityType?, _ txn: (any TableReader)?,
-        _ body: (CivilDate, SummaryWorkout) -> Void
+        _ body: (CivilDate, SummaryWorkout) throws -> Void
     ) throws {
         // A start's local day is within a day of its UTC day (offsets are under 24 hours), so the
         // list's instants two days either side hold every workout of the range.
@@ -175,7 +176,7 @@ extension ActivitiesReadModel {
             if let type, facts.type != type { continue }
             let date = facts.date
             guard date >= from, date <= to else { continue }
-            body(date, try SummaryWorkout(id: key.workoutId, startInstant: key.startInstant, facts))
+            try body(date, try SummaryWorkout(id: key.workoutId, startInstant: key.startInstant, facts))
         }
     }
 
@@ -196,10 +197,10 @@ extension ActivitiesReadModel {
             while overlapping < ranges.count, ranges[overlapping].from <= blockTo {
                 let range = ranges[overlapping]
                 if range.from <= blockFrom, blockTo <= range.to {
-                    sums.add(type, into: &accumulators[overlapping])
+                    try sums.add(type, into: &accumulators[overlapping])
                 } else {
                     try listedWorkouts(user: user, from: max(range.from, blockFrom), to: min(range.to, blockTo), type: type, txn) { _, workout in
-                        accumulators[overlapping].add(workout)
+                        try accumulators[overlapping].add(workout)
                     }
                 }
                 overlapping += 1
@@ -207,14 +208,13 @@ extension ActivitiesReadModel {
         }
     }
 
-    /// The local date of `user`'s first counted workout (nil without any): from the first block
-    /// with sums (unless `summed` is false), else from the list.
+    /// The local date of `user`'s first counted workout (nil without any): from the user's first
+    /// block sums (unless `summed` is false), else from the list.
     mutating func firstWorkoutDate(user: String, summed: Bool, _ txn: (any TableReader)?) throws -> CivilDate? {
         guard summed else { return try firstListedWorkoutDate(user: user, txn) }
-        for (_, sums) in try blockSums.records(in: UserDayKey(user, Int32.min)...UserDayKey(user, Int32.max), txn) {
-            if let day = sums.firstDay(of: nil) { return CivilDate(daysSinceEpoch: Int(day)) }
-        }
-        return nil
+        // A block has sums only while it lists a workout.
+        let first = try blockSums.first(in: UserDayKey(user, Int32.min)...UserDayKey(user, Int32.max), txn)
+        return first?.1.firstDay(of: nil).map { CivilDate(daysSinceEpoch: Int($0)) }
     }
 
     /// The local date of `user`'s first counted workout, from the whole list.

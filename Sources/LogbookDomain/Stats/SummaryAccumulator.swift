@@ -73,22 +73,35 @@ struct SummaryAccumulator {
 
     init(from: CivilDate, to: CivilDate) { bucket = SummaryBucket(from: from, to: to) }
 
-    mutating func add(_ w: SummaryWorkout) {
-        bucket.workouts += 1
-        bucket.distanceMeters += w.distanceMeters
-        bucket.movingSeconds += w.movingSeconds
-        bucket.elapsedSeconds += w.elapsedSeconds
-        bucket.elevationGainMeters += w.elevationGainMeters ?? 0
-        bucket.activeKcal += w.activeKcal ?? 0
-        if let rate = w.heartRate, w.movingSeconds > 0 {
-            heartRateWeighted += rate * w.movingSeconds
-            heartRateSeconds += w.movingSeconds
-        }
+    /// Adds `w`. The sums are checked: a damaged store's numbers that would overflow them are a
+    /// storage error, not a trap.
+    mutating func add(_ w: SummaryWorkout) throws(LogbookError) {
+        let rated = w.heartRate != nil && w.movingSeconds > 0
+        try addSums(
+            1, w.distanceMeters, w.movingSeconds, w.elapsedSeconds, w.elevationGainMeters ?? 0, w.activeKcal ?? 0,
+            rated ? (w.heartRate ?? 0) * w.movingSeconds : 0, rated ? w.movingSeconds : 0)
         if longest.map({ Self.longer(w, than: $0) }) ?? true { longest = w }
         if w.distanceMeters >= Self.fastestMinimumMeters, w.movingSeconds > 0 {
             if w.type.usesPace, fastestPace.map({ Self.faster(w, than: $0) }) ?? true { fastestPace = w }
             if w.type == .ride, fastestSpeed.map({ Self.faster(w, than: $0) }) ?? true { fastestSpeed = w }
         }
+    }
+
+    /// Adds the eight sums, all or none.
+    private mutating func addSums(
+        _ workouts: Int, _ distance: Int, _ moving: Int, _ elapsed: Int, _ climb: Int, _ kcal: Int, _ rateWeighted: Int, _ rateSeconds: Int
+    ) throws(LogbookError) {
+        func sum(_ a: Int, _ b: Int) throws(LogbookError) -> Int {
+            let (total, overflow) = a.addingReportingOverflow(b)
+            guard !overflow else { throw .storage("a stats summary's sums run out of range (a damaged store)") }
+            return total
+        }
+        let sums = (
+            try sum(bucket.workouts, workouts), try sum(bucket.distanceMeters, distance), try sum(bucket.movingSeconds, moving),
+            try sum(bucket.elapsedSeconds, elapsed), try sum(bucket.elevationGainMeters, climb), try sum(bucket.activeKcal, kcal),
+            try sum(heartRateWeighted, rateWeighted), try sum(heartRateSeconds, rateSeconds))
+        (bucket.workouts, bucket.distanceMeters, bucket.movingSeconds, bucket.elapsedSeconds) = (sums.0, sums.1, sums.2, sums.3)
+        (bucket.elevationGainMeters, bucket.activeKcal, heartRateWeighted, heartRateSeconds) = (sums.4, sums.5, sums.6, sums.7)
     }
 
     /// Takes off `w`, which ``add(_:)`` put in: true, or false (and nothing changed) when `w` holds
@@ -108,16 +121,12 @@ struct SummaryAccumulator {
         return true
     }
 
-    /// Adds another bucket's workouts (for the totals).
-    mutating func add(_ other: SummaryAccumulator) {
-        bucket.workouts += other.bucket.workouts
-        bucket.distanceMeters += other.bucket.distanceMeters
-        bucket.movingSeconds += other.bucket.movingSeconds
-        bucket.elapsedSeconds += other.bucket.elapsedSeconds
-        bucket.elevationGainMeters += other.bucket.elevationGainMeters
-        bucket.activeKcal += other.bucket.activeKcal
-        heartRateWeighted += other.heartRateWeighted
-        heartRateSeconds += other.heartRateSeconds
+    /// Adds another bucket's workouts (for the totals), with the sums checked as ``add(_:)`` checks them.
+    mutating func add(_ other: SummaryAccumulator) throws(LogbookError) {
+        let b = other.bucket
+        try addSums(
+            b.workouts, b.distanceMeters, b.movingSeconds, b.elapsedSeconds, b.elevationGainMeters, b.activeKcal,
+            other.heartRateWeighted, other.heartRateSeconds)
         if let w = other.longest, longest.map({ Self.longer(w, than: $0) }) ?? true { longest = w }
         if let w = other.fastestPace, fastestPace.map({ Self.faster(w, than: $0) }) ?? true { fastestPace = w }
         if let w = other.fastestSpeed, fastestSpeed.map({ Self.faster(w, than: $0) }) ?? true { fastestSpeed = w }
@@ -155,10 +164,6 @@ struct SummaryAccumulator {
 }
 
 extension SummaryAccumulator {
-    /// The largest sum a stored accumulator may hold: far beyond any the rules admit, and small
-    /// enough that a century of blocks (under 1,200) adds up without overflow.
-    static let storedSumLimit = 1 << 52
-
     /// Writes the sums and bests (not the bucket's days: whoever reads them back knows them).
     func encode(into w: inout ByteWriter) {
         for value in [bucket.workouts, bucket.distanceMeters, bucket.movingSeconds, bucket.elapsedSeconds, bucket.elevationGainMeters,
@@ -177,14 +182,14 @@ extension SummaryAccumulator {
         }
     }
 
-    /// Reads what ``encode(into:)`` wrote, as the sums of the bucket `from` … `to`; sums out of
-    /// range (a damaged store) are refused.
+    /// Reads what ``encode(into:)`` wrote, as the sums of the bucket `from` … `to`; a negative sum
+    /// (a damaged store) is refused, and sums too large to add up fail when added.
     init(decoding s: Span<UInt8>, _ o: inout Int, from: CivilDate, to: CivilDate) throws(DecodeFailure) {
         self.init(from: from, to: to)
         var sums: [Int] = []
         for _ in 0..<8 {
             let value = try FieldReader.int(s, &o)
-            guard (0...Self.storedSumLimit).contains(value) else { throw DecodeFailure(reason: "a stored sum out of range") }
+            guard value >= 0 else { throw DecodeFailure(reason: "a negative stored sum") }
             sums.append(value)
         }
         (bucket.workouts, bucket.distanceMeters, bucket.movingSeconds, bucket.elapsedSeconds) = (sums[0], sums[1], sums[2], sums[3])

@@ -51,7 +51,9 @@ struct SummaryFacts: TableValue, Equatable {
 
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
         var o = 0
-        guard let day = Int32(exactly: try FieldReader.int(s, &o)) else { throw DecodeFailure(reason: "a listed workout's day out of range") }
+        guard let day = Int32(exactly: try FieldReader.int(s, &o)), (-2_999_999...2_999_999).contains(day) else {
+            throw DecodeFailure(reason: "a listed workout's day out of range")
+        }
         self.day = day
         type = try FieldReader.enumeration(s, &o, ActivityType.self)
         distanceMeters = try FieldReader.int(s, &o)

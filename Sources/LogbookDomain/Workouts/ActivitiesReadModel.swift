@@ -88,7 +88,7 @@ struct ActivitiesReadModel: FoldsWorkoutLife {
             // A block summed again already holds the new entry.
             guard block != resummed else { return }
             var sums = try blockSums.get(UserDayKey(key.user, block), txn) ?? BlockSums()
-            sums.add(after)
+            try sums.add(after)
             blockSums.set(UserDayKey(key.user, block), sums)
         }
     }
@@ -98,7 +98,7 @@ struct ActivitiesReadModel: FoldsWorkoutLife {
         let from = CivilDate(daysSinceEpoch: Int(first))
         var sums = BlockSums()
         try listedWorkouts(user: user, from: from, to: from.adding(days: Int(DayBlock.length) - 1), type: nil, txn) { _, workout in
-            sums.add(workout)
+            try sums.add(workout)
         }
         blockSums.set(UserDayKey(user, first), sums.isEmpty ? nil : sums)
     }

@@ -244,6 +244,25 @@ extension ReadModelTable {
     }
 }
 
+extension ReadModelTable {
+    /// The first record with `range.lowerBound ≤ key ≤ range.upperBound` (database records with
+    /// the cache's changes applied): one record decoded, where ``records(in:_:)`` decodes the range.
+    func first(in range: ClosedRange<Key>, _ txn: (any TableReader)?) throws -> (Key, Value)? {
+        var changed = false
+        forEachChange { key, _ in if range.contains(key) { changed = true } }
+        guard !changed, let database, let txn else { return try records(in: range, txn).first }
+        var start = ByteWriter(capacity: 32)
+        range.lowerBound.encode(into: &start)
+        var found: (Key, Value)?
+        try txn.scan(database, from: start.bytes.span) { key, value in
+            let decodedKey = try Key(decoding: key)
+            if decodedKey <= range.upperBound { found = (decodedKey, try Value(decoding: value)) }
+            return false
+        }
+        return found
+    }
+}
+
 /// The records a range read found in the database, in the order it found them, and what the
 /// table's unwritten changes make of them.
 ///
