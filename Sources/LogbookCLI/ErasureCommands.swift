@@ -21,7 +21,7 @@ struct EraseCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let result = try await store.withLogbook(readOnly: false) { logbook in try await logbook.erase(user: user) }
+        let result = try await store.withLogbook(readOnly: false, existing: true) { logbook in try await logbook.erase(user: user) }
         guard store.postgresURL == nil else {
             if json { return print(try Output.jsonText(result)) }
             return print(result.alreadyApplied ? "\(user) was erased already; nothing written"

@@ -28,7 +28,7 @@ struct RebuildCommand: AsyncParsableCommand {
 
     func run() async throws {
         let kinds = projection.isEmpty ? Set(ReadModelKind.allCases) : Set(projection.compactMap(ReadModelKind.init(rawValue:)))
-        let digests = try await store.withLogbook(readOnly: false, configure: { $0.rebuildChunkSize = chunkSize }) { logbook in
+        let digests = try await store.withLogbook(readOnly: false, existing: true, configure: { $0.rebuildChunkSize = chunkSize }) { logbook in
             let bar = ProgressBar(enabled: !json)
             defer { bar.finish() }
             return try await logbook.rebuild(kinds) { bar.update($0) }
@@ -51,7 +51,7 @@ struct VerifyCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let results = try await store.withLogbook(readOnly: false) { logbook in
+        let results = try await store.withLogbook(readOnly: false, existing: true) { logbook in
             let bar = ProgressBar(enabled: !json)
             defer { bar.finish() }
             return try await logbook.verify { bar.update($0) }

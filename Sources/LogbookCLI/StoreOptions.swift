@@ -32,12 +32,14 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the Logbook (`configure` adjusts the configuration), runs `body`, and closes it
-    /// whatever happens. Read models that need a rebuild on open report to `progress`.
+    /// whatever happens. Read models that need a rebuild on open report to `progress`. A read, or
+    /// a command on a store that must be there already (`existing`: a rebuild, a verify, an
+    /// erasure), refuses a path that holds no Logbook instead of making an empty one there.
     func withLogbook<R>(
-        readOnly: Bool, configure: (inout LogbookConfiguration) -> Void = { _ in }, progress: ProgressBar? = nil,
+        readOnly: Bool, existing: Bool = false, configure: (inout LogbookConfiguration) -> Void = { _ in }, progress: ProgressBar? = nil,
         _ body: (Logbook) async throws -> R
     ) async throws -> R {
-        if readOnly, postgresURL == nil, !FileManager.default.fileExists(atPath: path + "/data.mdb") {
+        if readOnly || existing, postgresURL == nil, !FileManager.default.fileExists(atPath: path + "/data.mdb") {
             throw CLIError("no Logbook at \(path) (expected \(path)/data.mdb); create one with `logbook demo` or `logbook import`")
         }
         var configuration = LogbookConfiguration()

@@ -92,6 +92,12 @@ struct CLITests {
             #expect(verified == 0, "\(report)")
             #expect(report.contains("ok"))
             #expect(!report.contains("MISMATCH"))
+            // A mistyped path is refused by name, and no empty store is made there to verify.
+            for command in ["verify", "rebuild"] {
+                let (status, refusal) = try await runLogbook([command, "--path", path + "-typo"], includeErrors: true)
+                #expect(status == 1 && refusal.contains("no Logbook at \(path)-typo"), "\(command): \(refusal)")
+                #expect(!FileManager.default.fileExists(atPath: path + "-typo"))
+            }
             let (replayed, replay) = try await runLogbook(["replay", "--path", path, "--to", "500", "--json"], includeErrors: true)
             #expect(replayed == 0, "\(replay)")
             #expect(replay.contains("\"position\":500"))
