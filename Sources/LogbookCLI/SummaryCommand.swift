@@ -50,13 +50,15 @@ struct SummaryCommand: AsyncParsableCommand {
         print("\(read.user), \(summary.period.rawValue)s \(summary.from) – \(summary.to)\(summary.type.map { " (\($0.rawValue))" } ?? ""): "
             + "\(totals.workouts) workouts, \(Self.kilometres(totals.distanceMeters)) km, \(totals.movingSeconds / 3600) h \(totals.movingSeconds % 3600 / 60) min, "
             + "\(totals.elevationGainMeters) m climbed")
-        let values = summary.buckets.map { bucket in
-            switch metric {
+        // Clamped to 2^40 (far beyond any real history): a bar's length multiplies.
+        let values = summary.buckets.map { bucket -> Int in
+            let value = switch metric {
             case "time": bucket.movingSeconds / 60
             case "elevation": bucket.elevationGainMeters
             case "workouts": bucket.workouts
             default: bucket.distanceMeters
             }
+            return min(max(value, 0), 1 << 40)
         }
         let unit = ["time": "min", "elevation": "m", "workouts": ""][metric] ?? "m"
         let maximum = max(values.max() ?? 0, 1)

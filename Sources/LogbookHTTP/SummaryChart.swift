@@ -17,13 +17,15 @@ struct SummaryChart: Sendable {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// A bucket's value in the chart's unit, in hundredths (two decimals without floating output).
+    /// A bucket's sums grow with the history summed, and a chart multiplies: each is clamped to
+    /// 2^40 (far beyond any real history) rather than trap.
     private func hundredths(_ bucket: SummaryBucket) -> Int {
+        func clamped(_ value: Int) -> Int { min(max(value, 0), 1 << 40) }
         switch metric {
-        case .distance: units == .imperial ? bucket.distanceMeters * 100 / 1609 : bucket.distanceMeters / 10
-        case .time: bucket.movingSeconds * 100 / 3600
-        // Climb sums are bounded by the track rules, but a chart multiplies: clamp rather than trap.
-        case .elevation: units == .imperial ? min(bucket.elevationGainMeters, 1 << 40) * 100_000 / 30_480 : min(bucket.elevationGainMeters, 1 << 40) * 100
-        case .workouts: bucket.workouts * 100
+        case .distance: return units == .imperial ? clamped(bucket.distanceMeters) * 100 / 1609 : clamped(bucket.distanceMeters) / 10
+        case .time: return clamped(bucket.movingSeconds) * 100 / 3600
+        case .elevation: return units == .imperial ? clamped(bucket.elevationGainMeters) * 100_000 / 30_480 : clamped(bucket.elevationGainMeters) * 100
+        case .workouts: return clamped(bucket.workouts) * 100
         }
     }
 

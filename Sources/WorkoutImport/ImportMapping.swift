@@ -191,18 +191,18 @@ public struct ImportMapping: Sendable {
         return value
     }
 
-    /// Text without control characters other than tab and newline (Logbook refuses them), nil when empty.
     /// A step source's name as the rules take it: without control characters, in NFC (sources
     /// are compared as bytes), at most 64 Unicode scalars (nil if nothing is left).
     static func sourceName(_ text: String) -> String? {
         guard let cleaned = cleanText(text) else { return nil }
         var name = String.UnicodeScalarView(cleaned.inNormalizationFormC.unicodeScalars.prefix(64))
-        // A cut can end between a character and a mark NFC would join to it.
+        // Cut after normalizing, the text stays NFC in every case met so far; this makes sure.
         while !String(name).isInNormalizationFormC { name.removeLast() }
         let result = String(name)
         return result.trimmingCharacters(in: .whitespaces).isEmpty ? nil : result
     }
 
+    /// Text without control characters other than tab and newline (Logbook refuses them), nil when empty.
     static func cleanText(_ text: String) -> String? {
         let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 || $0 == "\n" || $0 == "\t" }))
         return cleaned.trimmingCharacters(in: .whitespaces).isEmpty ? nil : cleaned

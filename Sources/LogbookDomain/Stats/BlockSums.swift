@@ -78,7 +78,8 @@ struct BlockSums: TableValue {
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
         var o = 0
         let count = try ByteReader.varint(s, &o)
-        guard count <= UInt64(ActivityType.allCases.count) else { throw DecodeFailure(reason: "\(count) activity types in a block's sums") }
+        // The fold removes a block's record when its last workout goes: a stored one sums at least one.
+        guard (1...UInt64(ActivityType.allCases.count)).contains(count) else { throw DecodeFailure(reason: "\(count) activity types in a block's sums") }
         var block: Int32?
         for _ in 0..<count {
             let type = try FieldReader.enumeration(s, &o, ActivityType.self)

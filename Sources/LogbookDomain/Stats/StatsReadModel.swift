@@ -248,7 +248,8 @@ extension StatsReadModel {
         for (key, value) in try days.records(in: UserDayKey(user, first)...UserDayKey(user, last), txn) { activity[key.day] = value }
         var sources: [Int32: [(String, SourceSteps)]] = [:]
         // Up to the first key of the day after: a source may sort after any text a bound could name.
-        for (key, value) in try steps.records(in: UserDaySourceKey(user, first, "")...UserDaySourceKey(user, last + 1, ""), txn) where key.day <= last {
+        let upper = last < .max ? UserDaySourceKey(user, last + 1, "") : UserDaySourceKey(user, last, "\u{10FFFF}")
+        for (key, value) in try steps.records(in: UserDaySourceKey(user, first, "")...upper, txn) where key.day <= last {
             sources[key.day, default: []].append((key.source, value))
         }
         var rows: [DayStats] = []

@@ -145,7 +145,9 @@ struct IntensityReadModel: FoldsWorkoutLife {
     /// workout id (bytes).
     mutating func counted(user: String, from: Int32, to: Int32, _ txn: (any TableReader)?) throws -> [(id: String, workout: IntensityWorkout)] {
         var result: [(id: String, workout: IntensityWorkout)] = []
-        for (key, _) in try days.records(in: UserDayWorkoutKey(user, from, "")...UserDayWorkoutKey(user, to, "\u{10FFFF}"), txn) {
+        // Up to the first key of the day after: an id may sort after any text a bound could name.
+        let upper = to < .max ? UserDayWorkoutKey(user, to + 1, "") : UserDayWorkoutKey(user, to, "\u{10FFFF}")
+        for (key, _) in try days.records(in: UserDayWorkoutKey(user, from, "")...upper, txn) where key.day <= to {
             if let workout = try workouts.get(WorkoutKey(key.workoutId), txn), workout.state == .counted { result.append((key.workoutId, workout)) }
         }
         return result
