@@ -15,14 +15,29 @@ export function h(tag, attributes = {}, ...children) {
   return fill(element, children);
 }
 
-/** Replaces `element`'s children with `children` (nested arrays flattened; null, undefined and false left out). */
+/**
+ * Replaces `element`'s children with `children` (nested arrays flattened; null, undefined and false
+ * left out). A page that refreshes itself keeps a keyboard user's place: the control that had focus
+ * inside `element` gets it back in the new children, found by its id or its accessible label.
+ */
 export function fill(element, ...children) {
+  const focused = document.activeElement;
+  const place = focused && focused !== element && element.contains(focused) ? focusSelector(focused) : null;
   element.replaceChildren();
   for (const child of children.flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue;
     element.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
+  const again = place && element.querySelector(place);
+  if (again) again.focus({ preventScroll: true });
   return element;
+}
+
+/** A selector that finds `node` again in content built anew: its id, else its tag and label (null: neither). */
+function focusSelector(node) {
+  if (node.id) return `#${CSS.escape(node.id)}`;
+  const label = node.getAttribute('aria-label');
+  return label ? `${node.tagName.toLowerCase()}[aria-label="${CSS.escape(label)}"]` : null;
 }
 
 /** A number with thousands separators, independent of the browser's locale. */
