@@ -11,7 +11,7 @@ struct UserDayKey: TableKey {
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
         var o = 0
         user = try KeyReader.string(s, &o)
-        day = Int32(truncatingIfNeeded: try KeyReader.int(s, &o))
+        day = try KeyReader.day(s, &o)
     }
     static func < (a: UserDayKey, b: UserDayKey) -> Bool {
         a.user == b.user ? a.day < b.day : a.user.utf8.lexicographicallyPrecedes(b.user.utf8)
@@ -29,7 +29,7 @@ struct UserDaySourceKey: TableKey {
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
         var o = 0
         user = try KeyReader.string(s, &o)
-        day = Int32(truncatingIfNeeded: try KeyReader.int(s, &o))
+        day = try KeyReader.day(s, &o)
         source = try KeyReader.string(s, &o)
     }
     static func < (a: UserDaySourceKey, b: UserDaySourceKey) -> Bool {
@@ -255,7 +255,7 @@ struct SampleDayKey: TableKey {
         var o = 0
         user = try KeyReader.string(s, &o)
         source = try KeyReader.string(s, &o)
-        utcDay = Int32(truncatingIfNeeded: try KeyReader.int(s, &o))
+        utcDay = try KeyReader.day(s, &o)
     }
     static func < (a: SampleDayKey, b: SampleDayKey) -> Bool {
         if a.user != b.user { return a.user.utf8.lexicographicallyPrecedes(b.user.utf8) }

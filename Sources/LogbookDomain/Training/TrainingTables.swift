@@ -30,7 +30,7 @@ struct PlanDayKey: TableKey {
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
         var o = 0
         user = try KeyReader.string(s, &o)
-        day = Int32(truncatingIfNeeded: try KeyReader.int(s, &o))
+        day = try KeyReader.day(s, &o)
         ordinal = UInt64(bitPattern: try KeyReader.int(s, &o))
     }
     static func < (a: PlanDayKey, b: PlanDayKey) -> Bool {
@@ -50,7 +50,7 @@ struct UserDayWorkoutKey: TableKey {
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
         var o = 0
         user = try KeyReader.string(s, &o)
-        day = Int32(truncatingIfNeeded: try KeyReader.int(s, &o))
+        day = try KeyReader.day(s, &o)
         workoutId = try KeyReader.string(s, &o)
     }
     static func < (a: UserDayWorkoutKey, b: UserDayWorkoutKey) -> Bool {

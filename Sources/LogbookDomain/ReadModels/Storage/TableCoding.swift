@@ -51,6 +51,15 @@ enum KeyReader {
         return text
     }
 
+    /// Reads a day (days since 1970) that `keyInt` wrote. Every day a timestamp can fall on is
+    /// within ±2^27; one beyond ±2^30 (a damaged store) is refused, so a day and its neighbours
+    /// never overflow `Int32`.
+    static func day(_ span: Span<UInt8>, _ o: inout Int) throws(DecodeFailure) -> Int32 {
+        let value = try int(span, &o)
+        guard (-(1 << 30)...(1 << 30)).contains(value) else { throw DecodeFailure(reason: "a key's day out of range") }
+        return Int32(value)
+    }
+
     static func int(_ span: Span<UInt8>, _ o: inout Int) throws(DecodeFailure) -> Int64 {
         guard o + 8 <= span.count else { throw DecodeFailure(reason: "key integer past the end") }
         var value: UInt64 = 0
