@@ -107,13 +107,13 @@ extension ReadModelSet {
         return try activities.page(user: user, filter: filter, limit: min(max(1, limit), 500), cursor: cursor, txn)
     }
 
-    /// One of the user's workouts (not deleted); ``LogbookError/Code/notFound`` otherwise, whoever it belongs to.
     /// The user whose workout `workoutId` is, as its record in the activities read model names
     /// it (nil: no record), whatever its status.
     package mutating func workoutOwner(_ workoutId: String, _ txn: (any TableReader)?) throws -> String? {
         try activities.workouts.get(WorkoutKey(workoutId), txn)?.user
     }
 
+    /// One of the user's workouts (not deleted); ``LogbookError/Code/notFound`` otherwise, whoever it belongs to.
     package mutating func activity(user: String, workoutId: String, _ txn: (any TableReader)?) throws -> ActivityRecord {
         guard let record = try activities.workouts.get(WorkoutKey(workoutId), txn), record.user == user, record.status != .deleted
         else { throw LogbookError.notFound(kind: "workout", id: workoutId) }

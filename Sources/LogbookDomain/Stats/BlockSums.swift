@@ -57,9 +57,9 @@ struct BlockSums: TableValue {
     /// Takes off a workout listed in the block: true, or false (and nothing changed) when it held
     /// a best or its type's first day in the block, or no workout of its type is summed here —
     /// the block must then be summed again from its entries.
-    mutating func remove(_ w: SummaryWorkout) -> Bool {
+    mutating func remove(_ w: SummaryWorkout) throws(LogbookError) -> Bool {
         guard let index = types.firstIndex(where: { $0.type == w.type }), Int32(w.date.daysSinceEpoch) != types[index].firstDay,
-              types[index].sums.remove(w) else { return false }
+              try types[index].sums.remove(w) else { return false }
         // The last workout of a type holds its longest, so a type is never emptied here.
         return true
     }
@@ -70,7 +70,7 @@ struct BlockSums: TableValue {
         w.varint(UInt64(types.count))
         for entry in types {
             w.enumeration(entry.type)
-            w.int(Int(entry.firstDay))
+            w.date(CivilDate(daysSinceEpoch: Int(entry.firstDay)))
             entry.sums.encode(into: &w)
         }
     }
@@ -83,9 +83,7 @@ struct BlockSums: TableValue {
         var block: Int32?
         for _ in 0..<count {
             let type = try FieldReader.enumeration(s, &o, ActivityType.self)
-            guard let day = Int32(exactly: try FieldReader.int(s, &o)), (-2_999_999...2_999_999).contains(day) else {
-                throw DecodeFailure(reason: "a block's first day out of range")
-            }
+            let day = Int32(try FieldReader.date(s, &o).daysSinceEpoch)
             let first = DayBlock.first(of: day)
             guard block == nil || block == first, types.last.map({ Self.order($0.type) < Self.order(type) }) ?? true else {
                 throw DecodeFailure(reason: "a block's sums out of order or spanning blocks")

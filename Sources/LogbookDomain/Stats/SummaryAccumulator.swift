@@ -4,17 +4,20 @@ import EventLog
 /// What one counted workout brings to a summary.
 struct SummaryWorkout: Sendable {
     var id: String
-    var date: CivilDate
     var startInstant: Int64
-    var type: ActivityType
-    var distanceMeters: Int
-    var movingSeconds: Int
-    var elapsedSeconds: Int
-    var elevationGainMeters: Int?
-    var activeKcal: Int?
-    var heartRate: Int?
     /// The facts it was made of (kept with a best in ``BlockSums``).
     var facts: SummaryFacts
+    /// The source's elapsed time, else end minus start, else the moving time.
+    var elapsedSeconds: Int
+    /// The source's average heart rate, else the track's mean.
+    var heartRate: Int?
+
+    var date: CivilDate { facts.date }
+    var type: ActivityType { facts.type }
+    var distanceMeters: Int { facts.distanceMeters }
+    var movingSeconds: Int { facts.movingSeconds }
+    var elevationGainMeters: Int? { facts.climbGainMeters }
+    var activeKcal: Int? { facts.activeKcal }
 
     /// The largest distance, time, kilocalories and heart rate a stored workout may carry here:
     /// far beyond any the rules admit, and small enough that no sum of them overflows.
@@ -34,11 +37,7 @@ struct SummaryWorkout: Sendable {
         }
         self.id = id
         self.facts = facts
-        date = facts.date
         self.startInstant = startInstant
-        type = facts.type
-        distanceMeters = facts.distanceMeters
-        movingSeconds = facts.movingSeconds
         if let elapsed = facts.elapsedSeconds {
             elapsedSeconds = elapsed
         } else if facts.endedAt != nil, span >= 0, span / 1_000_000 <= Self.quantityLimit {
@@ -46,8 +45,6 @@ struct SummaryWorkout: Sendable {
         } else {
             elapsedSeconds = facts.movingSeconds
         }
-        elevationGainMeters = facts.climbGainMeters
-        activeKcal = facts.activeKcal
         heartRate = (facts.avgHeartRate ?? facts.trackMeanHeartRate).map { min($0, 1 << 16) }
     }
 
@@ -76,15 +73,20 @@ struct SummaryAccumulator {
     /// Adds `w`. The sums are checked: a damaged store's numbers that would overflow them are a
     /// storage error, not a trap.
     mutating func add(_ w: SummaryWorkout) throws(LogbookError) {
-        let rated = w.heartRate != nil && w.movingSeconds > 0
-        try addSums(
-            1, w.distanceMeters, w.movingSeconds, w.elapsedSeconds, w.elevationGainMeters ?? 0, w.activeKcal ?? 0,
-            rated ? (w.heartRate ?? 0) * w.movingSeconds : 0, rated ? w.movingSeconds : 0)
+        try addSums(of: w, times: 1)
         if longest.map({ Self.longer(w, than: $0) }) ?? true { longest = w }
         if w.distanceMeters >= Self.fastestMinimumMeters, w.movingSeconds > 0 {
             if w.type.usesPace, fastestPace.map({ Self.faster(w, than: $0) }) ?? true { fastestPace = w }
             if w.type == .ride, fastestSpeed.map({ Self.faster(w, than: $0) }) ?? true { fastestSpeed = w }
         }
+    }
+
+    /// Adds what `w` brings to the eight sums, `sign` times (-1: takes it off).
+    private mutating func addSums(of w: SummaryWorkout, times sign: Int) throws(LogbookError) {
+        let rated = w.heartRate != nil && w.movingSeconds > 0
+        try addSums(
+            sign, sign * w.distanceMeters, sign * w.movingSeconds, sign * w.elapsedSeconds, sign * (w.elevationGainMeters ?? 0),
+            sign * (w.activeKcal ?? 0), rated ? sign * (w.heartRate ?? 0) * w.movingSeconds : 0, rated ? sign * w.movingSeconds : 0)
     }
 
     /// Adds the eight sums, all or none.
@@ -106,18 +108,9 @@ struct SummaryAccumulator {
 
     /// Takes off `w`, which ``add(_:)`` put in: true, or false (and nothing changed) when `w` holds
     /// one of the bests, since only summing the remaining workouts again finds the next one.
-    mutating func remove(_ w: SummaryWorkout) -> Bool {
+    mutating func remove(_ w: SummaryWorkout) throws(LogbookError) -> Bool {
         for best in [longest, fastestPace, fastestSpeed] where best?.id.hasSameBytes(as: w.id) == true { return false }
-        bucket.workouts -= 1
-        bucket.distanceMeters -= w.distanceMeters
-        bucket.movingSeconds -= w.movingSeconds
-        bucket.elapsedSeconds -= w.elapsedSeconds
-        bucket.elevationGainMeters -= w.elevationGainMeters ?? 0
-        bucket.activeKcal -= w.activeKcal ?? 0
-        if let rate = w.heartRate, w.movingSeconds > 0 {
-            heartRateWeighted -= rate * w.movingSeconds
-            heartRateSeconds -= w.movingSeconds
-        }
+        try addSums(of: w, times: -1)
         return true
     }
 

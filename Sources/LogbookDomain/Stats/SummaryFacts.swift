@@ -44,17 +44,14 @@ struct SummaryFacts: TableValue, Equatable {
     var date: CivilDate { CivilDate(daysSinceEpoch: Int(day)) }
 
     func encode(into w: inout ByteWriter) {
-        w.int(Int(day)); w.enumeration(type); w.int(distanceMeters); w.int(movingSeconds)
+        w.date(date); w.enumeration(type); w.int(distanceMeters); w.int(movingSeconds)
         w.optionalInt(elapsedSeconds); w.optionalInt(endedAt.map { Int($0) }); w.optionalInt(activeKcal)
         w.optionalInt(avgHeartRate); w.optionalInt(climbGainMeters); w.optionalInt(trackMeanHeartRate)
     }
 
     init(decoding s: Span<UInt8>) throws(DecodeFailure) {
         var o = 0
-        guard let day = Int32(exactly: try FieldReader.int(s, &o)), (-2_999_999...2_999_999).contains(day) else {
-            throw DecodeFailure(reason: "a listed workout's day out of range")
-        }
-        self.day = day
+        day = Int32(try FieldReader.date(s, &o).daysSinceEpoch)
         type = try FieldReader.enumeration(s, &o, ActivityType.self)
         distanceMeters = try FieldReader.int(s, &o)
         movingSeconds = try FieldReader.int(s, &o)

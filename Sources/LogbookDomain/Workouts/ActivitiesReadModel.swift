@@ -76,7 +76,7 @@ struct ActivitiesReadModel: FoldsWorkoutLife {
         if let before {
             let block = DayBlock.first(of: Int32(before.date.daysSinceEpoch))
             var sums = try blockSums.get(UserDayKey(key.user, block), txn) ?? BlockSums()
-            if sums.remove(before) {
+            if try sums.remove(before) {
                 blockSums.set(UserDayKey(key.user, block), sums)
             } else {
                 try sumBlock(user: key.user, first: block, txn)
