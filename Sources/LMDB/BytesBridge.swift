@@ -27,6 +27,14 @@ enum BytesBridge {
         return try body(Span(_unsafeElements: buffer))
     }
 
+    /// Copies the span's bytes to `target`, which has room for them.
+    @inline(__always)
+    static func copy(_ span: Span<UInt8>, to target: UnsafeMutableRawPointer) {
+        span.withUnsafeBytes { source in
+            if let base = source.baseAddress { target.copyMemory(from: base, byteCount: source.count) }
+        }
+    }
+
     /// Reads 8 big-endian bytes as a `UInt64`; `nil` if the value is not 8 bytes long.
     @inline(__always)
     static func uint64(_ value: MDB_val) -> UInt64? {

@@ -136,6 +136,32 @@ extension Cursor {
 }
 
 extension Cursor {
+    /// Stores `first` followed by `second` as one value under `key` (a big-endian `UInt64`),
+    /// copying both straight into the space LMDB reserves for the value in its page
+    /// (`MDB_RESERVE`), instead of joining them in a buffer that LMDB then copies again. The
+    /// database must not keep sorted duplicates.
+    public func put(key: UInt64, concatenating first: Span<UInt8>, _ second: Span<UInt8>, options: PutOptions = []) throws {
+        if isFinished || transaction.isFinished { throw LMDBUsageError.transactionFinished }
+        let (count, overflow) = first.count.addingReportingOverflow(second.count)
+        guard !overflow else {
+            throw LMDBError(code: .badValueSize, message: "a value longer than Int.max bytes", operation: "mdb_cursor_put(\(database.name))")
+        }
+        try BytesBridge.withValue(key) { keyValue in
+            var reserved = MDB_val(mv_size: count, mv_data: nil)
+            let rc = mdb_cursor_put(handle, &keyValue, &reserved, options.rawValue | UInt32(MDB_RESERVE))
+            positioned = false
+            if rc == MDB_MAP_FULL, let writer = transaction as? WriteTransaction { writer.noteMapFull() }
+            try check(rc, ReadTransaction.operation("mdb_cursor_put", database, "key \(key)"))
+            guard reserved.mv_size == count, let target = reserved.mv_data else {
+                throw LMDBError(
+                    code: .invalid, message: "LMDB reserved \(reserved.mv_size) bytes, not \(count)",
+                    operation: "mdb_cursor_put(\(database.name), MDB_RESERVE)")
+            }
+            BytesBridge.copy(first, to: target)
+            BytesBridge.copy(second, to: target + first.count)
+        }
+    }
+
     /// Stores the 8 little-endian bytes of `value` under `key` (a big-endian `UInt64`).
     public func put(key: UInt64, value: UInt64, options: PutOptions = []) throws {
         let bytes = value.littleEndian
