@@ -10,12 +10,21 @@ import LMDB
 /// where the id lives), a mix of repeated and new ids, or repeated ids out of order, an
 /// ``EventStoreError/Code/idempotencyConflict``.
 extension AppendSession {
-    mutating func previousAppend(matching append: PreparedBatch.Append, of batch: PreparedBatch) throws -> Result<AppendResult, EventStoreError>? {
+    /// The append's events whose ids the log already holds, by offset in the append: none for
+    /// almost every append, which then costs one id-index probe per event and no result built.
+    mutating func repeatedIds(of append: PreparedBatch.Append, in batch: PreparedBatch) throws -> [(offset: Int, position: UInt64)] {
         var found: [(offset: Int, position: UInt64)] = []
         for (offset, eventIndex) in append.events.enumerated() {
             if let position = try position(of: batch.events[eventIndex]) { found.append((offset, position)) }
         }
-        guard !found.isEmpty else { return nil }
+        return found
+    }
+
+    /// The answer to an append some of whose ids (`found`, never empty) the log already holds:
+    /// the original positions for a retry, or why not.
+    func previousAppend(
+        matching append: PreparedBatch.Append, of batch: PreparedBatch, found: [(offset: Int, position: UInt64)]
+    ) throws -> Result<AppendResult, EventStoreError> {
         let reader = LogReader(txn: txn, databases: databases, resolver: NameResolver(databases: databases))
         let stored = try found.map { item in
             try reader.withLinkedRecord(at: item.position) { _, header in (stream: header.streamNumber, version: header.streamVersion) }

@@ -20,7 +20,8 @@ struct AppendSession {
     let recordedAt: Timestamp
     private var touchedStreams: [UInt32] = []
     private var touchedSubjects: [UInt32] = []
-    private var scratch = ByteWriter(capacity: 4096)
+    /// A checkpoint's value, encoded.
+    private var scratch = ByteWriter(capacity: 64)
     /// One id, for the journal.
     var idScratch = ByteWriter(capacity: 24)
     /// Cursors on the time-ordered id tree and the id journal, kept for the transaction: their
@@ -65,7 +66,8 @@ struct AppendSession {
     /// Appends one request, or answers why not (a conflict leaves nothing written). Throws only
     /// for storage failures, which abort the whole transaction.
     mutating func apply(_ append: PreparedBatch.Append, of batch: PreparedBatch) throws -> Result<AppendResult, EventStoreError> {
-        if let repeated = try previousAppend(matching: append, of: batch) { return repeated }
+        let repeated = try repeatedIds(of: append, in: batch)
+        if !repeated.isEmpty { return try previousAppend(matching: append, of: batch, found: repeated) }
         let existing = try state.existingNumber(.stream, append.stream, hash: append.streamHash, txn, databases)
         var current: UInt64?
         if let existing {
@@ -96,41 +98,51 @@ struct AppendSession {
         let first = state.headPosition + 1
         var streamVersion: UInt64 = 0
         for eventIndex in append.events {
-            let event = batch.events[eventIndex]
-            let position = state.nextPosition()
-            let (version, links) = state.streams.append(streamIndex, position: position)
-            streamVersion = version
-            var subject: UInt32 = 0
-            var subjectSequence: UInt64 = 0
-            var subjectLinks = ChainLinks.first
-            if let name = event.subject {
-                subject = try state.number(.subject, name, hash: event.subjectHash, txn, databases)
-                let subjectIndex = try state.loadHead(.subject, subject, txn, databases)
-                (subjectSequence, subjectLinks) = state.subjects.append(subjectIndex, position: position)
-                if state.subjects.touch(subjectIndex, serial: state.serial) { touchedSubjects.append(subject) }
-            }
-            let type = try state.number(.type, event.type, hash: event.typeHash, txn, databases)
-            scratch.bytes.removeAll(keepingCapacity: true)
-            RecordCodec.encode(
-                into: &scratch, position: position, typeNumber: type, streamNumber: stream, streamVersion: version,
-                streamLinks: links, subjectNumber: subject, subjectSequence: subjectSequence, subjectLinks: subjectLinks,
-                occurredMicros: event.occurredMicros, recordedAt: event.recordedAt ?? recordedAt,
-                tail: batch.tail(eventIndex), tailHash: event.tailHash)
-            try events.put(key: position, value: scratch.bytes.span, options: .append)
-            try index(event, at: position)
-            if recordsEvents {
-                written.append(CommittedBatch.Event(
-                    envelope: EventEnvelope(
-                        position: Position(position), stream: append.stream, streamVersion: version,
-                        recordedAt: event.recordedAt ?? recordedAt, header: event.header),
-                    metadata: batch.tails.bytes[event.metadata], payload: batch.tails.bytes[event.payload],
-                    decoded: event.decoded))
-            }
+            streamVersion = try write(batch.events[eventIndex], of: batch, stream: stream, at: streamIndex, named: append.stream)
         }
         eventsWritten += append.events.count
         return .success(AppendResult(
             firstPosition: Position(first), lastPosition: Position(state.headPosition),
             streamVersion: streamVersion, alreadyWritten: false))
+    }
+
+    /// Writes one event of `batch` (borrowed from it, not copied) to the end of the log and to
+    /// its chains and the id index; returns its stream version.
+    @inline(__always)
+    private mutating func write(
+        _ event: borrowing PreparedBatch.Event, of batch: borrowing PreparedBatch,
+        stream: UInt32, at streamIndex: Int, named streamName: String
+    ) throws -> UInt64 {
+        let position = state.nextPosition()
+        let (version, links) = state.streams.append(streamIndex, position: position)
+        var subject: UInt32 = 0
+        var subjectSequence: UInt64 = 0
+        var subjectLinks = ChainLinks.first
+        if let name = event.header.subject {
+            subject = try state.number(.subject, name, hash: event.subjectHash, txn, databases)
+            let subjectIndex = try state.loadHead(.subject, subject, txn, databases)
+            (subjectSequence, subjectLinks) = state.subjects.append(subjectIndex, position: position)
+            if state.subjects.touch(subjectIndex, serial: state.serial) { touchedSubjects.append(subject) }
+        }
+        let type = try state.number(.type, event.header.type, hash: event.typeHash, txn, databases)
+        let head = RecordCodec.head(
+            position: position, typeNumber: type, streamNumber: stream, streamVersion: version,
+            streamLinks: links, subjectNumber: subject, subjectSequence: subjectSequence, subjectLinks: subjectLinks,
+            occurredMicros: event.occurredMicros, recordedAt: event.recordedAt ?? recordedAt, tailHash: event.tailHash)
+        // The record goes straight into the page LMDB reserves for it: the head from the stack,
+        // the tail from the batch's buffer.
+        let tail = batch.tails.bytes.span.extracting(event.tail)
+        try head.withBytes { headBytes in try events.put(key: position, concatenating: headBytes, tail, options: .append) }
+        try index(event, at: position)
+        if recordsEvents {
+            written.append(CommittedBatch.Event(
+                envelope: EventEnvelope(
+                    position: Position(position), stream: streamName, streamVersion: version,
+                    recordedAt: event.recordedAt ?? recordedAt, header: event.header),
+                metadata: batch.tails.bytes[event.metadata], payload: batch.tails.bytes[event.payload],
+                decoded: event.decoded))
+        }
+        return version
     }
 
     /// Stores a checkpoint in this transaction.

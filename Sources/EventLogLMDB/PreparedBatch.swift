@@ -76,8 +76,4 @@ struct PreparedBatch: Sendable {
                 decoded: event.decoded, subjectHash: event.subject.map(NameTable.hash) ?? 0, typeHash: NameTable.hash(event.type)))
             byteCount += end - start
     }
-
-    /// The encoded tail of event `index`.
-    @inline(__always)
-    func tail(_ index: Int) -> ArraySlice<UInt8> { tails.bytes[events[index].tail] }
 }

@@ -79,6 +79,22 @@ package enum RecordCodec {
         subjectLinks: ChainLinks, occurredMicros: Int64, recordedAt: Timestamp,
         tail: ArraySlice<UInt8>, tailHash: UInt64
     ) {
+        let head = head(
+            position: position, typeNumber: typeNumber, streamNumber: streamNumber, streamVersion: streamVersion,
+            streamLinks: streamLinks, subjectNumber: subjectNumber, subjectSequence: subjectSequence,
+            subjectLinks: subjectLinks, occurredMicros: occurredMicros, recordedAt: recordedAt, tailHash: tailHash)
+        head.withBytes { writer.append($0) }
+        writer.bytes.append(contentsOf: tail)
+    }
+
+    /// The head of a record, its checksum (over this head and the tail whose hash is `tailHash`)
+    /// in place: the record is these bytes followed by the tail's.
+    @inline(__always)
+    static func head(
+        position: UInt64, typeNumber: UInt32, streamNumber: UInt32, streamVersion: UInt64, streamLinks: ChainLinks,
+        subjectNumber: UInt32, subjectSequence: UInt64, subjectLinks: ChainLinks, occurredMicros: Int64,
+        recordedAt: Timestamp, tailHash: UInt64
+    ) -> RecordHead {
         var head = RecordHead()
         for _ in 0..<4 { head.byte(0) }
         head.byte(formatVersion)
@@ -96,8 +112,7 @@ package enum RecordCodec {
         head.signedVarint(Int64(recordedAt.utcOffsetSeconds))
         let sum = head.withBytes { checksum($0, headEnd: $0.count, position: position, tailHash: tailHash) }
         head.patchUInt32AtStart(sum)
-        head.withBytes { writer.append($0) }
-        writer.bytes.append(contentsOf: tail)
+        return head
     }
 
     @inline(__always)

@@ -38,5 +38,5 @@ struct RecordHead {
 
     /// Lends the bytes written to `body`.
     @inline(__always)
-    func withBytes<R>(_ body: (Span<UInt8>) -> R) -> R { body(storage.span.extracting(0..<count)) }
+    func withBytes<R, E>(_ body: (Span<UInt8>) throws(E) -> R) throws(E) -> R { try body(storage.span.extracting(0..<count)) }
 }
