@@ -28,6 +28,23 @@ struct IdBytesTests {
         for id in ["A\u{30A}", "\u{212B}", "e\u{301}x"] { #expect(IdRule.violation(id) != nil, "\(id)") }
     }
 
+    @Test("two texts have the same bytes exactly when every byte matches, at any length and any position of a difference")
+    func sameBytesAtEveryPosition() {
+        for length in 0...40 {
+            // Separate storage for each text (lengths past 15 bytes are heap strings), so no
+            // comparison is decided by sharing one buffer.
+            let bytes = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(text.hasSameBytes(as: String(decoding: bytes, as: UTF8.self)), "length \(length)")
+            #expect(!text.hasSameBytes(as: String(decoding: bytes + [UInt8(ascii: "a")], as: UTF8.self)), "length \(length)")
+            for position in 0..<length {
+                var changed = bytes
+                changed[position] = UInt8(ascii: "Z")
+                #expect(!text.hasSameBytes(as: String(decoding: changed, as: UTF8.self)), "length \(length), byte \(position)")
+            }
+        }
+    }
+
     @Test("commands with an id in another normal form are refused by name and write nothing")
     func commandsRefuse() async throws {
         try await withLogbook { logbook, _ in
