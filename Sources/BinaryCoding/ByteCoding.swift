@@ -133,11 +133,8 @@ public enum ByteReader {
     @inlinable @inline(__always)
     public static func uuid(_ span: Span<UInt8>, _ offset: inout Int) throws(DecodeFailure) -> UUID {
         guard offset + 16 <= span.count else { throw DecodeFailure(reason: "uuid past the end") }
-        let o = offset
-        offset += 16
-        return UUID(uuid: (
-            span[o], span[o + 1], span[o + 2], span[o + 3], span[o + 4], span[o + 5], span[o + 6], span[o + 7],
-            span[o + 8], span[o + 9], span[o + 10], span[o + 11], span[o + 12], span[o + 13], span[o + 14], span[o + 15]))
+        defer { offset += 16 }
+        return UUID(uuid: span.bytes.unsafeLoadUnaligned(fromByteOffset: offset, as: uuid_t.self))
     }
 
     @inlinable @inline(__always)
