@@ -57,7 +57,7 @@ final class LogWriter: Sendable {
             if let problem = limits.problem(with: checkpoint) { throw problem }
         }
         var rejected: [(index: Int, problem: EventStoreError)] = []
-        var batch = PreparedBatch(reservingEvents: appends.count)
+        var batch = PreparedBatch(reservingFor: appends)
         for (index, request) in appends.enumerated() {
             if let problem = limits.problem(with: request) {
                 rejected.append((index, problem))

@@ -48,9 +48,26 @@ struct PreparedBatch: Sendable {
     /// Payload and metadata bytes, for the writer's per-transaction limit.
     private(set) var byteCount = 0
 
-    init(reservingEvents count: Int) {
-        events.reserveCapacity(count)
+    /// Room for `requests`' appends, events and encoded tails, so that a batch's buffers are
+    /// allocated once instead of doubling (each doubling copies what is there and touches fresh
+    /// pages). The tails' room is an upper bound, up to ``largestReservation``.
+    init(reservingFor requests: [AppendRequest]) {
+        var events = 0
+        var bytes = 0
+        for request in requests {
+            events += request.events.count
+            // Sizes of arrays held in memory: their sum stays far below `Int.max`.
+            for index in request.events.indices {
+                bytes += RecordCodec.longestTailOverhead + request.events[index].metadata.count + request.events[index].payload.count
+            }
+        }
+        appends.reserveCapacity(requests.count)
+        self.events.reserveCapacity(events)
+        tails = ByteWriter(capacity: min(bytes, Self.largestReservation))
     }
+
+    /// The most room a batch's tails buffer is given up front; a larger batch grows it as it goes.
+    static let largestReservation = 64 << 20
 
     /// Adds a request that passed validation.
     mutating func add(_ request: AppendRequest) {

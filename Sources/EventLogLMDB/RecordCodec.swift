@@ -50,6 +50,11 @@ package enum RecordCodec {
         static let metadata: UInt8 = 4
     }
 
+    /// The most bytes a tail holds beside its metadata and payload: flags (1), schema version
+    /// (a varint of at most 5), event id (16), occurred-at (zigzag varints of at most 10 and 5),
+    /// correlation and causation ids (16 each) and the metadata's length (a varint of at most 10).
+    static let longestTailOverhead = 79
+
     /// Appends the tail of `event` to `writer`.
     package static func appendTail(of event: borrowing ProposedEvent, to writer: inout ByteWriter) {
         var flags: UInt8 = 0

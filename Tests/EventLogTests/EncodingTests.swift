@@ -1,5 +1,6 @@
 @testable import EventLog
 @testable import EventLogLMDB
+import BinaryCoding
 import DemoData
 import Foundation
 import Logbook
@@ -106,6 +107,30 @@ struct EncodingTests {
         for start in 0...data.count {
             #expect(XXHash64.hash(data.span, from: start, seed: 7) == hash(Array(data[start...]), seed: 7), "from \(start)")
         }
+    }
+
+    @Test("a tail's bytes beside its metadata and payload never exceed the room a batch reserves for them")
+    func longestTailOverheadBounds() {
+        let micros: [Int64] = [0, 1, -1, .max, .min]
+        let offsets: [Int32] = [0, Timestamp.maxOffsetSeconds, -Timestamp.maxOffsetSeconds]
+        let metadata: [[UInt8]] = [[], [1], Array(repeating: 7, count: 300)]
+        var longest = 0
+        for micro in micros {
+            for offset in offsets {
+                for meta in metadata {
+                    for ids in [false, true] {
+                        let event = ProposedEvent(
+                            type: "t", schemaVersion: .max, occurredAt: Timestamp(microsecondsSinceEpoch: micro, utcOffsetSeconds: offset),
+                            correlationId: ids ? UUID() : nil, causationId: ids ? UUID() : nil, metadata: meta, payload: [1, 2, 3])
+                        var writer = ByteWriter(capacity: 0)
+                        RecordCodec.appendTail(of: event, to: &writer)
+                        longest = max(longest, writer.bytes.count - meta.count - event.payload.count)
+                    }
+                }
+            }
+        }
+        #expect(longest <= RecordCodec.longestTailOverhead)
+        #expect(longest >= RecordCodec.longestTailOverhead - 10, "the bound is tight but for the metadata length's varint")
     }
 
     @Test("expected versions parse their wire forms and refuse anything else")
