@@ -23,30 +23,38 @@ package struct AppendLimits: Sendable {
         }
         var seen = Set<UUIDKey>()
         if request.events.count > 1 { seen.reserveCapacity(request.events.count) }
-        for event in request.events {
-            let id = event.eventId
-            if id == nilUUID { return .invalidEventID(id.uuidString.lowercased(), reason: "the nil UUID is not an event id") }
-            // Nor a correlation or causation id: PostgreSQL's log stores it as no id at all.
-            if event.correlationId == nilUUID || event.causationId == nilUUID {
-                return .invalidEventID(id.uuidString.lowercased(), reason: "the nil UUID is not a correlation or causation id (leave it out)")
-            }
-            if request.events.count > 1, !seen.insert(UUIDKey(id)).inserted {
-                return .invalidEventID(id.uuidString.lowercased(), reason: "appears twice in one append")
-            }
-            if let reason = Self.nameProblem(event.type, limit: Self.maxEventTypeBytes) {
-                return .invalidEventType(event.type, reason: reason)
-            }
-            if let subject = event.subject, let reason = Self.nameProblem(subject, limit: Self.maxSubjectBytes) {
-                return .invalidSubject(subject, reason: reason)
-            }
-            let size = event.payload.count + event.metadata.count
-            if size > maxEventBytes { return .eventTooLarge(eventId: id, bytes: size, limit: maxEventBytes) }
-            if let recordedAt = event.recordedAt, abs(recordedAt.utcOffsetSeconds) > Timestamp.maxOffsetSeconds {
-                return .invalidTimestamp(eventId: id, reason: "recordedAt offset beyond ±18:00")
-            }
-            if abs(event.occurredAt.utcOffsetSeconds) > Timestamp.maxOffsetSeconds {
-                return .invalidTimestamp(eventId: id, reason: "occurredAt offset beyond ±18:00")
-            }
+        // Each event is borrowed in place: a copy per event retained its strings and arrays.
+        for index in request.events.indices {
+            if let problem = problem(with: request.events[index], seen: &seen, checkingRepeats: request.events.count > 1) { return problem }
+        }
+        return nil
+    }
+
+    /// The first thing wrong with one event of an append; `seen` holds the append's ids before it.
+    private func problem(with event: borrowing ProposedEvent, seen: inout Set<UUIDKey>, checkingRepeats: Bool) -> EventStoreError? {
+        let id = event.header.eventId
+        if id == nilUUID { return .invalidEventID(id.uuidString.lowercased(), reason: "the nil UUID is not an event id") }
+        // Nor a correlation or causation id: PostgreSQL's log stores it as no id at all.
+        let (correlation, causation) = (event.header.correlationId, event.header.causationId)
+        if correlation == nilUUID || causation == nilUUID {
+            return .invalidEventID(id.uuidString.lowercased(), reason: "the nil UUID is not a correlation or causation id (leave it out)")
+        }
+        if checkingRepeats, !seen.insert(UUIDKey(id)).inserted {
+            return .invalidEventID(id.uuidString.lowercased(), reason: "appears twice in one append")
+        }
+        if let reason = Self.nameProblem(event.header.type, limit: Self.maxEventTypeBytes) {
+            return .invalidEventType(event.header.type, reason: reason)
+        }
+        if let subject = event.header.subject, let reason = Self.nameProblem(subject, limit: Self.maxSubjectBytes) {
+            return .invalidSubject(subject, reason: reason)
+        }
+        let size = event.payload.count + event.metadata.count
+        if size > maxEventBytes { return .eventTooLarge(eventId: id, bytes: size, limit: maxEventBytes) }
+        if let recordedAt = event.recordedAt, abs(recordedAt.utcOffsetSeconds) > Timestamp.maxOffsetSeconds {
+            return .invalidTimestamp(eventId: id, reason: "recordedAt offset beyond ±18:00")
+        }
+        if abs(event.header.occurredAt.utcOffsetSeconds) > Timestamp.maxOffsetSeconds {
+            return .invalidTimestamp(eventId: id, reason: "occurredAt offset beyond ±18:00")
         }
         return nil
     }
