@@ -11,7 +11,8 @@ import LMDB
 /// ``EventStoreError/Code/idempotencyConflict``.
 extension AppendSession {
     /// The append's events whose ids the log already holds, by offset in the append: none for
-    /// almost every append, which then costs one id-index probe per event and no result built.
+    /// almost every append, which then costs at most one id-index probe per event (none for a
+    /// time-ordered id newer than every one indexed) and no result built.
     mutating func repeatedIds(of append: PreparedBatch.Append, in batch: PreparedBatch) throws -> [(offset: Int, position: UInt64)] {
         var found: [(offset: Int, position: UInt64)] = []
         for (offset, eventIndex) in append.events.enumerated() {

@@ -56,9 +56,10 @@ struct PreparedBatch: Sendable {
         var bytes = 0
         for request in requests {
             events += request.events.count
-            // Sizes of arrays held in memory: their sum stays far below `Int.max`.
-            for index in request.events.indices {
-                bytes += RecordCodec.longestTailOverhead + request.events[index].metadata.count + request.events[index].payload.count
+            // Summed only up to the reservation's limit, so no sum of sizes can overflow.
+            for index in request.events.indices where bytes < Self.largestReservation {
+                let event = (metadata: request.events[index].metadata.count, payload: request.events[index].payload.count)
+                bytes += RecordCodec.longestTailOverhead + min(event.metadata, Self.largestReservation) + min(event.payload, Self.largestReservation)
             }
         }
         appends.reserveCapacity(requests.count)

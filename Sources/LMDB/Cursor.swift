@@ -126,9 +126,15 @@ extension Cursor {
 
     /// The one cursor put both key forms share.
     private func put(_ keyValue: MDB_val, _ value: Span<UInt8>, _ options: PutOptions, _ keyText: @autoclosure () -> String?) throws {
-        if isFinished || transaction.isFinished { throw LMDBUsageError.transactionFinished }
         var keyValue = keyValue
-        let rc = BytesBridge.withValue(value) { dataValue in mdb_cursor_put(handle, &keyValue, &dataValue, options.rawValue) }
+        try BytesBridge.withValue(value) { dataValue in try put(&keyValue, &dataValue, options.rawValue, keyText()) }
+    }
+
+    /// `mdb_cursor_put` itself, for every cursor put: refuses a finished transaction, and notes a
+    /// full map so that the write grows it and runs again.
+    private func put(_ keyValue: inout MDB_val, _ dataValue: inout MDB_val, _ flags: UInt32, _ keyText: @autoclosure () -> String?) throws {
+        if isFinished || transaction.isFinished { throw LMDBUsageError.transactionFinished }
+        let rc = mdb_cursor_put(handle, &keyValue, &dataValue, flags)
         positioned = false
         if rc == MDB_MAP_FULL, let writer = transaction as? WriteTransaction { writer.noteMapFull() }
         try check(rc, ReadTransaction.operation("mdb_cursor_put", database, keyText()))
@@ -141,21 +147,17 @@ extension Cursor {
     /// (`MDB_RESERVE`), instead of joining them in a buffer that LMDB then copies again. The
     /// database must not keep sorted duplicates.
     public func put(key: UInt64, concatenating first: Span<UInt8>, _ second: Span<UInt8>, options: PutOptions = []) throws {
-        if isFinished || transaction.isFinished { throw LMDBUsageError.transactionFinished }
         let (count, overflow) = first.count.addingReportingOverflow(second.count)
         guard !overflow else {
-            throw LMDBError(code: .badValueSize, message: "a value longer than Int.max bytes", operation: "mdb_cursor_put(\(database.name))")
+            throw LMDBError(code: .badValueSize, message: "a value longer than Int.max bytes", operation: ReadTransaction.operation("mdb_cursor_put", database, "key \(key)"))
         }
         try BytesBridge.withValue(key) { keyValue in
             var reserved = MDB_val(mv_size: count, mv_data: nil)
-            let rc = mdb_cursor_put(handle, &keyValue, &reserved, options.rawValue | UInt32(MDB_RESERVE))
-            positioned = false
-            if rc == MDB_MAP_FULL, let writer = transaction as? WriteTransaction { writer.noteMapFull() }
-            try check(rc, ReadTransaction.operation("mdb_cursor_put", database, "key \(key)"))
-            guard reserved.mv_size == count, let target = reserved.mv_data else {
-                throw LMDBError(
-                    code: .invalid, message: "LMDB reserved \(reserved.mv_size) bytes, not \(count)",
-                    operation: "mdb_cursor_put(\(database.name), MDB_RESERVE)")
+            try put(&keyValue, &reserved, options.rawValue | UInt32(MDB_RESERVE), "key \(key)")
+            // LMDB hands back exactly the room asked for; anything else would leave bytes of the
+            // committed value unwritten.
+            guard let target = reserved.mv_data, reserved.mv_size == count else {
+                preconditionFailure("mdb_cursor_put(MDB_RESERVE) reserved \(reserved.mv_size) bytes, not \(count)")
             }
             BytesBridge.copy(first, to: target)
             BytesBridge.copy(second, to: target + first.count)

@@ -13,7 +13,7 @@ struct ConcatenatingPutTests {
             let env = try Environment(path: path)
             defer { env.close() }
             let db = try env.openDatabase(named: "records")
-            // Lengths across the empty part, a typical record and values larger than a page.
+            // Lengths across the empty part, word boundaries, the longest record head and values larger than a page.
             let lengths = [0, 1, 7, 8, 9, 116, 4_000, 20_000]
             var expected: [UInt64: [UInt8]] = [:]
             try env.write { txn in

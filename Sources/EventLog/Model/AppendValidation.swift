@@ -23,7 +23,7 @@ package struct AppendLimits: Sendable {
         }
         var seen = Set<UUIDKey>()
         if request.events.count > 1 { seen.reserveCapacity(request.events.count) }
-        // Each event is borrowed in place: a copy per event retained its strings and arrays.
+        // Each event is borrowed in place, not copied (a copy retains its strings and arrays).
         for index in request.events.indices {
             if let problem = problem(with: request.events[index], seen: &seen, checkingRepeats: request.events.count > 1) { return problem }
         }
@@ -50,10 +50,11 @@ package struct AppendLimits: Sendable {
         }
         let size = event.payload.count + event.metadata.count
         if size > maxEventBytes { return .eventTooLarge(eventId: id, bytes: size, limit: maxEventBytes) }
-        if let recordedAt = event.recordedAt, abs(recordedAt.utcOffsetSeconds) > Timestamp.maxOffsetSeconds {
+        // Magnitudes, not `abs`, which traps on `Int32.min`.
+        if let recordedAt = event.recordedAt, recordedAt.utcOffsetSeconds.magnitude > Timestamp.maxOffsetSeconds.magnitude {
             return .invalidTimestamp(eventId: id, reason: "recordedAt offset beyond ±18:00")
         }
-        if abs(event.header.occurredAt.utcOffsetSeconds) > Timestamp.maxOffsetSeconds {
+        if event.header.occurredAt.utcOffsetSeconds.magnitude > Timestamp.maxOffsetSeconds.magnitude {
             return .invalidTimestamp(eventId: id, reason: "occurredAt offset beyond ±18:00")
         }
         return nil
