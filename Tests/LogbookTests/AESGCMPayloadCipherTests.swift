@@ -140,5 +140,34 @@ struct AESGCMPayloadCipherTests {
             }
         }
     }
-}
 
+    @Test("a request whose events alternate between users seals each event under its own user's key")
+    func eachEventUnderItsOwnUsersKey() async throws {
+        try await withTemporaryDirectory { directory in
+            let store = try UserKeyStore(directory: directory, creatingWith: .perUserAESGCM, readOnly: false, durability: .noSync)
+            defer { store.close() }
+            let keys = try PayloadKeys(store: store)
+            // Runs of one user, then another, and back again.
+            let users = ["jos\u{e9}", "jos\u{e9}", "b", "jos\u{e9}", "c", "c", "b"]
+            let events = users.enumerated().map { index, user in
+                ProposedEvent(type: "steps.sampled", subject: user, occurredAt: Timestamp(microsecondsSinceEpoch: Int64(index)), payload: [UInt8(index)])
+            }
+            var request = AppendRequest(stream: "s", events: events)
+            try keys.seal(&request)
+            for (index, event) in request.events.enumerated() {
+                let envelope = EventEnvelope(position: Position(UInt64(index + 1)), stream: "s", streamVersion: UInt64(index), recordedAt: event.occurredAt, header: event.header)
+                let opened = try keys.open(envelope, event.payload.span) { (plaintext) throws(LogbookError) -> [UInt8] in
+                    guard let plaintext else { return [] }
+                    return plaintext.indices.map { plaintext[$0] }
+                }
+                #expect(opened == [UInt8(index)], "event \(index) of \(users[index])")
+                // Under another user's name the same bytes do not open.
+                var other = envelope
+                other.header.subject = users[index] == "b" ? "jos\u{e9}" : "b"
+                #expect(throws: (any Error).self, "event \(index) opened under another user's key") {
+                    _ = try keys.open(other, event.payload.span) { (_) throws(LogbookError) in 0 }
+                }
+            }
+        }
+    }
+}

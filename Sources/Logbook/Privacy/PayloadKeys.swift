@@ -197,6 +197,10 @@ package final class PayloadKeys: Sendable {
                 throw .storage("drawing a new nonce salt: \(error)")
             }
         }
+        // The request's last user and their entry: a request's events are mostly one user's (a
+        // batch of samples), and then every event after the first is sealed without a look-up,
+        // all under the entry the first one found.
+        var last: (user: String, entry: UserKeyStore.Entry?)?
         // Fields are read through `header`, not the event's dynamic members: a key path applied to
         // an element of the array copies the whole event.
         for index in request.events.indices {
@@ -205,17 +209,22 @@ package final class PayloadKeys: Sendable {
             // The cache answers once a user has a key; a new user's key is made (durably) first
             // (for a shared log, by ``prepare(_:creating:)``).
             let entry: UserKeyStore.Entry?
-            do {
-                if let shared {
-                    guard let loaded = shared.entry(for: user) else {
-                        throw LogbookError.storage("the key of user \"\(user)\" was not loaded from the shared log before sealing")
+            if let last, last.user.hasSameBytes(as: user) {
+                entry = last.entry
+            } else {
+                do {
+                    if let shared {
+                        guard let loaded = shared.entry(for: user) else {
+                            throw LogbookError.storage("the key of user \"\(user)\" was not loaded from the shared log before sealing")
+                        }
+                        entry = loaded
+                    } else {
+                        entry = try store?.cachedEntry(for: user) ?? store?.ensureKeys(for: [user])[user]
                     }
-                    entry = loaded
-                } else {
-                    entry = try store?.cachedEntry(for: user) ?? store?.ensureKeys(for: [user])[user]
+                } catch {
+                    throw Self.storageError(error)
                 }
-            } catch {
-                throw Self.storageError(error)
+                last = (user, entry)
             }
             guard case .key(let key) = entry else {
                 throw .ruleViolation(rule: .userErased, message: "user \"\(user)\" was erased: nothing more is recorded for them")
