@@ -26,6 +26,28 @@ struct DurabilityTests {
         }
     }
 
+    @Test("an event whose UTC offset is beyond ±18:00, up to Int32's ends, is an invalid timestamp naming it, and nothing is written")
+    func offsetsBeyondTheRangeRefused() async throws {
+        try await withTemporaryDirectory { path in
+            let store = try LMDBEventStore(path: path)
+            for offset in [Timestamp.maxOffsetSeconds + 1, -Timestamp.maxOffsetSeconds - 1, .max, .min] {
+                let at = Timestamp(microsecondsSinceEpoch: 1_000_000, utcOffsetSeconds: offset)
+                let occurred = ProposedEvent(type: "t", occurredAt: at, payload: [1])
+                let recorded = ProposedEvent(type: "t", occurredAt: Timestamp(microsecondsSinceEpoch: 1_000_000), recordedAt: at, payload: [1])
+                for event in [occurred, recorded] {
+                    let results = try await store.append(batch: [AppendRequest(stream: "s", events: [event])])
+                    guard case .failure(let error) = results.first else {
+                        Issue.record("an offset of \(offset) s was appended")
+                        continue
+                    }
+                    #expect(error.code == .invalidTimestamp && error.description.contains(event.header.eventId.uuidString.lowercased()), "\(error)")
+                }
+            }
+            #expect(try await store.headPosition() == 0)
+            await store.close()
+        }
+    }
+
     @Test("a retry after a restart is still recognised: the id index is on disk")
     func idempotencyAcrossRestart() async throws {
         try await withTemporaryDirectory { path in
