@@ -26,7 +26,7 @@ struct DurabilityTests {
         }
     }
 
-    @Test("an event whose UTC offset is beyond ±18:00, up to Int32's ends, is an invalid timestamp naming it, and nothing is written")
+    @Test("an event whose UTC offset is beyond ±18:00, up to Int32's ends, is an invalid timestamp naming it, and nothing is written; ±18:00 is appended")
     func offsetsBeyondTheRangeRefused() async throws {
         try await withTemporaryDirectory { path in
             let store = try LMDBEventStore(path: path)
@@ -44,6 +44,12 @@ struct DurabilityTests {
                 }
             }
             #expect(try await store.headPosition() == 0)
+            // ±18:00 itself is in range, for either time.
+            for offset in [Timestamp.maxOffsetSeconds, -Timestamp.maxOffsetSeconds] {
+                let at = Timestamp(microsecondsSinceEpoch: 1_000_000, utcOffsetSeconds: offset)
+                _ = try await store.append([ProposedEvent(type: "t", occurredAt: at, recordedAt: at, payload: [1])], to: "s")
+            }
+            #expect(try await store.headPosition() == 2)
             await store.close()
         }
     }
