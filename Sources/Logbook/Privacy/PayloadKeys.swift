@@ -197,9 +197,9 @@ package final class PayloadKeys: Sendable {
                 throw .storage("drawing a new nonce salt: \(error)")
             }
         }
-        // The request's last user and their entry: a request's events are mostly one user's (a
-        // batch of samples), and then every event after the first is sealed without a look-up,
-        // all under the entry the first one found.
+        // The request's last user and their entry: a request's events are often one user's (a
+        // stream restored or imported), and then every event after the first is sealed without a
+        // look-up, all under the entry the first one found.
         var last: (user: String, entry: UserKeyStore.Entry?)?
         // Fields are read through `header`, not the event's dynamic members: a key path applied to
         // an element of the array copies the whole event.
