@@ -37,8 +37,8 @@ extension String {
         return (compared ?? nil) ?? left.elementsEqual(right)
     }
 
-    /// Compares two buffers of one length eight bytes at a time (a generic element-by-element
-    /// comparison was a measurable share of the writer's name look-ups).
+    /// Compares two buffers of one length eight bytes at a time, inline: names are short, and on
+    /// the writer's name look-ups this costs half what a call to `memcmp` does.
     @inline(__always)
     private static func sameBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
         let count = a.count
