@@ -27,6 +27,9 @@ struct IdIndexPropertyTests {
     /// What the rules say of each append, given everything appended before it.
     struct Model {
         var ids: [UUID: Stored] = [:]
+        /// The written ids in the order written: random choices index this, never the
+        /// dictionary, whose order changes from one process to the next.
+        var written: [UUID] = []
         var appends: [(stream: String, ids: [UUID])] = []
         var versions: [String: UInt64] = [:]
         var head: UInt64 = 0
@@ -41,6 +44,7 @@ struct IdIndexPropertyTests {
                 for id in chosen {
                     head += 1
                     ids[id] = Stored(stream: target, version: versions[target].map { $0 + 1 } ?? 0, position: head)
+                    written.append(id)
                     versions[target] = ids[id]!.version
                 }
                 appends.append((target, chosen))
@@ -108,7 +112,7 @@ struct IdIndexPropertyTests {
                     target = random.next() % 4 == 0 ? stream : earlier.stream
                 } else if roll == 2, !model.ids.isEmpty {
                     // Some reused id beside a new one, in some order.
-                    let reused = Array(model.ids.keys)[Int(random.next() % UInt64(model.ids.count))]
+                    let reused = model.written[Int(random.next() % UInt64(model.written.count))]
                     chosen = random.next() % 2 == 0 ? [reused, random.uuid()] : [random.uuid(), reused]
                 } else {
                     // New ids: random ones, time-ordered ones as a server makes them (increasing),
@@ -189,10 +193,13 @@ struct IdIndexPropertyTests {
                         let earlier = model.appends[Int(random.next() % UInt64(model.appends.count))]
                         add(earlier.ids, roll == 0 ? "elsewhere" : earlier.stream)
                     } else if roll == 3, !model.ids.isEmpty {
-                        let reused = Array(model.ids.keys)[Int(random.next() % UInt64(model.ids.count))]
+                        // A new id beside a written one: to the written one's stream half the
+                        // time (a partial repeat), else to some user's (an id of another stream).
+                        let reused = model.written[Int(random.next() % UInt64(model.written.count))]
                         let user = Int(random.next() % UInt64(users))
                         clocks[user] += 1_000
-                        add([random.timeOrderedUUID(at: clocks[user]), reused], "user-\(user)")
+                        let target = random.next() % 2 == 0 ? model.ids[reused]!.stream : "user-\(user)"
+                        add([random.timeOrderedUUID(at: clocks[user]), reused], target)
                     } else {
                         let user = Int(random.next() % UInt64(users))
                         let chosen = (0..<(1 + Int(random.next() % 8))).map { _ in
