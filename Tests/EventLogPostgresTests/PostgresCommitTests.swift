@@ -51,7 +51,9 @@ struct PostgresCommitTests {
         // Long enough to wait out the cluster's restart while a commit's outcome is asked, and
         // the connection pool's wait before it tries again: it grows by a quarter with every
         // failed attempt, up to a minute, and a restart on a busy machine fails 30 and more.
-        configuration.operationTimeout = .seconds(150)
+        // 150 s ran out once, beside other suites starting clusters: a restart that takes two
+        // minutes can be followed by a minute's wait.
+        configuration.operationTimeout = .seconds(300)
         configuration.pollInterval = .milliseconds(200)
         let store = try await PostgresEventStore.connect(try PostgresURL(cluster.url), configuration: configuration)
         try await TestPostgres.psql(cluster.url, commitTriggers)
