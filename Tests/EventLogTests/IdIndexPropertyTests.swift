@@ -65,7 +65,8 @@ struct IdIndexPropertyTests {
 
         /// Every id is where the model put it, by the readers' lookup (one id, then all at once).
         func expectLocations(in store: LMDBEventStore) async throws {
-            let all = Array(ids)
+            // In the order written, so that a failure here is the same in every run.
+            let all = written.map { (key: $0, value: ids[$0]!) }
             let one = try #require(all.first)
             #expect(try await store.location(ofEvent: one.key)?.position.rawValue == one.value.position)
             let locations = try await store.locations(ofEvents: all.map(\.key))
@@ -150,7 +151,7 @@ struct IdIndexPropertyTests {
             var configuration = LogConfiguration()
             if seed % 2 == 0 { configuration.idJournalFoldThreshold = 37 }
             let reopened = try LMDBEventStore(path: path, configuration: configuration)
-            let all = Array(model.ids)
+            let all = model.written.map { (key: $0, value: model.ids[$0]!) }
             let reopenedLocations = try await reopened.locations(ofEvents: all.map(\.key))
             for ((_, stored), location) in zip(all, reopenedLocations) {
                 #expect(location?.position.rawValue == stored.position)
