@@ -6,9 +6,10 @@
 --       earlier events of that stream);
 --   designs.versions = caller: the caller sends each version (its stream's head as the caller
 --       knows it, plus one). The unique (stream, stream_version) index refuses any version the log
---       already holds, and a caller that learned its heads from the log cannot be ahead of it, so
---       no version is read; on a refusal the caller would fall back to the probing call (not
---       measured: the workload never conflicts).
+--       already holds, and a caller that advances a head only on a confirmed commit (and forgets it
+--       after a commit whose outcome it does not know) cannot be ahead of the log, so no version is
+--       read; the database itself no longer refuses a gap. On a refusal the caller would fall back
+--       to the probing call (not measured: the workload never conflicts).
 --   designs.subjects = index: the (subject, position) index, as now;
 --   designs.subjects = heads: no subject index; a table of each subject's last position, updated
 --       once per subject and call (what subject conditions check);
